@@ -1,0 +1,82 @@
+import { z } from 'zod'
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+
+const DEV_SESSION_SECRET = 'innera-dev-session-secret-change-me'
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PROVIDER_API_URL: z.url({ message: 'must be an absolute http(s) URL, e.g. http://127.0.0.1:8000' }),
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    SESSION_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((secret) => secret.trim())
+          .filter(Boolean),
+      ),
+    SESSION_COOKIE_SECURE: booleanFromString.optional(),
+    APP_PUBLIC_URL: z.url().optional(),
+    LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    // Sign-in with Google: off when GOOGLE_CLIENT_ID is unset. The URLs default to Google's and
+    // are pointed at the embedded provider's fake Google in development and tests.
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production') {
+      if (env.SESSION_SECRET.length === 0) {
+        ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production (comma-separated, newest first)' })
+      }
+      if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'is required when GOOGLE_CLIENT_ID is set' })
+      }
+      for (const secret of env.SESSION_SECRET) {
+        if (secret.length < 32) {
+          ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'each secret must be at least 32 characters long in production' })
+          break
+        }
+      }
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    SESSION_SECRET: env.SESSION_SECRET.length > 0 ? env.SESSION_SECRET : [DEV_SESSION_SECRET],
+    SESSION_COOKIE_SECURE: env.SESSION_COOKIE_SECURE ?? env.NODE_ENV === 'production',
+  }))
+
+export type Env = z.infer<typeof schema>
+
+export class EnvError extends Error {}
+
+/** Parses an environment, naming every bad variable in one message. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = schema.safeParse(cleaned)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)'
+    const message = issue.code === 'invalid_type' && cleaned[name] === undefined ? 'is required' : issue.message
+    return `  - ${name}: ${message}`
+  })
+  throw new EnvError(`Invalid environment variables:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+}
+
+let cached: Env | undefined
+
+/** The validated environment; validated once, at start (entry.server calls it). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}

@@ -1,0 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/** What the app knows about the request being served, for logs and Server-Timing. */
+export type RequestContext = {
+  requestId: string
+  providerTimings: { name: string; durationMs: number }[]
+}
+
+// Kept on globalThis: the HTTP server and the Remix build are separate bundles, and both must see one store.
+const key = Symbol.for('innera.request-context')
+const globalStore = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestContext> | undefined>
+export const requestContextStorage: AsyncLocalStorage<RequestContext> = (globalStore[key] ??=
+  new AsyncLocalStorage<RequestContext>())
+
+export function currentRequestContext(): RequestContext | undefined {
+  return requestContextStorage.getStore()
+}

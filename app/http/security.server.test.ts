@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest'
+import { documentContentSecurityPolicy, isCrossSiteWrite } from './security.server'
+
+describe('isCrossSiteWrite', () => {
+  const base = { host: 'innera.example', secFetchSite: undefined }
+  test('reads are never refused', () => {
+    expect(isCrossSiteWrite({ ...base, method: 'GET', origin: 'https://evil.example' })).toBe(false)
+  })
+  test('a POST from this site passes', () => {
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'https://innera.example' })).toBe(false)
+  })
+  test('a POST from another site is refused', () => {
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'https://evil.example' })).toBe(true)
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'null' })).toBe(true)
+    expect(isCrossSiteWrite({ ...base, method: 'DELETE', origin: undefined, secFetchSite: 'cross-site' })).toBe(true)
+  })
+  test('a POST without Origin from a same-site or unknown context passes', () => {
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: undefined, secFetchSite: 'same-origin' })).toBe(false)
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: undefined })).toBe(false)
+  })
+})
+
+describe('documentContentSecurityPolicy', () => {
+  test('carries the nonce and forbids framing and plugins', () => {
+    const csp = documentContentSecurityPolicy({ nonce: 'abc', development: false })
+    expect(csp).toContain("script-src 'self' 'nonce-abc' 'strict-dynamic'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).not.toContain('unsafe-inline')
+  })
+  test('lets forms continue to the sign-in provider', () => {
+    const csp = documentContentSecurityPolicy({ nonce: 'n', development: false, formActionOrigins: ['https://accounts.google.com'] })
+    expect(csp).toContain("form-action 'self' https://accounts.google.com")
+  })
+})

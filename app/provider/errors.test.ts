@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest'
+import { messageForFailure, parseErrorBody } from './errors'
+
+describe('messageForFailure', () => {
+  test.each([
+    [401, 'errors.unauthorized'],
+    [403, 'errors.forbidden'],
+    [404, 'errors.notFound'],
+    [500, 'errors.server'],
+  ])('status %i maps to %s', (status, key) => {
+    expect(messageForFailure({ kind: 'http', status })).toEqual({ key })
+  })
+
+  test('400 shows the server detail when there is one', () => {
+    expect(messageForFailure({ kind: 'http', status: 400, detail: 'Bad date' })).toEqual({ text: 'Bad date' })
+    expect(messageForFailure({ kind: 'http', status: 400 })).toEqual({ key: 'errors.badRequest' })
+  })
+
+  test('other statuses name the status and the message', () => {
+    expect(messageForFailure({ kind: 'http', status: 409, detail: 'Taken' })).toEqual({
+      key: 'errors.otherStatus',
+      values: { status: 409, message: 'Taken' },
+    })
+    expect(messageForFailure({ kind: 'http', status: 503 })).toEqual({
+      key: 'errors.otherStatus',
+      values: { status: 503, message: 'Service Unavailable' },
+    })
+  })
+
+  test('no response is a network error, with its own text during a refresh', () => {
+    expect(messageForFailure({ kind: 'network' })).toEqual({ key: 'errors.network' })
+    expect(messageForFailure({ kind: 'network', during: 'refresh' })).toEqual({ key: 'errors.networkRefresh' })
+  })
+
+  test('429 says when to try again', () => {
+    expect(messageForFailure({ kind: 'http', status: 429, retryAfterSeconds: 42 })).toEqual({
+      key: 'errors.tooManyRequests',
+      values: { seconds: 42 },
+    })
+  })
+})
+
+describe('parseErrorBody', () => {
+  test('reads detail and field errors', () => {
+    expect(parseErrorBody({ detail: 'Nope', code: 'x' })).toEqual({ detail: 'Nope' })
+    expect(parseErrorBody({ email: ['Taken'], password: 'Too short' })).toEqual({
+      fieldErrors: { email: ['Taken'], password: ['Too short'] },
+    })
+  })
+  test('ignores bodies that are not objects', () => {
+    expect(parseErrorBody('<html>')).toEqual({})
+    expect(parseErrorBody(null)).toEqual({})
+    expect(parseErrorBody([1])).toEqual({})
+  })
+})

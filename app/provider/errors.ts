@@ -1,0 +1,99 @@
+/**
+ * What can go wrong when the app talks to the provider, and the message (SPEC §8) each case shows.
+ * Pure: no I/O, shared by loaders, actions and the error boundary.
+ */
+export type ProviderFailure =
+  | { kind: 'network'; during?: 'refresh' }
+  | {
+      kind: 'http'
+      status: number
+      detail?: string
+      fieldErrors?: Record<string, string[]>
+      retryAfterSeconds?: number
+    }
+
+export class ProviderError extends Error {
+  readonly failure: ProviderFailure
+  constructor(failure: ProviderFailure) {
+    super(failure.kind === 'network' ? 'provider unreachable' : `provider answered ${failure.status}`)
+    this.name = 'ProviderError'
+    this.failure = failure
+  }
+  get status() {
+    return this.failure.kind === 'http' ? this.failure.status : undefined
+  }
+  get isNetwork() {
+    return this.failure.kind === 'network'
+  }
+}
+
+export function isProviderError(error: unknown): error is ProviderError {
+  return error instanceof ProviderError
+}
+
+/** A message as a translation key with its values, or a text the server wrote (shown as is). */
+export type Message = { key: string; values?: Record<string, string | number> } | { text: string }
+
+export function messageForFailure(failure: ProviderFailure): Message {
+  if (failure.kind === 'network') {
+    return { key: failure.during === 'refresh' ? 'errors.networkRefresh' : 'errors.network' }
+  }
+  switch (failure.status) {
+    case 400:
+      return failure.detail ? { text: failure.detail } : { key: 'errors.badRequest' }
+    case 401:
+      return { key: 'errors.unauthorized' }
+    case 403:
+      return { key: 'errors.forbidden' }
+    case 404:
+      return { key: 'errors.notFound' }
+    case 429:
+      return { key: 'errors.tooManyRequests', values: { seconds: failure.retryAfterSeconds ?? 60 } }
+    case 500:
+      return { key: 'errors.server' }
+    default:
+      return {
+        key: 'errors.otherStatus',
+        values: { status: failure.status, message: failure.detail ?? statusText(failure.status) },
+      }
+  }
+}
+
+const STATUS_TEXTS: Record<number, string> = {
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+}
+
+function statusText(status: number) {
+  return STATUS_TEXTS[status] ?? 'Unexpected response'
+}
+
+/** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */
+export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: Record<string, string[]> } {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {}
+  const record = body as Record<string, unknown>
+  const detail =
+    typeof record.detail === 'string'
+      ? record.detail
+      : typeof record.display_message === 'string'
+        ? record.display_message
+        : typeof record.message === 'string'
+          ? record.message
+          : undefined
+  const fieldErrors: Record<string, string[]> = {}
+  for (const [field, value] of Object.entries(record)) {
+    if (['detail', 'code', 'success', 'message', 'display_message'].includes(field)) continue
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) fieldErrors[field] = value
+    else if (typeof value === 'string') fieldErrors[field] = [value]
+  }
+  if (!detail && Array.isArray(record.non_field_errors)) {
+    return { detail: String(record.non_field_errors[0]), fieldErrors }
+  }
+  return { detail, fieldErrors: Object.keys(fieldErrors).length ? fieldErrors : undefined }
+}

@@ -1,0 +1,139 @@
+import { type z } from 'zod'
+import { getEnv } from '#app/env.server.ts'
+import { log, redactPath } from '#app/http/log.server.ts'
+import { currentRequestContext } from '#app/http/request-context.server.ts'
+import { ProviderError, parseErrorBody } from './errors.ts'
+
+export type ProviderRequest = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Sent as a JSON body. */
+  json?: unknown
+  /** Sent as multipart/form-data (file uploads). */
+  formData?: FormData
+  query?: Record<string, string | number | boolean | undefined>
+  accessToken?: string
+  signal?: AbortSignal
+  /** Which SPEC §8 row a network failure belongs to. */
+  during?: 'refresh'
+}
+
+/**
+ * The one door to the provider: every call goes through here. It adds the Bearer token, a
+ * timeout, JSON handling, timing and a log line, and turns every failure into a ProviderError.
+ * Session handling (refresh, retry on 401) sits one layer up, in session/provider-session.server.ts.
+ */
+export async function providerFetch(path: string, request: ProviderRequest = {}): Promise<unknown> {
+  const env = getEnv()
+  const url = new URL(path.replace(/^\//, ''), env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`)
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(name, String(value))
+  }
+  const headers = new Headers({ Accept: 'application/json' })
+  if (request.accessToken) headers.set('Authorization', `Bearer ${request.accessToken}`)
+  let body: BodyInit | undefined
+  if (request.formData) body = request.formData
+  else if (request.json !== undefined) {
+    headers.set('Content-Type', 'application/json')
+    body = JSON.stringify(request.json)
+  }
+  const context = currentRequestContext()
+  if (context) headers.set('X-Request-Id', context.requestId)
+
+  const timeout = AbortSignal.timeout(env.PROVIDER_TIMEOUT_MS)
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout
+  const method = request.method ?? 'GET'
+  const started = performance.now()
+  const finish = (status: number | 'network') => {
+    const durationMs = performance.now() - started
+    context?.providerTimings.push({ name: path, durationMs })
+    log('debug', {
+      type: 'provider',
+      request_id: context?.requestId,
+      method,
+      path: redactPath(url.pathname),
+      status,
+      duration_ms: Math.round(durationMs * 10) / 10,
+    })
+  }
+
+  let response: Response
+  let text: string
+  try {
+    response = await fetch(url, { method, headers, body, signal, redirect: 'manual' })
+    text = await response.text()
+  } catch (error) {
+    finish('network')
+    // The caller's own abort (the user navigated away) is not a provider failure.
+    if (request.signal?.aborted) throw error
+    throw new ProviderError({ kind: 'network', during: request.during })
+  }
+  finish(response.status)
+
+  const parsed = parseJson(text)
+  if (!response.ok) {
+    const { detail, fieldErrors } = parseErrorBody(parsed.ok ? parsed.value : undefined)
+    throw new ProviderError({
+      kind: 'http',
+      status: response.status,
+      detail,
+      fieldErrors,
+      retryAfterSeconds: retryAfter(response.headers.get('Retry-After')),
+    })
+  }
+  if (response.status === 204 || text === '') return null
+  // A success that is not JSON (an HTML error page from a proxy, a truncated body) is a bad gateway.
+  if (!parsed.ok) throw new ProviderError({ kind: 'http', status: 502 })
+  return parsed.value
+}
+
+/** providerFetch, then the response checked against its schema (a mismatch is a bad gateway). */
+export async function providerJson<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  request: ProviderRequest = {},
+): Promise<z.infer<Schema>> {
+  const body = await providerFetch(path, request)
+  const result = schema.safeParse(body)
+  if (!result.success) {
+    log('error', { type: 'provider-schema', path: redactPath(path), issues: result.error.issues.slice(0, 3).map((i) => i.path.join('.')) })
+    throw new ProviderError({ kind: 'http', status: 502 })
+  }
+  return result.data
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+function retryAfter(header: string | null): number | undefined {
+  if (!header) return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds))
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
+}
+
+/**
+ * A file the provider serves under /media/ (profile photos), passed through to the browser so that
+ * pages load images from this site only (CSP img-src 'self').
+ */
+export async function providerMedia(path: string): Promise<Response> {
+  const env = getEnv()
+  if (!/^[\w./-]+$/.test(path) || path.includes('..')) return new Response('Not found', { status: 404 })
+  const base = env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`
+  try {
+    const response = await fetch(new URL(`media/${path}`, base), { signal: AbortSignal.timeout(env.PROVIDER_TIMEOUT_MS) })
+    if (!response.ok) return new Response('Not found', { status: response.status === 404 ? 404 : 502 })
+    const headers = new Headers({ 'Cache-Control': response.headers.get('Cache-Control') ?? 'public, max-age=3600' })
+    const type = response.headers.get('Content-Type')
+    if (type?.startsWith('image/')) headers.set('Content-Type', type)
+    else return new Response('Not found', { status: 404 })
+    return new Response(response.body, { status: 200, headers })
+  } catch {
+    return new Response('Service unavailable', { status: 503 })
+  }
+}

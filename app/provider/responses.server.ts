@@ -1,0 +1,14 @@
+import { data } from '@remix-run/node'
+import { NETWORK_ERROR_REASON } from '#app/utils/error-page.ts'
+import { ProviderError } from './errors.ts'
+
+/**
+ * Turns a provider failure in a loader into the error page the user should see: the network page
+ * when the provider could not be reached, the provider's own status otherwise (a provider 5xx is a 500).
+ */
+export function errorResponseFor(error: unknown): never {
+  if (!(error instanceof ProviderError)) throw error
+  if (error.failure.kind === 'network') throw data({ reason: NETWORK_ERROR_REASON }, { status: 503 })
+  const status = error.failure.status
+  throw data({ reason: 'provider' }, { status: status >= 500 ? 500 : status })
+}

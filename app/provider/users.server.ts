@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { type Auth } from '#app/session/auth.server.ts'
+import { paginated, personSchema, profileSchema, userStatsSchema } from './schemas.ts'
+
+/** Lists may come plain or DRF-paginated; either way the app reads an array. */
+const listOf = <Item extends z.ZodType>(item: Item) =>
+  z.union([z.array(item), paginated(item).transform((page) => page.results)])
+
+export const getProfile = (auth: Auth) => auth.call('/users/profile/', profileSchema)
+
+export const updateProfile = (auth: Auth, body: FormData | Record<string, unknown>) =>
+  body instanceof FormData
+    ? auth.call('/users/profile/update/', profileSchema, { method: 'PATCH', formData: body })
+    : auth.call('/users/profile/update/', profileSchema, { method: 'PATCH', json: body })
+
+export const changePassword = (auth: Auth, oldPassword: string, newPassword: string) =>
+  auth.send('/users/change-password/', { method: 'POST', json: { old_password: oldPassword, new_password: newPassword } })
+
+export const listMyPatients = (auth: Auth) => auth.call('/users/professionals/patients/', listOf(personSchema))
+
+export const listProfessionals = (auth: Auth) => auth.call('/users/professionals/', listOf(personSchema))
+
+export const getUserStats = (auth: Auth) => auth.call('/users/stats/', userStatsSchema)
+
+export const listUsers = (auth: Auth, query: { search?: string; page?: number; group?: string; page_size?: number }) =>
+  auth.call('/users/', paginated(personSchema), { query })

@@ -1,0 +1,112 @@
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { languageTags, type Language } from './i18n/config.ts'
+import { i18nServer, languageCookie } from './i18n/i18next.server.ts'
+import { getAuth } from './session/auth.server.ts'
+import { roleFromGroups } from './session/roles.ts'
+import { useSessionRefresh } from './session/use-session-refresh.ts'
+import styles from './styles/tailwind.css?url'
+import { CookieBanner } from './ui/cookie-banner.tsx'
+import { GeneralErrorBoundary } from './ui/error-boundary.tsx'
+import { type Toast } from './ui/toast-state.ts'
+import { SiteFooter } from './ui/site-footer.tsx'
+import { SiteHeader } from './ui/site-header.tsx'
+import { ToastRegion } from './ui/toast.tsx'
+import { getEnv } from './env.server.ts'
+import { parseConsent } from './utils/consent.ts'
+import { languageAlternates } from './utils/site.ts'
+import { getToast } from './utils/toast.server.ts'
+import { useNonce } from './utils/nonce.tsx'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: styles },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [locale, auth, flashed] = await Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)])
+  // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
+  await auth.syncUser()
+  const headers = await auth.headers(flashed.headers ?? undefined)
+  // A supported ?lng= is also remembered, so the next page keeps the language.
+  if (new URL(request.url).searchParams.get('lng') === locale) {
+    headers.append('Set-Cookie', await languageCookie().serialize(locale))
+  }
+  const user = auth.user
+  const toast: Toast | null = auth.endedWithNotice
+    ? { id: `session-${Date.now()}`, type: 'error', message: { key: 'errors.sessionExpired' } }
+    : flashed.toast
+  const url = new URL(request.url)
+  return data(
+    {
+      locale: locale as Language,
+      toast,
+      consent: parseConsent(request.headers.get('Cookie')),
+      origin: getEnv().APP_PUBLIC_URL ?? url.origin,
+      cookieSettings: url.searchParams.get('cookie-settings') === '1',
+      accessExpiresAt: auth.accessExpiresAt,
+      user: user
+        ? {
+            name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username,
+            isAdmin: roleFromGroups(user.groups) === 'admin',
+          }
+        : null,
+    },
+    { headers },
+  )
+}
+
+export type RootLoader = typeof loader
+
+/** Pages that fail before their own meta is known still have a title. */
+export const meta: MetaFunction<typeof loader> = ({ error }) => (error ? [{ title: 'Innera' }, { name: 'robots', content: 'noindex' }] : [{ title: 'Innera' }])
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<RootLoader>('root')
+  const { i18n, t } = useTranslation()
+  const nonce = useNonce()
+  const locale = rootData?.locale ?? (i18n.language as Language)
+  return (
+    <html lang={languageTags[locale] ?? 'pt-BR'} data-lng={locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0a6650" />
+        <Meta />
+        <Links />
+        {rootData ? <LanguageAlternates origin={rootData.origin} /> : null}
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow"
+        >
+          {t('skipToContent')}
+        </a>
+        <SiteHeader user={rootData?.user ?? null} locale={locale} />
+        <div className="flex-1">{children}</div>
+        <SiteFooter />
+        <ToastRegion toast={rootData?.toast ?? null} />
+        {rootData ? <CookieBanner consent={rootData.consent} settingsRequested={rootData.cookieSettings} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+function LanguageAlternates({ origin }: { origin: string }) {
+  const { pathname } = useLocation()
+  return languageAlternates(origin, pathname).map((alternate) => <link key={alternate.hrefLang} rel="alternate" hrefLang={alternate.hrefLang} href={alternate.href} />)
+}
+
+export default function App() {
+  const { accessExpiresAt } = useLoaderData<typeof loader>()
+  useSessionRefresh(accessExpiresAt)
+  return <Outlet />
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,138 @@
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { listUsers } from '#app/provider/users.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { roleFromGroups, roles } from '#app/session/roles.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { pageInfo, withPage } from '#app/utils/pagination.ts'
+
+const PAGE_SIZE = 20
+const querySchema = z.object({
+  search: z.string().trim().max(100).catch(''),
+  group: z.enum(roles).or(z.literal('')).catch(''),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+})
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth } = await requireUser(request, { role: 'admin' })
+  const url = new URL(request.url)
+  const query = querySchema.parse({
+    search: url.searchParams.get('search') ?? '',
+    group: url.searchParams.get('group') ?? '',
+    page: url.searchParams.get('page') ?? 1,
+  })
+  const [t, list] = await Promise.all([
+    i18nServer().getFixedT(request, 'admin'),
+    listUsers(auth, { search: query.search || undefined, group: query.group || undefined, page: query.page, page_size: PAGE_SIZE }).catch(errorResponseFor),
+  ])
+  return data(
+    {
+      meta: { title: `${t('users.title')} · Innera`, description: t('users.lead') },
+      query,
+      count: list.count,
+      users: list.results.map((user) => ({
+        id: user.id,
+        name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username,
+        username: user.username,
+        email: user.email,
+        role: roleFromGroups(user.groups),
+        active: user.is_active !== false,
+      })),
+    },
+    { headers: await auth.headers() },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function AdminUsers() {
+  const { query, users, count } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('admin')
+  const location = useLocation()
+  const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
+  return (
+    <main id="main">
+      <h1 className="text-3xl font-bold">{t('users.title')}</h1>
+      <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <label htmlFor="search" className="block font-medium">
+            {t('users.search')}
+          </label>
+          <input id="search" name="search" type="search" defaultValue={query.search} className="mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3" />
+        </div>
+        <div>
+          <label htmlFor="group" className="block font-medium">
+            {t('users.role')}
+          </label>
+          <select id="group" name="group" defaultValue={query.group} className="mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3">
+            <option value="">{t('users.allRoles')}</option>
+            {roles.map((role) => (
+              <option key={role} value={role}>
+                {t(`roles.${role}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">
+          {t('users.apply')}
+        </button>
+      </Form>
+      <p className="mt-4 text-muted" role="status">
+        {t('users.showing', { first: info.first, last: info.last, count })}
+      </p>
+      {users.length > 0 ? (
+        <div className="mt-4 overflow-x-auto rounded-2xl bg-white shadow-sm">
+          <table className="w-full text-left">
+            <caption className="sr-only">{t('users.title')}</caption>
+            <thead className="border-b border-brand-100 text-sm text-muted">
+              <tr>
+                <th scope="col" className="px-4 py-3">{t('users.name')}</th>
+                <th scope="col" className="px-4 py-3">{t('users.email')}</th>
+                <th scope="col" className="px-4 py-3">{t('users.role')}</th>
+                <th scope="col" className="px-4 py-3">{t('users.status')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-brand-100">
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td className="px-4 py-3">
+                    <span className="font-medium">{user.name}</span>
+                    <span className="block text-sm text-muted">@{user.username}</span>
+                  </td>
+                  <td className="px-4 py-3">{user.email}</td>
+                  <td className="px-4 py-3">{t(`roles.${user.role}`)}</td>
+                  <td className="px-4 py-3">{user.active ? t('users.active') : t('users.inactive')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="mt-4 rounded-2xl bg-white p-6 text-muted">{t('users.empty')}</p>
+      )}
+      {info.pages > 1 ? (
+        <nav aria-label={t('users.pagination')} className="mt-6 flex items-center justify-between gap-3">
+          {info.previous ? (
+            <Link className="btn-secondary" to={withPage(location.search, info.previous)} rel="prev">
+              {t('users.previous')}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-muted">{t('users.page', { current: info.current, pages: info.pages })}</span>
+          {info.next ? (
+            <Link className="btn-secondary" to={withPage(location.search, info.next)} rel="next">
+              {t('users.next')}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </main>
+  )
+}

@@ -1,0 +1,267 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Trans, useTranslation } from 'react-i18next'
+import { getEnv } from '#app/env.server.ts'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import * as authApi from '#app/provider/auth.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
+import { type AuthMode, authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
+import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
+import { AuthCard, GoogleButton } from '#app/ui/auth-card.tsx'
+import { CheckboxField, Field, FormError, HoneypotField, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
+import { failureText } from '#app/utils/messages.server.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { safeRedirect } from '#app/utils/safe-redirect.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export const handle = { i18n: ['common', 'auth'] }
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const mode = authModeOf(url.searchParams.get('mode'))
+  const redirectTo = url.searchParams.get('redirectTo')
+  const auth = await getAuth(request)
+  if (auth.isSignedIn && auth.user) {
+    throw redirect(safeRedirect(redirectTo, defaultRouteFor(roleFromGroups(auth.user.groups))))
+  }
+  const t = await i18nServer().getFixedT(request, 'auth')
+  return data(
+    {
+      mode,
+      redirectTo: redirectTo ? safeRedirect(redirectTo, '') : '',
+      googleEnabled: Boolean(getEnv().GOOGLE_CLIENT_ID),
+      meta: { title: `${t(`${mode}.title`)} · Innera`, description: t(`${mode}.lead`) },
+    },
+    { headers: await auth.headers() },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request }: ActionFunctionArgs) {
+  const mode = authModeOf(new URL(request.url).searchParams.get('mode'))
+  const formData = await request.formData()
+  const t = await i18nServer().getFixedT(request, ['common', 'auth'])
+
+  if (mode === 'login') {
+    const submission = parseWithZod(formData, { schema: loginSchema })
+    if (submission.status !== 'success') {
+      return data({ mode, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+    }
+    const auth = await requireAnonymous(request, '/dashboard')
+    try {
+      const session = await authApi.login(submission.value.email, submission.value.password)
+      const user = {
+        id: session.user_id,
+        username: session.username,
+        email: session.email,
+        groups: session.groups,
+        photo: session.photo,
+        first_name: session.first_name,
+        last_name: session.last_name,
+      }
+      auth.signIn({ access: session.access, refresh: session.refresh, user })
+      const destination = safeRedirect(submission.value.redirectTo, defaultRouteFor(roleFromGroups(user.groups)))
+      return redirect(destination, { status: 303, headers: await auth.headers() })
+    } catch (error) {
+      const message = failureText(t, error, { 400: 'errors.loginFailed', 401: 'errors.loginFailed' })
+      return data({ mode, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status: 400 })
+    }
+  }
+
+  if (mode === 'register') {
+    const submission = parseWithZod(formData, { schema: registerSchema })
+    if (submission.status !== 'success') {
+      return data({ mode, result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
+    }
+    const auth = await requireAnonymous(request, '/dashboard')
+    const { email, password, name, username } = submission.value
+    try {
+      await authApi.register({ email, password, name, username })
+    } catch (error) {
+      const fieldErrors = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure.fieldErrors : undefined
+      const known = Object.fromEntries(Object.entries(fieldErrors ?? {}).filter(([field]) => ['email', 'username', 'password', 'name'].includes(field)))
+      const formErrors = Object.keys(known).length > 0 ? [] : [failureText(t, error)]
+      return data(
+        { mode, result: submission.reply({ formErrors, fieldErrors: known, hideFields: ['password', 'confirmPassword'] }) },
+        { status: 400 },
+      )
+    }
+    // Signed in straight away; the confirmation e-mail is already on its way.
+    try {
+      const session = await authApi.login(email, password)
+      auth.signIn({
+        access: session.access,
+        refresh: session.refresh,
+        user: { id: session.user_id, username: session.username, email: session.email, groups: session.groups, photo: session.photo, first_name: session.first_name, last_name: session.last_name },
+      })
+      return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:register.done' } }, { headers: await auth.headers() })
+    } catch {
+      return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:register.doneSignIn' } })
+    }
+  }
+
+  const schema = mode === 'forgot' ? forgotSchema : resendSchema
+  const submission = parseWithZod(formData, { schema })
+  if (submission.status !== 'success') return data({ mode, result: submission.reply() }, { status: 400 })
+  try {
+    if (mode === 'forgot') await authApi.requestPasswordReset(submission.value.email)
+    else await authApi.sendConfirmation(submission.value.email)
+  } catch (error) {
+    return data({ mode, result: submission.reply({ formErrors: [failureText(t, error)] }) }, { status: 400 })
+  }
+  // The same answer whether or not the address has an account: nobody learns who is registered.
+  return redirectWithToast('/auth?mode=login', {
+    type: 'success',
+    message: { key: mode === 'forgot' ? 'auth:forgot.sent' : 'auth:resend.sent' },
+    durationMs: 8_000,
+  })
+}
+
+export default function AuthPage() {
+  const { mode, googleEnabled, redirectTo } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('auth')
+  return (
+    <main id="main" className="container-page py-10 sm:py-16">
+      <AuthCard mode={mode} title={t(`${mode}.title`)} lead={t(`${mode}.lead`)}>
+        {mode === 'login' ? <LoginForm redirectTo={redirectTo} /> : null}
+        {mode === 'register' ? <RegisterForm /> : null}
+        {mode === 'forgot' || mode === 'resend' ? <EmailOnlyForm mode={mode} /> : null}
+        {googleEnabled && (mode === 'login' || mode === 'register') ? <GoogleButton /> : null}
+      </AuthCard>
+    </main>
+  )
+}
+
+function useLastResult(mode: AuthMode) {
+  const actionData = useActionData<typeof action>()
+  return actionData?.mode === mode ? actionData.result : undefined
+}
+
+function LoginForm({ redirectTo }: { redirectTo: string }) {
+  const { t } = useTranslation('auth')
+  const lastResult = useLastResult('login')
+  const [form, fields] = useForm({
+    id: 'login-form',
+    lastResult,
+    defaultValue: { redirectTo },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const secretKey = useSecretFieldKey(lastResult)
+  return (
+    <Form method="post" action="/auth?mode=login" {...getFormProps(form)} noValidate className="space-y-5">
+      <FormError id={form.errorId} errors={form.errors} />
+      <input {...getInputProps(fields.redirectTo, { type: 'hidden' })} />
+      <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
+      <Field
+        key={`${secretKey}-fields.password`}
+        labelProps={{ children: t('fields.password') }}
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password' }}
+        errors={fields.password.errors}
+      />
+      <SubmitButton pendingText={t('login.pending')} formAction="/auth?mode=login">
+        {t('login.submit')}
+      </SubmitButton>
+      <p className="flex flex-wrap justify-between gap-2 text-sm">
+        <Link className="link" to="/auth?mode=forgot">
+          {t('login.forgot')}
+        </Link>
+        <Link className="link" to="/auth?mode=resend">
+          {t('login.resend')}
+        </Link>
+      </p>
+    </Form>
+  )
+}
+
+function RegisterForm() {
+  const { t } = useTranslation('auth')
+  const lastResult = useLastResult('register')
+  const [form, fields] = useForm({
+    id: 'register-form',
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  const secretKey = useSecretFieldKey(lastResult)
+  return (
+    <Form method="post" action="/auth?mode=register" {...getFormProps(form)} noValidate className="space-y-5">
+      <FormError id={form.errorId} errors={form.errors} />
+      <HoneypotField />
+      <Field labelProps={{ children: t('fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name' }} errors={fields.name.errors} />
+      <Field
+        labelProps={{ children: t('fields.username') }}
+        hint={t('fields.usernameHint')}
+        inputProps={{ ...getInputProps(fields.username, { type: 'text' }), autoComplete: 'username', autoCapitalize: 'none' }}
+        errors={fields.username.errors}
+      />
+      <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
+      <Field
+        key={`${secretKey}-fields.password`}
+        labelProps={{ children: t('fields.password') }}
+        hint={t('fields.passwordHint')}
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+        errors={fields.password.errors}
+      />
+      <Field
+        key={`${secretKey}-fields.confirmPassword`}
+        labelProps={{ children: t('fields.confirmPassword') }}
+        inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+        errors={fields.confirmPassword.errors}
+      />
+      <p className="rounded-lg bg-brand-50 p-3 text-sm text-ink">{t('register.ageRule')}</p>
+      <input type="hidden" name={fields.acceptTerms.name} value="" />
+      <CheckboxField
+        labelProps={{
+          children: (
+            <Trans
+              t={t}
+              i18nKey="register.consent"
+              components={{
+                terms: <Link className="link" to="/termos" target="_blank" />,
+                privacy: <Link className="link" to="/privacidade" target="_blank" />,
+              }}
+            />
+          ),
+        }}
+        inputProps={getInputProps(fields.acceptTerms, { type: 'checkbox' })}
+        errors={fields.acceptTerms.errors}
+      />
+      <SubmitButton pendingText={t('register.pending')} formAction="/auth?mode=register">
+        {t('register.submit')}
+      </SubmitButton>
+    </Form>
+  )
+}
+
+function EmailOnlyForm({ mode }: { mode: 'forgot' | 'resend' }) {
+  const { t } = useTranslation('auth')
+  const [form, fields] = useForm({
+    id: `${mode}-form`,
+    lastResult: useLastResult(mode),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: mode === 'forgot' ? forgotSchema : resendSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" action={`/auth?mode=${mode}`} {...getFormProps(form)} noValidate className="space-y-5">
+      <FormError id={form.errorId} errors={form.errors} />
+      <HoneypotField />
+      <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
+      <SubmitButton pendingText={t(`${mode}.pending`)} formAction={`/auth?mode=${mode}`}>
+        {t(`${mode}.submit`)}
+      </SubmitButton>
+      <p className="text-sm">
+        <Link className="link" to="/auth?mode=login">
+          {t('backToLogin')}
+        </Link>
+      </p>
+    </Form>
+  )
+}

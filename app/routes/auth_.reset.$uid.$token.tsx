@@ -1,0 +1,81 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { confirmPasswordReset } from '#app/provider/auth.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { resetSchema } from '#app/session/auth-forms.ts'
+import { AuthCard } from '#app/ui/auth-card.tsx'
+import { Field, FormError, HoneypotField, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
+import { failureText } from '#app/utils/messages.server.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const t = await i18nServer().getFixedT(request, 'auth')
+  return { meta: { title: `${t('reset.title')} · Innera`, description: t('reset.lead') } }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...pageMeta(data?.meta), { name: 'robots', content: 'noindex' }]
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetSchema })
+  const hideFields = ['password', 'confirmPassword']
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
+  try {
+    await confirmPasswordReset(params.uid ?? '', params.token ?? '', submission.value.password)
+  } catch (error) {
+    const t = await i18nServer().getFixedT(request, ['common', 'auth'])
+    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
+    if (failure?.status === 400 && failure.fieldErrors?.new_password) {
+      return data({ result: submission.reply({ fieldErrors: { password: failure.fieldErrors.new_password }, hideFields }) }, { status: 400 })
+    }
+    const message = failure?.status === 400 ? t('auth:reset.invalidLink') : failureText(t, error)
+    return data({ result: submission.reply({ formErrors: [message], hideFields }) }, { status: 400 })
+  }
+  return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:reset.done' } })
+}
+
+export default function ResetPassword() {
+  const { t } = useTranslation('auth')
+  const lastResult = useActionData<typeof action>()?.result
+  const [form, fields] = useForm({
+    id: 'reset-form',
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const secretKey = useSecretFieldKey(lastResult)
+  return (
+    <main id="main" className="container-page py-10 sm:py-16">
+      <AuthCard title={t('reset.title')} lead={t('reset.lead')}>
+        <Form method="post" {...getFormProps(form)} noValidate className="space-y-5">
+          <FormError id={form.errorId} errors={form.errors} />
+          <HoneypotField />
+          <Field
+            key={`${secretKey}-fields.newPassword`}
+            labelProps={{ children: t('fields.newPassword') }}
+            hint={t('fields.passwordHint')}
+            inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+            errors={fields.password.errors}
+          />
+          <Field
+            key={`${secretKey}-fields.confirmPassword`}
+            labelProps={{ children: t('fields.confirmPassword') }}
+            inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+            errors={fields.confirmPassword.errors}
+          />
+          <SubmitButton pendingText={t('reset.pending')}>{t('reset.submit')}</SubmitButton>
+          <p className="text-sm">
+            <Link className="link" to="/auth?mode=forgot">
+              {t('reset.requestNew')}
+            </Link>
+          </p>
+        </Form>
+      </AuthCard>
+    </main>
+  )
+}

@@ -1,0 +1,99 @@
+import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { listMyPatients } from '#app/provider/users.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { roleFromGroups } from '#app/session/roles.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth, user } = await requireUser(request)
+  const role = roleFromGroups(user.groups)
+  if (role === 'admin') throw redirect('/admin/dashboard', { headers: await auth.headers() })
+  const [t, patients] = await Promise.all([
+    i18nServer().getFixedT(request, 'dashboard'),
+    role === 'profissional' ? listMyPatients(auth).catch(errorResponseFor) : Promise.resolve(null),
+  ])
+  return data(
+    {
+      meta: { title: `${t('title')} · Innera`, description: t('description') },
+      role,
+      firstName: user.first_name || user.username,
+      welcome: new URL(request.url).searchParams.get('welcome') === '1',
+      patients: patients?.map((patient) => ({
+        id: patient.id,
+        name: [patient.first_name, patient.last_name].filter(Boolean).join(' ') || patient.username,
+        email: patient.email,
+      })),
+    },
+    { headers: await auth.headers() },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function Dashboard() {
+  const { role, firstName, patients, welcome } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('dashboard')
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('greeting', { name: firstName })}</h1>
+      {role === 'profissional' ? (
+        <section aria-labelledby="patients-title" className="mt-8">
+          <h2 id="patients-title" className="text-2xl font-semibold">
+            {t('professional.patientsTitle')}
+          </h2>
+          {patients && patients.length > 0 ? (
+            <ul className="mt-4 divide-y divide-brand-100 rounded-2xl bg-white shadow-sm">
+              {patients.map((patient) => (
+                <li key={patient.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-4">
+                  <span className="font-medium">{patient.name}</span>
+                  <a className="link text-sm" href={`mailto:${patient.email}`}>
+                    {patient.email}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-4 rounded-2xl bg-white p-6 text-muted">{t('professional.noPatients')}</p>
+          )}
+        </section>
+      ) : (
+        <>
+          {welcome ? (
+            <section aria-labelledby="welcome-title" className="mt-6 rounded-2xl bg-brand-800 p-6 text-white">
+              <h2 id="welcome-title" className="text-2xl font-semibold">
+                {t('patient.welcomeTitle')}
+              </h2>
+              <p className="mt-2 text-brand-50">{t('patient.welcomeLead')}</p>
+              <div className="mt-4 flex flex-wrap gap-3">
+                <Link className="btn bg-white text-brand-800 hover:bg-brand-50" to="/#pillars-title">
+                  {t('patient.choosePillars')}
+                </Link>
+                <Link className="btn border border-white text-white hover:bg-white/10" to="/programa">
+                  {t('patient.aboutAssessment')}
+                </Link>
+              </div>
+            </section>
+          ) : null}
+          <section aria-labelledby="next-title" className="mt-8">
+            <h2 id="next-title" className="text-2xl font-semibold">
+              {t('patient.nextTitle')}
+            </h2>
+            <ol className="mt-4 grid gap-4 md:grid-cols-3">
+              {(['assessment', 'pillars', 'program'] as const).map((step, index) => (
+                <li key={step} className="rounded-2xl bg-white p-6 shadow-sm">
+                  <p className="text-sm font-semibold text-brand-700">{t('patient.step', { number: index + 1 })}</p>
+                  <h3 className="mt-1 text-lg font-semibold">{t(`patient.steps.${step}.title`)}</h3>
+                  <p className="mt-2 text-muted">{t(`patient.steps.${step}.body`)}</p>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </>
+      )}
+    </main>
+  )
+}

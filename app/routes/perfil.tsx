@@ -1,0 +1,127 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { getProfile, updateProfile } from '#app/provider/users.server.ts'
+import { profileSchema } from '#app/session/account-forms.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { mediaUrl } from '#app/utils/media.ts'
+import { failureText } from '#app/utils/messages.server.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth } = await requireUser(request)
+  const [t, profile] = await Promise.all([i18nServer().getFixedT(request, 'account'), getProfile(auth).catch(errorResponseFor)])
+  return data(
+    {
+      meta: { title: `${t('profile.title')} · Innera`, description: t('profile.lead') },
+      profile: { ...profile, photo: mediaUrl(profile.photo) },
+    },
+    { headers: await auth.headers() },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { auth } = await requireUser(request)
+  const submission = parseWithZod(await request.formData(), { schema: profileSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply() }, { status: 400, headers: await auth.headers() })
+  }
+  const { photo, ...fields } = submission.value
+  try {
+    if (photo && photo.size > 0) {
+      const body = new FormData()
+      for (const [name, value] of Object.entries(fields)) body.set(name, value)
+      body.set('photo', photo, photo.name)
+      await updateProfile(auth, body)
+    } else {
+      await updateProfile(auth, { ...fields, birth_date: fields.birth_date || null })
+    }
+  } catch (error) {
+    const t = await i18nServer().getFixedT(request, ['common', 'account'])
+    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
+    if (failure?.status === 400 && failure.fieldErrors) {
+      return data({ result: submission.reply({ fieldErrors: failure.fieldErrors }) }, { status: 400, headers: await auth.headers() })
+    }
+    return data({ result: submission.reply({ formErrors: [failureText(t, error)] }) }, { status: 400, headers: await auth.headers() })
+  }
+  // The header shows the name: the next root load fetches /users/me/ again.
+  return redirectWithToast('/perfil', { type: 'success', message: { key: 'account:profile.saved' } }, { headers: await auth.headers() })
+}
+
+export default function ProfilePage() {
+  const { profile } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('account')
+  const [form, fields] = useForm({
+    id: 'profile-form',
+    lastResult: useActionData<typeof action>()?.result,
+    defaultValue: {
+      first_name: profile.first_name,
+      last_name: profile.last_name,
+      phone: profile.phone,
+      birth_date: profile.birth_date,
+      bio: profile.bio,
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const initials = (profile.first_name[0] ?? profile.username[0] ?? '?').toUpperCase()
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('profile.title')}</h1>
+      <p className="mt-2 text-muted">{t('profile.lead')}</p>
+      <div className="mt-8 grid gap-8 lg:grid-cols-[16rem_1fr]">
+        <div className="flex flex-col items-center gap-3 rounded-2xl bg-white p-6 text-center shadow-sm">
+          {profile.photo ? (
+            <img src={profile.photo} alt={t('profile.photoAlt')} width={128} height={128} className="size-32 rounded-full object-cover" />
+          ) : (
+            <span aria-hidden="true" className="flex size-32 items-center justify-center rounded-full bg-brand-100 text-4xl font-bold text-brand-800">
+              {initials}
+            </span>
+          )}
+          <p className="font-semibold">@{profile.username}</p>
+          <p className="break-all text-sm text-muted">{profile.email}</p>
+        </div>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="space-y-5 rounded-2xl bg-white p-6 shadow-sm">
+          <FormError id={form.errorId} errors={form.errors} />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field labelProps={{ children: t('profile.firstName') }} inputProps={{ ...getInputProps(fields.first_name, { type: 'text' }), autoComplete: 'given-name' }} errors={fields.first_name.errors} />
+            <Field labelProps={{ children: t('profile.lastName') }} inputProps={{ ...getInputProps(fields.last_name, { type: 'text' }), autoComplete: 'family-name' }} errors={fields.last_name.errors} />
+            <Field labelProps={{ children: t('profile.phone') }} inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel' }} errors={fields.phone.errors} />
+            <Field labelProps={{ children: t('profile.birthDate') }} inputProps={{ ...getInputProps(fields.birth_date, { type: 'date' }), autoComplete: 'bday' }} errors={fields.birth_date.errors} />
+          </div>
+          <div>
+            <label htmlFor={fields.bio.id} className="block font-medium">
+              {t('profile.bio')}
+            </label>
+            <textarea
+              {...getTextareaProps(fields.bio)}
+              rows={4}
+              className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2"
+              aria-describedby={fields.bio.errors ? `${fields.bio.id}-error` : undefined}
+            />
+            <ErrorList id={`${fields.bio.id}-error`} errors={fields.bio.errors} />
+          </div>
+          <Field
+            labelProps={{ children: t('profile.photo') }}
+            hint={t('profile.photoHint')}
+            inputProps={{ ...getInputProps(fields.photo, { type: 'file' }), accept: 'image/jpeg,image/png,image/webp' }}
+            errors={fields.photo.errors}
+          />
+          <SubmitButton className="btn-primary" pendingText={t('profile.saving')}>
+            {t('profile.save')}
+          </SubmitButton>
+        </Form>
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { passwordsMatch } from './auth-forms.ts'
+
+export const MAX_PHOTO_BYTES = 2 * 1024 * 1024
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
+
+const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional().default('')
+
+export const profileSchema = z.object({
+  first_name: z.string({ error: 'errors.required' }).trim().min(1, { error: 'errors.required' }).max(150, { error: 'validation.tooLong' }),
+  last_name: optionalText(150),
+  phone: optionalText(30).pipe(z.string().regex(/^[\d\s()+-]*$/, { error: 'validation.phone' })),
+  birth_date: z
+    .string()
+    .optional()
+    .default('')
+    .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))), { error: 'validation.date' }),
+  bio: optionalText(1000),
+  photo: z
+    .instanceof(File)
+    .optional()
+    .refine((file) => !file || file.size === 0 || file.size <= MAX_PHOTO_BYTES, { error: 'validation.photoTooBig' })
+    .refine((file) => !file || file.size === 0 || PHOTO_TYPES.includes(file.type), { error: 'validation.photoType' }),
+})
+
+export const changePasswordSchema = z
+  .object({
+    old_password: z.string({ error: 'errors.required' }).min(1, { error: 'errors.required' }),
+    new_password: z.string({ error: 'errors.required' }).min(8, { error: 'validation.passwordTooShort' }).max(128, { error: 'validation.tooLong' }),
+    confirm_password: z.string({ error: 'errors.required' }).min(1, { error: 'errors.required' }),
+  })
+  .refine(passwordsMatch('new_password', 'confirm_password').check, passwordsMatch('new_password', 'confirm_password').params)

@@ -1,0 +1,227 @@
+import { type Session, redirect } from '@remix-run/node'
+import { z } from 'zod'
+import { currentRequestContext } from '#app/http/request-context.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { type ProviderRequest, providerJson } from '#app/provider/fetch.server.ts'
+import { type SessionUser, refreshResponseSchema, sessionUserSchema } from '#app/provider/schemas.ts'
+import { toastHeader } from '#app/utils/toast.server.ts'
+import { type Role, hasRole } from './roles.ts'
+import { type SessionData, getSession, sessionStorage } from './session.server.ts'
+import { expiryOf, isExpired } from './tokens.ts'
+
+/** A request that starts with less than this left on the access token refreshes first. */
+const ACCESS_MARGIN_SECONDS = 10
+
+type RefreshResult = 'ok' | 'network' | 'failed'
+
+/**
+ * The session of one incoming request (SPEC §4): tokens read from the cookie, an expired access
+ * token refreshed before anything else, one refresh at most however many loaders ask, and a 401
+ * answered by that one refresh and one retry. Loaders and actions share it through getAuth().
+ */
+export class Auth {
+  readonly #session: Session<SessionData>
+  readonly #request: Request
+  #refreshing: Promise<RefreshResult> | undefined
+  #changed = false
+  #cleared = false
+
+  constructor(session: Session<SessionData>, request: Request) {
+    this.#session = session
+    this.#request = request
+  }
+
+  get user(): SessionUser | null {
+    return this.#cleared ? null : (this.#session.get('user') ?? null)
+  }
+
+  get isSignedIn(): boolean {
+    return !this.#cleared && Boolean(this.#session.get('refresh')) && Boolean(this.user)
+  }
+
+  /** Seconds since the epoch when the access token expires, for the browser's refresh schedule. */
+  get accessExpiresAt(): number | null {
+    return this.isSignedIn ? expiryOf(this.#session.get('access')) : null
+  }
+
+  /** Runs the session start: clears a dead session, refreshes an expired access token. */
+  async start(): Promise<void> {
+    const access = this.#session.get('access')
+    const refresh = this.#session.get('refresh')
+    if (!access && !refresh) return
+    const now = Date.now()
+    if (!refresh || isExpired(refresh, now)) {
+      this.clear()
+      return
+    }
+    if (!access || isExpired(access, now, ACCESS_MARGIN_SECONDS)) {
+      const result = await this.refreshOnce()
+      // A network failure keeps the stored session; the calls that follow will say what happened.
+      if (result === 'failed') this.clear()
+    }
+  }
+
+  /** At most one refresh per incoming request: every caller shares the same promise. */
+  refreshOnce(): Promise<RefreshResult> {
+    this.#refreshing ??= this.#refresh()
+    return this.#refreshing
+  }
+
+  get refreshedInThisRequest() {
+    return this.#refreshing !== undefined
+  }
+
+  async #refresh(): Promise<RefreshResult> {
+    const refresh = this.#session.get('refresh')
+    if (!refresh) return 'failed'
+    try {
+      const body = await providerJson('/authentication/token/refresh/', refreshResponseSchema, {
+        method: 'POST',
+        json: { refresh },
+        during: 'refresh',
+      })
+      // SPEC §8 'Invalid response from refresh token endpoint': a success without an access token.
+      if (!body.access) return 'failed'
+      this.#session.set('access', body.access)
+      this.#changed = true
+      return 'ok'
+    } catch (error) {
+      if (error instanceof ProviderError && error.isNetwork) return 'network'
+      if (error instanceof ProviderError) return 'failed'
+      throw error
+    }
+  }
+
+  /** Forgets the tokens and the user; the response will clear the cookie. */
+  clear() {
+    this.#cleared = true
+    this.#changed = true
+    this.#session.unset('access')
+    this.#session.unset('refresh')
+    this.#session.unset('user')
+  }
+
+  /** Stores a fresh sign-in (login, Google). */
+  signIn({ access, refresh, user }: SessionData) {
+    this.#cleared = false
+    this.#changed = true
+    this.#session.set('access', access)
+    this.#session.set('refresh', refresh)
+    this.#session.set('user', user)
+  }
+
+  /**
+   * A provider call as the signed-in user. A 401 triggers the one refresh and one retry; when
+   * that fails the session is cleared and the user is sent to sign in with SPEC §8's message.
+   */
+  async call<Schema extends z.ZodType>(path: string, schema: Schema, init: ProviderRequest = {}): Promise<z.infer<Schema>> {
+    const access = this.#session.get('access')
+    if (!this.isSignedIn || !access) throw await this.expired()
+    try {
+      return await providerJson(path, schema, { ...init, accessToken: access, signal: init.signal ?? this.#request.signal })
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.status !== 401) throw error
+    }
+    const tokenUsed = access
+    const result = await this.refreshOnce()
+    if (result === 'network') throw new ProviderError({ kind: 'network', during: 'refresh' })
+    const renewed = this.#session.get('access')
+    if (result === 'failed' || !renewed || renewed === tokenUsed) throw await this.expired()
+    try {
+      return await providerJson(path, schema, { ...init, accessToken: renewed, signal: init.signal ?? this.#request.signal })
+    } catch (error) {
+      if (error instanceof ProviderError && error.status === 401) throw await this.expired()
+      throw error
+    }
+  }
+
+  /** A call whose answer the caller does not read (a 204, a confirmation). */
+  async send(path: string, init: ProviderRequest = {}): Promise<void> {
+    await this.call(path, z.unknown(), init)
+  }
+
+  /** SPEC §4: "Then the current user is fetched and stored." Network errors keep what is stored. */
+  async syncUser(): Promise<void> {
+    if (!this.isSignedIn) return
+    try {
+      const user = await this.call('/users/me/', sessionUserSchema)
+      if (JSON.stringify(user) !== JSON.stringify(this.#session.get('user'))) {
+        this.#session.set('user', user)
+        this.#changed = true
+      }
+    } catch (error) {
+      if (error instanceof ProviderError && error.isNetwork) return
+      if (!(error instanceof ProviderError) && !(error instanceof Response)) throw error
+      // Any other failure of the user-data refresh forces the logout (SPEC §4).
+      this.clear()
+      this.#expiredNotice = true
+    }
+  }
+
+  #expiredNotice = false
+  /** True when this request ended the session because it could not be kept (for the toast). */
+  get endedWithNotice() {
+    return this.#expiredNotice
+  }
+
+  /** The redirect to the sign-in page that clears the session and says why. */
+  async expired(): Promise<Response> {
+    this.clear()
+    const url = new URL(this.#request.url)
+    const back = `${url.pathname}${url.search}`
+    const target = `/auth?mode=login${back && back !== '/' && !back.startsWith('/auth') ? `&redirectTo=${encodeURIComponent(back)}` : ''}`
+    const headers = await this.headers()
+    headers.append('Set-Cookie', await toastHeader({ type: 'error', message: { key: 'errors.sessionExpired' } }))
+    return redirect(target, { status: 303, headers })
+  }
+
+  /** Set-Cookie for the session when this request changed it; empty otherwise. */
+  async headers(init?: HeadersInit): Promise<Headers> {
+    const headers = new Headers(init)
+    if (!this.#changed) return headers
+    const cookie =
+      this.#cleared && !this.#session.get('refresh')
+        ? await sessionStorage().destroySession(this.#session)
+        : await sessionStorage().commitSession(this.#session)
+    headers.append('Set-Cookie', cookie)
+    return headers
+  }
+}
+
+// One Auth per incoming HTTP request (the server's request context), or per Request object in tests.
+const perRequest = new WeakMap<object, Promise<Auth>>()
+
+export function getAuth(request: Request): Promise<Auth> {
+  const key = currentRequestContext() ?? request
+  let auth = perRequest.get(key)
+  if (!auth) {
+    auth = (async () => {
+      const instance = new Auth(await getSession(request), request)
+      await instance.start()
+      return instance
+    })()
+    perRequest.set(key, auth)
+  }
+  return auth
+}
+
+/** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */
+export async function requireUser(request: Request, { role }: { role?: Role | readonly Role[] } = {}) {
+  const auth = await getAuth(request)
+  if (!auth.isSignedIn || !auth.user) {
+    const url = new URL(request.url)
+    const redirectTo = `${url.pathname}${url.search}`
+    throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(redirectTo)}`, { headers: await auth.headers() })
+  }
+  if (role && !hasRole(auth.user.groups, role)) {
+    throw new Response('Forbidden', { status: 403, headers: await auth.headers() })
+  }
+  return { auth, user: auth.user }
+}
+
+/** For the sign-in pages: a signed-in visitor goes where they belong instead. */
+export async function requireAnonymous(request: Request, destination: string) {
+  const auth = await getAuth(request)
+  if (auth.isSignedIn) throw redirect(destination, { headers: await auth.headers() })
+  return auth
+}

@@ -1,0 +1,39 @@
+import { createCookieSessionStorage } from '@remix-run/node'
+import { getEnv } from '#app/env.server.ts'
+import { type SessionUser } from '#app/provider/schemas.ts'
+
+export type SessionData = {
+  access: string
+  refresh: string
+  user: SessionUser
+}
+
+export type SessionFlashData = {
+  toast: string
+}
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlashData>> | undefined
+
+/** The signed, httpOnly cookie session that holds the tokens: browser JavaScript never sees them. */
+export function sessionStorage() {
+  if (!storage) {
+    const env = getEnv()
+    storage = createCookieSessionStorage<SessionData, SessionFlashData>({
+      cookie: {
+        name: '__session',
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: env.SESSION_COOKIE_SECURE,
+        // Newest secret first: it signs; the older ones still verify, so secrets rotate without logouts.
+        secrets: env.SESSION_SECRET,
+        maxAge: 60 * 60 * 24 * 30,
+      },
+    })
+  }
+  return storage
+}
+
+export function getSession(request: Request) {
+  return sessionStorage().getSession(request.headers.get('Cookie'))
+}

@@ -1,0 +1,36 @@
+import { useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { supportedLanguages } from '#app/i18n/config.ts'
+
+/**
+ * A plain form: it works without JavaScript, and a full page load brings the new language's
+ * texts with it. The choice is remembered in the language cookie.
+ */
+export function LanguageSwitcher({ current }: { current: string }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const params = new URLSearchParams(location.search)
+  params.delete('lng')
+  const search = params.toString()
+  const redirectTo = `${location.pathname}${search ? `?${search}` : ''}`
+  return (
+    <form method="post" action="/resources/locale" className="flex items-center gap-1" aria-label={t('language.change')}>
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      {supportedLanguages.map((lng) => (
+        <button
+          key={lng}
+          type="submit"
+          name="lng"
+          value={lng}
+          lang={lng}
+          aria-pressed={lng === current}
+          title={t(`language.${lng}`)}
+          className="min-h-11 min-w-11 rounded-full px-2 text-sm font-semibold uppercase text-muted hover:bg-brand-50 aria-pressed:bg-brand-700 aria-pressed:text-white"
+        >
+          <span aria-hidden="true">{lng}</span>
+          <span className="sr-only">{t(`language.${lng}`)}</span>
+        </button>
+      ))}
+    </form>
+  )
+}

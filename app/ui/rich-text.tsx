@@ -1,0 +1,23 @@
+import { Link } from '@remix-run/react'
+import { Fragment } from 'react'
+import { parseRichText } from '#app/utils/rich-text.ts'
+
+/** A translated text whose `[label](/path)` and `[label](mailto:…)` parts render as links. */
+export function RichText({ text }: { text: string }) {
+  return (
+    <>
+      {parseRichText(text).map((segment, index) => {
+        if (segment.type === 'text') return <Fragment key={index}>{segment.text}</Fragment>
+        return segment.internal ? (
+          <Link key={index} to={segment.href} className="link">
+            {segment.text}
+          </Link>
+        ) : (
+          <a key={index} href={segment.href} className="link">
+            {segment.text}
+          </a>
+        )
+      })}
+    </>
+  )
+}

@@ -1,0 +1,100 @@
+import { Form, Link, NavLink } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { LanguageSwitcher } from './language-switcher.tsx'
+
+export type HeaderUser = { name: string; isAdmin: boolean }
+
+export const publicNavigation = [
+  { to: '/', key: 'nav.home', end: true },
+  { to: '/sobre', key: 'nav.about' },
+  { to: '/medicina-do-estilo-de-vida', key: 'nav.lifestyleMedicine' },
+  { to: '/programa', key: 'nav.program' },
+  { to: '/faq', key: 'nav.faq' },
+  { to: '/contato', key: 'nav.contact' },
+] as const
+
+function NavItems({ className }: { className: string }) {
+  const { t } = useTranslation()
+  return (
+    <ul className={className}>
+      {publicNavigation.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            end={'end' in item}
+            prefetch="intent"
+            className="block rounded-md px-3 py-2 font-medium text-ink hover:bg-brand-50 aria-[current=page]:text-brand-800 aria-[current=page]:underline aria-[current=page]:underline-offset-8"
+          >
+            {t(item.key)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function UserMenu({ user }: { user: HeaderUser }) {
+  const { t } = useTranslation()
+  return (
+    <details className="relative">
+      <summary className="btn-secondary list-none" aria-label={t('nav.userMenu', { name: user.name })}>
+        <span aria-hidden="true" className="max-w-32 truncate">{user.name}</span>
+      </summary>
+      <ul className="absolute right-0 z-20 mt-2 w-56 rounded-xl border border-brand-100 bg-white p-2 shadow-lg">
+        <li>
+          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to={user.isAdmin ? '/admin/dashboard' : '/dashboard'}>
+            {t(user.isAdmin ? 'nav.adminDashboard' : 'nav.dashboard')}
+          </Link>
+        </li>
+        <li>
+          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to="/perfil">
+            {t('nav.profile')}
+          </Link>
+        </li>
+        <li>
+          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to="/configuracoes">
+            {t('nav.settings')}
+          </Link>
+        </li>
+        <li>
+          <Form method="post" action="/logout">
+            <button type="submit" className="w-full rounded-md px-3 py-2 text-left hover:bg-brand-50">
+              {t('nav.signOut')}
+            </button>
+          </Form>
+        </li>
+      </ul>
+    </details>
+  )
+}
+
+export function SiteHeader({ user, locale }: { user: HeaderUser | null; locale: string }) {
+  const { t } = useTranslation()
+  return (
+    <header className="border-b border-brand-100 bg-white">
+      <div className="container-page flex min-h-16 flex-wrap items-center justify-between gap-2 py-2">
+        <Link to="/" className="flex items-baseline gap-2 rounded-md text-2xl font-bold tracking-tight text-brand-800">
+          {t('brand')}
+          <span className="hidden text-sm font-medium text-muted sm:inline">{t('brandTagline')}</span>
+        </Link>
+        <nav aria-label={t('nav.label')} className="order-last w-full lg:order-none lg:w-auto">
+          <details className="lg:hidden">
+            <summary className="btn-secondary my-1 w-full list-none">{t('nav.menu')}</summary>
+            <NavItems className="flex flex-col py-2" />
+          </details>
+          <NavItems className="hidden items-center gap-1 lg:flex" />
+        </nav>
+        <div className="flex items-center gap-2">
+          <LanguageSwitcher current={locale} />
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            <Link to="/auth?mode=login" className="btn-primary">
+              {t('nav.signIn')}
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  )
+}

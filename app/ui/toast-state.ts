@@ -1,0 +1,23 @@
+/** SPEC §2, §9: one toast at a time; a new one replaces the current; 5 seconds by default. */
+export const TOAST_LIMIT = 1
+export const DEFAULT_TOAST_DURATION_MS = 5_000
+
+export type ToastMessage = { key: string; values?: Record<string, string | number> } | { text: string }
+export type Toast = { id: string; type: 'info' | 'success' | 'error'; message: ToastMessage; durationMs?: number }
+
+export type ToastAction = { type: 'show'; toast: Toast } | { type: 'dismiss'; id: string } | { type: 'expire'; id: string }
+
+export function toastReducer(current: Toast | null, action: ToastAction): Toast | null {
+  switch (action.type) {
+    case 'show':
+      return action.toast
+    // A timer or a close button only removes the toast it belongs to, never a newer one.
+    case 'dismiss':
+    case 'expire':
+      return current?.id === action.id ? null : current
+  }
+}
+
+export function toastDuration(toast: Toast) {
+  return toast.durationMs ?? DEFAULT_TOAST_DURATION_MS
+}

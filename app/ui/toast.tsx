@@ -1,0 +1,51 @@
+import { useEffect, useReducer } from 'react'
+import { useTranslation } from 'react-i18next'
+import { type Toast, type ToastMessage, toastDuration, toastReducer } from './toast-state.ts'
+
+export function useMessage() {
+  const { t } = useTranslation()
+  return (message: ToastMessage) => ('text' in message ? message.text : t(message.key, message.values))
+}
+
+/**
+ * The one toast region: a live region that is always in the page, so screen readers announce
+ * what appears in it. Server toasts arrive through the root loader; a new one replaces the current.
+ */
+export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
+  const [toast, dispatch] = useReducer(toastReducer, incoming)
+  const { t } = useTranslation()
+  const render = useMessage()
+
+  useEffect(() => {
+    if (incoming) dispatch({ type: 'show', toast: incoming })
+  }, [incoming])
+
+  useEffect(() => {
+    if (!toast) return
+    const timer = setTimeout(() => dispatch({ type: 'expire', id: toast.id }), toastDuration(toast))
+    return () => clearTimeout(timer)
+  }, [toast])
+
+  return (
+    <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4" role="status" aria-live="polite" aria-atomic="true">
+      {toast ? (
+        <div
+          data-toast-type={toast.type}
+          className={`pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
+            toast.type === 'error' ? 'bg-red-800 text-white' : toast.type === 'success' ? 'bg-brand-800 text-white' : 'bg-ink text-white'
+          }`}
+        >
+          <p className="flex-1">{render(toast.message)}</p>
+          <button
+            type="button"
+            onClick={() => dispatch({ type: 'dismiss', id: toast.id })}
+            className="-my-1 -mr-2 min-h-9 min-w-9 rounded-full text-xl leading-none hover:bg-white/15"
+            aria-label={t('toast.dismiss')}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,58 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type Browser, type BrowserContext, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test'
+
+export const providerUrl = `http://127.0.0.1:${process.env.E2E_PROVIDER_PORT}`
+export const DEMO_PASSWORD = 'innera-demo-2025'
+export const demoAccounts = {
+  admin: 'admin@innera.local',
+  profissional: 'profissional@innera.local',
+  paciente: 'paciente@innera.local',
+} as const
+
+/** axe with the WCAG 2.1 AA rules; the test fails on any violation, listing them. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+  expect(summary, 'axe violations').toEqual([])
+}
+
+/** Signs in through the real form endpoint (no UI), sharing the cookies with the page. */
+export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
+  const response = await page.request.post('/auth?mode=login', {
+    form: { email, password },
+    maxRedirects: 0,
+  })
+  expect(response.status(), `login as ${email}`).toBe(303)
+}
+
+/** The messages the embedded provider's development mailbox holds for an address, newest first. */
+export async function mailboxFor(page: Page, to: string) {
+  const response = await page.request.get(`${providerUrl}/dev/mailbox/messages/?to=${encodeURIComponent(to)}`)
+  expect(response.ok()).toBe(true)
+  const body = (await response.json()) as { results: { to: string; subject: string; text: string }[] }
+  return body.results
+}
+
+/** A necessary-only consent, so the cookie banner stays out of the way of tests about other things. */
+export async function acceptNecessaryCookies(context: BrowserContext, baseURL: string) {
+  const consent = { necessary: true, preferences: false, analytics: false, marketing: false, consented: true, timestamp: new Date().toISOString(), version: '1.0' }
+  await context.addCookies([{ name: 'innera_consent', value: encodeURIComponent(JSON.stringify(consent)), url: baseURL }])
+}
+
+/** browser.newContext with the consent already given (pass consent: false to see the banner). */
+export async function newContext(browser: Browser, options: BrowserContextOptions & { consent?: boolean } = {}) {
+  const { consent = true, ...rest } = options
+  const context = await browser.newContext({ locale: 'pt-BR', ...rest, baseURL: rest.baseURL ?? `http://localhost:${process.env.E2E_APP_PORT}` })
+  if (consent) await acceptNecessaryCookies(context, rest.baseURL ?? `http://localhost:${process.env.E2E_APP_PORT}`)
+  return context
+}
+
+/** Every test's page starts with the cookie choice made, unless it asks for `consent: false`. */
+export const test = base.extend<{ consent: boolean }>({
+  consent: [true, { option: true }],
+  context: async ({ context, consent, baseURL }, use) => {
+    if (consent) await acceptNecessaryCookies(context, baseURL!)
+    await use(context)
+  },
+})
+export { expect }

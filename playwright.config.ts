@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { defineConfig, devices } from '@playwright/test'
+
+/** A free loopback port, asked of the OS synchronously (the config must be synchronous). */
+function freePort(): string {
+  return execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString()
+}
+
+// Chosen once in the runner; workers inherit them through the environment.
+process.env.E2E_APP_PORT ??= freePort()
+process.env.E2E_PROVIDER_PORT ??= freePort()
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'innera-e2e-'))
+
+const appUrl = `http://localhost:${process.env.E2E_APP_PORT}`
+const providerUrl = `http://127.0.0.1:${process.env.E2E_PROVIDER_PORT}`
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL: appUrl,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], locale: 'pt-BR' } },
+    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 360, height: 740 }, locale: 'pt-BR' }, grep: /@mobile/ },
+  ],
+  webServer: {
+    // The built app and a fresh embedded provider with a throwaway database.
+    command: 'node scripts/start.mjs',
+    url: `${appUrl}/healthz`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: process.env.E2E_APP_PORT,
+      PROVIDER_PORT: process.env.E2E_PROVIDER_PORT,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      APP_PUBLIC_URL: appUrl,
+      PROVIDER_PUBLIC_URL: providerUrl,
+      LOG_LEVEL: 'error',
+      THROTTLE_DISABLED: '1',
+    },
+  },
+})

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: builds when the build is missing or older than the sources, starts the embedded
+ * provider when PROVIDER_API_URL is unset, then serves the app. `npm run dev` (--dev) runs both
+ * from source with hot reload. Ctrl-C (or SIGTERM) stops both; if either dies, the other is stopped.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const dev = process.argv.includes('--dev')
+// A .env file beside package.json is read when present; the real environment wins over it.
+if (existsSync(path.join(root, '.env'))) {
+  const fromProcess = { ...process.env }
+  process.loadEnvFile(path.join(root, '.env'))
+  Object.assign(process.env, fromProcess)
+}
+const env = { ...process.env }
+const say = (message) => console.log(`[innera] ${message}`)
+const fail = (message) => {
+  console.error(`[innera] ${message}`)
+  process.exit(1)
+}
+
+const dataDir = path.resolve(root, env.DATA_DIR ?? 'data')
+
+/** A secret kept in the data folder, so sessions and tokens survive restarts without configuration. */
+function persistentSecret(name) {
+  const file = path.join(dataDir, name)
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(48).toString('base64url')
+  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  say(`generated ${path.relative(root, file)} (set the variable to manage it yourself)`)
+  return secret
+}
+
+function newestSourceTime() {
+  let newest = 0
+  const visit = (target) => {
+    if (!existsSync(target)) return
+    const stats = statSync(target)
+    if (stats.isDirectory()) {
+      for (const entry of readdirSync(target)) {
+        if (entry === 'node_modules' || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue
+        visit(path.join(target, entry))
+      }
+    } else newest = Math.max(newest, stats.mtimeMs)
+  }
+  for (const entry of ['app', 'server', 'locales', 'public', 'package.json', 'package-lock.json', 'vite.config.ts']) {
+    visit(path.join(root, entry))
+  }
+  return newest
+}
+
+function buildIfNeeded() {
+  const stamp = path.join(root, 'build', '.stamp')
+  const outputs = ['build/server/index.js', 'build/http/server.js', 'build/provider/index.js']
+  const missing = outputs.filter((output) => !existsSync(path.join(root, output)))
+  // In the container (NO_BUILD=1) there are no build tools: the build must already be there.
+  if (env.NO_BUILD === '1') {
+    if (missing.length > 0) fail(`NO_BUILD=1 but the build is incomplete (missing ${missing.join(', ')}); run npm run build first.`)
+    return
+  }
+  const complete = missing.length === 0 && existsSync(stamp)
+  if (complete && statSync(stamp).mtimeMs >= newestSourceTime()) return
+  say(complete ? 'sources changed since the last build: building…' : 'no build yet: building…')
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env })
+  if (result.status !== 0) fail('the build failed; see above.')
+  writeFileSync(stamp, new Date().toISOString() + '\n')
+}
+
+const children = new Set()
+let stopping = false
+
+function run(name, command, args, childEnv) {
+  const child = spawn(command, args, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] })
+  children.add(child)
+  child.stdout.on('data', (chunk) => process.stdout.write(chunk))
+  child.on('exit', (code, signal) => {
+    children.delete(child)
+    if (stopping) {
+      if (children.size === 0) process.exit(0)
+      return
+    }
+    console.error(`[innera] ${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping everything.`)
+    stopAll(1)
+  })
+  return child
+}
+
+function stopAll(exitCode = 0) {
+  stopping = true
+  if (children.size === 0) process.exit(exitCode)
+  for (const child of children) child.kill('SIGTERM')
+  setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL')
+    process.exit(exitCode)
+  }, 15_000).unref()
+  process.exitCode = exitCode
+}
+
+process.on('SIGINT', () => stopAll(0))
+process.on('SIGTERM', () => stopAll(0))
+
+async function waitForProvider(child, url) {
+  const deadline = Date.now() + 90_000
+  let exited = null
+  child.once('exit', (code, signal) => (exited = signal ?? `exit code ${code}`))
+  while (Date.now() < deadline) {
+    if (exited) fail(`the embedded provider failed to start (${exited}); see its output above.`)
+    try {
+      const response = await fetch(new URL('healthz/', url), { signal: AbortSignal.timeout(2_000) })
+      if (response.ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  child.kill('SIGTERM')
+  fail(`the embedded provider did not answer ${url}healthz/ within 90 s.`)
+}
+
+async function main() {
+  if (!dev) buildIfNeeded()
+  env.NODE_ENV ??= dev ? 'development' : 'production'
+  env.PORT ??= '3000'
+  if (!env.SESSION_SECRET && env.NODE_ENV === 'production') env.SESSION_SECRET = persistentSecret('session-secret')
+
+  if (!env.PROVIDER_API_URL) {
+    const port = env.PROVIDER_PORT ?? '8000'
+    const host = env.PROVIDER_HOST ?? '127.0.0.1'
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`
+    const providerEnv = {
+      ...env,
+      PROVIDER_PORT: port,
+      PROVIDER_HOST: host,
+      PROVIDER_DATA_DIR: env.PROVIDER_DATA_DIR ?? path.join(dataDir, 'provider'),
+      APP_PUBLIC_URL: env.APP_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      // The embedded provider is the demo stand-in: its fake Google and its mailbox stay on unless turned off.
+      FAKE_GOOGLE: env.FAKE_GOOGLE ?? 'on',
+      DEV_MAILBOX: env.DEV_MAILBOX ?? 'on',
+      PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
+    }
+    say(`starting the embedded provider on ${url}`)
+    const provider = dev
+      ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)
+      : run('the embedded provider', process.execPath, ['build/provider/index.js'], providerEnv)
+    await waitForProvider(provider, url)
+    env.PROVIDER_API_URL = url
+    // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
+    if (!env.GOOGLE_CLIENT_ID && providerEnv.FAKE_GOOGLE !== 'off') {
+      const fakeGoogle = `${(env.PROVIDER_PUBLIC_URL ?? url).replace(/\/$/, '')}/fake-google`
+      env.GOOGLE_CLIENT_ID = 'innera-dev-client'
+      env.GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
+      env.GOOGLE_AUTHORIZATION_URL ??= `${fakeGoogle}/authorize`
+      env.GOOGLE_TOKEN_URL ??= `${url}fake-google/token`
+      env.GOOGLE_USERINFO_URL ??= `${url}fake-google/userinfo`
+    }
+  } else {
+    say(`using the provider at ${env.PROVIDER_API_URL}`)
+  }
+
+  if (dev) run('the app', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'app/http/server.ts'], env)
+  else run('the app', process.execPath, ['build/http/server.js'], env)
+}
+
+await main()

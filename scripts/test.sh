@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm test`: everything, in the order that fails fastest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
+step 'type check';           npx tsc
+step 'lint';                 npx eslint . --max-warnings=0
+step 'unit, integration and provider tests'; npx vitest run
+step 'build';                npm run build --silent
+touch build/.stamp
+step 'container build check'; bash scripts/check-dockerfile.sh
+step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { createLinkTokenGenerator } from './auth/one-time-links'
+import { createTokenService } from './auth/tokens'
+import { systemClock, type Clock } from './clock'
+import type { ProviderConfig } from './config'
+import type { Database } from './db/client'
+import { createGoogleIdTokenVerifier } from './google/verify-id-token'
+import { Api, type AppEnv } from './http/api'
+import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from './http/errors'
+import { RouteTable } from './http/route-table'
+import { Throttle } from './http/throttle'
+import { jsonLogger, type Logger } from './log'
+import { registerAccountRoutes } from './routes/accounts'
+import { registerAuthenticationRoutes } from './routes/authentication'
+import { registerDevMailboxRoutes } from './routes/dev-mailbox'
+import { registerFakeGoogleRoutes } from './routes/fake-google'
+import { registerGoogleAuthRoutes } from './routes/google-auth'
+import { registerHealthRoutes } from './routes/health'
+import { registerMediaRoutes } from './routes/media'
+import { registerPillarRoutes } from './routes/pillars'
+import { registerProfessionalRoutes } from './routes/professionals'
+import { registerProfileRoutes } from './routes/profile'
+import { registerUserAdminRoutes } from './routes/user-admin'
+import type { Services } from './services'
+
+export type ProviderAppOptions = {
+  db: Database
+  config: ProviderConfig
+  clock?: Clock
+  log?: Logger
+  /** Used to fetch Google's JWKS. Defaults to global fetch, served in-process for our own URLs. */
+  fetch?: typeof fetch
+}
+
+export type ProviderApp = Hono<AppEnv> & { services: Services }
+
+const THREE_DAYS_SECONDS = 3 * 24 * 3600
+// Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
+const MAX_BODY_BYTES = 5 * 1024 * 1024
+// Paths that are not part of the provider API: never delayed by PROVIDER_DELAY_MS.
+const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/media/']
+
+/** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
+export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride }: ProviderAppOptions): ProviderApp {
+  const app = new Hono<AppEnv>()
+  const routes = new RouteTable()
+  const api = new Api(app, routes)
+
+  // Requests for our own public URL (the fake Google's JWKS) are answered in-process: this
+  // works even where the public URL is not reachable from inside, e.g. in a container.
+  const ownOrigin = `${config.providerPublicUrl}/`
+  const loopbackFetch: typeof fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    return url.startsWith(ownOrigin) ? Promise.resolve(app.request(url, init)) : fetch(input, init)
+  }
+
+  const services: Services = {
+    db,
+    config,
+    clock,
+    log,
+    tokens: createTokenService({
+      secret: config.jwtSecret,
+      accessLifetimeSeconds: config.accessTokenLifetimeSeconds,
+      refreshLifetimeSeconds: config.refreshTokenLifetimeSeconds,
+      clock,
+    }),
+    throttle: new Throttle(clock, config.throttle.disabled),
+    passwordResetLinks: createLinkTokenGenerator({ secret: config.jwtSecret, purpose: 'password-reset', timeoutSeconds: THREE_DAYS_SECONDS, clock }),
+    emailConfirmationLinks: createLinkTokenGenerator({ secret: config.jwtSecret, purpose: 'email-confirmation', timeoutSeconds: THREE_DAYS_SECONDS, clock }),
+    verifyGoogleIdToken: createGoogleIdTokenVerifier({
+      jwksUrl: config.google.jwksUrl,
+      issuer: config.google.issuer,
+      clientId: config.google.clientId,
+      clock,
+      fetch: fetchOverride ?? loopbackFetch,
+    }),
+  }
+
+  // One structured line per request, without query string, headers or body (they can hold secrets).
+  app.use(async (c, next) => {
+    const started = performance.now()
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID()
+    c.set('requestId', requestId)
+    await next()
+    c.header('X-Request-Id', requestId)
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'same-origin')
+    log({
+      level: 'info',
+      msg: 'request',
+      request_id: requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    })
+  })
+
+  if (config.delayMs > 0) {
+    app.use(async (c, next) => {
+      if (!UNDELAYED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) {
+        await new Promise((resolve) => setTimeout(resolve, config.delayMs))
+      }
+      await next()
+    })
+  }
+
+  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(apiError(413, 'Request body is too large.')) }))
+
+  registerHealthRoutes(api, services)
+  registerAuthenticationRoutes(api, services)
+  registerAccountRoutes(api, services)
+  registerProfileRoutes(api, services)
+  registerProfessionalRoutes(api, services)
+  registerUserAdminRoutes(api, services)
+  registerGoogleAuthRoutes(api, services)
+  registerPillarRoutes(api, services)
+  registerMediaRoutes(api, services)
+  if (config.devMailbox) registerDevMailboxRoutes(api, services)
+  if (config.fakeGoogle) registerFakeGoogleRoutes(api, services)
+
+  app.notFound((c) => {
+    const path = c.req.path
+    const allowed = routes.allowedMethods(path)
+    if (allowed) {
+      if (c.req.method === 'OPTIONS') return c.body(null, 200, { Allow: allowed.join(', ') })
+      return errorResponse(methodNotAllowed(c.req.method, allowed))
+    }
+    // Django's APPEND_SLASH: a GET without the trailing slash is redirected to the real path.
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && !path.endsWith('/') && routes.allowedMethods(`${path}/`)) {
+      const url = new URL(c.req.url)
+      return c.redirect(`${path}/${url.search}`, 301)
+    }
+    return errorResponse(notFound())
+  })
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(error)
+    log({
+      level: 'error',
+      msg: 'unhandled error',
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    })
+    return errorResponse(apiError(500, 'A server error occurred.'))
+  })
+
+  return Object.assign(app, { services })
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../http/errors'
+import { requireRole, roleOf, type Caller } from './authenticate'
+
+describe('roles', () => {
+  it('maps groups case-insensitively, first recognised wins, default paciente', () => {
+    expect(roleOf(['Admin'])).toBe('admin')
+    expect(roleOf(['beta-testers', 'PROFISSIONAL', 'admin'])).toBe('profissional')
+    expect(roleOf([])).toBe('paciente')
+  })
+
+  it('refuses callers outside the allowed roles with a 403', () => {
+    const caller = { groups: ['paciente'] } as Caller
+    expect(() => requireRole(caller, 'paciente')).not.toThrow()
+    try {
+      requireRole(caller, 'admin', 'profissional')
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError)
+      expect((error as ApiError).status).toBe(403)
+    }
+  })
+})

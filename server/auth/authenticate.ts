@@ -1,0 +1,55 @@
+import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '../http/errors'
+import type { AppContext } from '../http/api'
+import type { Services } from '../services'
+import { findUserById, groupNamesOf, type UserRow } from '../users/repository'
+import { InvalidTokenError } from './tokens'
+
+export type Role = 'admin' | 'profissional' | 'paciente'
+export type Caller = { user: UserRow; groups: string[] }
+
+/**
+ * simplejwt's JWTAuthentication: a `Bearer <access token>` header, verified and mapped to an
+ * active user on every request (so deactivation takes effect at once). No header means
+ * "not provided"; a refresh token or any bad token is "not valid for any token type".
+ */
+export async function authenticate(c: AppContext, { tokens, db }: Services): Promise<Caller> {
+  const header = c.req.header('authorization')
+  if (!header) throw notAuthenticated()
+  const [scheme, token, ...rest] = header.trim().split(/\s+/)
+  if (scheme?.toLowerCase() !== 'bearer') throw notAuthenticated()
+  if (!token || rest.length > 0) {
+    throw apiError(401, 'Authorization header must contain two space-delimited values')
+  }
+
+  let userId: number
+  try {
+    userId = (await tokens.verify(token, 'access')).user_id
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw invalidBearerToken(error.message)
+    throw error
+  }
+
+  const user = await findUserById(db, userId)
+  if (!user) throw apiError(401, 'User not found')
+  if (!user.isActive) throw apiError(401, 'User is inactive')
+  return { user, groups: await groupNamesOf(db, user.id) }
+}
+
+/** The caller's role (SPEC §6): case-insensitive, first recognised group wins, default paciente. */
+export function roleOf(groups: string[]): Role {
+  for (const group of groups) {
+    const name = group.toLowerCase()
+    if (name === 'admin' || name === 'profissional' || name === 'paciente') return name
+  }
+  return 'paciente'
+}
+
+export function requireRole(caller: Caller, ...roles: Role[]): void {
+  if (!roles.includes(roleOf(caller.groups))) throw permissionDenied()
+}
+
+export async function authenticateWithRole(c: AppContext, services: Services, ...roles: Role[]): Promise<Caller> {
+  const caller = await authenticate(c, services)
+  requireRole(caller, ...roles)
+  return caller
+}

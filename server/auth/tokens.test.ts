@@ -1,0 +1,47 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose'
+import { describe, expect, it } from 'vitest'
+import { createTokenService, InvalidTokenError } from './tokens'
+
+function setup() {
+  let now = Date.UTC(2025, 2, 18, 12, 0, 0)
+  const service = createTokenService({ secret: 'test-secret', accessLifetimeSeconds: 300, refreshLifetimeSeconds: 86_400, clock: () => now })
+  return { service, advance: (seconds: number) => (now += seconds * 1000), now: () => now }
+}
+
+describe('token service', () => {
+  it('issues simplejwt-shaped tokens with configured lifetimes', async () => {
+    const { service, now } = setup()
+    const { access, refresh } = await service.issuePair(7)
+    expect(decodeProtectedHeader(access)).toEqual({ alg: 'HS256', typ: 'JWT' })
+    const accessClaims = decodeJwt(access)
+    const refreshClaims = decodeJwt(refresh)
+    const issuedAt = now() / 1000
+    expect(accessClaims).toMatchObject({ token_type: 'access', user_id: 7, iat: issuedAt, exp: issuedAt + 300 })
+    expect(refreshClaims).toMatchObject({ token_type: 'refresh', user_id: 7, exp: issuedAt + 86_400 })
+    expect(accessClaims.jti).toMatch(/^[0-9a-f]{32}$/)
+    expect(accessClaims.jti).not.toBe(refreshClaims.jti)
+  })
+
+  it('verifies until expiry and refuses afterwards', async () => {
+    const { service, advance } = setup()
+    const access = await service.issueAccess(1)
+    advance(299)
+    await expect(service.verify(access, 'access')).resolves.toMatchObject({ user_id: 1 })
+    advance(2)
+    await expect(service.verify(access, 'access')).rejects.toBeInstanceOf(InvalidTokenError)
+  })
+
+  it('refuses a token of the wrong type', async () => {
+    const { service } = setup()
+    const { refresh } = await service.issuePair(1)
+    await expect(service.verify(refresh, 'access')).rejects.toThrow('Token has wrong type')
+    await expect(service.verify(refresh)).resolves.toMatchObject({ token_type: 'refresh' })
+  })
+
+  it('refuses tokens signed with another secret or tampered with', async () => {
+    const { service } = setup()
+    const other = createTokenService({ secret: 'other', accessLifetimeSeconds: 300, refreshLifetimeSeconds: 300, clock: Date.now })
+    await expect(service.verify(await other.issueAccess(1))).rejects.toBeInstanceOf(InvalidTokenError)
+    await expect(service.verify('not.a.token')).rejects.toBeInstanceOf(InvalidTokenError)
+  })
+})

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto'
+import { jwtVerify, SignJWT } from 'jose'
+import { toSeconds, type Clock } from '../clock'
+
+/**
+ * JWTs shaped like djangorestframework-simplejwt's: HS256 with the claims token_type, exp,
+ * iat, jti and user_id. Access and refresh tokens differ only by token_type and lifetime.
+ */
+export type TokenType = 'access' | 'refresh'
+
+export type TokenClaims = {
+  token_type: TokenType
+  exp: number
+  iat: number
+  jti: string
+  user_id: number
+}
+
+export type TokenPair = { access: string; refresh: string }
+
+export class InvalidTokenError extends Error {
+  constructor(reason: string) {
+    super(reason)
+    this.name = 'InvalidTokenError'
+  }
+}
+
+export type TokenServiceOptions = {
+  secret: string
+  accessLifetimeSeconds: number
+  refreshLifetimeSeconds: number
+  clock: Clock
+}
+
+export function createTokenService({ secret, accessLifetimeSeconds, refreshLifetimeSeconds, clock }: TokenServiceOptions) {
+  const key = new TextEncoder().encode(secret)
+  const lifetimes: Record<TokenType, number> = { access: accessLifetimeSeconds, refresh: refreshLifetimeSeconds }
+
+  async function issue(type: TokenType, userId: number): Promise<string> {
+    const issuedAt = toSeconds(clock())
+    return new SignJWT({ token_type: type, user_id: userId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + lifetimes[type])
+      // simplejwt's jti is a uuid4 hex string without dashes.
+      .setJti(randomUUID().replaceAll('-', ''))
+      .sign(key)
+  }
+
+  /** Verifies signature, expiry and (when given) the token type. Throws InvalidTokenError. */
+  async function verify(token: string, expectedType?: TokenType): Promise<TokenClaims> {
+    let payload: Record<string, unknown>
+    try {
+      ;({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(clock()) }))
+    } catch {
+      throw new InvalidTokenError('Token is invalid or expired')
+    }
+    const { token_type, user_id, jti, exp, iat } = payload
+    if ((token_type !== 'access' && token_type !== 'refresh') || typeof user_id !== 'number' || typeof jti !== 'string') {
+      throw new InvalidTokenError('Token has no valid claims')
+    }
+    if (expectedType && token_type !== expectedType) throw new InvalidTokenError('Token has wrong type')
+    return { token_type, user_id, jti, exp: Number(exp), iat: Number(iat) }
+  }
+
+  return {
+    issueAccess: (userId: number) => issue('access', userId),
+    issuePair: async (userId: number): Promise<TokenPair> => ({
+      refresh: await issue('refresh', userId),
+      access: await issue('access', userId),
+    }),
+    verify,
+  }
+}
+
+export type TokenService = ReturnType<typeof createTokenService>

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig, parseRate } from './config'
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for development', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '127.0.0.1',
+      dataDir: './data/provider',
+      databaseUrl: undefined,
+      accessTokenLifetimeSeconds: 300,
+      refreshTokenLifetimeSeconds: 86_400,
+      appPublicUrl: 'http://localhost:3000',
+      providerPublicUrl: 'http://127.0.0.1:8000',
+      google: {
+        clientId: 'innera-dev-client',
+        issuer: 'http://127.0.0.1:8000/fake-google',
+        jwksUrl: 'http://127.0.0.1:8000/fake-google/certs',
+      },
+      fakeGoogle: true,
+      devMailbox: true,
+      delayMs: 0,
+    })
+    expect(config.jwtSecret.length).toBeGreaterThan(20)
+    expect(config.throttle.rates.loginPerEmail).toEqual({ count: 10, windowSeconds: 300 })
+    expect(config.throttle.rates.resetPerEmail).toEqual({ count: 5, windowSeconds: 3600 })
+  })
+
+  it('derives the public URL from the port and strips trailing slashes', () => {
+    expect(loadConfig({ PROVIDER_PORT: '9001' }).providerPublicUrl).toBe('http://127.0.0.1:9001')
+    expect(loadConfig({ APP_PUBLIC_URL: 'https://innera.example/' }).appPublicUrl).toBe('https://innera.example')
+  })
+
+  it('uses the real Google and no dev tools in production', () => {
+    const config = loadConfig({ NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) })
+    expect(config).toMatchObject({
+      isProduction: true,
+      fakeGoogle: false,
+      devMailbox: false,
+      google: { issuer: 'https://accounts.google.com', jwksUrl: 'https://www.googleapis.com/oauth2/v3/certs' },
+    })
+  })
+
+  it('requires a real JWT secret in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['PROVIDER_JWT_SECRET is required when NODE_ENV=production'])
+    expect(problemsOf({ NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'short' })).toEqual([
+      'PROVIDER_JWT_SECRET must be at least 32 characters long in production',
+    ])
+  })
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PROVIDER_PORT: 'eighty',
+      ACCESS_TOKEN_LIFETIME: '-5',
+      APP_PUBLIC_URL: 'ftp://x',
+      DATABASE_URL: 'mysql://db',
+      FAKE_GOOGLE: 'maybe',
+      THROTTLE_LOGIN_PER_EMAIL: 'lots',
+    })
+    expect(problems).toHaveLength(6)
+    expect(problems.join('\n')).toMatch(/PROVIDER_PORT must be an integer between 1 and 65535/)
+    expect(problems.join('\n')).toMatch(/ACCESS_TOKEN_LIFETIME/)
+    expect(problems.join('\n')).toMatch(/APP_PUBLIC_URL must be an http\(s\) URL/)
+    expect(problems.join('\n')).toMatch(/DATABASE_URL/)
+    expect(problems.join('\n')).toMatch(/FAKE_GOOGLE/)
+    expect(problems.join('\n')).toMatch(/THROTTLE_LOGIN_PER_EMAIL/)
+  })
+
+  it('reads switches and throttle rates', () => {
+    const config = loadConfig({ THROTTLE_DISABLED: '1', FAKE_GOOGLE: 'off', PROVIDER_DELAY_MS: '250', THROTTLE_LOGIN_PER_ADDRESS: '1000/m' })
+    expect(config.throttle.disabled).toBe(true)
+    expect(config.fakeGoogle).toBe(false)
+    expect(config.google.issuer).toBe('https://accounts.google.com')
+    expect(config.delayMs).toBe(250)
+    expect(config.throttle.rates.loginPerAddress).toEqual({ count: 1000, windowSeconds: 60 })
+  })
+})
+
+describe('parseRate', () => {
+  it('understands DRF and compact spellings', () => {
+    expect(parseRate('10/5m')).toEqual({ count: 10, windowSeconds: 300 })
+    expect(parseRate('5/hour')).toEqual({ count: 5, windowSeconds: 3600 })
+    expect(parseRate('30/300')).toEqual({ count: 30, windowSeconds: 300 })
+    expect(parseRate('2/d')).toEqual({ count: 2, windowSeconds: 86_400 })
+  })
+
+  it('rejects malformed rates', () => {
+    expect(parseRate('10')).toBeUndefined()
+    expect(parseRate('10/')).toBeUndefined()
+    expect(parseRate('10/5 fortnights')).toBeUndefined()
+    expect(parseRate('10/0s')).toBeUndefined()
+  })
+})

@@ -1,0 +1,210 @@
+import { z } from 'zod'
+
+/** A throttle rate: at most `count` requests per `windowSeconds`. */
+export type Rate = { count: number; windowSeconds: number }
+
+export type ThrottleScope =
+  | 'loginPerEmail'
+  | 'loginPerAddress'
+  | 'registerPerAddress'
+  | 'registerPerEmail'
+  | 'resetPerEmail'
+  | 'resetPerAddress'
+  | 'confirmationPerEmail'
+  | 'confirmationPerAddress'
+  | 'googlePerAddress'
+
+export type ProviderConfig = {
+  isProduction: boolean
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | undefined
+  migrationsDir: string | undefined
+  jwtSecret: string
+  accessTokenLifetimeSeconds: number
+  refreshTokenLifetimeSeconds: number
+  appPublicUrl: string
+  providerPublicUrl: string
+  google: {
+    clientId: string
+    issuer: string
+    jwksUrl: string
+  }
+  fakeGoogle: boolean
+  devMailbox: boolean
+  delayMs: number
+  throttle: { disabled: boolean; rates: Record<ThrottleScope, Rate> }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid provider configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const DEV_JWT_SECRET = 'innera-dev-only-jwt-secret-do-not-use-in-production'
+const GOOGLE_ISSUER = 'https://accounts.google.com'
+const GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
+
+/** Env variable → rate it controls, with the default. Format "COUNT/WINDOW", e.g. "10/5m", "5/h", "30/300s". */
+const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: string]> = {
+  loginPerEmail: ['THROTTLE_LOGIN_PER_EMAIL', '10/5m'],
+  loginPerAddress: ['THROTTLE_LOGIN_PER_ADDRESS', '30/5m'],
+  registerPerAddress: ['THROTTLE_REGISTER_PER_ADDRESS', '10/h'],
+  registerPerEmail: ['THROTTLE_REGISTER_PER_EMAIL', '5/h'],
+  resetPerEmail: ['THROTTLE_RESET_PER_EMAIL', '5/h'],
+  resetPerAddress: ['THROTTLE_RESET_PER_ADDRESS', '20/h'],
+  confirmationPerEmail: ['THROTTLE_CONFIRMATION_PER_EMAIL', '5/h'],
+  confirmationPerAddress: ['THROTTLE_CONFIRMATION_PER_ADDRESS', '20/h'],
+  googlePerAddress: ['THROTTLE_GOOGLE_PER_ADDRESS', '30/5m'],
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  s: 1, sec: 1, second: 1,
+  m: 60, min: 60, minute: 60,
+  h: 3600, hour: 3600,
+  d: 86400, day: 86400,
+}
+
+/** Parses "10/5m", "5/hour" (DRF style) or "30/300" (seconds); undefined when malformed. */
+export function parseRate(value: string): Rate | undefined {
+  const match = /^\s*(\d+)\s*\/\s*(\d*)\s*([a-z]*)\s*$/i.exec(value)
+  if (!match) return undefined
+  const [, count, multiplier, unit] = match
+  const unitSeconds = unit === '' ? 1 : UNIT_SECONDS[unit!.toLowerCase()]
+  if (unitSeconds === undefined) return undefined
+  if (unit === '' && multiplier === '') return undefined
+  const windowSeconds = (multiplier === '' ? 1 : Number(multiplier)) * unitSeconds
+  if (windowSeconds <= 0) return undefined
+  return { count: Number(count), windowSeconds }
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on'])
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off', ''])
+
+const flag = (name: string) =>
+  z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || TRUE_WORDS.has(value.toLowerCase()) || FALSE_WORDS.has(value.toLowerCase()), {
+      message: `${name} must be one of 1/0, true/false, yes/no, on/off`,
+    })
+    .transform((value) => (value === undefined ? undefined : TRUE_WORDS.has(value.toLowerCase())))
+
+const integer = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || (/^\d+$/.test(value.trim()) && Number(value) >= min && Number(value) <= max), {
+      message: `${name} must be an integer between ${min} and ${max}`,
+    })
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || isHttpUrl(value), { message: `${name} must be an http(s) URL` })
+    .transform((value) => (value === undefined ? undefined : value.replace(/\/+$/, '')))
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PROVIDER_PORT: integer('PROVIDER_PORT', 1, 65535),
+  PROVIDER_HOST: z.string().min(1, 'PROVIDER_HOST must not be empty').optional(),
+  PROVIDER_DATA_DIR: z.string().min(1, 'PROVIDER_DATA_DIR must not be empty').optional(),
+  PROVIDER_MIGRATIONS_DIR: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^postgres(ql)?:\/\//.test(value), {
+      message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    }),
+  PROVIDER_JWT_SECRET: z.string().optional(),
+  ACCESS_TOKEN_LIFETIME: integer('ACCESS_TOKEN_LIFETIME', 1, 31_536_000),
+  REFRESH_TOKEN_LIFETIME: integer('REFRESH_TOKEN_LIFETIME', 1, 31_536_000),
+  APP_PUBLIC_URL: httpUrl('APP_PUBLIC_URL'),
+  PROVIDER_PUBLIC_URL: httpUrl('PROVIDER_PUBLIC_URL'),
+  GOOGLE_CLIENT_ID: z.string().min(1, 'GOOGLE_CLIENT_ID must not be empty').optional(),
+  GOOGLE_ISSUER: httpUrl('GOOGLE_ISSUER'),
+  GOOGLE_JWKS_URL: httpUrl('GOOGLE_JWKS_URL'),
+  FAKE_GOOGLE: flag('FAKE_GOOGLE'),
+  DEV_MAILBOX: flag('DEV_MAILBOX'),
+  PROVIDER_DELAY_MS: integer('PROVIDER_DELAY_MS', 0, 60_000),
+  THROTTLE_DISABLED: flag('THROTTLE_DISABLED'),
+})
+
+/**
+ * Reads the provider's configuration from an environment object. Pure: no I/O and no
+ * process.env access, so tests can build any configuration. Throws ConfigError naming
+ * every bad variable at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>): ProviderConfig {
+  const parsed = envSchema.safeParse(env)
+  const problems: string[] = []
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment')
+      problems.push(issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`)
+    }
+  }
+
+  const rates = {} as Record<ThrottleScope, Rate>
+  for (const [scope, [variable, fallback]] of Object.entries(THROTTLE_VARIABLES) as [ThrottleScope, [string, string]][]) {
+    const raw = env[variable]
+    const rate = parseRate(raw === undefined || raw === '' ? fallback : raw)
+    if (rate) rates[scope] = rate
+    else problems.push(`${variable} must look like COUNT/WINDOW, e.g. "10/5m", "5/h" or "30/300"`)
+  }
+
+  const isProduction = env.NODE_ENV === 'production'
+  const secret = env.PROVIDER_JWT_SECRET
+  if (isProduction && (secret === undefined || secret === '')) {
+    problems.push('PROVIDER_JWT_SECRET is required when NODE_ENV=production')
+  } else if (isProduction && secret !== undefined && secret.length < 32) {
+    problems.push('PROVIDER_JWT_SECRET must be at least 32 characters long in production')
+  }
+
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
+  const values = parsed.data
+
+  const port = values.PROVIDER_PORT ?? 8000
+  const providerPublicUrl = values.PROVIDER_PUBLIC_URL ?? `http://127.0.0.1:${port}`
+  const fakeGoogle = values.FAKE_GOOGLE ?? !isProduction
+  // The defaults follow the fake: with it on, sign-in works offline against ourselves.
+  const googleIssuer = values.GOOGLE_ISSUER ?? (fakeGoogle ? `${providerPublicUrl}/fake-google` : GOOGLE_ISSUER)
+  const googleJwksUrl = values.GOOGLE_JWKS_URL ?? (fakeGoogle ? `${providerPublicUrl}/fake-google/certs` : GOOGLE_JWKS_URL)
+
+  return {
+    isProduction,
+    port,
+    host: values.PROVIDER_HOST ?? '127.0.0.1',
+    dataDir: values.PROVIDER_DATA_DIR ?? './data/provider',
+    databaseUrl: values.DATABASE_URL || undefined,
+    migrationsDir: values.PROVIDER_MIGRATIONS_DIR,
+    jwtSecret: secret || DEV_JWT_SECRET,
+    accessTokenLifetimeSeconds: values.ACCESS_TOKEN_LIFETIME ?? 300,
+    refreshTokenLifetimeSeconds: values.REFRESH_TOKEN_LIFETIME ?? 86_400,
+    appPublicUrl: values.APP_PUBLIC_URL ?? 'http://localhost:3000',
+    providerPublicUrl,
+    google: {
+      clientId: values.GOOGLE_CLIENT_ID ?? 'innera-dev-client',
+      issuer: googleIssuer,
+      jwksUrl: googleJwksUrl,
+    },
+    fakeGoogle,
+    devMailbox: values.DEV_MAILBOX ?? !isProduction,
+    delayMs: values.PROVIDER_DELAY_MS ?? 0,
+    throttle: { disabled: values.THROTTLE_DISABLED ?? false, rates },
+  }
+}

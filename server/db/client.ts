@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { readMigrationFiles, type MigrationConfig, type MigrationMeta } from 'drizzle-orm/migrator'
+import * as schema from './schema'
+
+/** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export type DatabaseOptions =
+  /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */
+  | { dataDir: string }
+  /** In memory, optionally started from a PGlite dump (`dumpDataDir`) instead of an empty cluster. */
+  | { memory: true; snapshot?: Blob }
+  /** `schema` puts every table (and drizzle's bookkeeping) in that schema; tests use a fresh one per run. */
+  | { url: string; schema?: string }
+
+export type DatabaseHandle = {
+  db: Database
+  kind: 'pglite' | 'postgres'
+  /** Applies pending migrations; on PostgreSQL under an advisory lock so concurrent starts take turns. */
+  migrate(migrationsFolder: string): Promise<void>
+  close(): Promise<void>
+  /** PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot }. */
+  snapshot?: () => Promise<Blob>
+}
+
+// Any constant works; it only has to be the same for every provider process.
+const MIGRATION_LOCK_ID = 7_412_309
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if ('url' in options) return openPostgres(options.url, options.schema)
+  if ('memory' in options) return openPglite(undefined, options.snapshot)
+  return openPglite(options.dataDir.startsWith('memory://') ? undefined : options.dataDir)
+}
+
+async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ])
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const client = dataDir ? new PGlite(resolve(dataDir)) : new PGlite(snapshot ? { loadDataDir: snapshot } : {})
+  await client.waitReady
+  const db = drizzle({ client, schema })
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    // One process owns a PGlite folder, so there is nobody to take turns with.
+    migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
+    close: () => client.close(),
+    snapshot: () => client.dumpDataDir('none'),
+  }
+}
+
+async function openPostgres(url: string, searchPath: string | undefined): Promise<DatabaseHandle> {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ])
+  if (searchPath !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(searchPath)) {
+    throw new Error(`Invalid schema name "${searchPath}"`)
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+  })
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: error.message })))
+  const db = drizzle({ client: pool, schema })
+
+  return {
+    db: db as unknown as Database,
+    kind: 'postgres',
+    async migrate(migrationsFolder) {
+      const connection = await pool.connect()
+      try {
+        await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
+        const locked = drizzle({ client: connection, schema })
+        if (searchPath) await migrateIntoSchema(locked, migrationsFolder, searchPath)
+        else await migrate(locked, { migrationsFolder })
+      } finally {
+        await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined)
+        connection.release()
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+/**
+ * drizzle-kit writes foreign keys as REFERENCES "public"."table"; to build the same tables in
+ * another schema the migration text is re-pointed at it. This is what drizzle's own migrate()
+ * does, plus that one substitution.
+ */
+async function migrateIntoSchema(db: unknown, migrationsFolder: string, targetSchema: string): Promise<void> {
+  const config: MigrationConfig = { migrationsFolder, migrationsSchema: targetSchema }
+  const migrations: MigrationMeta[] = readMigrationFiles(config).map((migration) => ({
+    ...migration,
+    sql: migration.sql.map((statement) => statement.replaceAll('"public".', `"${targetSchema}".`)),
+  }))
+  const internals = db as { dialect: { migrate(m: MigrationMeta[], session: unknown, c: MigrationConfig): Promise<void> }; session: unknown }
+  await internals.dialect.migrate(migrations, internals.session, config)
+}
+
+/**
+ * Where the SQL migrations live: PROVIDER_MIGRATIONS_DIR, else server/db/migrations under the
+ * nearest folder holding package.json, walking up from this module. That finds them both from
+ * source (server/db/client.ts) and from the bundle (build/provider/index.js).
+ */
+export function findMigrationsDir(explicit?: string, from: string = import.meta.url): string {
+  if (explicit) return resolve(explicit)
+  let directory = dirname(fileURLToPath(from))
+  for (;;) {
+    if (existsSync(join(directory, 'package.json'))) return join(directory, 'server', 'db', 'migrations')
+    const parent = dirname(directory)
+    if (parent === directory) throw new Error('Cannot find the migrations folder: set PROVIDER_MIGRATIONS_DIR')
+    directory = parent
+  }
+}

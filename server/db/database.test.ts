@@ -1,0 +1,91 @@
+import { count } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '../testing/harness'
+import type { Database, DatabaseHandle } from './client'
+import { findMigrationsDir } from './client'
+import { groups, pillars, professionalPatients, userGroups, users } from './schema'
+import { seedDatabase } from './seed'
+
+async function tableCounts(db: Database) {
+  const countOf = async (table: typeof users | typeof groups | typeof pillars | typeof userGroups | typeof professionalPatients) =>
+    Number((await db.select({ n: count() }).from(table))[0]!.n)
+  return {
+    users: await countOf(users),
+    groups: await countOf(groups),
+    pillars: await countOf(pillars),
+    memberships: await countOf(userGroups),
+    careLinks: await countOf(professionalPatients),
+  }
+}
+
+/** The same checks against every database the provider supports. */
+function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>) {
+  let handle: DatabaseHandle
+  let dispose: () => Promise<void>
+  beforeAll(async () => {
+    ;({ handle, dispose } = await open())
+  })
+  afterAll(() => dispose())
+
+  it('seeds once: running the seed again creates nothing and resets nothing', async () => {
+    const before = await tableCounts(handle.db)
+    expect(before).toEqual({ users: 5, groups: 3, pillars: 6, memberships: 5, careLinks: 3 })
+    await client(testApp(handle.db)).patch('/users/4/', { first_name: 'Renamed' }, {
+      token: (await client(testApp(handle.db)).login('admin@innera.local')).access,
+    })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0 })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0 })
+    expect(await tableCounts(handle.db)).toEqual(before)
+    const { access } = await client(testApp(handle.db)).login('paciente@innera.local')
+    expect((await client(testApp(handle.db)).get('/users/me/', { token: access })).json.first_name).toBe('Renamed')
+  })
+
+  it('re-applies migrations as a no-op', async () => {
+    await handle.migrate(findMigrationsDir())
+    expect((await tableCounts(handle.db)).users).toBe(5)
+  })
+
+  it('runs the main flows: register, login, photo bytes, search, concurrent sign-ups', async () => {
+    const api = client(testApp(handle.db))
+    const registered = await api.post('/users/register/', { email: 'flow@example.com', password: 'caminhada-ao-sol-7', name: 'Flow Test' })
+    expect(registered.status).toBe(201)
+    const { access } = await api.login('FLOW@example.com', 'caminhada-ao-sol-7')
+
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 255])
+    const form = new FormData()
+    form.set('photo', new File([png], 'p.png'))
+    const updated = await api.patch('/users/profile/update/', form, { token: access })
+    const photo = await testApp(handle.db).request(updated.json.photo)
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(png)
+
+    const admin = (await api.login('admin@innera.local')).access
+    expect((await api.get('/users/?search=FLOW', { token: admin })).json.count).toBe(1)
+
+    // Two registrations of one e-mail at once: exactly one wins, the other gets the field error.
+    const racing = await Promise.all(
+      [1, 2].map(() => api.post('/users/register/', { email: 'race@example.com', password: 'caminhada-ao-sol-7', name: 'Race' })),
+    )
+    expect(racing.map((response) => response.status).sort()).toEqual([201, 400])
+    expect(racing.find((response) => response.status === 400)!.json).toEqual({ email: ['A user with this email already exists.'] })
+  })
+}
+
+describe('PGlite (embedded)', () => {
+  databaseSuite(async () => {
+    // From scratch, not from the shared test snapshot: migrations and seed are what is tested here.
+    const handle = await createFreshMemoryDatabase()
+    return { handle, dispose: () => handle.close() }
+  })
+})
+
+const postgres = await createPostgresDatabase()
+if ('unavailable' in postgres) {
+  console.warn(`[provider] PostgreSQL tests skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run them.`)
+  describe.skip(`PostgreSQL (skipped: ${postgres.unavailable})`, () => {
+    it('needs TEST_DATABASE_URL', () => undefined)
+  })
+} else {
+  describe('PostgreSQL (DATABASE_URL)', () => {
+    databaseSuite(async () => ({ handle: postgres.handle, dispose: postgres.drop }))
+  })
+}

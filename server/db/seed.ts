@@ -1,0 +1,82 @@
+import { inArray, sql } from 'drizzle-orm'
+import { hashPassword } from '../auth/passwords'
+import type { Database } from './client'
+import { groups, pillars, professionalPatients, userGroups, users } from './schema'
+import { DEMO_ACCOUNTS, DEMO_CARE_LINKS, DEMO_PASSWORD, GROUP_NAMES, PILLARS } from './seed-data'
+
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number }
+
+let demoPasswordHash: Promise<string> | undefined
+
+/**
+ * Creates whatever seed data is missing and touches nothing that exists, so it runs at every
+ * start: an admin's later edits (a renamed pillar, a removed group, an unlinked patient)
+ * survive restarts. Returns how many rows it created.
+ */
+export async function seedDatabase(db: Database): Promise<SeedReport> {
+  const createdGroups = await db
+    .insert(groups)
+    .values(GROUP_NAMES.map((name) => ({ name })))
+    .onConflictDoNothing()
+    .returning({ id: groups.id })
+
+  const createdPillars = await db
+    .insert(pillars)
+    .values(
+      PILLARS.map((pillar, index) => ({
+        ...pillar,
+        order: index + 1,
+        position: index % 2 === 0 ? ('left' as const) : ('right' as const),
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: pillars.id })
+
+  const groupIds = new Map((await db.select().from(groups).where(inArray(groups.name, [...GROUP_NAMES]))).map((group) => [group.name, group.id]))
+
+  // The same hash for every demo account: they share a published password anyway, and
+  // hashing once keeps test resets fast.
+  demoPasswordHash ??= hashPassword(DEMO_PASSWORD)
+  const password = await demoPasswordHash
+
+  const createdEmails = new Set<string>()
+  for (const account of DEMO_ACCOUNTS) {
+    const [created] = await db
+      .insert(users)
+      .values({
+        email: account.email,
+        username: account.username,
+        password,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        specialty: account.specialty ?? '',
+        bio: account.bio ?? '',
+        emailVerified: true,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id })
+    if (!created) continue
+    createdEmails.add(account.email)
+    await db.insert(userGroups).values({ userId: created.id, groupId: groupIds.get(account.group)! }).onConflictDoNothing()
+  }
+
+  // Links are made only alongside a newly created account, so unlinking one sticks.
+  let careLinks = 0
+  const newLinks = DEMO_CARE_LINKS.filter(([professional, patient]) => createdEmails.has(professional) || createdEmails.has(patient))
+  if (newLinks.length > 0) {
+    const emails = [...new Set(newLinks.flat())]
+    const rows = await db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(sql`lower(${users.email})`, emails))
+    const idByEmail = new Map(rows.map((row) => [row.email.toLowerCase(), row.id]))
+    const values = newLinks
+      .map(([professional, patient]) => ({ professionalId: idByEmail.get(professional), patientId: idByEmail.get(patient) }))
+      .filter((link): link is { professionalId: number; patientId: number } => link.professionalId !== undefined && link.patientId !== undefined)
+    if (values.length > 0) {
+      careLinks = (await db.insert(professionalPatients).values(values).onConflictDoNothing().returning()).length
+    }
+  }
+
+  return { groups: createdGroups.length, pillars: createdPillars.length, users: createdEmails.size, careLinks }
+}

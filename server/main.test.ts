@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function startProvider(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const ready = new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith('provider listening on '))
+      if (line) resolve(line)
+    }
+    child.stdout.on('data', check)
+    void exited.then((code) => reject(new Error(`provider exited with ${code}: ${stderr}`)))
+  })
+  return { child, ready, exited, output: () => ({ stdout, stderr }) }
+}
+
+describe('server/main.ts', () => {
+  it('starts, prints one readiness line, serves, and exits 0 on SIGTERM', async () => {
+    const port = await freePort()
+    // In memory: the folder-backed start is the same code plus PGlite's slower first initdb.
+    const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://' })
+    expect(await provider.ready).toBe(`provider listening on http://127.0.0.1:${port}`)
+
+    const health = await fetch(`http://127.0.0.1:${port}/healthz/`)
+    expect(await health.json()).toEqual({ status: 'ok', database: 'ok' })
+
+    provider.child.kill('SIGTERM')
+    expect(await provider.exited).toBe(0)
+    const lines = provider.output().stdout.trim().split('\n')
+    expect(lines.filter((line) => line.startsWith('provider listening on'))).toHaveLength(1)
+    // Every other stdout line is structured JSON (request and lifecycle logs).
+    for (const line of lines.slice(1)) expect(() => JSON.parse(line)).not.toThrow()
+  })
+
+  it('refuses a bad configuration with a clear message and exit code 1', async () => {
+    const provider = startProvider({ PROVIDER_PORT: '99999', REFRESH_TOKEN_LIFETIME: 'soon' })
+    await expect(provider.ready).rejects.toThrow()
+    expect(await provider.exited).toBe(1)
+    const { stderr } = provider.output()
+    expect(stderr).toContain('Invalid provider configuration')
+    expect(stderr).toContain('PROVIDER_PORT must be an integer between 1 and 65535')
+    expect(stderr).toContain('REFRESH_TOKEN_LIFETIME must be an integer')
+  })
+})

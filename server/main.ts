@@ -1,0 +1,65 @@
+import { serve, type ServerType } from '@hono/node-server'
+import { createProviderApp } from './app'
+import { ConfigError, loadConfig, type ProviderConfig } from './config'
+import { findMigrationsDir, openDatabase, type DatabaseHandle } from './db/client'
+import { seedDatabase } from './db/seed'
+import { jsonLogger } from './log'
+
+// In-flight requests get this long to finish on shutdown before the process exits anyway.
+const DRAIN_TIMEOUT_MS = 10_000
+
+function readConfig(): ProviderConfig {
+  try {
+    return loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig()
+  const database: DatabaseHandle = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir })
+  await database.migrate(findMigrationsDir(config.migrationsDir))
+  const seeded = await seedDatabase(database.db)
+
+  const app = createProviderApp({ db: database.db, config })
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance))
+    instance.once('error', reject)
+  })
+  // The one line on stdout before any request log: `npm start` waits for it.
+  process.stdout.write(`provider listening on http://${config.host}:${config.port}\n`)
+  jsonLogger({ level: 'info', msg: 'provider ready', database: database.kind, seeded })
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    jsonLogger({ level: 'info', msg: 'shutting down', signal })
+    const forceExit = setTimeout(() => {
+      jsonLogger({ level: 'error', msg: 'drain timed out; exiting' })
+      process.exit(1)
+    }, DRAIN_TIMEOUT_MS)
+    forceExit.unref()
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed now.
+    server.close(async (error) => {
+      try {
+        await database.close()
+      } finally {
+        process.exit(error ? 1 : 0)
+      }
+    })
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+main().catch((error: unknown) => {
+  jsonLogger({ level: 'error', msg: 'provider failed to start', error: error instanceof Error ? error.message : String(error) })
+  process.exit(1)
+})

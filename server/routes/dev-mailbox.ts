@@ -1,0 +1,54 @@
+import type { Api } from '../http/api'
+import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument, linkify } from '../http/html'
+import { clearMail, listMail, type OutboxEntry } from '../mail/outbox'
+import type { Services } from '../services'
+
+/**
+ * The development mailbox: every message the provider "sent", newest first, as a page for
+ * people and as JSON for tests. Mounted only when DEV_MAILBOX is on.
+ */
+export function registerDevMailboxRoutes(api: Api, { db }: Services): void {
+  api.endpoint('/dev/mailbox/', {
+    GET: async (c) => {
+      const messages = await listMail(db, { to: c.req.query('to') || undefined })
+      return c.body(renderMailbox(messages), 200, HTML_PAGE_HEADERS)
+    },
+  })
+
+  api.endpoint('/dev/mailbox/messages/', {
+    GET: async (c) => c.json({ results: await listMail(db, { to: c.req.query('to') || undefined }) }),
+    DELETE: async (c) => {
+      await clearMail(db)
+      return c.body(null, 204)
+    },
+  })
+}
+
+function renderMailbox(messages: OutboxEntry[]): string {
+  const items = messages
+    .map(
+      (message) => `<li>
+  <article aria-labelledby="message-${message.id}">
+    <h2 id="message-${message.id}" lang="pt-BR">${escapeHtml(message.subject)}</h2>
+    <dl>
+      <dt>To</dt><dd>${escapeHtml(message.to)}</dd>
+      <dt>Date</dt><dd><time datetime="${message.created_at}">${escapeHtml(message.created_at.replace('T', ' ').slice(0, 19))} UTC</time></dd>
+    </dl>
+    <pre lang="pt-BR">${linkify(message.text)}</pre>
+  </article>
+</li>`,
+    )
+    .join('\n')
+  const body = `<main>
+  <h1>Development mailbox</h1>
+  <p>E-mails the provider would have sent, newest first. ${messages.length} message${messages.length === 1 ? '' : 's'}.</p>
+  ${messages.length === 0 ? '<p>No messages yet.</p>' : `<ol reversed style="list-style: none; padding: 0">\n${items}\n</ol>`}
+</main>`
+  const styles = `
+  article { border: 1px solid GrayText; border-radius: 0.5rem; padding: 1rem; margin: 1rem 0; }
+  h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
+  dt { font-weight: 600; }
+  dd { margin: 0; }`
+  return htmlDocument({ title: 'Development mailbox', body, styles })
+}

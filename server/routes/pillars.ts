@@ -1,0 +1,39 @@
+import { asc, eq } from 'drizzle-orm'
+import { pillars } from '../db/schema'
+import { pathParam, type Api } from '../http/api'
+import { notFound } from '../http/errors'
+import type { Services } from '../services'
+
+type PillarRow = typeof pillars.$inferSelect
+
+const serializePillar = (pillar: PillarRow) => ({
+  id: pillar.id,
+  slug: pillar.slug,
+  order: pillar.order,
+  icon: pillar.icon,
+  position: pillar.position,
+  // jsonb stores keys in its own order; answer in the product's language order.
+  name: { pt: pillar.name.pt, en: pillar.name.en, es: pillar.name.es },
+  description: { pt: pillar.description.pt, en: pillar.description.en, es: pillar.description.es },
+})
+
+/** The six health pillars: public content, no authentication. */
+export function registerPillarRoutes(api: Api, { db }: Services): void {
+  api.endpoint('/pillars/', {
+    GET: async (c) => c.json((await db.select().from(pillars).orderBy(asc(pillars.order), asc(pillars.id))).map(serializePillar)),
+  })
+
+  api.endpoint('/pillars/:key/', {
+    GET: async (c) => {
+      const key = pathParam(c, 'key')
+      // Numeric ids beyond int4 cannot exist; treat them as unknown rather than a database error.
+      const byId = /^\d{1,9}$/.test(key)
+      const [pillar] = await db
+        .select()
+        .from(pillars)
+        .where(byId ? eq(pillars.id, Number(key)) : eq(pillars.slug, key.toLowerCase()))
+      if (!pillar) throw notFound()
+      return c.json(serializePillar(pillar))
+    },
+  })
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '../db/client'
+import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+import type { ProviderApp } from '../app'
+
+let database: DatabaseHandle
+const time = fakeClock()
+let app: ProviderApp
+let api: ReturnType<typeof client>
+let token: string
+
+beforeAll(async () => {
+  database = await createMemoryDatabase()
+  app = testApp(database.db, { clock: time.clock })
+  api = client(app)
+})
+afterAll(() => database.close())
+beforeEach(async () => {
+  await resetDatabase(database.db)
+  token = (await api.login('paciente@innera.local')).access
+})
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46])
+
+function photoForm(bytes: Uint8Array<ArrayBuffer>, filename = 'me.png', fields: Record<string, string> = {}) {
+  const form = new FormData()
+  for (const [key, value] of Object.entries(fields)) form.set(key, value)
+  form.set('photo', new File([bytes], filename, { type: 'image/png' }))
+  return form
+}
+
+describe('GET /users/me/', () => {
+  it('returns the signed-in user object', async () => {
+    const response = await api.get('/users/me/', { token })
+    expect(response.json).toEqual({
+      id: 4,
+      username: 'paciente',
+      email: 'paciente@innera.local',
+      groups: ['paciente'],
+      photo: null,
+      first_name: 'Pedro',
+      last_name: 'Santos',
+    })
+  })
+})
+
+describe('profile', () => {
+  it('shows the full profile', async () => {
+    const response = await api.get('/users/profile/', { token })
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({
+      id: 4,
+      username: 'paciente',
+      email: 'paciente@innera.local',
+      first_name: 'Pedro',
+      last_name: 'Santos',
+      photo: null,
+      phone: '',
+      birth_date: null,
+      bio: '',
+      groups: ['paciente'],
+      email_verified: true,
+      date_joined: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    })
+    expect((await api.get('/users/profile/')).status).toBe(401)
+  })
+
+  it('updates fields from JSON with PATCH and PUT', async () => {
+    const patched = await api.patch('/users/profile/update/', { first_name: ' Pedro Henrique ', phone: '+55 (11) 98888-7777', birth_date: '1990-05-17' }, { token })
+    expect(patched.status).toBe(200)
+    expect(patched.json).toMatchObject({ first_name: 'Pedro Henrique', last_name: 'Santos', phone: '+55 (11) 98888-7777', birth_date: '1990-05-17' })
+    const put = await api.call('PUT', '/users/profile/update/', { body: { bio: 'Corro às terças.', birth_date: null }, token })
+    expect(put.json).toMatchObject({ first_name: 'Pedro Henrique', bio: 'Corro às terças.', birth_date: null })
+  })
+
+  it('rejects invalid values with field errors', async () => {
+    const response = await api.patch('/users/profile/update/', { birth_date: '17/05/1990', phone: 'call me', bio: 'x'.repeat(501) }, { token })
+    expect(response.status).toBe(400)
+    expect(response.json).toEqual({
+      birth_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'],
+      phone: ['Enter a valid phone number.'],
+      bio: ['Ensure this field has no more than 500 characters.'],
+    })
+    const future = await api.patch('/users/profile/update/', { birth_date: '2999-01-01' }, { token })
+    expect(future.json).toEqual({ birth_date: ['Birth date cannot be in the future.'] })
+  })
+
+  it('uploads a photo by multipart and serves it publicly with caching', async () => {
+    const response = await api.patch('/users/profile/update/', photoForm(PNG, 'me.png', { bio: 'Com foto' }), { token })
+    expect(response.status).toBe(200)
+    expect(response.json.bio).toBe('Com foto')
+    expect(response.json.photo).toMatch(new RegExp(`^${PUBLIC_URL}/media/photos/[0-9a-f]{32}\\.png$`))
+    expect((await api.get('/users/me/', { token })).json.photo).toBe(response.json.photo)
+
+    const photo = await app.request(response.json.photo)
+    expect(photo.status).toBe(200)
+    expect(photo.headers.get('content-type')).toBe('image/png')
+    expect(photo.headers.get('cache-control')).toContain('immutable')
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(PNG)
+    const cached = await app.request(response.json.photo, { headers: { 'if-none-match': photo.headers.get('etag')! } })
+    expect(cached.status).toBe(304)
+
+    // A new upload replaces the old file, which disappears.
+    const replaced = await api.patch('/users/profile/update/', photoForm(JPEG, 'me.jpg'), { token })
+    expect(replaced.json.photo).toMatch(/\.jpg$/)
+    expect((await app.request(response.json.photo)).status).toBe(404)
+    // An untouched file input in a form changes nothing; JSON null removes the photo.
+    const untouched = new FormData()
+    untouched.set('bio', 'Sem mudar a foto')
+    untouched.set('photo', new File([], '', { type: 'application/octet-stream' }))
+    expect((await api.patch('/users/profile/update/', untouched, { token })).json.photo).toBe(replaced.json.photo)
+    expect((await api.patch('/users/profile/update/', { photo: null }, { token })).json.photo).toBeNull()
+  })
+
+  it('refuses files that are not JPEG/PNG/WebP, whatever their name, and files over 2 MB', async () => {
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    const fake = await api.patch('/users/profile/update/', photoForm(svg, 'me.png'), { token })
+    expect(fake).toMatchObject({
+      status: 400,
+      json: { photo: ['Upload a valid image. The file you uploaded was either not an image or a corrupted image.'] },
+    })
+    const big = new Uint8Array(2 * 1024 * 1024 + 1)
+    big.set(PNG)
+    const tooBig = await api.patch('/users/profile/update/', photoForm(big), { token })
+    expect(tooBig).toMatchObject({ status: 400, json: { photo: ['The photo must be at most 2 MB.'] } })
+  })
+
+  it('serves 404 for unknown photos', async () => {
+    expect((await api.get('/media/photos/0123456789abcdef0123456789abcdef.png')).status).toBe(404)
+  })
+})
+
+describe('POST /users/change-password/', () => {
+  it('changes the password when the old one is right', async () => {
+    const response = await api.post('/users/change-password/', { old_password: 'innera-demo-2025', new_password: 'caminhada-matinal-8' }, { token })
+    expect(response.status).toBe(200)
+    await api.login('paciente@innera.local', 'caminhada-matinal-8')
+  })
+
+  it('refuses a wrong old password and a weak new one', async () => {
+    const wrong = await api.post('/users/change-password/', { old_password: 'nope', new_password: 'caminhada-matinal-8' }, { token })
+    expect(wrong).toMatchObject({ status: 400, json: { old_password: ['Wrong password.'] } })
+    const weak = await api.post('/users/change-password/', { old_password: 'innera-demo-2025', new_password: 'pedro' }, { token })
+    expect(weak.status).toBe(400)
+    expect(weak.json.new_password).toContain('This password is too short. It must contain at least 8 characters.')
+    expect((await api.post('/users/change-password/', {}, { token })).json).toEqual({
+      old_password: ['This field is required.'],
+      new_password: ['This field is required.'],
+    })
+    expect((await api.post('/users/change-password/', { old_password: 'a', new_password: 'b' })).status).toBe(401)
+  })
+})

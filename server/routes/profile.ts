@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { z } from 'zod'
+import { authenticate } from '../auth/authenticate'
+import { hashPassword, verifyPassword } from '../auth/passwords'
+import { validatePassword } from '../auth/password-rules'
+import type { Database } from '../db/client'
+import { photos, users } from '../db/schema'
+import type { AppContext, Api } from '../http/api'
+import { readFields, readRequestData } from '../http/body'
+import { fieldError, validationError } from '../http/errors'
+import { charField, nullableDateField, passwordField, validate } from '../http/fields'
+import { detectImageType, MAX_PHOTO_BYTES } from '../media/image-type'
+import type { Services } from '../services'
+import { findUserById, type UserRow } from '../users/repository'
+import { serializeProfile, serializeUser } from '../users/serializers'
+
+const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
+
+const profileUpdateSchema = z.object({
+  first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  last_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  phone: charField({ maxLength: 20, allowBlank: true })
+    .refine((phone) => phone === '' || PHONE_PATTERN.test(phone), 'Enter a valid phone number.')
+    .optional(),
+  birth_date: nullableDateField().optional(),
+  bio: charField({ maxLength: 500, allowBlank: true }).optional(),
+})
+
+const changePasswordSchema = z.object({ old_password: passwordField(), new_password: passwordField() })
+
+const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.'
+
+/** The signed-in user's own account: identity, profile, photo and password. */
+export function registerProfileRoutes(api: Api, services: Services): void {
+  const { db, config, clock } = services
+  const photoBase = config.providerPublicUrl
+
+  api.endpoint('/users/me/', {
+    GET: async (c) => {
+      const { user, groups } = await authenticate(c, services)
+      return c.json(serializeUser(user, groups, photoBase))
+    },
+  })
+
+  api.endpoint('/users/profile/', {
+    GET: async (c) => {
+      const { user, groups } = await authenticate(c, services)
+      return c.json(serializeProfile(user, groups, photoBase))
+    },
+  })
+
+  const updateProfile = async (c: AppContext) => {
+    const { user, groups } = await authenticate(c, services)
+    const { fields, files } = await readRequestData(c.req.raw)
+    const changes = validate(profileUpdateSchema, fields)
+    if (changes.birth_date && changes.birth_date > new Date(clock()).toISOString().slice(0, 10)) {
+      throw fieldError('birth_date', 'Birth date cannot be in the future.')
+    }
+
+    // A file replaces the photo and JSON null removes it. An empty multipart value is an
+    // untouched file input: it changes nothing.
+    const photoFile = files.photo
+    const removePhoto = fields.photo === null
+    const newPhotoName = photoFile ? await storePhoto(db, photoFile) : undefined
+
+    await db
+      .update(users)
+      .set({
+        ...(changes.first_name !== undefined && { firstName: changes.first_name }),
+        ...(changes.last_name !== undefined && { lastName: changes.last_name }),
+        ...(changes.phone !== undefined && { phone: changes.phone }),
+        ...(changes.birth_date !== undefined && { birthDate: changes.birth_date }),
+        ...(changes.bio !== undefined && { bio: changes.bio }),
+        ...(newPhotoName !== undefined ? { photoName: newPhotoName } : removePhoto ? { photoName: null } : {}),
+      })
+      .where(eq(users.id, user.id))
+    if ((newPhotoName !== undefined || removePhoto) && user.photoName) {
+      await db.delete(photos).where(eq(photos.name, user.photoName))
+    }
+    const updated = (await findUserById(db, user.id)) as UserRow
+    return c.json(serializeProfile(updated, groups, photoBase))
+  }
+
+  api.endpoint('/users/profile/update/', { PUT: updateProfile, PATCH: updateProfile })
+
+  api.endpoint('/users/change-password/', {
+    POST: async (c) => {
+      const { user } = await authenticate(c, services)
+      const input = validate(changePasswordSchema, await readFields(c.req.raw))
+      if (!(await verifyPassword(input.old_password, user.password))) throw fieldError('old_password', 'Wrong password.')
+      const problems = validatePassword(input.new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
+      if (problems.length > 0) throw validationError({ new_password: problems })
+      await db.update(users).set({ password: await hashPassword(input.new_password) }).where(eq(users.id, user.id))
+      return c.json({ detail: 'Password updated successfully.' })
+    },
+  })
+}
+
+/** Validates an uploaded photo by content and size, stores it, and returns its public name. */
+async function storePhoto(db: Database, file: File): Promise<string> {
+  if (file.size > MAX_PHOTO_BYTES) throw fieldError('photo', 'The photo must be at most 2 MB.')
+  const bytes = Buffer.from(await file.arrayBuffer())
+  if (bytes.length === 0) throw fieldError('photo', 'The submitted file is empty.')
+  const type = detectImageType(bytes)
+  if (!type) throw fieldError('photo', INVALID_IMAGE)
+  const name = `${randomUUID().replaceAll('-', '')}.${type.extension}`
+  await db.insert(photos).values({ name, contentType: type.contentType, bytes, size: bytes.length })
+  return name
+}

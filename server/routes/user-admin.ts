@@ -1,0 +1,160 @@
+import { and, asc, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import { authenticate, authenticateWithRole, roleOf } from '../auth/authenticate'
+import { groups, userGroups, users } from '../db/schema'
+import { GROUP_NAMES } from '../db/seed-data'
+import { pathParam, type Api } from '../http/api'
+import { readFields } from '../http/body'
+import { apiError, notFound, permissionDenied, validationError, type FieldErrors } from '../http/errors'
+import { booleanField, charField, validate } from '../http/fields'
+import type { Services } from '../services'
+import { findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, setUserGroups } from '../users/repository'
+import { serializeUserDetail } from '../users/serializers'
+
+const DEFAULT_PAGE_SIZE = 20
+const MAX_PAGE_SIZE = 100
+
+const adminUpdateSchema = z.object({
+  first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  last_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  is_active: booleanField().optional(),
+  groups: z.array(z.string({ error: 'Not a valid string.' }), { error: 'Expected a list of items but got type "str".' }).optional(),
+})
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
+
+/** Admin views of users: paginated list with search, stats, detail and edits. */
+export function registerUserAdminRoutes(api: Api, services: Services): void {
+  const { db, config } = services
+  const photoBase = config.providerPublicUrl
+
+  api.endpoint('/users/', {
+    GET: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      const search = c.req.query('search')?.trim()
+      const group = c.req.query('group')?.trim()
+      const pageSize = pageSizeFrom(c.req.query('page_size'))
+      const page = c.req.query('page') ?? '1'
+
+      const conditions: SQL[] = []
+      if (search) {
+        const pattern = likePattern(search)
+        conditions.push(
+          or(
+            ilike(users.username, pattern),
+            ilike(users.email, pattern),
+            ilike(users.firstName, pattern),
+            ilike(users.lastName, pattern),
+            ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+          )!,
+        )
+      }
+      if (group) {
+        conditions.push(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(userGroups)
+              .innerJoin(groups, eq(groups.id, userGroups.groupId))
+              .where(and(eq(userGroups.userId, users.id), eq(sql`lower(${groups.name})`, group.toLowerCase()))),
+          ),
+        )
+      }
+      const where = conditions.length > 0 ? and(...conditions) : undefined
+
+      const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [{ total: number }]
+      const lastPage = Math.max(1, Math.ceil(total / pageSize))
+      // DRF accepts "last" and refuses anything past the end with 404 "Invalid page."
+      const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
+      if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
+
+      const rows = await db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(asc(users.id))
+        .limit(pageSize)
+        .offset((pageNumber - 1) * pageSize)
+      const groupsByUser = await groupNamesByUser(db, rows.map((row) => row.id))
+
+      const pageLink = (target: number) => {
+        const url = new URL(c.req.url)
+        if (target === 1) url.searchParams.delete('page')
+        else url.searchParams.set('page', String(target))
+        return url.toString()
+      }
+      return c.json({
+        count: total,
+        next: pageNumber < lastPage ? pageLink(pageNumber + 1) : null,
+        previous: pageNumber > 1 ? pageLink(pageNumber - 1) : null,
+        results: rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase)),
+      })
+    },
+  })
+
+  api.endpoint('/users/stats/', {
+    GET: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      const [totals] = await db
+        .select({ total: count(), active: count(sql`CASE WHEN ${users.isActive} THEN 1 END`) })
+        .from(users)
+      const perGroup = await db
+        .select({ name: groups.name, members: count(userGroups.userId) })
+        .from(groups)
+        .leftJoin(userGroups, eq(userGroups.groupId, groups.id))
+        .groupBy(groups.name)
+      const byGroup = Object.fromEntries(GROUP_NAMES.map((name) => [name, 0])) as Record<(typeof GROUP_NAMES)[number], number>
+      for (const row of perGroup) if (row.name in byGroup) byGroup[row.name as keyof typeof byGroup] = Number(row.members)
+      return c.json({ total: Number(totals?.total ?? 0), active: Number(totals?.active ?? 0), by_group: byGroup })
+    },
+  })
+
+  api.endpoint('/users/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const user = await findUserById(db, Number(pathParam(c, 'id')))
+      if (!user) throw notFound()
+      const role = roleOf(caller.groups)
+      const allowed =
+        caller.user.id === user.id || role === 'admin' || (role === 'profissional' && (await isCareLinked(db, caller.user.id, user.id)))
+      if (!allowed) throw permissionDenied()
+      return c.json(serializeUserDetail(user, await groupNamesOf(db, user.id), photoBase))
+    },
+    PATCH: async (c) => {
+      const caller = await authenticateWithRole(c, services, 'admin')
+      const user = await findUserById(db, Number(pathParam(c, 'id')))
+      if (!user) throw notFound()
+      const changes = validate(adminUpdateSchema, await readFields(c.req.raw))
+
+      const errors: FieldErrors = {}
+      const groupNames = changes.groups?.map((name) => name.trim())
+      if (groupNames) {
+        const known = await groupIdsByName(db, groupNames)
+        const unknown = groupNames.filter((name) => !known.has(name))
+        if (unknown.length > 0) errors.groups = unknown.map((name) => `Object with name=${name} does not exist.`)
+        else if (caller.user.id === user.id && !groupNames.includes('admin')) errors.groups = ['You cannot remove your own admin role.']
+      }
+      if (changes.is_active === false && caller.user.id === user.id) errors.is_active = ['You cannot deactivate your own account.']
+      if (Object.keys(errors).length > 0) throw validationError(errors)
+
+      const values = {
+        ...(changes.first_name !== undefined && { firstName: changes.first_name }),
+        ...(changes.last_name !== undefined && { lastName: changes.last_name }),
+        ...(changes.is_active !== undefined && { isActive: changes.is_active }),
+      }
+      if (Object.keys(values).length > 0) await db.update(users).set(values).where(eq(users.id, user.id))
+      if (groupNames) await setUserGroups(db, user.id, [...new Set(groupNames)])
+      const updated = (await findUserById(db, user.id))!
+      return c.json(serializeUserDetail(updated, await groupNamesOf(db, user.id), photoBase))
+    },
+  })
+}
+
+/** DRF's page_size query parameter: a positive integer, capped at the maximum; default otherwise. */
+export function pageSizeFrom(value: string | undefined): number {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return DEFAULT_PAGE_SIZE
+  const size = Number(value)
+  if (size < 1) return DEFAULT_PAGE_SIZE
+  return Math.min(size, MAX_PAGE_SIZE)
+}

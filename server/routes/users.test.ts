@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '../db/client'
+import { client, createMemoryDatabase, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+
+let database: DatabaseHandle
+let api: ReturnType<typeof client>
+const tokens: Record<'admin' | 'paula' | 'rafael' | 'pedro' | 'mariana', string> = { admin: '', paula: '', rafael: '', pedro: '', mariana: '' }
+// Seed order: 1 admin, 2 Paula (profissional), 3 Rafael (profissional), 4 Pedro, 5 Mariana.
+const PEDRO = 4
+const MARIANA = 5
+
+beforeAll(async () => {
+  database = await createMemoryDatabase()
+  api = client(testApp(database.db))
+  // Tokens are stateless and the reset keeps ids (RESTART IDENTITY), so one login each will do.
+  tokens.admin = (await api.login('admin@innera.local')).access
+  tokens.paula = (await api.login('profissional@innera.local')).access
+  tokens.rafael = (await api.login('nutricionista@innera.local')).access
+  tokens.pedro = (await api.login('paciente@innera.local')).access
+  tokens.mariana = (await api.login('paciente2@innera.local')).access
+})
+afterAll(() => database.close())
+beforeEach(() => resetDatabase(database.db))
+
+describe('GET /users/ (admin)', () => {
+  it('paginates like DRF', async () => {
+    const first = await api.get('/users/?page_size=2', { token: tokens.admin })
+    expect(first.status).toBe(200)
+    expect(first.json.count).toBe(5)
+    expect(first.json.previous).toBeNull()
+    expect(first.json.next).toBe(`${PUBLIC_URL}/users/?page_size=2&page=2`)
+    expect(first.json.results.map((user: { id: number }) => user.id)).toEqual([1, 2])
+    expect(Object.keys(first.json.results[0]).sort()).toEqual(
+      ['date_joined', 'email', 'email_verified', 'first_name', 'groups', 'id', 'is_active', 'last_login', 'last_name', 'photo', 'username'].sort(),
+    )
+    const last = await api.get('/users/?page_size=2&page=3', { token: tokens.admin })
+    expect(last.json.next).toBeNull()
+    expect(last.json.previous).toBe(`${PUBLIC_URL}/users/?page_size=2&page=2`)
+    expect(await api.get('/users/?page=9', { token: tokens.admin })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
+  })
+
+  it('searches usernames, e-mails and names case-insensitively and filters by group', async () => {
+    const byName = await api.get('/users/?search=RIBEIRO', { token: tokens.admin })
+    expect(byName.json.results.map((user: { username: string }) => user.username)).toEqual(['profissional'])
+    const byFullName = await api.get(`/users/?search=${encodeURIComponent('mariana alves')}`, { token: tokens.admin })
+    expect(byFullName.json.count).toBe(1)
+    const group = await api.get('/users/?group=profissional', { token: tokens.admin })
+    expect(group.json.results.map((user: { id: number }) => user.id)).toEqual([2, 3])
+    const wildcard = await api.get('/users/?search=%25', { token: tokens.admin })
+    expect(wildcard.json.count).toBe(0)
+  })
+
+  it('is for admins only', async () => {
+    expect((await api.get('/users/', { token: tokens.paula })).status).toBe(403)
+    expect(await api.get('/users/', { token: tokens.pedro })).toMatchObject({
+      status: 403,
+      json: { detail: 'You do not have permission to perform this action.' },
+    })
+    expect((await api.get('/users/')).status).toBe(401)
+  })
+})
+
+describe('GET /users/stats/', () => {
+  it('counts users by state and group', async () => {
+    const response = await api.get('/users/stats/', { token: tokens.admin })
+    expect(response.json).toEqual({ total: 5, active: 5, by_group: { admin: 1, profissional: 2, paciente: 2 } })
+    expect((await api.get('/users/stats/', { token: tokens.pedro })).status).toBe(403)
+  })
+})
+
+describe('/users/{id}/', () => {
+  it('shows a user to themself, to admins and to their professionals only', async () => {
+    expect((await api.get(`/users/${PEDRO}/`, { token: tokens.pedro })).json.username).toBe('paciente')
+    expect((await api.get(`/users/${PEDRO}/`, { token: tokens.admin })).status).toBe(200)
+    expect((await api.get(`/users/${PEDRO}/`, { token: tokens.paula })).status).toBe(200)
+    expect((await api.get(`/users/${PEDRO}/`, { token: tokens.rafael })).status).toBe(403)
+    expect((await api.get(`/users/${MARIANA}/`, { token: tokens.rafael })).status).toBe(200)
+    expect((await api.get(`/users/${MARIANA}/`, { token: tokens.pedro })).status).toBe(403)
+    expect(await api.get('/users/999/', { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
+  })
+
+  it('lets admins edit names, groups and activity', async () => {
+    const response = await api.patch(`/users/${PEDRO}/`, { first_name: 'Pedro Paulo', groups: ['paciente', 'profissional'], is_active: false }, { token: tokens.admin })
+    expect(response.status).toBe(200)
+    expect(response.json).toMatchObject({ first_name: 'Pedro Paulo', groups: ['profissional', 'paciente'], is_active: false })
+    expect((await api.get('/users/me/', { token: tokens.pedro })).status).toBe(401)
+  })
+
+  it('validates admin edits and protects the admin from locking themself out', async () => {
+    const unknownGroup = await api.patch(`/users/${PEDRO}/`, { groups: ['superuser'] }, { token: tokens.admin })
+    expect(unknownGroup).toMatchObject({ status: 400, json: { groups: ['Object with name=superuser does not exist.'] } })
+    const self = await api.patch('/users/1/', { is_active: false, groups: ['paciente'] }, { token: tokens.admin })
+    expect(self.json).toEqual({
+      groups: ['You cannot remove your own admin role.'],
+      is_active: ['You cannot deactivate your own account.'],
+    })
+    expect((await api.patch(`/users/${PEDRO}/`, { is_active: 'maybe' }, { token: tokens.admin })).json).toEqual({
+      is_active: ['Must be a valid boolean.'],
+    })
+    expect((await api.patch(`/users/${PEDRO}/`, { first_name: 'X' }, { token: tokens.paula })).status).toBe(403)
+    expect((await api.patch('/users/999/', { first_name: 'X' }, { token: tokens.admin })).status).toBe(404)
+  })
+})
+
+describe('professionals', () => {
+  const expected = [
+    { username: 'profissional', first_name: 'Paula', last_name: 'Ribeiro', specialty: 'Medicina do estilo de vida' },
+    { username: 'nutricionista', first_name: 'Rafael', last_name: 'Costa', specialty: 'Nutrição' },
+  ]
+
+  it('lists professionals to any signed-in user, on both paths', async () => {
+    for (const path of ['/users/professionals/', '/groups/profissional/users/']) {
+      const response = await api.get(path, { token: tokens.pedro })
+      expect(response.status).toBe(200)
+      expect(response.json).toMatchObject(expected)
+      expect(Object.keys(response.json[0]).sort()).toEqual(['email', 'first_name', 'id', 'last_name', 'photo', 'specialty', 'username'])
+      expect((await api.get(path)).status).toBe(401)
+    }
+  })
+
+  it("lists a professional's own patients", async () => {
+    const paula = await api.get('/users/professionals/patients/', { token: tokens.paula })
+    // Sorted by name: Mariana, then Pedro.
+    expect(paula.json.map((patient: { id: number }) => patient.id)).toEqual([MARIANA, PEDRO])
+    expect(Object.keys(paula.json[0]).sort()).toEqual(['email', 'first_name', 'id', 'last_name', 'linked_at', 'photo', 'username'])
+    const rafael = await api.get('/users/professionals/patients/', { token: tokens.rafael })
+    expect(rafael.json.map((patient: { id: number }) => patient.id)).toEqual([MARIANA])
+    expect((await api.get('/users/professionals/patients/', { token: tokens.pedro })).status).toBe(403)
+    expect((await api.get('/users/professionals/patients/', { token: tokens.admin })).status).toBe(403)
+  })
+
+  it("shows a patient's profile to their professionals and to admins", async () => {
+    const paula = await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.paula })
+    expect(paula.status).toBe(200)
+    expect(paula.json).toMatchObject({ id: PEDRO, first_name: 'Pedro', groups: ['paciente'], email_verified: true })
+    expect((await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.rafael })).status).toBe(403)
+    expect((await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.admin })).status).toBe(200)
+    expect((await api.get(`/users/patients/?patient=2`, { token: tokens.admin })).status).toBe(404)
+    expect((await api.get('/users/patients/?patient=999', { token: tokens.paula })).status).toBe(404)
+    expect((await api.get(`/users/patients/?patient=${MARIANA}`, { token: tokens.pedro })).status).toBe(403)
+  })
+
+  it('requires a numeric patient parameter', async () => {
+    expect(await api.get('/users/patients/', { token: tokens.paula })).toMatchObject({ status: 400, json: { patient: ['This field is required.'] } })
+    expect(await api.get('/users/patients/?patient=abc', { token: tokens.paula })).toMatchObject({
+      status: 400,
+      json: { patient: ['A valid integer is required.'] },
+    })
+  })
+})

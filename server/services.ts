@@ -1,0 +1,21 @@
+import type { Clock } from './clock'
+import type { ProviderConfig } from './config'
+import type { Database } from './db/client'
+import type { GoogleIdTokenVerifier } from './google/verify-id-token'
+import type { LinkTokenGenerator } from './auth/one-time-links'
+import type { TokenService } from './auth/tokens'
+import type { Throttle } from './http/throttle'
+import type { Logger } from './log'
+
+/** Everything the route modules need, built once per app by createProviderApp. */
+export type Services = {
+  db: Database
+  config: ProviderConfig
+  clock: Clock
+  log: Logger
+  tokens: TokenService
+  throttle: Throttle
+  passwordResetLinks: LinkTokenGenerator
+  emailConfirmationLinks: LinkTokenGenerator
+  verifyGoogleIdToken: GoogleIdTokenVerifier
+}

@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { sql } from 'drizzle-orm'
+import { createProviderApp, type ProviderApp } from '../app'
+import type { Clock } from '../clock'
+import { loadConfig, type ProviderConfig } from '../config'
+import { findMigrationsDir, openDatabase, type Database, type DatabaseHandle } from '../db/client'
+import { seedDatabase } from '../db/seed'
+import { DEMO_PASSWORD } from '../db/seed-data'
+import { silentLogger } from '../log'
+
+export const PUBLIC_URL = 'http://provider.test'
+export const APP_URL = 'http://app.test'
+
+/** A configuration for tests: throttling off, fixed public URLs, everything else default. */
+export function testConfig(env: Record<string, string> = {}): ProviderConfig {
+  return loadConfig({ THROTTLE_DISABLED: '1', PROVIDER_PUBLIC_URL: PUBLIC_URL, APP_PUBLIC_URL: APP_URL, ...env })
+}
+
+/**
+ * A fresh in-memory PGlite, migrated and seeded. An empty PGlite cluster takes ~3 s of CPU to
+ * create, so the first test file to need one saves a snapshot of it in the temp folder and the
+ * others start from that (~0.5 s). The snapshot's name hashes the migrations and the seed, so
+ * any change to them makes a new one.
+ */
+export async function createMemoryDatabase(): Promise<DatabaseHandle> {
+  const snapshotPath = join(tmpdir(), `innera-provider-pglite-${await schemaFingerprint()}.tar`)
+  if (existsSync(snapshotPath)) {
+    try {
+      const handle = await openDatabase({ memory: true, snapshot: new Blob([readFileSync(snapshotPath)]) })
+      await handle.migrate(findMigrationsDir())
+      return handle
+    } catch {
+      rmSync(snapshotPath, { force: true })
+    }
+  }
+  const handle = await createFreshMemoryDatabase()
+  const snapshot = await handle.snapshot!()
+  // Written aside and renamed, so a parallel worker never reads half a file.
+  const partial = `${snapshotPath}.${process.pid}.partial`
+  writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()))
+  renameSync(partial, snapshotPath)
+  return handle
+}
+
+/** An empty PGlite, migrated and seeded from scratch (no snapshot): for tests of those steps. */
+export async function createFreshMemoryDatabase(): Promise<DatabaseHandle> {
+  const handle = await openDatabase({ memory: true })
+  await handle.migrate(findMigrationsDir())
+  await seedDatabase(handle.db)
+  return handle
+}
+
+async function schemaFingerprint(): Promise<string> {
+  const hash = createHash('sha256')
+  const migrations = findMigrationsDir()
+  for (const file of readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) hash.update(readFileSync(join(migrations, file)))
+  for (const file of ['seed.ts', 'seed-data.ts', 'schema.ts']) hash.update(readFileSync(fileURLToPath(new URL(`../db/${file}`, import.meta.url))))
+  return hash.digest('hex').slice(0, 16)
+}
+
+export type PostgresTestDatabase = { handle: DatabaseHandle; drop(): Promise<void> }
+
+/**
+ * A fresh schema on the PostgreSQL at TEST_DATABASE_URL, migrated and seeded, or the reason it
+ * is unavailable. Each call uses its own schema; drop() removes it.
+ */
+export async function createPostgresDatabase(): Promise<PostgresTestDatabase | { unavailable: string }> {
+  const url = process.env.TEST_DATABASE_URL
+  if (!url) return { unavailable: 'TEST_DATABASE_URL is not set' }
+  const { default: pg } = await import('pg')
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+  try {
+    await admin.connect()
+  } catch (error) {
+    return { unavailable: `TEST_DATABASE_URL does not answer (${error instanceof Error ? error.message : String(error)})` }
+  }
+  const schema = `provider_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  const handle = await openDatabase({ url, schema })
+  await handle.migrate(findMigrationsDir())
+  await seedDatabase(handle.db)
+  return {
+    handle,
+    async drop() {
+      await handle.close()
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+      await admin.end()
+    },
+  }
+}
+
+// Everything except the fake Google's signing key: regenerating it would only make jose's
+// JWKS cache refetch, and a stable key keeps tests fast.
+const RESETTABLE_TABLES = ['user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes']
+
+/** Back to the freshly seeded state: empty tables, seed again. */
+export async function resetDatabase(db: Database): Promise<void> {
+  await db.execute(sql.raw(`TRUNCATE ${RESETTABLE_TABLES.map((table) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`))
+  await seedDatabase(db)
+}
+
+export function fakeClock(start = Date.UTC(2025, 2, 18, 12, 0, 0)) {
+  let now = start
+  const clock: Clock = () => now
+  return { clock, advance: (seconds: number) => (now += seconds * 1000), set: (time: number) => (now = time) }
+}
+
+export function testApp(db: Database, { clock, env }: { clock?: Clock; env?: Record<string, string> } = {}): ProviderApp {
+  return createProviderApp({ db, config: testConfig(env), clock, log: silentLogger })
+}
+
+type JsonRequest = { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> }
+
+/** Small helpers for driving the app in tests. */
+export function client(app: ProviderApp) {
+  async function call(method: string, path: string, { body, rawBody, token, headers = {} }: JsonRequest = {}) {
+    const init: RequestInit = { method, headers: { ...headers }, body: rawBody }
+    if (body !== undefined) {
+      init.body = body instanceof FormData ? body : JSON.stringify(body)
+      if (!(body instanceof FormData)) (init.headers as Record<string, string>)['content-type'] = 'application/json'
+    }
+    if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
+    const response = await app.request(`${PUBLIC_URL}${path}`, init)
+    const text = await response.text()
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary response bodies
+    let json: any
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, headers: response.headers, json, text }
+  }
+
+  return {
+    call,
+    get: (path: string, options?: JsonRequest) => call('GET', path, options),
+    post: (path: string, body?: unknown, options?: JsonRequest) => call('POST', path, { ...options, body }),
+    patch: (path: string, body?: unknown, options?: JsonRequest) => call('PATCH', path, { ...options, body }),
+    async login(email: string, password = DEMO_PASSWORD): Promise<{ access: string; refresh: string; user_id: number }> {
+      const response = await call('POST', '/authentication/custom-login/', { body: { email, password } })
+      if (response.status !== 200) throw new Error(`login of ${email} failed: ${response.status} ${response.text}`)
+      return response.json
+    },
+    async mailTo(email: string): Promise<{ subject: string; text: string }[]> {
+      return (await call('GET', `/dev/mailbox/messages/?to=${encodeURIComponent(email)}`)).json.results
+    },
+  }
+}
+
+/** The first link in a text that starts with the given prefix. */
+export function linkIn(text: string, prefix: string): string {
+  const match = text.match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\s]+`))
+  if (!match) throw new Error(`no link starting with ${prefix} in:\n${text}`)
+  return match[0]
+}

@@ -1,0 +1,128 @@
+import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { groups, professionalPatients, userGroups, users } from '../db/schema'
+
+export type UserRow = typeof users.$inferSelect
+
+export const lowerEmail = sql`lower(${users.email})`
+
+export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id))
+  return user
+}
+
+/** E-mails match case-insensitively, like Django's `email__iexact`. */
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  const [user] = await db.select().from(users).where(eq(lowerEmail, email.trim().toLowerCase()))
+  return user
+}
+
+export async function findUserByGoogleSubject(db: Database, subject: string): Promise<UserRow | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.googleSubject, subject))
+  return user
+}
+
+export async function usernameTaken(db: Database, username: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.username, username))
+  return row !== undefined
+}
+
+/** Group names per user, in group creation order (admin, profissional, paciente, then others). */
+export async function groupNamesByUser(db: Database, userIds: number[]): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>(userIds.map((id) => [id, []]))
+  if (userIds.length === 0) return result
+  const rows = await db
+    .select({ userId: userGroups.userId, name: groups.name })
+    .from(userGroups)
+    .innerJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(inArray(userGroups.userId, userIds))
+    .orderBy(asc(groups.id))
+  for (const row of rows) result.get(row.userId)?.push(row.name)
+  return result
+}
+
+export async function groupNamesOf(db: Database, userId: number): Promise<string[]> {
+  return (await groupNamesByUser(db, [userId])).get(userId) ?? []
+}
+
+export async function groupIdsByName(db: Database, names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map()
+  const rows = await db.select().from(groups).where(inArray(groups.name, names))
+  return new Map(rows.map((row) => [row.name, row.id]))
+}
+
+/** Replaces a user's groups with the named ones (which must exist). */
+export async function setUserGroups(db: Database, userId: number, names: string[]): Promise<void> {
+  const ids = await groupIdsByName(db, names)
+  await db.delete(userGroups).where(eq(userGroups.userId, userId))
+  if (ids.size > 0) await db.insert(userGroups).values([...ids.values()].map((groupId) => ({ userId, groupId })))
+}
+
+export type NewUser = typeof users.$inferInsert & { groupNames: string[] }
+
+export async function createUser(db: Database, { groupNames, ...values }: NewUser): Promise<UserRow> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values(values).returning()
+    const ids = await groupIdsByName(tx as unknown as Database, groupNames)
+    if (ids.size > 0) await tx.insert(userGroups).values([...ids.values()].map((groupId) => ({ userId: user!.id, groupId })))
+    return user!
+  })
+}
+
+/** The PostgreSQL unique-violation constraint name, when that is what went wrong. */
+export function uniqueViolation(error: unknown): string | undefined {
+  let current: unknown = error
+  // drizzle wraps driver errors; the code sits on the cause.
+  for (let depth = 0; depth < 3 && current && typeof current === 'object'; depth += 1) {
+    const candidate = current as { code?: string; constraint?: string; message?: string; cause?: unknown }
+    if (candidate.code === '23505') return candidate.constraint ?? /"([^"]+)"/.exec(candidate.message ?? '')?.[1] ?? 'unknown'
+    current = candidate.cause
+  }
+  return undefined
+}
+
+/** Django's username characters: letters, digits and @ . + - _ */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}_@.+-]+$/u
+
+/** A free username derived from an e-mail's local part: "ana.souza", then "ana.souza2", ... */
+export async function uniqueUsernameFromEmail(db: Database, email: string): Promise<string> {
+  const base = (email.split('@')[0] ?? '').replace(/[^\p{L}\p{N}_@.+-]/gu, '').slice(0, 140) || 'user'
+  const rows = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(or(eq(users.username, base), like(users.username, `${base.replace(/[\\%_]/g, '\\$&')}%`)))
+  const taken = new Set(rows.map((row) => row.username))
+  if (!taken.has(base)) return base
+  for (let suffix = 2; ; suffix += 1) {
+    if (!taken.has(`${base}${suffix}`)) return `${base}${suffix}`
+  }
+}
+
+export async function isCareLinked(db: Database, professionalId: number, patientId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ patientId: professionalPatients.patientId })
+    .from(professionalPatients)
+    .where(and(eq(professionalPatients.professionalId, professionalId), eq(professionalPatients.patientId, patientId)))
+  return row !== undefined
+}
+
+export async function usersInGroup(db: Database, groupName: string): Promise<UserRow[]> {
+  const rows = await db
+    .select({ user: users })
+    .from(users)
+    .innerJoin(userGroups, eq(userGroups.userId, users.id))
+    .innerJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(and(eq(groups.name, groupName), eq(users.isActive, true)))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+  return rows.map((row) => row.user)
+}
+
+export async function patientsOf(db: Database, professionalId: number): Promise<{ user: UserRow; linkedAt: Date }[]> {
+  const rows = await db
+    .select({ user: users, linkedAt: professionalPatients.createdAt })
+    .from(professionalPatients)
+    .innerJoin(users, eq(users.id, professionalPatients.patientId))
+    .where(eq(professionalPatients.professionalId, professionalId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+  return rows
+}

@@ -1,0 +1,31 @@
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+
+/** The provider as the app's tests see it: msw answers at this root. */
+export const PROVIDER_URL = 'http://provider.test/'
+
+export const providerUrl = (path: string) => new URL(path.replace(/^\//, ''), PROVIDER_URL).toString()
+
+export const demoPillars = [
+  ['estresse', 'brain', 'Gestão do estresse', 'Stress management', 'Manejo del estrés'],
+  ['exercicio', 'activity', 'Atividade física', 'Physical activity', 'Actividad física'],
+  ['alimento', 'apple', 'Alimentação', 'Nutrition', 'Alimentación'],
+  ['sono', 'moon', 'Sono', 'Sleep', 'Sueño'],
+  ['relacionamentos', 'users', 'Relacionamentos', 'Social relationships', 'Relaciones sociales'],
+  ['substancias', 'shield', 'Controle de substâncias', 'Substance control', 'Control de sustancias'],
+].map(([slug, icon, pt, en, es], index) => ({
+  id: index + 1,
+  slug: slug!,
+  order: index + 1,
+  icon: icon!,
+  position: index % 2 === 0 ? 'left' : 'right',
+  name: { pt: pt!, en: en!, es: es! },
+  description: { pt: `Sobre ${pt}`, en: `About ${en}`, es: `Sobre ${es}` },
+}))
+
+export const defaultHandlers = [
+  http.get(providerUrl('/pillars/'), () => HttpResponse.json(demoPillars)),
+  http.get(providerUrl('/healthz/'), () => HttpResponse.json({ status: 'ok', database: 'ok' })),
+]
+
+export const providerMock = setupServer(...defaultHandlers)

@@ -1,0 +1,42 @@
+type Loaded = { status: number; headers: Headers; data: unknown; location: string | null }
+
+/**
+ * Calls a loader or action as Remix would, and reads the outcome the same way whatever its form:
+ * plain data, data() with headers, a returned Response, or a thrown one (redirects, errors).
+ */
+export async function run(
+  fn: (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<Loaded> {
+  let outcome: unknown
+  try {
+    outcome = await fn({ request, params, context: {} })
+  } catch (thrown) {
+    outcome = thrown
+    if (!(thrown instanceof Response) && !isDataWithInit(thrown)) throw thrown
+  }
+  if (outcome instanceof Response) {
+    const text = await outcome.text()
+    let data: unknown = text
+    try {
+      data = JSON.parse(text)
+    } catch {
+      // not JSON
+    }
+    return { status: outcome.status, headers: outcome.headers, data, location: outcome.headers.get('Location') }
+  }
+  if (isDataWithInit(outcome)) {
+    const headers = new Headers(outcome.init?.headers)
+    return { status: outcome.init?.status ?? 200, headers, data: outcome.data, location: headers.get('Location') }
+  }
+  return { status: 200, headers: new Headers(), data: outcome, location: null }
+}
+
+function isDataWithInit(value: unknown): value is { type: 'DataWithResponseInit'; data: unknown; init: ResponseInit | null } {
+  return typeof value === 'object' && value !== null && (value as { type?: string }).type === 'DataWithResponseInit'
+}
+
+export function formRequest(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return new Request(url, { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } })
+}
