@@ -3,6 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 /** What the app knows about the request being served, for logs and Server-Timing. */
 export type RequestContext = {
   requestId: string
+  /** The visitor's address, passed on to the provider so its throttles count visitors, not the app. */
+  clientAddress?: string
   providerTimings: { name: string; durationMs: number }[]
 }
 

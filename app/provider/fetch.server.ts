@@ -38,6 +38,7 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
   }
   const context = currentRequestContext()
   if (context) headers.set('X-Request-Id', context.requestId)
+  if (context?.clientAddress) headers.set('X-Forwarded-For', context.clientAddress)
 
   const timeout = AbortSignal.timeout(env.PROVIDER_TIMEOUT_MS)
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout

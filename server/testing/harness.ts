@@ -43,6 +43,11 @@ export async function createMemoryDatabase(): Promise<DatabaseHandle> {
   const partial = `${snapshotPath}.${process.pid}.partial`
   writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()))
   renameSync(partial, snapshotPath)
+  // Snapshots of older schemas are of no further use.
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name)
+    if (/^innera-provider-pglite-[0-9a-f]{16}\.tar$/.test(name) && path !== snapshotPath) rmSync(path, { force: true })
+  }
   return handle
 }
 
