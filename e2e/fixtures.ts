@@ -25,6 +25,18 @@ export async function loginAs(page: Page, email: string, password = DEMO_PASSWOR
   expect(response.status(), `login as ${email}`).toBe(303)
 }
 
+/** Registers a new patient through the app (which signs them in on this page's context). */
+export async function registerFreshPatient(page: Page, label = 'teste') {
+  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`
+  const account = { name: `Pessoa ${label}`, username: `${label}${stamp}`, email: `${label}.${stamp}@example.com`, password: "caminhada-matinal-2025" }
+  const response = await page.request.post('/auth?mode=register', {
+    form: { name: account.name, username: account.username, email: account.email, password: account.password, confirmPassword: account.password, acceptTerms: 'on' },
+    maxRedirects: 0,
+  })
+  expect(response.status(), 'registration').toBe(303)
+  return account
+}
+
 /** The messages the embedded provider's development mailbox holds for an address, newest first. */
 export async function mailboxFor(page: Page, to: string) {
   const response = await page.request.get(`${providerUrl}/dev/mailbox/messages/?to=${encodeURIComponent(to)}`)

@@ -75,6 +75,7 @@ function buildIfNeeded() {
 
 const children = new Set()
 let stopping = false
+let providerReady = false
 
 function run(name, command, args, childEnv) {
   const child = spawn(command, args, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] })
@@ -86,7 +87,12 @@ function run(name, command, args, childEnv) {
       if (children.size === 0) process.exit(0)
       return
     }
-    console.error(`[innera] ${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping everything.`)
+    const how = signal ?? `exit code ${code}`
+    if (name === 'the embedded provider' && !providerReady) {
+      console.error(`[innera] the embedded provider failed to start (${how}); its message is above. If its port is taken, set PROVIDER_PORT.`)
+    } else {
+      console.error(`[innera] ${name} stopped unexpectedly (${how}); stopping everything.`)
+    }
     stopAll(1)
   })
   return child
@@ -150,6 +156,7 @@ async function main() {
       ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)
       : run('the embedded provider', process.execPath, ['build/provider/index.js'], providerEnv)
     await waitForProvider(provider, url)
+    providerReady = true
     env.PROVIDER_API_URL = url
     // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
     if (!env.GOOGLE_CLIENT_ID && providerEnv.FAKE_GOOGLE !== 'off') {

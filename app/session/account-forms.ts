@@ -9,7 +9,13 @@ const optionalText = (max: number) => z.string().trim().max(max, { error: 'valid
 export const profileSchema = z.object({
   first_name: z.string({ error: 'errors.required' }).trim().min(1, { error: 'errors.required' }).max(150, { error: 'validation.tooLong' }),
   last_name: optionalText(150),
-  phone: optionalText(30).pipe(z.string().regex(/^[\d\s()+-]*$/, { error: 'validation.phone' })),
+  phone: z
+    .string()
+    .trim()
+    .max(30, { error: 'validation.tooLong' })
+    .regex(/^[\d\s()+-]*$/, { error: 'validation.phone' })
+    .optional()
+    .default(''),
   birth_date: z
     .string()
     .optional()
