@@ -15,6 +15,7 @@ export function CookieBanner({ consent, settingsRequested }: { consent: Consent 
   if (fetcher.state !== 'idle' || (fetcher.data && !settingsRequested)) return null
   if (consent && !settingsRequested) return null
   const redirectTo = `${location.pathname}${location.search}`
+  const settingsHref = withCookieSettings(location.pathname, location.search)
   const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
   return (
     <section aria-labelledby="cookie-banner-title" className="fixed inset-x-0 bottom-0 z-40 border-t border-brand-100 bg-white shadow-[0_-8px_24px_rgba(0,0,0,0.08)]">
@@ -42,9 +43,12 @@ export function CookieBanner({ consent, settingsRequested }: { consent: Consent 
           <button type="submit" name="intent" value="all" className={choiceButton}>
             {t('cookies.acceptAll')}
           </button>
+          {/* A link, not a toggle: the preferences open with or without JavaScript, and can be linked to. */}
+          <Link to={settingsHref} preventScrollReset className={choiceButton} aria-expanded={settingsRequested}>
+            {t('cookies.customize')}
+          </Link>
         </fetcher.Form>
-        <details className="group mt-3" open={settingsRequested || undefined}>
-          <summary className={`${choiceButton} list-none sm:w-auto`}>{t('cookies.customize')}</summary>
+        {settingsRequested ? (
           <fetcher.Form method="post" action="/resources/cookie-consent" className="mt-4 space-y-3">
             {hidden}
             <fieldset className="space-y-3">
@@ -75,20 +79,24 @@ export function CookieBanner({ consent, settingsRequested }: { consent: Consent 
               {t('cookies.save')}
             </button>
           </fetcher.Form>
-        </details>
+        ) : null}
       </div>
     </section>
   )
+}
+
+function withCookieSettings(pathname: string, search: string) {
+  const params = new URLSearchParams(search)
+  params.set('cookie-settings', '1')
+  return `${pathname}?${params.toString()}`
 }
 
 /** The footer's way back to the preferences, from any page. */
 export function CookieSettingsLink({ className }: { className?: string }) {
   const { t } = useTranslation()
   const location = useLocation()
-  const params = new URLSearchParams(location.search)
-  params.set('cookie-settings', '1')
   return (
-    <Link to={`${location.pathname}?${params.toString()}`} className={className} preventScrollReset>
+    <Link to={withCookieSettings(location.pathname, location.search)} className={className} preventScrollReset>
       {t('footer.cookieSettings')}
     </Link>
   )

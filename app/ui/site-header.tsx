@@ -23,7 +23,7 @@ function NavItems({ className }: { className: string }) {
             to={item.to}
             end={'end' in item}
             prefetch="intent"
-            className="block rounded-md px-3 py-2 font-medium text-ink hover:bg-brand-50 aria-[current=page]:text-brand-800 aria-[current=page]:underline aria-[current=page]:underline-offset-8"
+            className="block rounded-md px-3 py-2 font-medium text-ink hover:bg-brand-50 xl:px-2 aria-[current=page]:text-brand-800 aria-[current=page]:underline aria-[current=page]:underline-offset-8"
           >
             {t(item.key)}
           </NavLink>
@@ -72,17 +72,17 @@ export function SiteHeader({ user, locale }: { user: HeaderUser | null; locale: 
   const { t } = useTranslation()
   return (
     <header className="border-b border-brand-100 bg-white">
-      <div className="container-page flex min-h-16 flex-wrap items-center justify-between gap-2 py-2">
+      <div className="mx-auto flex min-h-16 w-full max-w-7xl flex-wrap items-center justify-between gap-2 px-4 py-2 sm:px-6 xl:flex-nowrap">
         <Link to="/" className="flex items-baseline gap-2 rounded-md text-2xl font-bold tracking-tight text-brand-800">
           {t('brand')}
-          <span className="hidden text-sm font-medium text-muted sm:inline">{t('brandTagline')}</span>
+          <span className="hidden text-sm font-medium text-muted sm:inline xl:hidden">{t('brandTagline')}</span>
         </Link>
-        <nav aria-label={t('nav.label')} className="order-last w-full lg:order-none lg:w-auto">
-          <details className="lg:hidden">
+        <nav aria-label={t('nav.label')} className="order-last w-full xl:order-none xl:w-auto">
+          <details className="xl:hidden">
             <summary className="btn-secondary my-1 w-full list-none">{t('nav.menu')}</summary>
             <NavItems className="flex flex-col py-2" />
           </details>
-          <NavItems className="hidden items-center gap-1 lg:flex" />
+          <NavItems className="hidden items-center gap-1 xl:flex" />
         </nav>
         <div className="flex items-center gap-2">
           <LanguageSwitcher current={locale} />
