@@ -1,10 +1,14 @@
+import { type SessionData } from '#app/session/session.server.ts'
 import { providerJson } from './fetch.server.ts'
 import { detailSchema, googleLoginResponseSchema, loginResponseSchema } from './schemas.ts'
 
 const post = (json: unknown) => ({ method: 'POST' as const, json })
 
-export function login(email: string, password: string) {
-  return providerJson('/authentication/custom-login/', loginResponseSchema, post({ email, password }))
+/** Signs in; the answer is what the session stores: both tokens and the user of SPEC §3. */
+export async function login(email: string, password: string): Promise<SessionData> {
+  const answer = await providerJson('/authentication/custom-login/', loginResponseSchema, post({ email, password }))
+  const { access, refresh, user_id, username, groups, photo, first_name, last_name } = answer
+  return { access, refresh, user: { id: user_id, username, email: answer.email, groups, photo, first_name, last_name } }
 }
 
 export function register(input: { email: string; password: string; name: string; username: string }) {

@@ -1,14 +1,19 @@
 import { z } from 'zod'
 
+/** A text the provider may send as null or leave out (SPEC §3: "empty string if missing"). */
+const text = () => z.string().nullable().optional().transform((value) => value ?? '')
+/** A URL or nothing. */
+const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
+
 /** The signed-in user of SPEC §3, as /users/me/ returns it. */
 export const sessionUserSchema = z.object({
   id: z.number(),
   username: z.string(),
   email: z.string(),
   groups: z.array(z.string()),
-  photo: z.string().nullable().optional().transform((value) => value ?? null),
-  first_name: z.string().nullable().optional().transform((value) => value ?? ''),
-  last_name: z.string().nullable().optional().transform((value) => value ?? ''),
+  photo: optionalUrl(),
+  first_name: text(),
+  last_name: text(),
 })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 
@@ -33,9 +38,9 @@ export const loginResponseSchema = z.object({
   username: z.string(),
   email: z.string(),
   groups: z.array(z.string()),
-  photo: z.string().nullable().optional().transform((value) => value ?? null),
-  first_name: z.string().nullable().optional().transform((value) => value ?? ''),
-  last_name: z.string().nullable().optional().transform((value) => value ?? ''),
+  photo: optionalUrl(),
+  first_name: text(),
+  last_name: text(),
 })
 
 /** The refresh response is checked by hand: a missing access has its own SPEC §8 message. */
@@ -49,10 +54,10 @@ export const googleLoginResponseSchema = z.object({
       id: z.number(),
       email: z.string(),
       username: z.string(),
-      first_name: z.string().nullable().optional().transform((value) => value ?? ''),
-      last_name: z.string().nullable().optional().transform((value) => value ?? ''),
+      first_name: text(),
+      last_name: text(),
       groups: z.array(z.string()),
-      photo: z.string().nullable().optional().transform((value) => value ?? null),
+      photo: optionalUrl(),
     })
     .optional(),
   message: z.string().optional(),
@@ -65,12 +70,12 @@ export const profileSchema = z.object({
   id: z.number(),
   username: z.string(),
   email: z.string(),
-  first_name: z.string().nullable().transform((value) => value ?? ''),
-  last_name: z.string().nullable().transform((value) => value ?? ''),
-  photo: z.string().nullable().optional().transform((value) => value ?? null),
-  phone: z.string().nullable().optional().transform((value) => value ?? ''),
-  birth_date: z.string().nullable().optional().transform((value) => value ?? ''),
-  bio: z.string().nullable().optional().transform((value) => value ?? ''),
+  first_name: text(),
+  last_name: text(),
+  photo: optionalUrl(),
+  phone: text(),
+  birth_date: text(),
+  bio: text(),
   groups: z.array(z.string()),
   email_verified: z.boolean().optional(),
   date_joined: z.string().optional(),
@@ -81,9 +86,9 @@ export const personSchema = z.object({
   id: z.number(),
   username: z.string(),
   email: z.string(),
-  first_name: z.string().nullable().transform((value) => value ?? ''),
-  last_name: z.string().nullable().transform((value) => value ?? ''),
-  photo: z.string().nullable().optional().transform((value) => value ?? null),
+  first_name: text(),
+  last_name: text(),
+  photo: optionalUrl(),
   specialty: z.string().nullable().optional(),
   groups: z.array(z.string()).optional(),
   is_active: z.boolean().optional(),

@@ -54,17 +54,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const auth = await requireAnonymous(request, '/dashboard')
     try {
       const session = await authApi.login(submission.value.email, submission.value.password)
-      const user = {
-        id: session.user_id,
-        username: session.username,
-        email: session.email,
-        groups: session.groups,
-        photo: session.photo,
-        first_name: session.first_name,
-        last_name: session.last_name,
-      }
-      auth.signIn({ access: session.access, refresh: session.refresh, user })
-      const destination = safeRedirect(submission.value.redirectTo, defaultRouteFor(roleFromGroups(user.groups)))
+      auth.signIn(session)
+      const destination = safeRedirect(submission.value.redirectTo, defaultRouteFor(roleFromGroups(session.user.groups)))
       return redirect(destination, { status: 303, headers: await auth.headers() })
     } catch (error) {
       const message = failureText(t, error, { 400: 'errors.loginFailed', 401: 'errors.loginFailed' })
@@ -92,12 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     // Signed in straight away; the confirmation e-mail is already on its way.
     try {
-      const session = await authApi.login(email, password)
-      auth.signIn({
-        access: session.access,
-        refresh: session.refresh,
-        user: { id: session.user_id, username: session.username, email: session.email, groups: session.groups, photo: session.photo, first_name: session.first_name, last_name: session.last_name },
-      })
+      auth.signIn(await authApi.login(email, password))
       return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:register.done' } }, { headers: await auth.headers() })
     } catch {
       return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:register.doneSignIn' } })
