@@ -69,7 +69,7 @@ export default function Dashboard() {
               </h2>
               <p className="mt-2 text-brand-50">{t('patient.welcomeLead')}</p>
               <div className="mt-4 flex flex-wrap gap-3">
-                <Link className="btn bg-white text-brand-800 hover:bg-brand-50" to="/#pillars-title">
+                <Link className="btn bg-white text-brand-800 hover:bg-brand-50" to="/pilares">
                   {t('patient.choosePillars')}
                 </Link>
                 <Link className="btn border border-white text-white hover:bg-white/10" to="/programa">

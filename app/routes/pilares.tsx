@@ -1,0 +1,128 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { type SelectionMode, choose, initialSelection, reset } from '#app/domain/pillar-selection.ts'
+import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
+import { type Language } from '#app/i18n/config.ts'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { listPillars } from '#app/provider/pillars.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { PillarIcon } from '#app/ui/pillar-icon.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+import { pillarCookieHeaders, readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
+
+const modeOf = (value: string | null): SelectionMode => (value === 'single' ? 'single' : 'multiple')
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const mode = modeOf(new URL(request.url).searchParams.get('mode'))
+  const [t, locale, pillars, cookies] = await Promise.all([
+    i18nServer().getFixedT(request, 'pillars'),
+    i18nServer().getLocale(request),
+    listPillars().catch(errorResponseFor),
+    readPillarCookies(request),
+  ])
+  const state = initialSelection(mode, cookies.completed, cookies.selection?.mode === mode ? cookies.selection.selected : undefined)
+  const lng = locale as Language
+  return {
+    meta: { title: `${t('title')} · Innera`, description: t('lead') },
+    state,
+    pillars: inPillarOrder(pillars).map((pillar, index) => ({
+      slug: pillar.slug,
+      icon: pillar.icon,
+      position: positionOf(index),
+      name: pillar.name[lng] ?? pillar.name.en,
+      description: pillar.description[lng] ?? pillar.description.en,
+    })),
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+const actionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('choose'), mode: z.enum(['single', 'multiple']), pillar: z.enum(PILLAR_ORDER) }),
+  z.object({ intent: z.literal('reset'), mode: z.enum(['single', 'multiple']) }),
+])
+
+/** Every change is a small POST, so the selection works without JavaScript. */
+export async function action({ request }: ActionFunctionArgs) {
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()))
+  if (!parsed.success) throw data({ reason: 'invalid' }, { status: 400 })
+  const { mode } = parsed.data
+  const cookies = await readPillarCookies(request)
+  const current = initialSelection(mode, cookies.completed, cookies.selection?.mode === mode ? cookies.selection.selected : undefined)
+  const next = parsed.data.intent === 'reset' ? reset(current) : choose(current, parsed.data.pillar)
+  return redirect(`/pilares?mode=${mode}`, { status: 303, headers: await pillarCookieHeaders(next) })
+}
+
+export default function PillarSelection() {
+  const { pillars, state } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('pillars')
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('title')}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('lead')}</p>
+
+      <nav aria-label={t('modeLabel')} className="mt-6 inline-grid grid-cols-2 gap-1 rounded-full bg-brand-50 p-1">
+        {(['single', 'multiple'] as const).map((mode) => (
+          <Link
+            key={mode}
+            to={`/pilares?mode=${mode}`}
+            aria-current={state.mode === mode ? 'page' : undefined}
+            className="min-h-11 rounded-full px-4 py-2 text-center font-semibold text-brand-800 aria-[current=page]:bg-brand-700 aria-[current=page]:text-white"
+          >
+            {t(`modes.${mode}`)}
+          </Link>
+        ))}
+      </nav>
+      <p className="mt-3 text-muted">{t(`modes.${state.mode}Hint`)}</p>
+
+      <ol className="mt-8 space-y-4">
+        {pillars.map((pillar) => {
+          const selected = state.selected.includes(pillar.slug as never)
+          const completed = state.completed.includes(pillar.slug as never)
+          return (
+            <li key={pillar.slug} data-position={pillar.position} className={`sm:w-2/3 ${pillar.position === 'right' ? 'sm:ml-auto' : ''}`}>
+              <Form method="post" preventScrollReset>
+                <input type="hidden" name="intent" value="choose" />
+                <input type="hidden" name="mode" value={state.mode} />
+                <button
+                  type="submit"
+                  name="pillar"
+                  value={pillar.slug}
+                  aria-pressed={selected}
+                  className="flex w-full items-start gap-4 rounded-2xl border-2 border-brand-100 bg-white p-5 text-left shadow-sm hover:border-brand-600 aria-pressed:border-brand-700 aria-pressed:bg-brand-50"
+                >
+                  <PillarIcon icon={pillar.icon} className="size-10 shrink-0 text-brand-700" />
+                  <span className="flex-1">
+                    <span className="flex flex-wrap items-center gap-2 text-xl font-semibold">
+                      {pillar.name}
+                      {completed ? <span className="rounded-full bg-brand-100 px-2 py-0.5 text-sm font-medium text-brand-800">{t('completed')}</span> : null}
+                    </span>
+                    <span className="mt-1 block text-muted">{pillar.description}</span>
+                  </span>
+                  <span className="mt-1 shrink-0 text-sm font-semibold text-brand-800">{selected ? t('selected') : t('choose')}</span>
+                </button>
+              </Form>
+            </li>
+          )
+        })}
+      </ol>
+
+      <div className="mt-8 flex flex-wrap items-center gap-3">
+        <p role="status" className="mr-auto text-muted">
+          {t('count', { count: state.selected.length })}
+        </p>
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="mode" value={state.mode} />
+          <button type="submit" name="intent" value="reset" className="btn-secondary">
+            {t('reset')}
+          </button>
+        </Form>
+        <Link to="/dashboard" className="btn-primary">
+          {t('continue')}
+        </Link>
+      </div>
+    </main>
+  )
+}
