@@ -14,6 +14,7 @@ import { Throttle } from './http/throttle'
 import { jsonLogger, type Logger } from './log'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAuthenticationRoutes } from './routes/authentication'
+import { registerContactRoutes } from './routes/contact'
 import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
@@ -22,6 +23,8 @@ import { registerMediaRoutes } from './routes/media'
 import { registerPillarRoutes } from './routes/pillars'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
+import { registerProgramRoutes } from './routes/program'
+import { registerQuestionnaireRoutes } from './routes/questionnaire'
 import { registerUserAdminRoutes } from './routes/user-admin'
 import type { Services } from './services'
 
@@ -119,6 +122,9 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerUserAdminRoutes(api, services)
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
+  registerQuestionnaireRoutes(api, services)
+  registerProgramRoutes(api, services)
+  registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)
   if (config.fakeGoogle) registerFakeGoogleRoutes(api, services)

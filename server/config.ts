@@ -13,6 +13,8 @@ export type ThrottleScope =
   | 'confirmationPerEmail'
   | 'confirmationPerAddress'
   | 'googlePerAddress'
+  | 'contactPerAddress'
+  | 'contactPerEmail'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -59,6 +61,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   confirmationPerEmail: ['THROTTLE_CONFIRMATION_PER_EMAIL', '5/h'],
   confirmationPerAddress: ['THROTTLE_CONFIRMATION_PER_ADDRESS', '20/h'],
   googlePerAddress: ['THROTTLE_GOOGLE_PER_ADDRESS', '30/5m'],
+  contactPerAddress: ['THROTTLE_CONTACT_PER_ADDRESS', '5/h'],
+  contactPerEmail: ['THROTTLE_CONTACT_PER_EMAIL', '3/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -33,8 +33,8 @@ function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): 
     await client(testApp(handle.db)).patch('/users/4/', { first_name: 'Renamed' }, {
       token: (await client(testApp(handle.db)).login('admin@innera.local')).access,
     })
-    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0 })
-    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0 })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, questions: 0 })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, questions: 0 })
     expect(await tableCounts(handle.db)).toEqual(before)
     const { access } = await client(testApp(handle.db)).login('paciente@innera.local')
     expect((await client(testApp(handle.db)).get('/users/me/', { token: access })).json.first_name).toBe('Renamed')

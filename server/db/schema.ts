@@ -148,3 +148,135 @@ export const fakeGoogleCodes = pgTable('fake_google_codes', {
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
 })
+
+/** What visitors write through the contact form; admins read it and mark it handled. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 150 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    phone: varchar('phone', { length: 30 }).notNull().default(''),
+    subject: varchar('subject', { length: 20 }).$type<'patient' | 'professional' | 'company' | 'partnership' | 'other'>().notNull(),
+    message: text('message').notNull(),
+    handled: boolean('handled').notNull().default(false),
+    handledAt: timestamp('handled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('contact_messages_created_idx').on(table.createdAt), index('contact_messages_handled_idx').on(table.handled)],
+)
+
+export type QuestionOption = { value: number; label: LocalizedText }
+
+/** A published version of the health assessment. Its questions never change once published. */
+export const questionnaireVersions = pgTable(
+  'questionnaire_versions',
+  {
+    version: varchar('version', { length: 20 }).primaryKey(),
+    isCurrent: boolean('is_current').notNull().default(false),
+    title: jsonb('title').$type<LocalizedText>().notNull(),
+    description: jsonb('description').$type<LocalizedText>().notNull(),
+    estimatedMinutes: integer('estimated_minutes').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  // At most one version is the one patients answer.
+  (table) => [uniqueIndex('questionnaire_versions_one_current').on(table.isCurrent).where(sql`${table.isCurrent}`)],
+)
+
+/** Likert items (five options, values 0-4) of one version; `reverse` items score 4 - value. */
+export const questionnaireQuestions = pgTable(
+  'questionnaire_questions',
+  {
+    id: serial('id').primaryKey(),
+    version: varchar('version', { length: 20 })
+      .notNull()
+      .references(() => questionnaireVersions.version, { onDelete: 'cascade' }),
+    code: varchar('code', { length: 64 }).notNull(),
+    pillarSlug: varchar('pillar_slug', { length: 50 })
+      .notNull()
+      .references(() => pillars.slug),
+    order: integer('order').notNull(),
+    text: jsonb('text').$type<LocalizedText>().notNull(),
+    options: jsonb('options').$type<QuestionOption[]>().notNull(),
+    reverse: boolean('reverse').notNull().default(false),
+  },
+  (table) => [uniqueIndex('questionnaire_questions_version_code_unique').on(table.version, table.code)],
+)
+
+/** One submission of the assessment: the answers by question code and the scores by pillar slug. */
+export const questionnaireResults = pgTable(
+  'questionnaire_results',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    version: varchar('version', { length: 20 })
+      .notNull()
+      .references(() => questionnaireVersions.version),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    answers: jsonb('answers').$type<Record<string, number>>().notNull(),
+    scores: jsonb('scores').$type<Record<string, number>>().notNull(),
+    focusPillars: jsonb('focus_pillars').$type<string[]>().notNull(),
+  },
+  (table) => [index('questionnaire_results_user_submitted_idx').on(table.userId, table.submittedAt)],
+)
+
+/** Which professionals a patient has shared a result with. */
+export const questionnaireShares = pgTable(
+  'questionnaire_shares',
+  {
+    resultId: integer('result_id')
+      .notNull()
+      .references(() => questionnaireResults.id, { onDelete: 'cascade' }),
+    professionalId: integer('professional_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.resultId, table.professionalId] }),
+    index('questionnaire_shares_professional_idx').on(table.professionalId),
+  ],
+)
+
+/** A patient's 8-12 week program; the newest one is their current program. */
+export const programs = pgTable(
+  'programs',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // The result it was built from; null when the patient chose the focus pillars themselves.
+    resultId: integer('result_id').references(() => questionnaireResults.id, { onDelete: 'set null' }),
+    source: varchar('source', { length: 20 }).$type<'questionnaire' | 'selection'>().notNull(),
+    createdAt: createdAt(),
+    // The first day of week 1, in America/Sao_Paulo.
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    weeks: integer('weeks').notNull(),
+    focusPillars: jsonb('focus_pillars').$type<string[]>().notNull(),
+    pillarsOrder: jsonb('pillars_order').$type<string[]>().notNull(),
+  },
+  (table) => [index('programs_user_created_idx').on(table.userId, table.createdAt)],
+)
+
+/** The weekly goals of a program, texts copied from the goal library when it was built. */
+export const programGoals = pgTable(
+  'program_goals',
+  {
+    id: serial('id').primaryKey(),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id, { onDelete: 'cascade' }),
+    week: integer('week').notNull(),
+    position: integer('position').notNull(),
+    pillarSlug: varchar('pillar_slug', { length: 50 }).notNull(),
+    level: integer('level').notNull(),
+    focus: boolean('focus').notNull(),
+    text: jsonb('text').$type<LocalizedText>().notNull(),
+    done: boolean('done').notNull().default(false),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('program_goals_program_idx').on(table.programId, table.week, table.position)],
+)

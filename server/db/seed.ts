@@ -1,10 +1,11 @@
-import { inArray, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { hashPassword } from '../auth/passwords'
 import type { Database } from './client'
-import { groups, pillars, professionalPatients, userGroups, users } from './schema'
+import { groups, pillars, professionalPatients, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
 import { DEMO_ACCOUNTS, DEMO_CARE_LINKS, DEMO_PASSWORD, GROUP_NAMES, PILLARS } from './seed-data'
+import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number }
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; questions: number }
 
 let demoPasswordHash: Promise<string> | undefined
 
@@ -78,5 +79,41 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     }
   }
 
-  return { groups: createdGroups.length, pillars: createdPillars.length, users: createdEmails.size, careLinks }
+  return { groups: createdGroups.length, pillars: createdPillars.length, users: createdEmails.size, careLinks, questions: await seedQuestionnaire(db) }
+}
+
+/**
+ * The question bank. A version seen for the first time becomes the current one (the one patients
+ * answer); older versions stay, so their results can still be shown with their own questions.
+ * One transaction, so a version is never left half-published.
+ */
+async function seedQuestionnaire(db: Database): Promise<number> {
+  const { version, title, description, estimatedMinutes, questions } = QUESTIONNAIRE
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(questionnaireVersions)
+      .values({ version, title, description, estimatedMinutes })
+      .onConflictDoNothing()
+      .returning({ version: questionnaireVersions.version })
+    if (created) {
+      await tx.update(questionnaireVersions).set({ isCurrent: false }).where(eq(questionnaireVersions.isCurrent, true))
+      await tx.update(questionnaireVersions).set({ isCurrent: true }).where(eq(questionnaireVersions.version, version))
+    }
+    const inserted = await tx
+      .insert(questionnaireQuestions)
+      .values(
+        questions.map((question, index) => ({
+          version,
+          code: question.code,
+          pillarSlug: question.pillar,
+          order: index + 1,
+          text: question.text,
+          options: optionsOf(question.scale),
+          reverse: question.reverse ?? false,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ id: questionnaireQuestions.id })
+    return inserted.length
+  })
 }

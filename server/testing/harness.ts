@@ -63,7 +63,8 @@ async function schemaFingerprint(): Promise<string> {
   const hash = createHash('sha256')
   const migrations = findMigrationsDir()
   for (const file of readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) hash.update(readFileSync(join(migrations, file)))
-  for (const file of ['seed.ts', 'seed-data.ts', 'schema.ts']) hash.update(readFileSync(fileURLToPath(new URL(`../db/${file}`, import.meta.url))))
+  const dbDir = fileURLToPath(new URL('../db/', import.meta.url))
+  for (const file of readdirSync(dbDir).filter((name) => /^(seed.*|schema)\.ts$/.test(name)).sort()) hash.update(readFileSync(join(dbDir, file)))
   return hash.digest('hex').slice(0, 16)
 }
 
@@ -100,7 +101,7 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
 
 // Everything except the fake Google's signing key: regenerating it would only make jose's
 // JWKS cache refetch, and a stable key keeps tests fast.
-const RESETTABLE_TABLES = ['user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes']
+const RESETTABLE_TABLES = ['user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes', 'contact_messages']
 
 /** Back to the freshly seeded state: empty tables, seed again. */
 export async function resetDatabase(db: Database): Promise<void> {

@@ -1,0 +1,48 @@
+import type { AppContext } from './api'
+import { apiError } from './errors'
+
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 100
+
+export type Page = {
+  limit: number
+  offset: number
+  /** DRF's PageNumberPagination body around the rows of this page. */
+  envelope<T>(results: T[]): { count: number; next: string | null; previous: string | null; results: T[] }
+}
+
+/**
+ * DRF's PageNumberPagination for a list of `total` rows: `?page=` (a number or "last"; past the
+ * end is 404 "Invalid page.") and `?page_size=` (default 20, at most 100; a bad value means the
+ * default), with absolute next/previous links.
+ */
+export function paginate(c: AppContext, total: number): Page {
+  const pageSize = pageSizeFrom(c.req.query('page_size'))
+  const page = c.req.query('page') ?? '1'
+  const lastPage = Math.max(1, Math.ceil(total / pageSize))
+  const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
+  if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
+
+  const pageLink = (target: number) => {
+    const url = new URL(c.req.url)
+    if (target === 1) url.searchParams.delete('page')
+    else url.searchParams.set('page', String(target))
+    return url.toString()
+  }
+  return {
+    limit: pageSize,
+    offset: (pageNumber - 1) * pageSize,
+    envelope: (results) => ({
+      count: total,
+      next: pageNumber < lastPage ? pageLink(pageNumber + 1) : null,
+      previous: pageNumber > 1 ? pageLink(pageNumber - 1) : null,
+      results,
+    }),
+  }
+}
+
+function pageSizeFrom(value: string | undefined): number {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return DEFAULT_PAGE_SIZE
+  const size = Number(value)
+  return size < 1 ? DEFAULT_PAGE_SIZE : Math.min(size, MAX_PAGE_SIZE)
+}

@@ -1,0 +1,168 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import { authenticateWithRole } from '../auth/authenticate'
+import { contactMessages } from '../db/schema'
+import { pathParam, type Api } from '../http/api'
+import { readFields } from '../http/body'
+import { apiError, notFound, validationError } from '../http/errors'
+import { booleanField, charField, emailField, validate } from '../http/fields'
+import { contactNotificationMessage, type ContactSubject } from '../mail/contact-notification'
+import { queueMail } from '../mail/outbox'
+import type { Services } from '../services'
+import { normaliseEmail } from './accounts'
+import { enforceThrottle, requestAddress } from './throttling'
+import { pageSizeFrom } from './user-admin'
+
+export const CONTACT_SUBJECTS = ['patient', 'professional', 'company', 'partnership', 'other'] as const satisfies readonly ContactSubject[]
+
+const PHONE_PATTERN = /^[\d\s()+-]*$/
+
+/** DRF's ChoiceField: the exact value or '"x" is not a valid choice.' */
+function choiceField<const Choices extends readonly string[]>(choices: Choices) {
+  return z.unknown().transform((value, context) => {
+    if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as Choices[number]
+    const message =
+      value === undefined ? 'This field is required.' : value === null ? 'This field may not be null.' : `"${String(value)}" is not a valid choice.`
+    context.addIssue({ code: 'custom', message })
+    return z.NEVER
+  })
+}
+
+const contactSchema = z.object({
+  name: charField({ maxLength: 150 }),
+  email: emailField(),
+  phone: charField({ maxLength: 30, allowBlank: true }).regex(PHONE_PATTERN, 'Enter a valid phone number.').optional(),
+  subject: choiceField(CONTACT_SUBJECTS),
+  message: charField({ maxLength: 5000 }).min(10, 'Ensure this field has at least 10 characters.'),
+})
+
+const updateSchema = z.object({ handled: booleanField().optional() })
+
+type ContactRow = typeof contactMessages.$inferSelect
+
+function serializeContactMessage(row: ContactRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    subject: row.subject,
+    message: row.message,
+    handled: row.handled,
+    handled_at: row.handledAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  }
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
+
+/** django-filter's BooleanFilter spellings for ?handled=. */
+const HANDLED_FILTER: Record<string, boolean> = { true: true, True: true, '1': true, false: false, False: false, '0': false }
+
+/** The contact form: anyone may write (throttled); admins read, filter and mark messages handled. */
+export function registerContactRoutes(api: Api, services: Services): void {
+  const { db, config, clock } = services
+
+  api.endpoint('/contact/', {
+    POST: async (c) => {
+      enforceThrottle(services, 'contactPerAddress', requestAddress(c))
+      const input = validate(contactSchema, await readFields(c.req.raw))
+      enforceThrottle(services, 'contactPerEmail', input.email)
+
+      const [row] = await db
+        .insert(contactMessages)
+        .values({
+          name: input.name,
+          email: normaliseEmail(input.email),
+          phone: input.phone ?? '',
+          subject: input.subject,
+          message: input.message,
+          createdAt: new Date(clock()),
+        })
+        .returning()
+      await queueMail(db, contactNotificationMessage({ ...row!, adminUrl: `${config.appPublicUrl}/admin/messages` }))
+      return c.json({ id: row!.id, detail: 'Thank you for your message. Our team will get back to you soon.' }, 201)
+    },
+
+    GET: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      const search = c.req.query('search')?.trim()
+      const subject = c.req.query('subject')?.trim()
+      const handled = c.req.query('handled')?.trim()
+      const pageSize = pageSizeFrom(c.req.query('page_size'))
+      const page = c.req.query('page') ?? '1'
+
+      const conditions: SQL[] = []
+      if (search) {
+        const pattern = likePattern(search)
+        conditions.push(or(ilike(contactMessages.name, pattern), ilike(contactMessages.email, pattern), ilike(contactMessages.message, pattern))!)
+      }
+      if (subject) {
+        if (!(CONTACT_SUBJECTS as readonly string[]).includes(subject)) {
+          throw validationError({ subject: [`Select a valid choice. ${subject} is not one of the available choices.`] })
+        }
+        conditions.push(eq(contactMessages.subject, subject as ContactSubject))
+      }
+      if (handled) {
+        if (!(handled in HANDLED_FILTER)) throw validationError({ handled: ['Select a valid choice.'] })
+        conditions.push(eq(contactMessages.handled, HANDLED_FILTER[handled]!))
+      }
+      const where = conditions.length > 0 ? and(...conditions) : undefined
+
+      const [{ total }] = (await db.select({ total: count() }).from(contactMessages).where(where)) as [{ total: number }]
+      const lastPage = Math.max(1, Math.ceil(total / pageSize))
+      const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
+      if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
+
+      const rows = await db
+        .select()
+        .from(contactMessages)
+        .where(where)
+        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+        .limit(pageSize)
+        .offset((pageNumber - 1) * pageSize)
+
+      const pageLink = (target: number) => {
+        const url = new URL(c.req.url)
+        if (target === 1) url.searchParams.delete('page')
+        else url.searchParams.set('page', String(target))
+        return url.toString()
+      }
+      return c.json({
+        count: total,
+        next: pageNumber < lastPage ? pageLink(pageNumber + 1) : null,
+        previous: pageNumber > 1 ? pageLink(pageNumber - 1) : null,
+        results: rows.map(serializeContactMessage),
+      })
+    },
+  })
+
+  const findMessage = async (id: string) => {
+    // Past PostgreSQL's integer range nothing can match (and the query would fail).
+    if (Number(id) > 2_147_483_647) throw notFound()
+    const [row] = await db.select().from(contactMessages).where(eq(contactMessages.id, Number(id)))
+    if (!row) throw notFound()
+    return row
+  }
+
+  api.endpoint('/contact/:id{[0-9]+}/', {
+    GET: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      return c.json(serializeContactMessage(await findMessage(pathParam(c, 'id'))))
+    },
+    // A partial update, as DRF's PATCH: only `handled` is writable; an empty body changes nothing.
+    PATCH: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      const row = await findMessage(pathParam(c, 'id'))
+      const { handled } = validate(updateSchema, await readFields(c.req.raw))
+      if (handled === undefined || handled === row.handled) return c.json(serializeContactMessage(row))
+      const [updated] = await db
+        .update(contactMessages)
+        .set({ handled, handledAt: handled ? new Date(clock()) : null })
+        .where(eq(contactMessages.id, row.id))
+        .returning()
+      return c.json(serializeContactMessage(updated!))
+    },
+  })
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod'
+import { authenticateWithRole } from '../auth/authenticate'
+import { pathParam, type Api } from '../http/api'
+import { readFields } from '../http/body'
+import { apiError, notFound, validationError, type FieldErrors } from '../http/errors'
+import { booleanField, validate } from '../http/fields'
+import { GOAL_LIBRARY } from '../questionnaire/goal-library'
+import { MAX_WEEKS, MIN_WEEKS, planProgram, saoPauloDate } from '../questionnaire/program'
+import { currentProgramOf, findOwnGoal, goalsOf, insertProgram, setGoalDone } from '../questionnaire/program-repository'
+import { isDatabaseId, latestResultOf, pillarsInOrder } from '../questionnaire/repository'
+import { serializeGoal, serializeProgram } from '../questionnaire/serializers'
+import type { Services } from '../services'
+
+const listTypeName = (value: unknown) =>
+  typeof value === 'string' ? 'str' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : typeof value === 'boolean' ? 'bool' : 'dict'
+
+/** `weeks`: optional, an integer from 8 to 12 (null or "" mean "choose for me"). */
+function parseWeeks(value: unknown): { weeks?: number } | { error: string } {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {}
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
+  if (!/^-?\d{1,9}$/.test(text)) return { error: 'A valid integer is required.' }
+  const weeks = Number(text)
+  if (weeks < MIN_WEEKS) return { error: `Ensure this value is greater than or equal to ${MIN_WEEKS}.` }
+  if (weeks > MAX_WEEKS) return { error: `Ensure this value is less than or equal to ${MAX_WEEKS}.` }
+  return { weeks }
+}
+
+/** `focus_pillars`: optional, a non-empty list of pillar slugs (a MultipleChoiceField); order kept, repeats dropped. */
+function parseFocusPillars(value: unknown, known: string[]): { focus?: string[] } | { error: string[] } {
+  if (value === undefined || value === null) return {}
+  if (!Array.isArray(value)) return { error: [`Expected a list of items but got type "${listTypeName(value)}".`] }
+  if (value.length === 0) return { error: ['This selection may not be empty.'] }
+  const invalid = value.filter((item) => typeof item !== 'string' || !known.includes(item))
+  if (invalid.length > 0) return { error: invalid.map((item) => `"${typeof item === 'string' ? item : JSON.stringify(item)}" is not a valid choice.`) }
+  return { focus: [...new Set(value as string[])] }
+}
+
+/** The personalised 8-12 week program (SPEC §1, §9), built from the latest assessment or the chosen pillars. */
+export function registerProgramRoutes(api: Api, services: Services): void {
+  const { db, clock } = services
+  const today = () => saoPauloDate(clock())
+
+  api.endpoint('/program/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const program = await currentProgramOf(db, user.id)
+      if (!program) throw notFound()
+      return c.json(serializeProgram(program, await goalsOf(db, program.id), today()))
+    },
+
+    POST: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const fields = await readFields(c.req.raw)
+      // Only pillars with goals in the library can be part of a program.
+      const allPillars = (await pillarsInOrder(db)).map((pillar) => pillar.slug).filter((slug) => slug in GOAL_LIBRARY)
+
+      const weeks = parseWeeks(fields.weeks)
+      const chosen = parseFocusPillars(fields.focus_pillars, allPillars)
+      const errors: FieldErrors = {}
+      if ('error' in weeks) errors.weeks = [weeks.error]
+      if ('error' in chosen) errors.focus_pillars = chosen.error
+      if ('error' in weeks || 'error' in chosen) throw validationError(errors)
+
+      const latest = await latestResultOf(db, user.id)
+      const focusPillars = chosen.focus ?? latest?.focusPillars.filter((slug) => allPillars.includes(slug))
+      if (!focusPillars || focusPillars.length === 0) {
+        throw apiError(409, 'There is no questionnaire result to build the program from. Submit the questionnaire or choose the focus pillars.')
+      }
+
+      const plan = planProgram({ focusPillars, allPillars, scores: latest?.scores, weeks: weeks.weeks })
+      const { program, goals } = await insertProgram(
+        db,
+        {
+          userId: user.id,
+          resultId: latest?.id ?? null,
+          source: chosen.focus ? 'selection' : 'questionnaire',
+          createdAt: new Date(clock()),
+          startsOn: today(),
+          weeks: plan.weeks,
+          focusPillars: plan.focusPillars,
+          pillarsOrder: plan.pillarsOrder,
+        },
+        plan.schedule.flatMap(({ week, goals }) =>
+          goals.map((goal, position) => ({
+            week,
+            position,
+            pillarSlug: goal.pillar,
+            level: goal.level,
+            focus: goal.focus,
+            text: GOAL_LIBRARY[goal.pillar]![goal.level - 1]!,
+          })),
+        ),
+      )
+      return c.json(serializeProgram(program, goals, today()), 201)
+    },
+  })
+
+  api.endpoint('/program/goals/:id{[0-9]+}/', {
+    POST: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const id = Number(pathParam(c, 'id'))
+      // Someone else's goal is as unknown as a missing one.
+      const goal = isDatabaseId(id) ? await findOwnGoal(db, user.id, id) : undefined
+      if (!goal) throw notFound()
+      const { done } = validate(z.object({ done: booleanField() }), { done: (await readFields(c.req.raw)).done })
+      return c.json(serializeGoal(await setGoalDone(db, goal, done, new Date(clock()))))
+    },
+  })
+}

@@ -1,0 +1,270 @@
+import { z } from 'zod'
+import { authenticate, authenticateWithRole, roleOf, type Caller } from '../auth/authenticate'
+import { pathParam, type Api } from '../http/api'
+import { readFields } from '../http/body'
+import { ApiError, notFound, permissionDenied, validationError } from '../http/errors'
+import { integerField, validate } from '../http/fields'
+import { paginate } from '../http/pagination'
+import { parseAnswers } from '../questionnaire/answers'
+import {
+  activeProfessionalIds,
+  addShares,
+  allResultsOldestFirst,
+  countResultsOf,
+  countSharedWith,
+  currentVersion,
+  findResult,
+  findVersion,
+  insertResult,
+  isDatabaseId,
+  isSharedWith,
+  latestResultOf,
+  pillarsInOrder,
+  questionCodesByVersion,
+  questionsOf,
+  removeShare,
+  resultsOf,
+  sharedWith,
+  sharesOf,
+  type ResultRow,
+} from '../questionnaire/repository'
+import { scoreSubmission } from '../questionnaire/scoring'
+import {
+  serializeQuestionnaire,
+  serializeResult,
+  serializeResultSummary,
+  serializeSharedResult,
+  serializeShareList,
+  serializeTrends,
+} from '../questionnaire/serializers'
+import type { Services } from '../services'
+import { findUserById } from '../users/repository'
+
+const REQUIRED = 'This field is required.'
+const NOT_NULL = 'This field may not be null.'
+
+/** Python's name for a JSON value's type, as DRF's messages show it. */
+function typeName(value: unknown): string {
+  if (value === null) return 'NoneType'
+  if (Array.isArray(value)) return 'list'
+  if (typeof value === 'string') return 'str'
+  if (typeof value === 'boolean') return 'bool'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float'
+  return 'dict'
+}
+
+/** A PrimaryKeyRelatedField(many=True): a non-empty list of ids (integers or integer strings). */
+function parseIdList(value: unknown): { ids: number[] } | { error: string } {
+  if (value === undefined) return { error: REQUIRED }
+  if (value === null) return { error: NOT_NULL }
+  if (!Array.isArray(value)) return { error: `Expected a list of items but got type "${typeName(value)}".` }
+  if (value.length === 0) return { error: 'This list may not be empty.' }
+  const ids: number[] = []
+  for (const item of value) {
+    const text = typeof item === 'number' ? String(item) : typeof item === 'string' ? item.trim() : undefined
+    if (text === undefined || !/^\d{1,9}$/.test(text)) return { error: `Incorrect type. Expected pk value, received ${typeName(item)}.` }
+    if (!ids.includes(Number(text))) ids.push(Number(text))
+  }
+  return { ids }
+}
+
+const resultIdField = z.object({ questionnaire: integerField() })
+
+/**
+ * The health assessment (SPEC §7 Questionnaire): the versioned question bank, submissions
+ * scored per pillar, history and trends, and sharing a result with professionals (SPEC §6).
+ */
+export function registerQuestionnaireRoutes(api: Api, services: Services): void {
+  const { db, clock, config } = services
+
+  const pillarOrder = async () => (await pillarsInOrder(db)).map((pillar) => pillar.slug)
+
+  async function definition(version: string | undefined) {
+    const row = version === undefined ? await currentVersion(db) : await findVersion(db, version)
+    if (!row) throw notFound()
+    return serializeQuestionnaire(row, await pillarsInOrder(db), await questionsOf(db, row.version))
+  }
+
+  async function fullResult(result: ResultRow) {
+    const [patient, order, codes] = await Promise.all([findUserById(db, result.userId), pillarOrder(), questionCodesByVersion(db, [result.version])])
+    return serializeResult(result, patient!, order, codes.get(result.version) ?? [])
+  }
+
+  /**
+   * A result the caller may read: the owner's, one shared with the calling professional, or any
+   * for an admin. Anything else is 404, so nobody learns which ids exist.
+   */
+  async function readableResult(caller: Caller, id: number): Promise<ResultRow> {
+    const result = isDatabaseId(id) ? await findResult(db, id) : undefined
+    if (!result) throw notFound()
+    if (result.userId === caller.user.id) return result
+    const role = roleOf(caller.groups)
+    if (role === 'admin') return result
+    if (role === 'profissional' && (await isSharedWith(db, result.id, caller.user.id))) return result
+    throw notFound()
+  }
+
+  /** Only the owner manages a result's shares; others who can read it get 403, the rest 404. */
+  async function ownedResult(caller: Caller, id: number): Promise<ResultRow> {
+    const result = await readableResult(caller, id)
+    if (result.userId !== caller.user.id) throw permissionDenied()
+    return result
+  }
+
+  const shareList = async (resultId: number) => serializeShareList(resultId, await sharesOf(db, resultId), config.providerPublicUrl)
+
+  // The question bank is public content, like the pillars: the app may show it before sign-in.
+  api.endpoint('/questionnaire/', {
+    GET: async (c) => c.json(await definition(undefined)),
+  })
+
+  // SPEC's "get": the questionnaire definition, the current one or `?version=` (old results
+  // keep their own questions).
+  api.endpoint('/questionnaire/get/', {
+    GET: async (c) => {
+      const version = c.req.query('version')?.trim()
+      return c.json(await definition(version ? version : undefined))
+    },
+  })
+
+  api.endpoint('/questionnaire/submit/', {
+    POST: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const fields = await readFields(c.req.raw)
+      const current = await currentVersion(db)
+      const errors: Record<string, unknown> = {}
+
+      const version = fields.version
+      if (version === undefined) errors.version = [REQUIRED]
+      else if (version === null) errors.version = [NOT_NULL]
+      else if (typeof version !== 'string') errors.version = ['Not a valid string.']
+      else if (!current || version.trim() !== current.version) {
+        errors.version = [`"${version}" is not the current questionnaire version${current ? ` ("${current.version}")` : ''}.`]
+      }
+
+      const raw = fields.answers
+      let answers: Record<string, number> | undefined
+      if (raw === undefined) errors.answers = [REQUIRED]
+      else if (raw === null) errors.answers = [NOT_NULL]
+      else if (typeof raw !== 'object' || Array.isArray(raw)) errors.answers = [`Expected a dictionary of items but got type "${typeName(raw)}".`]
+      else if (current && errors.version === undefined) {
+        const questions = await questionsOf(db, current.version)
+        const parsed = parseAnswers(
+          questions.map((question) => question.code),
+          raw as Record<string, unknown>,
+        )
+        if (parsed.ok) answers = parsed.answers
+        else errors.answers = parsed.errors
+      }
+      if (Object.keys(errors).length > 0 || !answers || !current) throw new ApiError(400, errors)
+
+      const questions = await questionsOf(db, current.version)
+      const order = await pillarOrder()
+      const { scores, focusPillars } = scoreSubmission(
+        questions.map((question) => ({ code: question.code, pillar: question.pillarSlug, reverse: question.reverse })),
+        answers,
+        order,
+      )
+      const result = await insertResult(db, {
+        userId: user.id,
+        version: current.version,
+        submittedAt: new Date(clock()),
+        answers,
+        scores,
+        focusPillars,
+      })
+      return c.json(await fullResult(result), 201)
+    },
+  })
+
+  api.endpoint('/questionnaire/results/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const page = paginate(c, await countResultsOf(db, user.id))
+      const [rows, order] = await Promise.all([resultsOf(db, user.id, page), pillarOrder()])
+      return c.json(page.envelope(rows.map((row) => serializeResultSummary(row, order))))
+    },
+  })
+
+  api.endpoint('/questionnaire/latest/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const latest = await latestResultOf(db, user.id)
+      if (!latest) throw notFound()
+      return c.json(await fullResult(latest))
+    },
+  })
+
+  api.endpoint('/questionnaire/trends/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const [results, order] = await Promise.all([allResultsOldestFirst(db, user.id), pillarOrder()])
+      return c.json(serializeTrends(results, order))
+    },
+  })
+
+  api.endpoint('/questionnaire/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      return c.json(await fullResult(await readableResult(caller, Number(pathParam(c, 'id')))))
+    },
+  })
+
+  api.endpoint('/questionnaire/share/', {
+    POST: async (c) => {
+      const caller = await authenticate(c, services)
+      const fields = await readFields(c.req.raw)
+      const professionals = parseIdList(fields.professionals)
+      const id = z.object({ questionnaire: integerField() }).safeParse({ questionnaire: fields.questionnaire })
+      const errors: Record<string, string[]> = {}
+      if (!id.success) errors.questionnaire = [id.error.issues[0]!.message]
+      if ('error' in professionals) errors.professionals = [professionals.error]
+      if (!id.success || 'error' in professionals) throw validationError(errors)
+
+      const result = await ownedResult(caller, id.data.questionnaire)
+      const valid = await activeProfessionalIds(db, professionals.ids)
+      const invalid = professionals.ids.filter((professionalId) => !valid.has(professionalId))
+      if (invalid.length > 0) throw validationError({ professionals: invalid.map((professionalId) => `Invalid pk "${professionalId}" - object does not exist.`) })
+
+      await addShares(db, result.id, professionals.ids, new Date(clock()))
+      return c.json(await shareList(result.id))
+    },
+  })
+
+  api.endpoint('/questionnaire/share/professionals/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const { questionnaire } = validate(resultIdField, { questionnaire: c.req.query('questionnaire') })
+      const result = await ownedResult(caller, questionnaire)
+      return c.json(await shareList(result.id))
+    },
+  })
+
+  api.endpoint('/questionnaire/share/remove/', {
+    POST: async (c) => {
+      const caller = await authenticate(c, services)
+      const fields = await readFields(c.req.raw)
+      const { questionnaire, professional } = validate(z.object({ questionnaire: integerField(), professional: integerField() }), {
+        questionnaire: fields.questionnaire,
+        professional: fields.professional,
+      })
+      const result = await ownedResult(caller, questionnaire)
+      // Removing a share that does not exist is not an error: the end state is what was asked.
+      if (isDatabaseId(professional)) await removeShare(db, result.id, professional)
+      return c.json(await shareList(result.id))
+    },
+  })
+
+  api.endpoint('/questionnaire/shared-with-me/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'profissional')
+      const patientParam = c.req.query('patient')
+      const patientId = patientParam === undefined ? undefined : validate(z.object({ patient: integerField() }), { patient: patientParam }).patient
+      // An id beyond int4 cannot exist: no results rather than a database error.
+      const patientFilter = patientId !== undefined && !isDatabaseId(patientId) ? -1 : patientId
+      const page = paginate(c, await countSharedWith(db, user.id, patientFilter))
+      const [rows, order] = await Promise.all([sharedWith(db, user.id, { patientId: patientFilter, ...page }), pillarOrder()])
+      return c.json(page.envelope(rows.map((row) => serializeSharedResult(row.result, row.patient, row.sharedAt, order))))
+    },
+  })
+}
