@@ -47,6 +47,10 @@ describe('parseErrorBody', () => {
       fieldErrors: { email: ['Taken'], password: ['Too short'] },
     })
   })
+  test('a field named message keeps its errors; a message text is the detail', () => {
+    expect(parseErrorBody({ message: ['Too short.'] })).toEqual({ fieldErrors: { message: ['Too short.'] } })
+    expect(parseErrorBody({ success: false, message: 'Google authentication failed' })).toEqual({ detail: 'Google authentication failed' })
+  })
   test('ignores bodies that are not objects', () => {
     expect(parseErrorBody('<html>')).toEqual({})
     expect(parseErrorBody(null)).toEqual({})

@@ -88,7 +88,9 @@ export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: 
           : undefined
   const fieldErrors: Record<string, string[]> = {}
   for (const [field, value] of Object.entries(record)) {
-    if (['detail', 'code', 'success', 'message', 'display_message'].includes(field)) continue
+    if (['detail', 'code', 'success', 'display_message'].includes(field)) continue
+    // `message` is a text beside the result in some answers (Google sign-in), but a field's errors when a list.
+    if (field === 'message' && typeof value === 'string') continue
     if (Array.isArray(value) && value.every((item) => typeof item === 'string')) fieldErrors[field] = value
     else if (typeof value === 'string') fieldErrors[field] = [value]
   }

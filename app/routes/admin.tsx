@@ -15,6 +15,7 @@ export default function AdminLayout() {
   const links = [
     { to: '/admin/dashboard', label: t('nav.dashboard') },
     { to: '/admin/users', label: t('nav.users') },
+    { to: '/admin/messages', label: t('nav.messages') },
   ]
   return (
     <div className="container-page py-8">

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
+import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { i18nServer } from '#app/i18n/i18next.server.ts'
@@ -7,8 +7,9 @@ import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { listUsers } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups, roles } from '#app/session/roles.ts'
+import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
-import { pageInfo, withPage } from '#app/utils/pagination.ts'
+import { pageInfo } from '#app/utils/pagination.ts'
 
 const PAGE_SIZE = 20
 const querySchema = z.object({
@@ -52,31 +53,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export default function AdminUsers() {
   const { query, users, count } = useLoaderData<typeof loader>()
   const { t } = useTranslation('admin')
-  const location = useLocation()
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   return (
     <main id="main">
       <h1 className="text-3xl font-bold">{t('users.title')}</h1>
       <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3">
-        <div className="min-w-56 flex-1">
-          <label htmlFor="search" className="block font-medium">
-            {t('users.search')}
-          </label>
-          <input id="search" name="search" type="search" defaultValue={query.search} className="mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3" />
-        </div>
-        <div>
-          <label htmlFor="group" className="block font-medium">
-            {t('users.role')}
-          </label>
-          <select id="group" name="group" defaultValue={query.group} className="mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3">
-            <option value="">{t('users.allRoles')}</option>
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {t(`roles.${role}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchFilter label={t('users.search')} defaultValue={query.search} />
+        <SelectFilter
+          name="group"
+          label={t('users.role')}
+          defaultValue={query.group}
+          allLabel={t('users.allRoles')}
+          options={roles.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
+        />
         <button type="submit" className="btn-primary">
           {t('users.apply')}
         </button>
@@ -114,25 +103,7 @@ export default function AdminUsers() {
       ) : (
         <p className="mt-4 rounded-2xl bg-white p-6 text-muted">{t('users.empty')}</p>
       )}
-      {info.pages > 1 ? (
-        <nav aria-label={t('users.pagination')} className="mt-6 flex items-center justify-between gap-3">
-          {info.previous ? (
-            <Link className="btn-secondary" to={withPage(location.search, info.previous)} rel="prev">
-              {t('users.previous')}
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">{t('users.page', { current: info.current, pages: info.pages })}</span>
-          {info.next ? (
-            <Link className="btn-secondary" to={withPage(location.search, info.next)} rel="next">
-              {t('users.next')}
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pagination count={count} page={query.page} pageSize={PAGE_SIZE} />
     </main>
   )
 }

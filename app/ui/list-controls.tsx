@@ -1,0 +1,63 @@
+import { Link, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { pageInfo, withPage } from '#app/utils/pagination.ts'
+
+const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'
+
+/** A labelled search box of a GET filter form. */
+export function SearchFilter({ label, defaultValue, name = 'search' }: { label: string; defaultValue: string; name?: string }) {
+  return (
+    <div className="min-w-56 flex-1">
+      <label htmlFor={name} className="block font-medium">
+        {label}
+      </label>
+      <input id={name} name={name} type="search" defaultValue={defaultValue} className={`${control} w-full`} />
+    </div>
+  )
+}
+
+/** A labelled select of a GET filter form; the empty option means "all". */
+export function SelectFilter({ name, label, defaultValue, allLabel, options }: { name: string; label: string; defaultValue: string; allLabel: string; options: { value: string; label: string }[] }) {
+  return (
+    <div>
+      <label htmlFor={name} className="block font-medium">
+        {label}
+      </label>
+      <select id={name} name={name} defaultValue={defaultValue} className={control}>
+        <option value="">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** Previous / page N of M / next, keeping the list's other query parameters. */
+export function Pagination({ count, page, pageSize }: { count: number; page: number; pageSize: number }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const info = pageInfo({ count, page, pageSize })
+  if (info.pages <= 1) return null
+  return (
+    <nav aria-label={t('pagination.label')} className="mt-6 flex items-center justify-between gap-3">
+      {info.previous ? (
+        <Link className="btn-secondary" to={withPage(location.search, info.previous)} rel="prev">
+          {t('pagination.previous')}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="text-muted">{t('pagination.page', { current: info.current, pages: info.pages })}</span>
+      {info.next ? (
+        <Link className="btn-secondary" to={withPage(location.search, info.next)} rel="next">
+          {t('pagination.next')}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  )
+}
