@@ -51,6 +51,11 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody({ message: ['Too short.'] })).toEqual({ fieldErrors: { message: ['Too short.'] } })
     expect(parseErrorBody({ success: false, message: 'Google authentication failed' })).toEqual({ detail: 'Google authentication failed' })
   })
+  test('nested field errors become dotted keys', () => {
+    expect(parseErrorBody({ answers: { sono_duration: ['This question needs an answer.'] } })).toEqual({
+      fieldErrors: { 'answers.sono_duration': ['This question needs an answer.'] },
+    })
+  })
   test('ignores bodies that are not objects', () => {
     expect(parseErrorBody('<html>')).toEqual({})
     expect(parseErrorBody(null)).toEqual({})

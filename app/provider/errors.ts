@@ -93,6 +93,12 @@ export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: 
     if (field === 'message' && typeof value === 'string') continue
     if (Array.isArray(value) && value.every((item) => typeof item === 'string')) fieldErrors[field] = value
     else if (typeof value === 'string') fieldErrors[field] = [value]
+    // Nested serializers (e.g. {"answers": {"sono_duration": [...]}}) become dotted keys.
+    else if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [inner, messages] of Object.entries(value as Record<string, unknown>)) {
+        if (Array.isArray(messages) && messages.every((item) => typeof item === 'string')) fieldErrors[`${field}.${inner}`] = messages
+      }
+    }
   }
   if (!detail && Array.isArray(record.non_field_errors)) {
     return { detail: String(record.non_field_errors[0]), fieldErrors }

@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
-const stepLinks = { assessment: '/programa', pillars: '/pilares', program: '/meu-programa' } as const
+const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
 export default function Dashboard() {
   const { role, firstName, patients, welcome, program } = useLoaderData<typeof loader>()
@@ -65,6 +65,9 @@ export default function Dashboard() {
           <h2 id="patients-title" className="text-2xl font-semibold">
             {t('professional.patientsTitle')}
           </h2>
+          <Link to="/profissional/avaliacoes" className="link mt-2 inline-block">
+            {t('shared.title', { ns: 'assessment' })}
+          </Link>
           {patients && patients.length > 0 ? (
             <ul className="mt-4 divide-y divide-brand-100 rounded-2xl bg-white shadow-sm">
               {patients.map((patient) => (
@@ -92,7 +95,7 @@ export default function Dashboard() {
                 <Link className="btn bg-white text-brand-800 hover:bg-brand-50" to="/pilares">
                   {t('patient.choosePillars')}
                 </Link>
-                <Link className="btn border border-white text-white hover:bg-white/10" to="/programa">
+                <Link className="btn border border-white text-white hover:bg-white/10" to="/avaliacao">
                   {t('patient.aboutAssessment')}
                 </Link>
               </div>

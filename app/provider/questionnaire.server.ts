@@ -1,0 +1,42 @@
+import { type Language, defaultLanguage, isLanguage, languageTags } from '#app/i18n/config.ts'
+import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { type Auth } from '#app/session/auth.server.ts'
+import { providerJson } from './fetch.server.ts'
+import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
+
+export const getDefinition = () => providerJson('/questionnaire/', definitionSchema)
+
+export const submitAnswers = (auth: Auth, version: string, answers: Record<string, number>) =>
+  auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })
+
+export const listResults = (auth: Auth, page = 1) => auth.call('/questionnaire/results/', pageOf(resultSummarySchema), { query: { page, page_size: 100 } })
+
+export const getTrends = (auth: Auth) => auth.call('/questionnaire/trends/', trendsSchema)
+
+export const getResult = (auth: Auth, id: number) => auth.call(`/questionnaire/${id}/`, resultSchema)
+
+export const listShares = (auth: Auth, questionnaire: number) =>
+  auth.call('/questionnaire/share/professionals/', shareListSchema, { query: { questionnaire } })
+
+export const shareResult = (auth: Auth, questionnaire: number, professionals: number[]) =>
+  auth.call('/questionnaire/share/', shareListSchema, { method: 'POST', json: { questionnaire, professionals } })
+
+export const removeShare = (auth: Auth, questionnaire: number, professional: number) =>
+  auth.call('/questionnaire/share/remove/', shareListSchema, { method: 'POST', json: { questionnaire, professional } })
+
+export const listSharedWithMe = (auth: Auth) => auth.call('/questionnaire/shared-with-me/', pageOf(sharedResultSchema), { query: { page_size: 100 } })
+
+/** The user's language, as the questionnaire texts are keyed. */
+export async function languageOf(request: Request): Promise<Language> {
+  const locale = await i18nServer().getLocale(request)
+  return isLanguage(locale) ? locale : defaultLanguage
+}
+
+/** A submission date as the user reads it (Brazil's time zone). */
+export function formatWhen(iso: string, language: Language) {
+  return new Intl.DateTimeFormat(languageTags[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }).format(new Date(iso))
+}
+
+/** Pillar slug → name in the user's language, from the questionnaire definition. */
+export const pillarNames = (definition: Definition, language: Language) =>
+  Object.fromEntries(definition.pillars.map((pillar) => [pillar.slug, pillar.name[language]] as const))
