@@ -11,6 +11,8 @@ test.describe('home page', () => {
     await expect(pillars).toHaveCount(6)
     const names = await pillars.allTextContents()
     expect(names.map((name) => name.trim())).toEqual(expect.arrayContaining(pillarsPt))
+    await expect(page.getByRole('link', { name: 'Fazer a avaliação' })).toHaveAttribute('href', '/avaliacao')
+    await expect(page.getByRole('link', { name: 'Conheça o programa' }).first()).toHaveAttribute('href', '/programa')
     await expectNoAxeViolations(page)
   })
 

@@ -1,6 +1,7 @@
 import { type Language, defaultLanguage, isLanguage, languageTags } from '#app/i18n/config.ts'
 import { i18nServer } from '#app/i18n/i18next.server.ts'
 import { type Auth } from '#app/session/auth.server.ts'
+import { ProviderError } from './errors.ts'
 import { providerJson } from './fetch.server.ts'
 import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
 
@@ -10,6 +11,16 @@ export const submitAnswers = (auth: Auth, version: string, answers: Record<strin
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })
 
 export const listResults = (auth: Auth, page = 1) => auth.call('/questionnaire/results/', pageOf(resultSummarySchema), { query: { page, page_size: 100 } })
+
+/** The patient's newest result, or null before the first one (the provider's 404). */
+export async function getLatestResult(auth: Auth) {
+  try {
+    return await auth.call('/questionnaire/latest/', resultSchema)
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 404) return null
+    throw error
+  }
+}
 
 export const getTrends = (auth: Auth) => auth.call('/questionnaire/trends/', trendsSchema)
 

@@ -70,6 +70,23 @@ export default function Home() {
           </p>
         )}
       </section>
+
+      <section aria-label={t('home.programTitle')} className="container-page grid gap-4 pb-16 md:grid-cols-2">
+        {(
+          [
+            { key: 'program', to: '/programa' },
+            { key: 'assessment', to: '/avaliacao' },
+          ] as const
+        ).map((card) => (
+          <div key={card.key} className="rounded-2xl bg-white p-6 shadow-sm">
+            <h2 className="text-2xl font-bold tracking-tight">{t(`home.${card.key}Title`)}</h2>
+            <p className="mt-2 text-lg text-muted">{t(`home.${card.key}Body`)}</p>
+            <Link to={card.to} className="btn-primary mt-4">
+              {t(`home.${card.key}Cta`)}
+            </Link>
+          </div>
+        ))}
+      </section>
     </main>
   )
 }

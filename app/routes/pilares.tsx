@@ -6,25 +6,42 @@ import { type SelectionMode, choose, initialSelection, reset } from '#app/domain
 import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
+import { getLatestResult } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { getAuth } from '#app/session/auth.server.ts'
+import { hasRole } from '#app/session/roles.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pillarCookieHeaders, readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
 
 const modeOf = (value: string | null): SelectionMode => (value === 'single' ? 'single' : 'multiple')
 
+/** The latest result of a signed-in patient; nothing for visitors, other roles or when the provider is away. */
+async function latestForPatient(request: Request) {
+  const auth = await getAuth(request)
+  if (!auth.user || !hasRole(auth.user.groups, 'paciente')) return null
+  return getLatestResult(auth).catch((error: unknown) => {
+    if (error instanceof ProviderError) return null
+    throw error
+  })
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const mode = modeOf(new URL(request.url).searchParams.get('mode'))
-  const [t, locale, pillars, cookies] = await Promise.all([
+  const [t, locale, pillars, cookies, latest] = await Promise.all([
     i18nServer().getFixedT(request, 'pillars'),
     i18nServer().getLocale(request),
     listPillars().catch(errorResponseFor),
     readPillarCookies(request),
+    latestForPatient(request),
   ])
-  const state = initialSelection(mode, cookies.completed, cookies.selection?.mode === mode ? cookies.selection.selected : undefined)
+  // Signed-in patients: the completed pillars mirror the provider's latest result (SPEC §3).
+  const completed = latest ? Object.keys(latest.scores) : cookies.completed
+  const state = initialSelection(mode, completed, cookies.selection?.mode === mode ? cookies.selection.selected : undefined)
   const lng = locale as Language
-  return {
+  return data({
     meta: { title: `${t('title')} · Innera`, description: t('lead') },
     state,
     pillars: inPillarOrder(pillars).map((pillar, index) => ({
@@ -34,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: pillar.name[lng] ?? pillar.name.en,
       description: pillar.description[lng] ?? pillar.description.en,
     })),
-  }
+  }, { headers: await (await getAuth(request)).headers() })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)

@@ -47,3 +47,28 @@ describe('pillar selection', () => {
     expect(result.status).toBe(400)
   })
 })
+
+describe('pillar selection for a signed-in patient', () => {
+  test('the completed pillars mirror the latest result from the provider', async () => {
+    const { http, HttpResponse } = await import('msw')
+    const { providerMock, providerUrl } = await import('#tests/mocks/provider.ts')
+    const { demoPatient, fakeJwt, sessionCookie } = await import('#tests/mocks/session.ts')
+    providerMock.use(
+      http.get(providerUrl('/questionnaire/latest/'), () =>
+        HttpResponse.json({
+          id: 7,
+          version: '2025.1',
+          submitted_at: '2026-11-20T12:00:00.000Z',
+          scores: { estresse: 40, exercicio: 70, alimento: 55, sono: 30, relacionamentos: 90, substancias: 100 },
+          focus_pillars: ['sono', 'estresse', 'alimento'],
+          answers: {},
+          patient: { id: 4, username: 'paciente', first_name: 'Pedro', last_name: 'Santos' },
+        }),
+      ),
+    )
+    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
+    const data = await load('http://app.test/pilares', cookie)
+    expect(data.state.completed).toEqual(['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias'])
+    expect(data.state.selected).toEqual(data.state.completed)
+  })
+})
