@@ -34,6 +34,8 @@ for (const javaScriptEnabled of [false, true]) {
     test.use({ javaScriptEnabled })
 
     test('a step needs every answer, back keeps them, and the whole assessment ends on the results', async ({ page }) => {
+      // 36 questions over 7 pages: a long walk on a 2-core machine.
+      test.slow()
       await registerFreshPatient(page, uniqueLabel('aval'))
       await page.goto('/avaliacao')
       const first = page.locator('main form fieldset').first()
@@ -60,6 +62,7 @@ for (const javaScriptEnabled of [false, true]) {
 }
 
 test('sharing with a professional, who sees the result until the share is removed', async ({ page, browser }) => {
+  test.slow()
   const patient = await registerFreshPatient(page, uniqueLabel('share'))
   await completeAssessment(page)
   const resultUrl = new URL(page.url()).pathname
@@ -93,6 +96,7 @@ test('sharing with a professional, who sees the result until the share is remove
 })
 
 test('history shows trends after two submissions', async ({ page }) => {
+  test.slow()
   await registerFreshPatient(page, uniqueLabel('hist'))
   await completeAssessment(page, { value: '1' })
   await page.goto('/avaliacao/historico')

@@ -5,7 +5,8 @@ import { ProviderError } from './errors.ts'
 import { providerJson } from './fetch.server.ts'
 import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
 
-export const getDefinition = () => providerJson('/questionnaire/', definitionSchema)
+/** SPEC §7's "get": the questionnaire definition (the current version). */
+export const getDefinition = () => providerJson('/questionnaire/get/', definitionSchema)
 
 export const submitAnswers = (auth: Auth, version: string, answers: Record<string, number>) =>
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })

@@ -37,7 +37,7 @@ const result = { id: 7, version: '2025.1', submitted_at: '2025-03-18T12:00:00.00
 const fullResult = { ...result, answers: {}, patient: { id: demoPatient.id, username: 'paciente', first_name: 'Pedro', last_name: 'Santos' } }
 const paula = { id: 2, username: 'profissional', first_name: 'Paula', last_name: 'Ribeiro', email: 'profissional@innera.local', photo: null, specialty: 'MEV' }
 
-const definitionHandler = http.get(providerUrl('/questionnaire/'), () => HttpResponse.json(definition))
+const definitionHandler = http.get(providerUrl('/questionnaire/get/'), () => HttpResponse.json(definition))
 const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
 /** The cookies a response sets, merged over the ones sent. */
 function nextCookie(previous: string, headers: Headers) {
