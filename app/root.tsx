@@ -19,6 +19,9 @@ import { languageAlternates } from './utils/site.ts'
 import { getToast } from './utils/toast.server.ts'
 import { useNonce } from './utils/nonce.tsx'
 
+/** zod reads its settings from this global when it loads; jitless parsing needs no eval. */
+const ZOD_JITLESS = 'globalThis.__zod_globalConfig={jitless:true}'
+
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: styles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -28,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [locale, auth, flashed] = await Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)])
   // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
+  if (auth.endedMidRequest) throw await auth.expired()
   const headers = await auth.headers(flashed.headers ?? undefined)
   // A supported ?lng= is also remembered, so the next page keeps the language.
   if (new URL(request.url).searchParams.get('lng') === locale) {
@@ -73,6 +77,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0a6650" />
+        {/* Before any module: zod must never probe `new Function` in the browser (the CSP forbids eval). */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }} />
         <Meta />
         <Links />
         {rootData ? <LanguageAlternates origin={rootData.origin} /> : null}

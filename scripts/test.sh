@@ -12,3 +12,4 @@ step 'build';                npm run build --silent
 touch build/.stamp
 step 'container build check'; bash scripts/check-dockerfile.sh
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
+step 'fault and security suite (Chromium)'; npx playwright test -c playwright.faults.config.ts

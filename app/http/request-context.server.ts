@@ -3,6 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 /** What the app knows about the request being served, for logs and Server-Timing. */
 export type RequestContext = {
   requestId: string
+  /** The HTTP method: after a document POST, the page's loaders run on the same request. */
+  method?: string
   /** The visitor's address, passed on to the provider so its throttles count visitors, not the app. */
   clientAddress?: string
   providerTimings: { name: string; durationMs: number }[]
@@ -16,4 +18,12 @@ export const requestContextStorage: AsyncLocalStorage<RequestContext> = (globalS
 
 export function currentRequestContext(): RequestContext | undefined {
   return requestContextStorage.getStore()
+}
+
+/**
+ * True while serving a form submission sent without JavaScript: the action has answered and the
+ * page's loaders now render it again around what the user typed.
+ */
+export function isFormSubmission(): boolean {
+  return currentRequestContext()?.method === 'POST'
 }

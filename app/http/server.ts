@@ -43,7 +43,7 @@ const securityHeaders = baseSecurityHeaders({ production })
 app.use((req, res, next) => {
   const requestId = randomUUID()
   const started = performance.now()
-  const context = { requestId, clientAddress: req.ip, providerTimings: [] as { name: string; durationMs: number }[] }
+  const context = { requestId, method: req.method, clientAddress: req.ip, providerTimings: [] as { name: string; durationMs: number }[] }
   res.set(securityHeaders)
   res.set('X-Request-Id', requestId)
   const writeHead = res.writeHead

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { type Auth } from '#app/session/auth.server.ts'
-import { contactSubjects, type ContactSubject } from '#app/session/contact-form.ts'
+import { contactSubjects, type ContactSubject } from '#app/session/contact-fields.ts'
 import { providerJson } from './fetch.server.ts'
 import { paginated } from './schemas.ts'
 

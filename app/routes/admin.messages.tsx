@@ -10,12 +10,13 @@ import { listContactMessages, setContactMessageHandled } from '#app/provider/con
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { contactSubjects } from '#app/session/contact-form.ts'
+import { contactSubjects } from '#app/session/contact-fields.ts'
 import { failureText } from '#app/utils/messages.server.ts'
 import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageInfo } from '#app/utils/pagination.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 const PAGE_SIZE = 20
 const TIME_ZONE = 'America/Sao_Paulo'
@@ -90,7 +91,7 @@ const actionSchema = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const back = listUrl(readQuery(new URL(request.url)))
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
   if (!parsed.success) throw data({ reason: 'bad-request' }, { status: 400, headers: await auth.headers() })
   const { intent, id } = parsed.data
   try {

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { Trans, useTranslation } from 'react-i18next'
+import { useTranslation } from 'react-i18next'
 import { getEnv } from '#app/env.server.ts'
 import { i18nServer } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
@@ -11,11 +11,14 @@ import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
 import { type AuthMode, authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
 import { AuthCard, GoogleButton } from '#app/ui/auth-card.tsx'
+import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { CheckboxField, Field, FormError, HoneypotField, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
+import { RichText } from '#app/ui/rich-text.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
 
@@ -43,7 +46,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export async function action({ request }: ActionFunctionArgs) {
   const mode = authModeOf(new URL(request.url).searchParams.get('mode'))
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const t = await i18nServer().getFixedT(request, ['common', 'auth'])
 
   if (mode === 'login') {
@@ -130,17 +133,18 @@ function useLastResult(mode: AuthMode) {
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const { t } = useTranslation('auth')
   const lastResult = useLastResult('login')
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation('login')
+  const [form, fields] = useForm<FormInput<'login'>, FormOutput<'login'>>({
     id: 'login-form',
     lastResult,
     defaultValue: { redirectTo },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
   const secretKey = useSecretFieldKey(lastResult)
   return (
-    <Form method="post" action="/auth?mode=login" {...getFormProps(form)} noValidate className="space-y-5">
+    <Form method="post" action="/auth?mode=login" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
       <FormError id={form.errorId} errors={form.errors} />
       <input {...getInputProps(fields.redirectTo, { type: 'hidden' })} />
       <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
@@ -168,16 +172,17 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
 function RegisterForm() {
   const { t } = useTranslation('auth')
   const lastResult = useLastResult('register')
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation('register')
+  const [form, fields] = useForm<FormInput<'register'>, FormOutput<'register'>>({
     id: 'register-form',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
   const secretKey = useSecretFieldKey(lastResult)
   return (
-    <Form method="post" action="/auth?mode=register" {...getFormProps(form)} noValidate className="space-y-5">
+    <Form method="post" action="/auth?mode=register" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
       <FormError id={form.errorId} errors={form.errors} />
       <HoneypotField />
       <Field labelProps={{ children: t('fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name' }} errors={fields.name.errors} />
@@ -206,14 +211,8 @@ function RegisterForm() {
       <CheckboxField
         labelProps={{
           children: (
-            <Trans
-              t={t}
-              i18nKey="register.consent"
-              components={{
-                terms: <Link className="link" to="/termos" target="_blank" />,
-                privacy: <Link className="link" to="/privacidade" target="_blank" />,
-              }}
-            />
+            // The documents open in a new tab, so nothing typed here is lost.
+            <RichText text={t('register.consent')} newTab />
           ),
         }}
         inputProps={getInputProps(fields.acceptTerms, { type: 'checkbox' })}
@@ -228,15 +227,16 @@ function RegisterForm() {
 
 function EmailOnlyForm({ mode }: { mode: 'forgot' | 'resend' }) {
   const { t } = useTranslation('auth')
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation(mode)
+  const [form, fields] = useForm<FormInput<'forgot'>, FormOutput<'forgot'>>({
     id: `${mode}-form`,
     lastResult: useLastResult(mode),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: mode === 'forgot' ? forgotSchema : resendSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
   return (
-    <Form method="post" action={`/auth?mode=${mode}`} {...getFormProps(form)} noValidate className="space-y-5">
+    <Form method="post" action={`/auth?mode=${mode}`} {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
       <FormError id={form.errorId} errors={form.errors} />
       <HoneypotField />
       <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />

@@ -8,10 +8,12 @@ import { confirmPasswordReset } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { resetSchema } from '#app/session/auth-forms.ts'
 import { AuthCard } from '#app/ui/auth-card.tsx'
+import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, HoneypotField, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer().getFixedT(request, 'auth')
@@ -21,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => [...pageMeta(data?.meta), { name: 'robots', content: 'noindex' }]
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: resetSchema })
   const hideFields = ['password', 'confirmPassword']
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   try {
@@ -41,10 +43,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { t } = useTranslation('auth')
   const lastResult = useActionData<typeof action>()?.result
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation('reset')
+  const [form, fields] = useForm<FormInput<'reset'>, FormOutput<'reset'>>({
     id: 'reset-form',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
@@ -52,7 +55,7 @@ export default function ResetPassword() {
   return (
     <main id="main" className="container-page py-10 sm:py-16">
       <AuthCard title={t('reset.title')} lead={t('reset.lead')}>
-        <Form method="post" {...getFormProps(form)} noValidate className="space-y-5">
+        <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
           <FormError id={form.errorId} errors={form.errors} />
           <HoneypotField />
           <Field

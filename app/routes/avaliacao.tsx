@@ -16,6 +16,7 @@ import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { completedPillarsHeader } from '#app/utils/pillar-cookies.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 // The draft (answers so far, current step) in a signed cookie of its own, so the wizard works without JavaScript.
 type DraftData = { draft: Partial<Draft> }
@@ -90,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const [definition, form, t, lang] = await Promise.all([
     getDefinition().catch(errorResponseFor),
-    request.formData(),
+    readFormData(request),
     i18nServer().getFixedT(request, ['assessment', 'common']),
     languageOf(request),
   ])

@@ -13,6 +13,7 @@ import { ScoreBarChart } from '#app/ui/score-chart.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 function idOf(params: Record<string, string | undefined>) {
   const id = Number(params.id)
@@ -63,7 +64,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const id = idOf(params)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const t = await i18nServer().getFixedT(request, ['assessment', 'common'])
   const intent = form.get('intent')
   try {

@@ -10,10 +10,12 @@ import { changePassword } from '#app/provider/users.server.ts'
 import { type RootLoader } from '#app/root.tsx'
 import { changePasswordSchema } from '#app/session/account-forms.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request)
@@ -25,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: changePasswordSchema })
   const hideFields = ['old_password', 'new_password', 'confirm_password']
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400, headers: await auth.headers() })
   try {
@@ -49,10 +51,11 @@ export default function SettingsPage() {
   const { t: tc } = useTranslation()
   const root = useRouteLoaderData<RootLoader>('root')
   const lastResult = useActionData<typeof action>()?.result
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation('changePassword')
+  const [form, fields] = useForm<FormInput<'changePassword'>, FormOutput<'changePassword'>>({
     id: 'password-form',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
@@ -66,7 +69,7 @@ export default function SettingsPage() {
           <h2 id="password-title" className="text-xl font-semibold">
             {t('settings.passwordTitle')}
           </h2>
-          <Form method="post" {...getFormProps(form)} noValidate className="mt-4 space-y-5">
+          <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-4 space-y-5">
             <FormError id={form.errorId} errors={form.errors} />
             <Field key={`${secretKey}-settings.oldPassword`} labelProps={{ children: t('settings.oldPassword') }} inputProps={{ ...getInputProps(fields.old_password, { type: 'password' }), autoComplete: 'current-password' }} errors={fields.old_password.errors} />
             <Field key={`${secretKey}-settings.newPassword`} labelProps={{ children: t('settings.newPassword') }} inputProps={{ ...getInputProps(fields.new_password, { type: 'password' }), autoComplete: 'new-password' }} errors={fields.new_password.errors} />

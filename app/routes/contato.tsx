@@ -8,12 +8,15 @@ import { i18nServer } from '#app/i18n/i18next.server.ts'
 import { sendContactMessage } from '#app/provider/contact.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth } from '#app/session/auth.server.ts'
-import { type ContactFormInput, MESSAGE_MAX_LENGTH, contactFieldErrorKey, contactFields, contactSchema, contactSubjects } from '#app/session/contact-form.ts'
+import { MESSAGE_MAX_LENGTH, contactSubjects } from '#app/session/contact-fields.ts'
+import { type ContactFormInput, contactFieldErrorKey, contactFields, contactSchema } from '#app/session/contact-form.ts'
+import { useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, HoneypotField, SubmitButton } from '#app/ui/forms.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, auth] = await Promise.all([i18nServer().getFixedT(request, 'contact'), getAuth(request)])
@@ -31,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: contactSchema })
   const t = await i18nServer().getFixedT(request, ['common', 'contact'])
 
@@ -94,16 +97,17 @@ type ContactResult = NonNullable<ReturnType<typeof useActionData<typeof action>>
 
 function ContactFormFields({ defaults, lastResult }: { defaults: { name: string; email: string }; lastResult: ContactResult | undefined }) {
   const { t } = useTranslation('contact')
+  const validation = useDeferredValidation('contact')
   const [form, fields] = useForm<ContactFormInput>({
     id: 'contact-form',
     lastResult,
     defaultValue: defaults,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="space-y-5">
+    <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
       <FormError id={form.errorId} errors={form.errors} />
       <HoneypotField />
       <div className="grid gap-5 sm:grid-cols-2">

@@ -16,6 +16,7 @@ import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
@@ -70,7 +71,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
   const t = await i18nServer().getFixedT(request, ['common', 'program'])
   if (!parsed.success) return data({ error: t('program:invalid') }, { status: 400, headers: await auth.headers() })
   const input = parsed.data

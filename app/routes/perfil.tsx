@@ -3,21 +3,33 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { isFormSubmission } from '#app/http/request-context.server.ts'
 import { i18nServer } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { type Profile, type SessionUser } from '#app/provider/schemas.ts'
 import { getProfile, updateProfile } from '#app/provider/users.server.ts'
 import { profileSchema } from '#app/session/account-forms.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { mediaUrl } from '#app/utils/media.ts'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request)
-  const [t, profile] = await Promise.all([i18nServer().getFixedT(request, 'account'), getProfile(auth).catch(errorResponseFor)])
+  const { auth, user } = await requireUser(request)
+  const [t, profile] = await Promise.all([
+    i18nServer().getFixedT(request, 'account'),
+    getProfile(auth).catch((error: unknown) => {
+      // A save that failed for want of the provider shows the form again with what was typed:
+      // the page is drawn from what the session knows rather than replaced by the error page.
+      if (error instanceof ProviderError && error.isNetwork && isFormSubmission()) return profileFromSession(user)
+      return errorResponseFor(error)
+    }),
+  ])
   return data(
     {
       meta: { title: `${t('profile.title')} · Innera`, description: t('profile.lead') },
@@ -27,11 +39,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
+function profileFromSession(user: SessionUser): Profile {
+  return { ...user, phone: '', birth_date: '', bio: '' }
+}
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
-  const submission = parseWithZod(await request.formData(), { schema: profileSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: profileSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply() }, { status: 400, headers: await auth.headers() })
   }
@@ -60,7 +76,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ProfilePage() {
   const { profile } = useLoaderData<typeof loader>()
   const { t } = useTranslation('account')
-  const [form, fields] = useForm({
+  const validation = useDeferredValidation('profile')
+  const [form, fields] = useForm<FormInput<'profile'>, FormOutput<'profile'>>({
     id: 'profile-form',
     lastResult: useActionData<typeof action>()?.result,
     defaultValue: {
@@ -70,7 +87,7 @@ export default function ProfilePage() {
       birth_date: profile.birth_date,
       bio: profile.bio,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
@@ -91,7 +108,7 @@ export default function ProfilePage() {
           <p className="font-semibold">@{profile.username}</p>
           <p className="break-all text-sm text-muted">{profile.email}</p>
         </div>
-        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="space-y-5 rounded-2xl bg-white p-6 shadow-sm">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5 rounded-2xl bg-white p-6 shadow-sm">
           <FormError id={form.errorId} errors={form.errors} />
           <div className="grid gap-5 sm:grid-cols-2">
             <Field labelProps={{ children: t('profile.firstName') }} inputProps={{ ...getInputProps(fields.first_name, { type: 'text' }), autoComplete: 'given-name' }} errors={fields.first_name.errors} />

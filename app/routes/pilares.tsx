@@ -15,6 +15,7 @@ import { hasRole } from '#app/session/roles.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pillarCookieHeaders, readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 const modeOf = (value: string | null): SelectionMode => (value === 'single' ? 'single' : 'multiple')
 
@@ -63,7 +64,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 
 /** Every change is a small POST, so the selection works without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
   if (!parsed.success) throw data({ reason: 'invalid' }, { status: 400 })
   const { mode } = parsed.data
   const cookies = await readPillarCookies(request)

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
 import { type ConsentChoice, consentCookieHeader, consentFor, optionalCategories } from '#app/utils/consent.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 
 const choiceSchema = z.object({
   intent: z.enum(['all', 'necessary', 'custom', 'close']),
@@ -11,7 +12,7 @@ const choiceSchema = z.object({
 
 /** The cookie banner and the preferences panel post here; it works with JavaScript off. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readFormData(request)
   const parsed = choiceSchema.safeParse({ intent: form.get('intent'), redirectTo: form.get('redirectTo') ?? undefined })
   if (!parsed.success) return Response.json({ error: 'invalid choice' }, { status: 400 })
   const { intent, redirectTo } = parsed.data

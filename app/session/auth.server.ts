@@ -50,14 +50,15 @@ export class Auth {
     const refresh = this.#session.get('refresh')
     if (!access && !refresh) return
     const now = Date.now()
+    // SPEC §8: a session that cannot be renewed ends with 'Session expired', never silently.
     if (!refresh || isExpired(refresh, now)) {
-      this.clear()
+      this.#end('start')
       return
     }
     if (!access || isExpired(access, now, ACCESS_MARGIN_SECONDS)) {
       const result = await this.refreshOnce()
       // A network failure keeps the stored session; the calls that follow will say what happened.
-      if (result === 'failed') this.clear()
+      if (result === 'failed') this.#end('start')
     }
   }
 
@@ -153,15 +154,29 @@ export class Auth {
       if (error instanceof ProviderError && error.isNetwork) return
       if (!(error instanceof ProviderError) && !(error instanceof Response)) throw error
       // Any other failure of the user-data refresh forces the logout (SPEC §4).
-      this.clear()
-      this.#expiredNotice = true
+      this.#end('sync')
     }
   }
 
-  #expiredNotice = false
-  /** True when this request ended the session because it could not be kept (for the toast). */
+  /** When this request ended the session because it could not be kept: at its start, or on /users/me/. */
+  #ended: 'start' | 'sync' | null = null
+
+  #end(when: 'start' | 'sync') {
+    this.clear()
+    this.#ended = when
+  }
+
+  /** True when this request ended the session because it could not be kept (for the message). */
   get endedWithNotice() {
-    return this.#expiredNotice
+    return this.#ended !== null
+  }
+
+  /**
+   * True when the session ended on the user fetch that runs beside the page's own loaders: those
+   * saw a signed-in user, so the page must not be shown; the request goes to the sign-in page.
+   */
+  get endedMidRequest() {
+    return this.#ended === 'sync'
   }
 
   /** The redirect to the sign-in page that clears the session and says why. */
@@ -209,6 +224,7 @@ export function getAuth(request: Request): Promise<Auth> {
 export async function requireUser(request: Request, { role }: { role?: Role | readonly Role[] } = {}) {
   const auth = await getAuth(request)
   if (!auth.isSignedIn || !auth.user) {
+    if (auth.endedWithNotice) throw await auth.expired()
     const url = new URL(request.url)
     const redirectTo = `${url.pathname}${url.search}`
     throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(redirectTo)}`, { headers: await auth.headers() })

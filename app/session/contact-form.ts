@@ -1,15 +1,11 @@
 import { z } from 'zod'
 import { emailField } from './auth-forms.ts'
+import { MESSAGE_MAX_LENGTH, MESSAGE_MIN_LENGTH, contactSubjects } from './contact-fields.ts'
 
 /**
  * The contact form's schema, shared by the browser (conform's client validation) and the server
  * (the action's validation). Messages are translation keys. The bounds are the provider's.
  */
-export const contactSubjects = ['patient', 'professional', 'company', 'partnership', 'other'] as const
-export type ContactSubject = (typeof contactSubjects)[number]
-
-export const MESSAGE_MIN_LENGTH = 10
-export const MESSAGE_MAX_LENGTH = 5000
 
 export const contactSchema = z.object({
   name: z.string({ error: 'errors.required' }).trim().min(1, { error: 'errors.required' }).max(150, { error: 'validation.tooLong' }),

@@ -8,16 +8,31 @@ export const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365
 export const optionalCategories = ['preferences', 'analytics', 'marketing'] as const
 export type OptionalCategory = (typeof optionalCategories)[number]
 
-const consentSchema = z.object({
-  necessary: z.literal(true),
-  preferences: z.boolean(),
-  analytics: z.boolean(),
-  marketing: z.boolean(),
-  consented: z.boolean(),
-  timestamp: z.string(),
-  version: z.string(),
-})
-export type Consent = z.infer<typeof consentSchema>
+export type Consent = {
+  necessary: true
+  preferences: boolean
+  analytics: boolean
+  marketing: boolean
+  consented: boolean
+  timestamp: string
+  version: string
+}
+
+// Built on first use: the banner's client code imports this module, and a schema built at load
+// time would put zod into every page's JavaScript.
+let consentSchema: z.ZodType<Consent> | undefined
+function schema() {
+  consentSchema ??= z.object({
+    necessary: z.literal(true),
+    preferences: z.boolean(),
+    analytics: z.boolean(),
+    marketing: z.boolean(),
+    consented: z.boolean(),
+    timestamp: z.string(),
+    version: z.string(),
+  })
+  return consentSchema
+}
 
 export type ConsentChoice = { kind: 'all' } | { kind: 'necessary' } | { kind: 'close' } | { kind: 'custom'; categories: OptionalCategory[] }
 
@@ -50,7 +65,7 @@ export function parseConsent(cookieHeader: string | null): Consent | null {
     ?.slice(CONSENT_COOKIE.length + 1)
   if (!raw) return null
   try {
-    const parsed = consentSchema.safeParse(JSON.parse(decodeURIComponent(raw)))
+    const parsed = schema().safeParse(JSON.parse(decodeURIComponent(raw)))
     if (!parsed.success || parsed.data.version !== COOKIE_POLICY_VERSION) return null
     return parsed.data
   } catch {

@@ -4,7 +4,12 @@ import { supportedLanguages, languageTags } from '#app/i18n/config.ts'
 export const publicPaths = ['/', '/sobre', '/medicina-do-estilo-de-vida', '/programa', '/faq', '/contato', '/privacidade', '/termos', '/cookies'] as const
 
 /** Pages no search engine should index. */
-export const privatePrefixes = ['/admin', '/dashboard', '/perfil', '/configuracoes', '/auth/reset', '/auth/confirm', '/resources', '/media'] as const
+/**
+ * What robots.txt keeps crawlers out of: links that carry a one-time token, and endpoints that are
+ * not pages. Signed-in pages are not listed: sign-in protects them, a crawler is sent to the sign-in
+ * page, and a Disallow would only advertise them (docs/decisions/0006-robots.md).
+ */
+export const crawlerExcludedPrefixes = ['/auth/reset/', '/auth/confirm/', '/auth/google', '/resources/', '/media/', '/bench/'] as const
 
 /** hreflang alternates of a page: one URL per language (?lng=), plus x-default (pt). */
 export function languageAlternates(origin: string, pathname: string) {

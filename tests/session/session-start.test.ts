@@ -52,6 +52,7 @@ describe('session start (SPEC §4)', () => {
     const cookie = await sessionCookie({ access: fakeJwt(-100), refresh: fakeJwt(-10), user: demoPatient })
     const result = await run(rootLoader, request(cookie))
     expect(rootData(result.data).user).toBeNull()
+    expect(rootData(result.data).toast?.message).toEqual({ key: 'errors.sessionExpired' })
     expect(counters.refresh).toBe(0)
     expect((await sessionFrom(result))?.cleared).toBe(true)
   })
@@ -103,21 +104,34 @@ describe('session start (SPEC §4)', () => {
     expect(rootData(result.data).user?.name).toBe('Pedro Santos')
   })
 
-  test('any other error clears the session and says it expired', async () => {
+  test('any other error clears the session and sends the request to sign in, saying it expired', async () => {
     provider({ me: 'fail' })
     const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    const result = await run(rootLoader, request(cookie))
-    expect(rootData(result.data).user).toBeNull()
-    expect(rootData(result.data).toast?.message).toEqual({ key: 'errors.sessionExpired' })
+    // The page's own loaders ran beside the user fetch with the session: the page must not be shown.
+    const result = await run(rootLoader, request(cookie, 'http://app.test/configuracoes'))
+    expect(result.status).toBe(303)
+    expect(result.location).toBe('/auth?mode=login&redirectTo=%2Fconfiguracoes')
+    expect(result.headers.get('Set-Cookie')).toContain('innera_toast=')
     expect((await sessionFrom(result))?.cleared).toBe(true)
   })
 
-  test('a refresh failure clears the session', async () => {
+  test('a refresh failure clears the session and says it expired', async () => {
     const counters = provider({ refresh: 'fail' })
     const cookie = await sessionCookie({ access: fakeJwt(-5), refresh: fakeJwt(3600), user: demoPatient })
     const result = await run(rootLoader, request(cookie))
     expect(counters.me).toBe(0)
     expect(rootData(result.data).user).toBeNull()
+    expect(rootData(result.data).toast?.message).toEqual({ key: 'errors.sessionExpired' })
+    expect((await sessionFrom(result))?.cleared).toBe(true)
+  })
+
+  test('a refresh failure on a signed-in page sends the visitor to sign in with the expired message', async () => {
+    provider({ refresh: 'fail' })
+    const cookie = await sessionCookie({ access: fakeJwt(-5), refresh: fakeJwt(3600), user: demoPatient })
+    const result = await run(dashboardLoader, request(cookie, 'http://app.test/dashboard'))
+    expect(result.status).toBe(303)
+    expect(result.location).toBe('/auth?mode=login&redirectTo=%2Fdashboard')
+    expect(result.headers.get('Set-Cookie')).toContain('innera_toast=')
     expect((await sessionFrom(result))?.cleared).toBe(true)
   })
 

@@ -1,0 +1,9 @@
+/**
+ * The contact form's choices and bounds (the provider's), apart from its schema
+ * (contact-form.ts): the page's own code needs these, not zod.
+ */
+export const contactSubjects = ['patient', 'professional', 'company', 'partnership', 'other'] as const
+export type ContactSubject = (typeof contactSubjects)[number]
+
+export const MESSAGE_MIN_LENGTH = 10
+export const MESSAGE_MAX_LENGTH = 5000

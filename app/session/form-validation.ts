@@ -1,0 +1,28 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type z } from 'zod'
+import { changePasswordSchema, profileSchema } from './account-forms.ts'
+import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
+import { contactSchema } from './contact-form.ts'
+
+/**
+ * Every conform form's client-side validation, in one chunk that the browser fetches when the user
+ * first focuses a form (ui/deferred-validation.ts). The server validates with the same schemas.
+ */
+const schemas = {
+  login: loginSchema,
+  register: registerSchema,
+  forgot: forgotSchema,
+  resend: resendSchema,
+  reset: resetSchema,
+  profile: profileSchema,
+  changePassword: changePasswordSchema,
+  contact: contactSchema,
+} satisfies Record<string, z.ZodType>
+
+export type FormSchemas = typeof schemas
+export type FormName = keyof FormSchemas
+
+export function validatorFor<Name extends FormName>(form: Name) {
+  const schema = schemas[form]
+  return (formData: FormData) => parseWithZod(formData, { schema })
+}

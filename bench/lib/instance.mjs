@@ -1,0 +1,178 @@
+/**
+ * A private copy of the product for one benchmark: the built app and the embedded provider (in-memory
+ * database) on free loopback ports, their output written to files so that the benchmark can read the
+ * provider's request log and look for tokens. Nothing listens on anything but 127.0.0.1.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+export const root = path.resolve(import.meta.dirname, '../..')
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitFor(url, child, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}) before answering`)
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
+}
+
+/**
+ * A private copy of the build, so that someone rebuilding the shared checkout during a run cannot
+ * pull the files from under the measured server (404s on assets, a half-written bundle). The app
+ * resolves everything from its own location, so build/ with package.json, the migrations and a
+ * link to node_modules beside it is enough.
+ */
+export function snapshotBuild() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'innera-build-'))
+  cpSync(path.join(root, 'build'), path.join(dir, 'build'), { recursive: true })
+  cpSync(path.join(root, 'package.json'), path.join(dir, 'package.json'))
+  cpSync(path.join(root, 'server/db/migrations'), path.join(dir, 'server/db/migrations'), { recursive: true })
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const running = new Set()
+/** Stops every instance still running (the benchmark's time limit, Ctrl-C). */
+export function killAll() {
+  for (const child of running) child.kill('SIGKILL')
+}
+
+/**
+ * @param {{ providerEnv?: Record<string,string>, appEnv?: Record<string,string>, name?: string, buildDir?: string, appNodeArgs?: string[], providerNodeArgs?: string[] }} options
+ */
+export async function startInstance({ providerEnv = {}, appEnv = {}, name = 'bench', buildDir = root, appNodeArgs = [], providerNodeArgs = [] } = {}) {
+  const [appPort, providerPort] = await Promise.all([freePort(), freePort()])
+  const dir = mkdtempSync(path.join(tmpdir(), `innera-${name}-`))
+  const providerURL = `http://127.0.0.1:${providerPort}/`
+  const baseURL = `http://127.0.0.1:${appPort}`
+  const files = {
+    providerOut: path.join(dir, 'provider.out.log'),
+    providerErr: path.join(dir, 'provider.err.log'),
+    appOut: path.join(dir, 'app.out.log'),
+    appErr: path.join(dir, 'app.err.log'),
+  }
+  const fds = Object.fromEntries(Object.entries(files).map(([key, file]) => [key, openSync(file, 'a')]))
+
+  const provider = spawn(process.execPath, [...providerNodeArgs, 'build/provider/index.js'], {
+    cwd: buildDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PROVIDER_PORT: String(providerPort),
+      PROVIDER_HOST: '127.0.0.1',
+      PROVIDER_DATA_DIR: 'memory://',
+      PROVIDER_JWT_SECRET: 'bench-instance-jwt-secret-that-is-long-enough',
+      PROVIDER_PUBLIC_URL: providerURL.replace(/\/$/, ''),
+      APP_PUBLIC_URL: baseURL,
+      FAKE_GOOGLE: 'off',
+      DEV_MAILBOX: 'off',
+      THROTTLE_DISABLED: '1',
+      ...providerEnv,
+    },
+    stdio: ['ignore', fds.providerOut, fds.providerErr],
+  })
+  running.add(provider)
+  provider.once('exit', () => running.delete(provider))
+  try {
+    await waitFor(`${providerURL}healthz/`, provider)
+  } catch (error) {
+    provider.kill('SIGKILL')
+    throw error
+  }
+
+  const app = spawn(process.execPath, [...appNodeArgs, 'build/http/server.js'], {
+    cwd: buildDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(appPort),
+      PROVIDER_API_URL: providerURL,
+      SESSION_SECRET: 'bench-instance-session-secret-long-enough-to-sign',
+      APP_PUBLIC_URL: baseURL,
+      LOG_LEVEL: 'info',
+      ...appEnv,
+    },
+    stdio: ['ignore', fds.appOut, fds.appErr],
+  })
+  running.add(app)
+  app.once('exit', () => running.delete(app))
+  try {
+    await waitFor(`${baseURL}/healthz`, app)
+  } catch (error) {
+    app.kill('SIGKILL')
+    provider.kill('SIGKILL')
+    throw error
+  }
+
+  const stop = async (child) => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+  }
+
+  return {
+    baseURL,
+    providerURL,
+    appPid: app.pid,
+    providerPid: provider.pid,
+    dir,
+    files,
+    read(which) {
+      return existsSync(files[which]) ? readFileSync(files[which], 'utf8') : ''
+    },
+    async close() {
+      await Promise.all([stop(app), stop(provider)])
+      for (const fd of Object.values(fds)) closeSync(fd)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Resident memory of a process in bytes (VmRSS of /proc/PID/status). */
+export function residentMemory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)
+  return match ? Number(match[1]) * 1024 : null
+}
+
+/**
+ * Signs in with the real form endpoint (form-encoded POST, as a browser without JavaScript) and
+ * returns the cookies to send as a Cookie header.
+ */
+export async function signIn(baseURL, email, password = 'innera-demo-2025') {
+  const response = await fetch(`${baseURL}/auth?mode=login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: baseURL },
+    body: new URLSearchParams({ email, password }),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(15_000),
+  })
+  if (response.status !== 303) throw new Error(`sign-in as ${email} answered ${response.status}`)
+  const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0])
+  if (!cookies.some((cookie) => cookie.startsWith('__session='))) throw new Error('sign-in set no session cookie')
+  return cookies.join('; ')
+}

@@ -1,0 +1,139 @@
+import { type BrowserContext, type Page, test as base, expect } from '@playwright/test'
+import { createCookieSessionStorage } from '@remix-run/node'
+import { type FaultMode, type FaultProxy, type FaultTarget } from './support/fault-proxy.ts'
+import { type FaultInstance, SESSION_SECRET, startFaultInstance } from './support/instance.ts'
+
+export const DEMO_PASSWORD = 'innera-demo-2025'
+export const accounts = {
+  admin: 'admin@innera.local',
+  profissional: 'profissional@innera.local',
+  paciente: 'paciente@innera.local',
+} as const
+
+/** SPEC §8 texts as the app shows them in Portuguese. */
+export const messages = {
+  network: 'Erro de conexão. Verifique sua internet e configurações.',
+  sessionExpired: 'Sessão expirada. Faça login novamente.',
+  server: 'Erro interno do servidor',
+  badGateway: 'Erro 502: Bad Gateway',
+  forbidden: 'Acesso negado',
+} as const
+
+/** The faults every page and form is put through, with the message each must show. */
+export const networkFaults: { name: string; mode: FaultMode }[] = [
+  { name: 'connection refused', mode: { kind: 'refused' } },
+  { name: 'socket destroyed', mode: { kind: 'down' } },
+  { name: 'slower than the timeout', mode: { kind: 'slow', delayMs: 3_000 } },
+]
+export const badAnswerFaults: { name: string; mode: FaultMode; message: string }[] = [
+  { name: '500', mode: { kind: 'status', status: 500 }, message: messages.server },
+  { name: 'malformed JSON', mode: { kind: 'malformed-json' }, message: messages.badGateway },
+  { name: 'HTML instead of JSON', mode: { kind: 'html' }, message: messages.badGateway },
+]
+
+type WorkerFixtures = { instance: FaultInstance }
+type TestFixtures = {
+  /** Not `proxy`: that name is Playwright's own option (the browser's proxy). */
+  faultProxy: FaultProxy
+  /** Switches the proxy's fault for the rest of the test (it is reset to pass-through afterwards). */
+  fault: (mode: FaultMode, target?: FaultTarget) => Promise<void>
+  /** Checked after every test: no token seen by the proxy in any page response or log line. */
+  noTokenLeaks: void
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // Playwright's fixture callback is called `provide` here: eslint's React rules take `use` for React's.
+  instance: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for from this pattern
+    async ({}, provide) => {
+      const instance = await startFaultInstance()
+      await provide(instance)
+      await instance.close()
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ instance }, provide) => provide(instance.baseURL),
+  faultProxy: async ({ instance }, provide) => {
+    await instance.proxy.reset()
+    await provide(instance.proxy)
+    await instance.proxy.reset()
+  },
+  fault: async ({ faultProxy }, provide) => provide((mode, target) => faultProxy.set(mode, target)),
+  context: async ({ context, baseURL }, provide) => {
+    // The cookie choice is made, so the banner stays out of the way of tests about other things.
+    const consent = { necessary: true, preferences: false, analytics: false, marketing: false, consented: true, timestamp: new Date().toISOString(), version: '1.0' }
+    await context.addCookies([{ name: 'innera_consent', value: encodeURIComponent(JSON.stringify(consent)), url: baseURL! }])
+    await provide(context)
+  },
+  noTokenLeaks: [
+    async ({ context, instance }, provide) => {
+      const bodies: { url: string; body: Promise<string> }[] = []
+      context.on('response', (response) => {
+        const type = response.headers()['content-type'] ?? ''
+        if (/html|javascript|json|text\/plain|x-script/.test(type) || response.url().includes('.data')) {
+          bodies.push({ url: response.url(), body: response.text().catch(() => '') })
+        }
+      })
+      await provide()
+      const tokens = [...instance.proxy.tokens]
+      for (const { url, body } of bodies) {
+        const text = await body
+        for (const token of tokens) expect(text.includes(token), `a token in ${url}`).toBe(false)
+      }
+      const logs = instance.logs()
+      for (const token of tokens) expect(logs.includes(token), 'a token in the app or provider logs').toBe(false)
+      // Any JWT-shaped string at all, in case a token never passed the proxy (e.g. one the app forged).
+      expect(logs).not.toMatch(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}/)
+    },
+    { auto: true },
+  ],
+})
+export { expect }
+
+/** Signs in through the real form endpoint (no UI), the cookies landing in the page's context. */
+export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
+  const response = await page.request.post('/auth?mode=login', { form: { email, password }, maxRedirects: 0 })
+  expect(response.status(), `login as ${email}`).toBe(303)
+}
+
+export async function sessionCookie(context: BrowserContext) {
+  return (await context.cookies()).find((cookie) => cookie.name === '__session')
+}
+
+/** The session as stored in the cookie (signed, not encrypted: base64 JSON before the first '.'). */
+export async function sessionData(context: BrowserContext): Promise<{ access?: string; refresh?: string; user?: { email: string } } | null> {
+  const cookie = await sessionCookie(context)
+  if (!cookie?.value) return null
+  const payload = decodeURIComponent(cookie.value).split('.')[0]!
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { access?: string; refresh?: string }
+  } catch {
+    return null
+  }
+}
+
+const storage = createCookieSessionStorage({
+  cookie: { name: '__session', httpOnly: true, sameSite: 'lax', path: '/', secure: true, secrets: [SESSION_SECRET] },
+})
+
+/** A JWT-shaped token (unsigned) that expired a minute ago: the app only reads its exp claim. */
+export function expiredToken() {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ token_type: 'access', exp: Math.floor(Date.now() / 1000) - 60, user_id: 1 })}.c2lnbmF0dXJl`
+}
+
+/** Rewrites the session cookie, signed with the suite's secret, as if the access token had expired. */
+export async function expireAccessToken(context: BrowserContext, baseURL: string) {
+  const cookie = await sessionCookie(context)
+  if (!cookie) throw new Error('not signed in')
+  const session = await storage.getSession(`__session=${cookie.value}`)
+  session.set('access', expiredToken())
+  const header = await storage.commitSession(session)
+  const value = header.split(';')[0]!.slice('__session='.length)
+  await context.addCookies([{ name: '__session', value, url: baseURL, httpOnly: true, secure: true, sameSite: 'Lax' }])
+}
+
+/** The header's account menu: present exactly when the page was rendered for a signed-in user. */
+export function accountMenu(page: Page) {
+  return page.locator('summary[aria-label^="Menu da conta de"]')
+}

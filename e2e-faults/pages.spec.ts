@@ -1,0 +1,177 @@
+import { type Page } from '@playwright/test'
+import { accountMenu, accounts, badAnswerFaults, expect, expireAccessToken, loginAs, messages, networkFaults, sessionData, test } from './fixtures'
+
+/**
+ * Every page, with the provider unreachable, slow or answering nonsense: the SPEC §8 message
+ * shows, and the session is kept (network) or ended with the session-expired message (401s).
+ */
+type SignedInPage = {
+  who: keyof typeof accounts
+  path: string
+  /** The page's own provider call (besides the root's /users/me/), if it has one. */
+  ownCall?: string
+  /** Seen when the page works. */
+  ready: (page: Page) => ReturnType<Page['getByRole']>
+}
+
+const signedInPages: SignedInPage[] = [
+  { who: 'profissional', path: '/dashboard', ownCall: '/users/professionals/patients/', ready: (page) => page.getByRole('heading', { name: 'Seus pacientes' }) },
+  { who: 'paciente', path: '/dashboard', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Olá, Pedro!' }) },
+  { who: 'admin', path: '/admin/dashboard', ownCall: '/users/stats/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Administração' }) },
+  { who: 'admin', path: '/admin/users', ownCall: '/users/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Usuários' }) },
+  { who: 'paciente', path: '/perfil', ownCall: '/users/profile/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Perfil' }) },
+  { who: 'paciente', path: '/configuracoes', ready: (page) => page.getByRole('heading', { level: 1, name: 'Configurações' }) },
+  { who: 'paciente', path: '/meu-programa', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Meu programa' }) },
+  // The wizard's first step: its heading is the step's pillar, its answers radio buttons.
+  { who: 'paciente', path: '/avaliacao', ownCall: '/questionnaire/get/', ready: (page) => page.locator('form[method="post"] input[type="radio"]').first() },
+  { who: 'paciente', path: '/avaliacao/historico', ownCall: '/questionnaire/results/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Histórico de avaliações' }) },
+  {
+    who: 'profissional',
+    path: '/profissional/avaliacoes',
+    ownCall: '/questionnaire/shared-with-me/',
+    ready: (page) => page.getByRole('heading', { level: 1, name: 'Avaliações compartilhadas comigo' }),
+  },
+]
+
+test.describe('signed-in pages', () => {
+  for (const target of signedInPages) {
+    test(`${target.path} as ${target.who}: network faults keep the session and say so`, async ({ page, context, fault }) => {
+      await loginAs(page, accounts[target.who])
+      await page.goto(target.path)
+      await expect(target.ready(page)).toBeVisible()
+      const before = await sessionData(context)
+
+      for (const { name, mode } of networkFaults) {
+        await test.step(name, async () => {
+          await fault(mode)
+          const response = await page.goto(target.path)
+          if (target.ownCall) {
+            // The page cannot be shown without its data: the network error page, in Portuguese.
+            expect(response?.status(), name).toBe(503)
+            await expect(page.getByText(messages.network).first()).toBeVisible()
+          } else {
+            // Everything it shows is already in the session: the page is served as it was.
+            expect(response?.status(), name).toBe(200)
+            await expect(target.ready(page)).toBeVisible()
+          }
+          await expect(accountMenu(page), 'still signed in').toBeVisible()
+          expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+        })
+      }
+
+      await fault({ kind: 'pass' })
+      await page.goto(target.path)
+      await expect(target.ready(page)).toBeVisible()
+    })
+
+    if (target.ownCall) {
+      test(`${target.path} as ${target.who}: a bad answer to its own call shows the error page and keeps the session`, async ({ page, context, fault }) => {
+        await loginAs(page, accounts[target.who])
+        const before = await sessionData(context)
+        for (const { name, mode } of badAnswerFaults) {
+          await test.step(name, async () => {
+            await fault(mode, { paths: [target.ownCall!], methods: ['GET'] })
+            const response = await page.goto(target.path)
+            expect(response?.status(), name).toBe(500)
+            await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
+            await expect(page.locator('body')).not.toContainText(/stack|TypeError|SyntaxError|at .*\.js:\d+/)
+            await expect(accountMenu(page), 'still signed in').toBeVisible()
+            expect((await sessionData(context))?.refresh).toBe(before?.refresh)
+          })
+        }
+      })
+    }
+
+    test(`${target.path} as ${target.who}: a storm of 401s (refresh too) ends the session with the expired message`, async ({ page, context, fault, faultProxy }) => {
+      await loginAs(page, accounts[target.who])
+      await fault({ kind: 'unauthorized' })
+      const mark = faultProxy.requests.length
+      await page.goto(target.path)
+      await expect(page).toHaveURL(/\/auth\?mode=login/)
+      await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
+      await expect(accountMenu(page)).toHaveCount(0)
+      expect((await sessionData(context))?.refresh).toBeUndefined()
+      // One refresh for the whole request, however many loaders got a 401.
+      const refreshes = faultProxy.since(mark).filter((request) => request.path === '/authentication/token/refresh/')
+      expect(refreshes.length).toBeLessThanOrEqual(1)
+    })
+  }
+
+  test('a failed refresh of an expired access token ends the session with the expired message', async ({ page, context, fault, baseURL }) => {
+    await loginAs(page, accounts.profissional)
+    await expireAccessToken(context, baseURL!)
+    await fault({ kind: 'expired-refresh' })
+    await page.goto('/dashboard')
+    await expect(page).toHaveURL(/\/auth\?mode=login/)
+    await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
+    expect((await sessionData(context))?.refresh).toBeUndefined()
+  })
+
+  test('a refresh that cannot reach the provider keeps the session and says so', async ({ page, context, fault, baseURL }) => {
+    await loginAs(page, accounts.profissional)
+    await expireAccessToken(context, baseURL!)
+    const before = await sessionData(context)
+    await fault({ kind: 'down' })
+    const response = await page.goto('/dashboard')
+    expect(response?.status()).toBe(503)
+    await expect(page.getByText(messages.network).first()).toBeVisible()
+    await expect(accountMenu(page)).toBeVisible()
+    expect((await sessionData(context))?.refresh).toBe(before?.refresh)
+  })
+
+  test('with JavaScript on, a client-side navigation during an outage shows the network page and keeps the session', async ({ page, fault }) => {
+    await loginAs(page, accounts.profissional)
+    await page.goto('/dashboard')
+    await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
+    await fault({ kind: 'refused' })
+    await accountMenu(page).click()
+    await page.getByRole('link', { name: 'Perfil' }).click()
+    await expect(page.getByText(messages.network).first()).toBeVisible()
+    await expect(accountMenu(page)).toBeVisible()
+  })
+})
+
+test.describe('public pages', () => {
+  test('home: the pillars say they are unavailable, the rest of the page is served', async ({ page, fault }) => {
+    for (const { name, mode } of [...networkFaults, ...badAnswerFaults]) {
+      await test.step(name, async () => {
+        await fault(mode)
+        const response = await page.goto('/')
+        expect(response?.status()).toBe(200)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        await expect(page.getByText('Não foi possível carregar os pilares agora. Tente novamente em instantes.')).toBeVisible()
+      })
+    }
+  })
+
+  test('pillars: the page cannot be drawn without them, and says why', async ({ page, fault }) => {
+    for (const { name, mode } of networkFaults) {
+      await test.step(name, async () => {
+        await fault(mode)
+        const response = await page.goto('/pilares')
+        expect(response?.status()).toBe(503)
+        await expect(page.getByText(messages.network).first()).toBeVisible()
+      })
+    }
+    for (const { name, mode } of badAnswerFaults) {
+      await test.step(name, async () => {
+        await fault(mode, { paths: ['/pillars/'] })
+        const response = await page.goto('/pilares')
+        expect(response?.status()).toBe(500)
+        await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
+      })
+    }
+    await fault({ kind: 'pass' })
+    await page.goto('/pilares')
+    await expect(page.getByRole('heading', { level: 1, name: 'Escolha seus pilares' })).toBeVisible()
+  })
+
+  for (const mode of ['login', 'register', 'forgot', 'resend']) {
+    test(`/auth?mode=${mode} is served while the provider is down`, async ({ page, fault }) => {
+      await fault({ kind: 'refused' })
+      const response = await page.goto(`/auth?mode=${mode}`)
+      expect(response?.status()).toBe(200)
+      await expect(page.locator('form[method="post"] button[type="submit"]').first()).toBeVisible()
+    })
+  }
+})
