@@ -55,6 +55,7 @@ COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
+COPY --from=build /app/scripts/lib/build.mjs ./scripts/lib/build.mjs
 COPY --from=build /app/server/db/migrations ./server/db/migrations
 
 # Secrets generated on first start (session-secret, provider-jwt-secret) and the embedded

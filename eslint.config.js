@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/', 'server/db/migrations/'] },
+  { ignores: ['build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/', '.tmp/', 'server/db/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

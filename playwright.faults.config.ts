@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs'
 
 /**
  * `npm run test:faults`: the fault and security suite (e2e-faults/). Each worker runs its own
@@ -21,17 +22,8 @@ export default defineConfig({
     timezoneId: 'America/Sao_Paulo',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_FLAGS,
     },
   },
   projects: [{ name: 'faults', use: { ...devices['Desktop Chrome'], locale: 'pt-BR' } }],

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { PassThrough } from 'node:stream'
+import { gzipSync } from 'node:zlib'
 import { type EntryContext, createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
-import { createInstance } from 'i18next'
-import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { I18nextProvider } from 'react-i18next'
 import { getEnv } from './env.server.ts'
 import { documentContentSecurityPolicy } from './http/security.server.ts'
-import { i18nOptions } from './i18n/config.ts'
-import { i18nServer } from './i18n/i18next.server.ts'
-import { namespaces, resources } from './i18n/resources.server.ts'
+import { i18nFor, languageOf } from './i18n/i18next.server.ts'
 import { NonceProvider } from './utils/nonce.tsx'
 
 // Validate the environment when the build loads, so a bad variable stops the start, not a request.
@@ -26,11 +23,7 @@ export default async function handleRequest(
 ) {
   const env = getEnv()
   const nonce = randomBytes(16).toString('base64')
-  const lng = await i18nServer().getLocale(request)
-  const i18n = createInstance()
-  await i18n.use(initReactI18next).init({ ...i18nOptions, lng, ns: namespaces, resources })
-
-  const readyEvent = isbot(request.headers.get('user-agent')) || remixContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+  const i18n = await i18nFor(await languageOf(request))
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
@@ -42,7 +35,8 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
+        // Pages defer nothing: the whole document is ready at once, for people and bots alike.
+        onAllReady() {
           shellRendered = true
           const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
@@ -55,13 +49,22 @@ export default async function handleRequest(
               formActionOrigins: env.GOOGLE_CLIENT_ID ? [new URL(env.GOOGLE_AUTHORIZATION_URL).origin] : [],
             }),
           )
-          responseHeaders.append('Vary', 'Cookie, Accept-Language')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
+          responseHeaders.append('Vary', 'Cookie, Accept-Language, Accept-Encoding')
+          if (!/\bgzip\b/.test(request.headers.get('Accept-Encoding') ?? '')) {
+            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+            pipe(body)
+            return
+          }
+          // Compressed in one go, a page (tens of kilobytes) is out about 8 ms sooner than through
+          // the compression middleware's many small asynchronous steps (bench/: TTFB, throughput).
+          // The middleware leaves a response that already has a Content-Encoding alone.
+          const chunks: Buffer[] = []
+          body.on('data', (chunk: Buffer) => chunks.push(chunk))
+          body.on('end', () => {
+            responseHeaders.set('Content-Encoding', 'gzip')
+            resolve(new Response(gzipSync(Buffer.concat(chunks)), { headers: responseHeaders, status: responseStatusCode }))
+          })
+          body.on('error', reject)
           pipe(body)
         },
         onShellError(error: unknown) {

@@ -5,18 +5,7 @@
  */
 import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs'
 
 /** Cookie header → Playwright cookies for the app's origin. */
 function cookiesFor(baseURL, header) {

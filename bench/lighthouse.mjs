@@ -5,7 +5,7 @@
  */
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './js-size.mjs'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs'
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 

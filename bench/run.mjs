@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ensureBuild } from './lib/build.mjs'
+import { ensureBuild } from '../scripts/lib/build.mjs'
 import { killAll, residentMemory, root, signIn, snapshotBuild, startInstance } from './lib/instance.mjs'
 import { measureFirstLoadJs } from './js-size.mjs'
 import { measureLighthouse } from './lighthouse.mjs'
@@ -86,7 +86,7 @@ const row = (metric, value, goal, ok) => rows.push({ metric, value, goal: goal ?
 const fmtBytes = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
 
 async function main() {
-  ensureBuild({ log })
+  if (!ensureBuild({ log })) throw new Error('the build failed')
   snapshot = snapshotBuild()
   try {
     await measureAll(snapshot.dir)

@@ -4,13 +4,11 @@
  * provider when PROVIDER_API_URL is unset, then serves the app. `npm run dev` (--dev) runs both
  * from source with hot reload. Ctrl-C (or SIGTERM) stops both; if either dies, the other is stopped.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+import { BUILD_OUTPUTS, ensureBuild, root } from './lib/build.mjs'
 const dev = process.argv.includes('--dev')
 // A .env file beside package.json is read when present; the real environment wins over it.
 if (existsSync(path.join(root, '.env'))) {
@@ -38,39 +36,14 @@ function persistentSecret(name) {
   return secret
 }
 
-function newestSourceTime() {
-  let newest = 0
-  const visit = (target) => {
-    if (!existsSync(target)) return
-    const stats = statSync(target)
-    if (stats.isDirectory()) {
-      for (const entry of readdirSync(target)) {
-        if (entry === 'node_modules' || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue
-        visit(path.join(target, entry))
-      }
-    } else newest = Math.max(newest, stats.mtimeMs)
-  }
-  for (const entry of ['app', 'server', 'locales', 'public', 'package.json', 'package-lock.json', 'vite.config.ts']) {
-    visit(path.join(root, entry))
-  }
-  return newest
-}
-
 function buildIfNeeded() {
-  const stamp = path.join(root, 'build', '.stamp')
-  const outputs = ['build/server/index.js', 'build/http/server.js', 'build/provider/index.js']
-  const missing = outputs.filter((output) => !existsSync(path.join(root, output)))
   // In the container (NO_BUILD=1) there are no build tools: the build must already be there.
   if (env.NO_BUILD === '1') {
+    const missing = BUILD_OUTPUTS.filter((output) => !existsSync(path.join(root, output)))
     if (missing.length > 0) fail(`NO_BUILD=1 but the build is incomplete (missing ${missing.join(', ')}); run npm run build first.`)
     return
   }
-  const complete = missing.length === 0 && existsSync(stamp)
-  if (complete && statSync(stamp).mtimeMs >= newestSourceTime()) return
-  say(complete ? 'sources changed since the last build: building…' : 'no build yet: building…')
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env })
-  if (result.status !== 0) fail('the build failed; see above.')
-  writeFileSync(stamp, new Date().toISOString() + '\n')
+  if (!ensureBuild({ log: say, env })) fail('the build failed; see above.')
 }
 
 const children = new Set()

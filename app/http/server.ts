@@ -88,7 +88,9 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
   app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y' }))
-  app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false }))
+  const publicFiles = express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false })
+  // Pages have no file extension: only names like /favicon.svg are looked for on disk.
+  app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()))
 }
 
 const build = viteDevServer

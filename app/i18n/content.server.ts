@@ -1,6 +1,5 @@
 import { type LegalDocumentName, formatEffectiveDate, legalDocuments } from '#app/domain/legal-documents.ts'
-import { type Language, isLanguage, defaultLanguage } from './config.ts'
-import { i18nServer } from './i18next.server.ts'
+import { getFixedT, languageOf } from './i18next.server.ts'
 // Types only: the Portuguese files give the shape; tests/i18n keeps en and es identical to it.
 import type legal from '../../locales/pt/legal.json'
 import type pages from '../../locales/pt/pages.json'
@@ -13,15 +12,14 @@ export type LegalContent = typeof legal
  * data: the page's own text travels with it, and the client's i18n bundle needs none of it.
  */
 export async function pageContent<Page extends keyof PagesContent>(request: Request, page: Page) {
-  const t = await i18nServer().getFixedT(request, 'pages')
+  const t = await getFixedT(request, 'pages')
   const content = t(page, { returnObjects: true }) as unknown as PagesContent[Page]
   return { meta: { title: content.metaTitle, description: content.metaDescription }, content }
 }
 
 /** A legal text with its version and effective date filled in, plus the labels of its layout. */
 export async function legalContent<Name extends LegalDocumentName>(request: Request, name: Name) {
-  const [t, locale] = await Promise.all([i18nServer().getFixedT(request, 'legal'), i18nServer().getLocale(request)])
-  const language: Language = isLanguage(locale) ? locale : defaultLanguage
+  const [t, language] = await Promise.all([getFixedT(request, 'legal'), languageOf(request)])
   const { version, effectiveDate } = legalDocuments[name]
   const values = { version, date: formatEffectiveDate(effectiveDate, language) }
   const document = t(name, { returnObjects: true, ...values }) as unknown as LegalContent[Name]

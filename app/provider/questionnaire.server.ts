@@ -1,5 +1,4 @@
-import { type Language, defaultLanguage, isLanguage, languageTags } from '#app/i18n/config.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { type Language, languageTags } from '#app/i18n/config.ts'
 import { type Auth } from '#app/session/auth.server.ts'
 import { ProviderError } from './errors.ts'
 import { providerJson } from './fetch.server.ts'
@@ -39,10 +38,7 @@ export const removeShare = (auth: Auth, questionnaire: number, professional: num
 export const listSharedWithMe = (auth: Auth) => auth.call('/questionnaire/shared-with-me/', pageOf(sharedResultSchema), { query: { page_size: 100 } })
 
 /** The user's language, as the questionnaire texts are keyed. */
-export async function languageOf(request: Request): Promise<Language> {
-  const locale = await i18nServer().getLocale(request)
-  return isLanguage(locale) ? locale : defaultLanguage
-}
+export { languageOf } from '#app/i18n/i18next.server.ts'
 
 /** A submission date as the user reads it (Brazil's time zone). */
 export function formatWhen(iso: string, language: Language) {

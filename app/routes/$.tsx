@@ -1,11 +1,11 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ErrorPage } from '#app/ui/error-boundary.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 // Every path no other route claims: a 404 page in the user's language, with its own title.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const t = await i18nServer().getFixedT(request)
+  const t = await getFixedT(request)
   const path = new URL(request.url).pathname
   return data({ meta: { title: `${t('errorPage.title404')} · Innera`, description: t('errorPage.body404', { path }) } }, { status: 404 })
 }

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { isProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
@@ -9,7 +9,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, locale, pillars] = await Promise.all([
-    i18nServer().getFixedT(request),
+    getFixedT(request),
     i18nServer().getLocale(request),
     // The home page still serves its visitors when the provider is away; the pillars say so.
     listPillars().catch((error: unknown) => {

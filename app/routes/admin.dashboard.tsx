@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { getUserStats } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
@@ -9,7 +9,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
-  const [t, stats] = await Promise.all([i18nServer().getFixedT(request, 'admin'), getUserStats(auth).catch(errorResponseFor)])
+  const [t, stats] = await Promise.all([getFixedT(request, 'admin'), getUserStats(auth).catch(errorResponseFor)])
   return data({ meta: { title: `${t('dashboard.title')} · Innera`, description: t('dashboard.lead') }, stats }, { headers: await auth.headers() })
 }
 

@@ -5,7 +5,7 @@ import { enUS, es, ptBR } from 'date-fns/locale'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { isLanguage } from '#app/i18n/config.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { listContactMessages, setContactMessageHandled } from '#app/provider/contact.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -52,7 +52,7 @@ function listUrl(query: z.infer<typeof querySchema>, page = query.page) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const query = readQuery(new URL(request.url))
-  const [t, locale] = await Promise.all([i18nServer().getFixedT(request, 'admin'), i18nServer().getLocale(request)])
+  const [t, locale] = await Promise.all([getFixedT(request, 'admin'), i18nServer().getLocale(request)])
   const list = await listContactMessages(auth, {
     search: query.search || undefined,
     subject: query.subject || undefined,
@@ -97,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await setContactMessageHandled(auth, id, intent === 'mark-handled')
   } catch (error) {
-    const t = await i18nServer().getFixedT(request, 'common')
+    const t = await getFixedT(request, 'common')
     return redirectWithToast(back, { type: 'error', message: { text: failureText(t, error) } }, { headers: await auth.headers() })
   }
   const key = intent === 'mark-handled' ? 'admin:messages.markedHandled' : 'admin:messages.markedOpen'

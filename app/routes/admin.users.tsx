@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/nod
 import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { listUsers } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: url.searchParams.get('page') ?? 1,
   })
   const [t, list] = await Promise.all([
-    i18nServer().getFixedT(request, 'admin'),
+    getFixedT(request, 'admin'),
     listUsers(auth, { search: query.search || undefined, group: query.group || undefined, page: query.page, page_size: PAGE_SIZE }).catch(errorResponseFor),
   ])
   return data(

@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { getEnv } from '#app/env.server.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (auth.isSignedIn && auth.user) {
     throw redirect(safeRedirect(redirectTo, defaultRouteFor(roleFromGroups(auth.user.groups))))
   }
-  const t = await i18nServer().getFixedT(request, 'auth')
+  const t = await getFixedT(request, 'auth')
   return data(
     {
       mode,
@@ -47,7 +47,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request }: ActionFunctionArgs) {
   const mode = authModeOf(new URL(request.url).searchParams.get('mode'))
   const formData = await readFormData(request)
-  const t = await i18nServer().getFixedT(request, ['common', 'auth'])
+  const t = await getFixedT(request, ['common', 'auth'])
 
   if (mode === 'login') {
     const submission = parseWithZod(formData, { schema: loginSchema })

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { confirmEmail } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth } from '#app/session/auth.server.ts'
@@ -12,7 +12,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const t = await i18nServer().getFixedT(request, 'auth')
+  const t = await getFixedT(request, 'auth')
   return { meta: { title: `${t('confirm.title')} · Innera`, description: t('confirm.lead') } }
 }
 
@@ -23,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     await confirmEmail(params.uid ?? '', params.token ?? '')
   } catch (error) {
-    const t = await i18nServer().getFixedT(request, ['common', 'auth'])
+    const t = await getFixedT(request, ['common', 'auth'])
     const invalid = error instanceof ProviderError && error.status === 400
     return data({ error: invalid ? t('auth:confirm.invalidLink') : failureText(t, error) }, { status: 400 })
   }

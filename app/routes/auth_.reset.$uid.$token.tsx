@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { confirmPasswordReset } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { resetSchema } from '#app/session/auth-forms.ts'
@@ -16,7 +16,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const t = await i18nServer().getFixedT(request, 'auth')
+  const t = await getFixedT(request, 'auth')
   return { meta: { title: `${t('reset.title')} · Innera`, description: t('reset.lead') } }
 }
 
@@ -29,7 +29,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     await confirmPasswordReset(params.uid ?? '', params.token ?? '', submission.value.password)
   } catch (error) {
-    const t = await i18nServer().getFixedT(request, ['common', 'auth'])
+    const t = await getFixedT(request, ['common', 'auth'])
     const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
     if (failure?.status === 400 && failure.fieldErrors?.new_password) {
       return data({ result: submission.reply({ fieldErrors: { password: failure.fieldErrors.new_password }, hideFields }) }, { status: 400 })

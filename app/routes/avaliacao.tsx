@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { type Draft, type Intent, type Step, cleanAnswers, clampStep, emptyDraft, navigate } from '#app/domain/assessment-steps.ts'
 import { PILLAR_ORDER, type PillarSlug, isPillarSlug } from '#app/domain/pillars.ts'
 import { getEnv } from '#app/env.server.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { type Definition } from '#app/provider/questionnaire-schemas.ts'
 import { getDefinition, languageOf, submitAnswers } from '#app/provider/questionnaire.server.ts'
@@ -49,7 +49,7 @@ async function readDraft(request: Request, definition: Definition) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request)
-  const [t, lang] = await Promise.all([i18nServer().getFixedT(request, 'assessment'), languageOf(request)])
+  const [t, lang] = await Promise.all([getFixedT(request, 'assessment'), languageOf(request)])
   const meta = { title: `${t('title')} · Innera`, description: t('lead') }
   const user = auth.isSignedIn ? auth.user : null
   if (!user || !hasRole(user.groups, 'paciente')) {
@@ -92,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const [definition, form, t, lang] = await Promise.all([
     getDefinition().catch(errorResponseFor),
     readFormData(request),
-    i18nServer().getFixedT(request, ['assessment', 'common']),
+    getFixedT(request, ['assessment', 'common']),
     languageOf(request),
   ])
   const steps = stepsOf(definition)

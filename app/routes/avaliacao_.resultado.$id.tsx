@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type ShareList } from '#app/provider/questionnaire-schemas.ts'
 import { formatWhen, getDefinition, getResult, languageOf, listShares, pillarNames, removeShare, shareResult } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const id = idOf(params)
   const [t, language, definition, result] = await Promise.all([
-    i18nServer().getFixedT(request, 'assessment'),
+    getFixedT(request, 'assessment'),
     languageOf(request),
     getDefinition().catch(errorResponseFor),
     getResult(auth, id).catch(errorResponseFor),
@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const id = idOf(params)
   const form = await readFormData(request)
-  const t = await i18nServer().getFixedT(request, ['assessment', 'common'])
+  const t = await getFixedT(request, ['assessment', 'common'])
   const intent = form.get('intent')
   try {
     if (intent === 'remove') {

@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { supportedLanguages } from '#app/i18n/config.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { changePassword } from '#app/provider/users.server.ts'
 import { type RootLoader } from '#app/root.tsx'
@@ -19,7 +19,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request)
-  const t = await i18nServer().getFixedT(request, 'account')
+  const t = await getFixedT(request, 'account')
   return data({ meta: { title: `${t('settings.title')} · Innera`, description: t('settings.lead') } }, { headers: await auth.headers() })
 }
 
@@ -33,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await changePassword(auth, submission.value.old_password, submission.value.new_password)
   } catch (error) {
-    const t = await i18nServer().getFixedT(request, ['common', 'account'])
+    const t = await getFixedT(request, ['common', 'account'])
     const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
     if (failure?.status === 400 && failure.fieldErrors?.old_password) {
       return data({ result: submission.reply({ fieldErrors: { old_password: [t('account:settings.wrongPassword')] }, hideFields }) }, { status: 400, headers: await auth.headers() })

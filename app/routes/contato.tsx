@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { sendContactMessage } from '#app/provider/contact.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth } from '#app/session/auth.server.ts'
@@ -19,7 +19,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [t, auth] = await Promise.all([i18nServer().getFixedT(request, 'contact'), getAuth(request)])
+  const [t, auth] = await Promise.all([getFixedT(request, 'contact'), getAuth(request)])
   const user = auth.user
   return data(
     {
@@ -36,7 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: contactSchema })
-  const t = await i18nServer().getFixedT(request, ['common', 'contact'])
+  const t = await getFixedT(request, ['common', 'contact'])
 
   // A filled honeypot is a bot: refused with a message that tells it nothing, and never sent on.
   if (String(formData.get('website') ?? '') !== '') {

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { progressPercent, weekOf } from '#app/domain/program.ts'
 import { type Language } from '#app/i18n/config.ts'
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const role = roleFromGroups(user.groups)
   if (role === 'admin') throw redirect('/admin/dashboard', { headers: await auth.headers() })
   const [t, locale, patients, program] = await Promise.all([
-    i18nServer().getFixedT(request, 'dashboard'),
+    getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
     role === 'profissional' ? listMyPatients(auth).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? getProgram(auth).catch(errorResponseFor) : Promise.resolve(null),

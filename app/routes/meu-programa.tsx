@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { MAX_WEEKS, MIN_WEEKS, progressPercent, weekOf } from '#app/domain/program.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { createProgram, getProgram, setGoalDone } from '#app/provider/program.server.ts'
@@ -21,7 +21,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const [t, locale, program, pillars, cookies] = await Promise.all([
-    i18nServer().getFixedT(request, 'program'),
+    getFixedT(request, 'program'),
     i18nServer().getLocale(request),
     getProgram(auth).catch(errorResponseFor),
     listPillars().catch(errorResponseFor),
@@ -72,7 +72,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
-  const t = await i18nServer().getFixedT(request, ['common', 'program'])
+  const t = await getFixedT(request, ['common', 'program'])
   if (!parsed.success) return data({ error: t('program:invalid') }, { status: 400, headers: await auth.headers() })
   const input = parsed.data
   try {

@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { isFormSubmission } from '#app/http/request-context.server.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { type Profile, type SessionUser } from '#app/provider/schemas.ts'
@@ -22,7 +22,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const [t, profile] = await Promise.all([
-    i18nServer().getFixedT(request, 'account'),
+    getFixedT(request, 'account'),
     getProfile(auth).catch((error: unknown) => {
       // A save that failed for want of the provider shows the form again with what was typed:
       // the page is drawn from what the session knows rather than replaced by the error page.
@@ -62,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await updateProfile(auth, { ...fields, birth_date: fields.birth_date || null })
     }
   } catch (error) {
-    const t = await i18nServer().getFixedT(request, ['common', 'account'])
+    const t = await getFixedT(request, ['common', 'account'])
     const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
     if (failure?.status === 400 && failure.fieldErrors) {
       return data({ result: submission.reply({ fieldErrors: failure.fieldErrors }) }, { status: 400, headers: await auth.headers() })

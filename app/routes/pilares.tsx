@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { type SelectionMode, choose, initialSelection, reset } from '#app/domain/pillar-selection.ts'
 import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { getLatestResult } from '#app/provider/questionnaire.server.ts'
@@ -32,7 +32,7 @@ async function latestForPatient(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const mode = modeOf(new URL(request.url).searchParams.get('mode'))
   const [t, locale, pillars, cookies, latest] = await Promise.all([
-    i18nServer().getFixedT(request, 'pillars'),
+    getFixedT(request, 'pillars'),
     i18nServer().getLocale(request),
     listPillars().catch(errorResponseFor),
     readPillarCookies(request),

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { formatWhen, getDefinition, languageOf, listSharedWithMe, pillarNames } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
@@ -10,7 +10,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'profissional' })
   const [t, language, definition, shared] = await Promise.all([
-    i18nServer().getFixedT(request, 'assessment'),
+    getFixedT(request, 'assessment'),
     languageOf(request),
     getDefinition().catch(errorResponseFor),
     listSharedWithMe(auth).catch(errorResponseFor),

@@ -5,36 +5,13 @@
  */
 import { spawn } from 'node:child_process'
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-export const root = path.resolve(import.meta.dirname, '../..')
+import { root } from '../../scripts/lib/build.mjs'
+import { freePort, waitFor } from '../../scripts/lib/net.mjs'
 
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitFor(url, child, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}) before answering`)
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
-}
+export { freePort, root }
 
 /**
  * A private copy of the build, so that someone rebuilding the shared checkout during a run cannot
@@ -58,13 +35,24 @@ export function killAll() {
 }
 
 /**
- * @param {{ providerEnv?: Record<string,string>, appEnv?: Record<string,string>, name?: string, buildDir?: string, appNodeArgs?: string[], providerNodeArgs?: string[] }} options
+ * Also used by the fault suite (e2e-faults/support/instance.ts), which puts its proxy between the
+ * two (`providerVia`) and serves the app as http://localhost (a secure context for Secure cookies).
+ * @param {{ providerEnv?: Record<string,string>, appEnv?: Record<string,string>, name?: string, buildDir?: string, appNodeArgs?: string[], providerNodeArgs?: string[], host?: string, providerVia?: (providerURL: string) => Promise<string> }} options
  */
-export async function startInstance({ providerEnv = {}, appEnv = {}, name = 'bench', buildDir = root, appNodeArgs = [], providerNodeArgs = [] } = {}) {
+export async function startInstance({
+  providerEnv = {},
+  appEnv = {},
+  name = 'bench',
+  buildDir = root,
+  appNodeArgs = [],
+  providerNodeArgs = [],
+  host = '127.0.0.1',
+  providerVia = async (url) => url,
+} = {}) {
   const [appPort, providerPort] = await Promise.all([freePort(), freePort()])
   const dir = mkdtempSync(path.join(tmpdir(), `innera-${name}-`))
   const providerURL = `http://127.0.0.1:${providerPort}/`
-  const baseURL = `http://127.0.0.1:${appPort}`
+  const baseURL = `http://${host}:${appPort}`
   const files = {
     providerOut: path.join(dir, 'provider.out.log'),
     providerErr: path.join(dir, 'provider.err.log'),
@@ -94,12 +82,19 @@ export async function startInstance({ providerEnv = {}, appEnv = {}, name = 'ben
   running.add(provider)
   provider.once('exit', () => running.delete(provider))
   try {
-    await waitFor(`${providerURL}healthz/`, provider)
+    await waitFor(`${providerURL}healthz/`, { child: provider })
   } catch (error) {
     provider.kill('SIGKILL')
     throw error
   }
 
+  let appProviderURL
+  try {
+    appProviderURL = await providerVia(providerURL)
+  } catch (error) {
+    provider.kill('SIGKILL')
+    throw error
+  }
   const app = spawn(process.execPath, [...appNodeArgs, 'build/http/server.js'], {
     cwd: buildDir,
     env: {
@@ -107,7 +102,7 @@ export async function startInstance({ providerEnv = {}, appEnv = {}, name = 'ben
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(appPort),
-      PROVIDER_API_URL: providerURL,
+      PROVIDER_API_URL: appProviderURL,
       SESSION_SECRET: 'bench-instance-session-secret-long-enough-to-sign',
       APP_PUBLIC_URL: baseURL,
       LOG_LEVEL: 'info',
@@ -118,7 +113,7 @@ export async function startInstance({ providerEnv = {}, appEnv = {}, name = 'ben
   running.add(app)
   app.once('exit', () => running.delete(app))
   try {
-    await waitFor(`${baseURL}/healthz`, app)
+    await waitFor(`http://127.0.0.1:${appPort}/healthz`, { child: app })
   } catch (error) {
     app.kill('SIGKILL')
     provider.kill('SIGKILL')

@@ -1,5 +1,5 @@
 import { type FullConfig } from '@playwright/test'
-import { ensureBuild } from '../../bench/lib/build.mjs'
+import { ensureBuild } from '../../scripts/lib/build.mjs'
 import { snapshotBuild } from '../../bench/lib/instance.mjs'
 
 /**
@@ -7,7 +7,7 @@ import { snapshotBuild } from '../../bench/lib/instance.mjs'
  * rebuild of the shared checkout during the run cannot change the files under them.
  */
 export default function globalSetup(_config: FullConfig) {
-  ensureBuild({ log: (message: string) => console.log(`[faults] ${message}`) })
+  if (!ensureBuild({ log: (message: string) => console.log(`[faults] ${message}`) })) throw new Error('the build failed')
   const snapshot = snapshotBuild()
   process.env.FAULTS_BUILD_DIR = snapshot.dir
   return () => snapshot.remove()

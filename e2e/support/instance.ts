@@ -1,32 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitFor(url: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`${url} did not answer in time`)
-}
+import { freePort, waitFor } from '../../scripts/lib/net.mjs'
 
 /**
  * A private copy of the product (built app + embedded provider, own ports and database) for tests
@@ -50,7 +26,7 @@ export async function startInstance(env: Record<string, string> = {}) {
   let provider: ChildProcess | undefined
   const startProvider = async () => {
     provider = spawn(process.execPath, ['build/provider/index.js'], { env: providerEnv, stdio: 'ignore' })
-    await waitFor(`${providerUrl}healthz/`)
+    await waitFor(`${providerUrl}healthz/`, { timeoutMs: 60_000 })
   }
   await startProvider()
   const app = spawn(process.execPath, ['build/http/server.js'], {
@@ -67,7 +43,7 @@ export async function startInstance(env: Record<string, string> = {}) {
     stdio: 'ignore',
   })
   const baseURL = `http://localhost:${appPort}`
-  await waitFor(`${baseURL}/healthz`)
+  await waitFor(`${baseURL}/healthz`, { timeoutMs: 60_000 })
 
   return {
     baseURL,

@@ -1,7 +1,7 @@
 import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '../http/errors'
 import type { AppContext } from '../http/api'
 import type { Services } from '../services'
-import { findUserById, groupNamesOf, type UserRow } from '../users/repository'
+import { findUserWithGroups, type UserRow } from '../users/repository'
 import { InvalidTokenError } from './tokens'
 
 export type Role = 'admin' | 'profissional' | 'paciente'
@@ -29,10 +29,10 @@ export async function authenticate(c: AppContext, { tokens, db }: Services): Pro
     throw error
   }
 
-  const user = await findUserById(db, userId)
-  if (!user) throw apiError(401, 'User not found')
-  if (!user.isActive) throw apiError(401, 'User is inactive')
-  return { user, groups: await groupNamesOf(db, user.id) }
+  const found = await findUserWithGroups(db, userId)
+  if (!found) throw apiError(401, 'User not found')
+  if (!found.user.isActive) throw apiError(401, 'User is inactive')
+  return found
 }
 
 /** The caller's role (SPEC §6): case-insensitive, first recognised group wins, default paciente. */

@@ -41,6 +41,23 @@ export async function groupNamesByUser(db: Database, userIds: number[]): Promise
   return result
 }
 
+/**
+ * A user and their group names (in group creation order) in one query: every authenticated
+ * request needs both, so this is the provider's most frequent lookup.
+ */
+export async function findUserWithGroups(db: Database, id: number): Promise<{ user: UserRow; groups: string[] } | undefined> {
+  const rows = await db
+    .select({ user: users, group: groups.name })
+    .from(users)
+    .leftJoin(userGroups, eq(userGroups.userId, users.id))
+    .leftJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(eq(users.id, id))
+    .orderBy(asc(groups.id))
+  const first = rows[0]
+  if (!first) return undefined
+  return { user: first.user, groups: rows.flatMap((row) => (row.group === null ? [] : [row.group])) }
+}
+
 export async function groupNamesOf(db: Database, userId: number): Promise<string[]> {
   return (await groupNamesByUser(db, [userId])).get(userId) ?? []
 }
