@@ -33,6 +33,10 @@ const signedInPages: SignedInPage[] = [
   },
 ]
 
+// What a page shows on a fault is decided on the server: checked as documents, without the
+// browser's JavaScript (twice as quick); one test below is about client-side navigation.
+test.use({ javaScriptEnabled: false })
+
 test.describe('signed-in pages', () => {
   for (const target of signedInPages) {
     test(`${target.path} as ${target.who}: network faults keep the session and say so`, async ({ page, context, fault }) => {
@@ -119,15 +123,19 @@ test.describe('signed-in pages', () => {
     expect((await sessionData(context))?.refresh).toBe(before?.refresh)
   })
 
-  test('with JavaScript on, a client-side navigation during an outage shows the network page and keeps the session', async ({ page, fault }) => {
-    await loginAs(page, accounts.profissional)
-    await page.goto('/dashboard')
-    await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
-    await fault({ kind: 'refused' })
-    await accountMenu(page).click()
-    await page.getByRole('link', { name: 'Perfil' }).click()
-    await expect(page.getByText(messages.network).first()).toBeVisible()
-    await expect(accountMenu(page)).toBeVisible()
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+
+    test('a client-side navigation during an outage shows the network page and keeps the session', async ({ page, fault }) => {
+      await loginAs(page, accounts.profissional)
+      await page.goto('/dashboard')
+      await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
+      await fault({ kind: 'refused' })
+      await accountMenu(page).click()
+      await page.getByRole('link', { name: 'Perfil' }).click()
+      await expect(page.getByText(messages.network).first()).toBeVisible()
+      await expect(accountMenu(page)).toBeVisible()
+    })
   })
 })
 

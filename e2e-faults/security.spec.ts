@@ -233,6 +233,9 @@ test.describe('open redirects', () => {
 })
 
 test.describe('roles', () => {
+  // The answer is the server's: checked as documents, without the browser's JavaScript.
+  test.use({ javaScriptEnabled: false })
+
   for (const who of ['paciente', 'profissional'] as const) {
     test(`a ${who} on /admin/* gets 403`, async ({ page, baseURL }) => {
       await loginAs(page, accounts[who])

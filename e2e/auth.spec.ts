@@ -8,6 +8,28 @@ async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.getByRole('button', { name: 'Entrar', exact: true }).click()
 }
 
+test('with JavaScript on, fields are checked in the browser once focused, and the other forms arrive when shown', async ({ page }) => {
+  await page.goto('/auth?mode=login')
+  const email = page.getByLabel('E-mail')
+  await email.click()
+  // The schemas load on that first focus; from then on a blur checks the field without a request.
+  const posts: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url())
+  })
+  await expect(async () => {
+    await email.fill('not-an-email')
+    await email.blur()
+    await expect(page.getByText('Endereço de e-mail inválido')).toBeVisible({ timeout: 500 })
+  }).toPass()
+  expect(posts).toEqual([])
+
+  await page.getByRole('navigation', { name: 'Entrar ou criar conta' }).getByRole('link', { name: 'Criar conta' }).click()
+  await expect(page).toHaveURL(/mode=register/)
+  await expect(page.getByLabel('Nome completo')).toBeVisible()
+  await expect(page.locator('#register-form').getByRole('link', { name: 'Termos e condições' })).toHaveAttribute('target', '_blank')
+})
+
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`sign-in with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled })

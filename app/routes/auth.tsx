@@ -1,19 +1,19 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Suspense, lazy } from 'react'
 import { useTranslation } from 'react-i18next'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
-import { type AuthMode, authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
+import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
-import { AuthCard, GoogleButton } from '#app/ui/auth-card.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { CheckboxField, Field, FormError, HoneypotField, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
-import { RichText } from '#app/ui/rich-text.tsx'
+import { AuthCard, useLastResult } from '#app/ui/auth/common.tsx'
+import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
@@ -110,6 +110,12 @@ export async function action({ request }: ActionFunctionArgs) {
   })
 }
 
+// Only the sign-in form is part of the page's first load: the other modes' forms and the Google
+// button come as their own chunks when shown (server-rendered as usual, so they work before they arrive and without JS).
+const RegisterForm = lazy(() => import('#app/ui/auth/register-form.tsx'))
+const EmailOnlyForm = lazy(() => import('#app/ui/auth/email-only-form.tsx'))
+const GoogleButton = lazy(() => import('#app/ui/auth/google-button.tsx'))
+
 export default function AuthPage() {
   const { mode, googleEnabled, redirectTo } = useLoaderData<typeof loader>()
   const { t } = useTranslation('auth')
@@ -117,17 +123,14 @@ export default function AuthPage() {
     <main id="main" className="container-page py-10 sm:py-16">
       <AuthCard mode={mode} title={t(`${mode}.title`)} lead={t(`${mode}.lead`)}>
         {mode === 'login' ? <LoginForm redirectTo={redirectTo} /> : null}
-        {mode === 'register' ? <RegisterForm /> : null}
-        {mode === 'forgot' || mode === 'resend' ? <EmailOnlyForm mode={mode} /> : null}
-        {googleEnabled && (mode === 'login' || mode === 'register') ? <GoogleButton /> : null}
+        <Suspense fallback={null}>
+          {mode === 'register' ? <RegisterForm /> : null}
+          {mode === 'forgot' || mode === 'resend' ? <EmailOnlyForm mode={mode} /> : null}
+          {googleEnabled && (mode === 'login' || mode === 'register') ? <GoogleButton /> : null}
+        </Suspense>
       </AuthCard>
     </main>
   )
-}
-
-function useLastResult(mode: AuthMode) {
-  const actionData = useActionData<typeof action>()
-  return actionData?.mode === mode ? actionData.result : undefined
 }
 
 function LoginForm({ redirectTo }: { redirectTo: string }) {
@@ -163,89 +166,6 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
         </Link>
         <Link className="link" to="/auth?mode=resend">
           {t('login.resend')}
-        </Link>
-      </p>
-    </Form>
-  )
-}
-
-function RegisterForm() {
-  const { t } = useTranslation('auth')
-  const lastResult = useLastResult('register')
-  const validation = useDeferredValidation('register')
-  const [form, fields] = useForm<FormInput<'register'>, FormOutput<'register'>>({
-    id: 'register-form',
-    lastResult,
-    onValidate: validation.onValidate,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-  })
-  const secretKey = useSecretFieldKey(lastResult)
-  return (
-    <Form method="post" action="/auth?mode=register" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
-      <FormError id={form.errorId} errors={form.errors} />
-      <HoneypotField />
-      <Field labelProps={{ children: t('fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name' }} errors={fields.name.errors} />
-      <Field
-        labelProps={{ children: t('fields.username') }}
-        hint={t('fields.usernameHint')}
-        inputProps={{ ...getInputProps(fields.username, { type: 'text' }), autoComplete: 'username', autoCapitalize: 'none' }}
-        errors={fields.username.errors}
-      />
-      <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
-      <Field
-        key={`${secretKey}-fields.password`}
-        labelProps={{ children: t('fields.password') }}
-        hint={t('fields.passwordHint')}
-        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-        errors={fields.password.errors}
-      />
-      <Field
-        key={`${secretKey}-fields.confirmPassword`}
-        labelProps={{ children: t('fields.confirmPassword') }}
-        inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-        errors={fields.confirmPassword.errors}
-      />
-      <p className="rounded-lg bg-brand-50 p-3 text-sm text-ink">{t('register.ageRule')}</p>
-      <input type="hidden" name={fields.acceptTerms.name} value="" />
-      <CheckboxField
-        labelProps={{
-          children: (
-            // The documents open in a new tab, so nothing typed here is lost.
-            <RichText text={t('register.consent')} newTab />
-          ),
-        }}
-        inputProps={getInputProps(fields.acceptTerms, { type: 'checkbox' })}
-        errors={fields.acceptTerms.errors}
-      />
-      <SubmitButton pendingText={t('register.pending')} formAction="/auth?mode=register">
-        {t('register.submit')}
-      </SubmitButton>
-    </Form>
-  )
-}
-
-function EmailOnlyForm({ mode }: { mode: 'forgot' | 'resend' }) {
-  const { t } = useTranslation('auth')
-  const validation = useDeferredValidation(mode)
-  const [form, fields] = useForm<FormInput<'forgot'>, FormOutput<'forgot'>>({
-    id: `${mode}-form`,
-    lastResult: useLastResult(mode),
-    onValidate: validation.onValidate,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
-  return (
-    <Form method="post" action={`/auth?mode=${mode}`} {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-5">
-      <FormError id={form.errorId} errors={form.errors} />
-      <HoneypotField />
-      <Field labelProps={{ children: t('fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }} errors={fields.email.errors} />
-      <SubmitButton pendingText={t(`${mode}.pending`)} formAction={`/auth?mode=${mode}`}>
-        {t(`${mode}.submit`)}
-      </SubmitButton>
-      <p className="text-sm">
-        <Link className="link" to="/auth?mode=login">
-          {t('backToLogin')}
         </Link>
       </p>
     </Form>

@@ -1,33 +1,8 @@
-import { Form, Link } from '@remix-run/react'
+import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 
-export function AuthCard({ mode, title, lead, children }: { mode?: string; title: string; lead: string; children: React.ReactNode }) {
-  const { t } = useTranslation('auth')
-  return (
-    <div className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow-sm sm:p-8">
-      {mode === 'login' || mode === 'register' ? (
-        <nav aria-label={t('tabs.label')} className="mb-6 grid grid-cols-2 gap-1 rounded-full bg-brand-50 p-1">
-          {(['login', 'register'] as const).map((tab) => (
-            <Link
-              key={tab}
-              to={`/auth?mode=${tab}`}
-              aria-current={mode === tab ? 'page' : undefined}
-              className="min-h-11 rounded-full px-3 py-2 text-center font-semibold text-brand-800 aria-[current=page]:bg-brand-700 aria-[current=page]:text-white"
-            >
-              {t(`tabs.${tab}`)}
-            </Link>
-          ))}
-        </nav>
-      ) : null}
-      <h1 className="text-2xl font-bold">{title}</h1>
-      <p className="mb-6 mt-2 text-muted">{lead}</p>
-      {children}
-    </div>
-  )
-}
-
 /** A plain POST form: the sign-in with Google starts on the server, so it works without JavaScript. */
-export function GoogleButton() {
+export default function GoogleButton() {
   const { t } = useTranslation('auth')
   return (
     <div className="mt-6">
