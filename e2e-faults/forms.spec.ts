@@ -217,3 +217,44 @@ for (const javaScriptEnabled of [true, false]) {
     })
   })
 }
+
+/**
+ * The assessment's last step: 36 answers kept in a server-side draft. A provider that fails at
+ * the moment of sending says so, and every answer is still there to send again.
+ */
+test.describe('assessment submission with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the provider failing says so and keeps every answer', async ({ page, context, fault }) => {
+    test.slow() // seven pages of questions before the faults
+    await loginAs(page, accounts.paciente)
+    await page.goto('/avaliacao')
+    for (let step = 0; step < 6; step++) {
+      const fieldsets = page.locator('main form fieldset')
+      const count = await fieldsets.count()
+      for (let index = 0; index < count; index++) await fieldsets.nth(index).locator('input[type="radio"][value="2"]').check()
+      await page.getByRole('button', { name: step === 5 ? 'Revisar respostas' : 'Avançar' }).click()
+    }
+    const review = page.getByRole('heading', { name: 'Revise suas respostas' })
+    await expect(review).toBeVisible()
+    const answered = await page.locator('main').textContent()
+    const before = await sessionData(context)
+
+    const faults = [
+      ...networkFaults.filter(({ mode }) => mode.kind !== 'slow').map(({ name, mode }) => ({ name, mode, message: messages.network, aimed: false })),
+      ...badAnswerFaults.map((fault) => ({ ...fault, aimed: true })),
+    ]
+    for (const { name, mode, message, aimed } of faults) {
+      await test.step(name, async () => {
+        await fault(mode, aimed ? { paths: ['/questionnaire/submit/'] } : undefined)
+        await page.getByRole('button', { name: 'Enviar avaliação' }).click()
+        await expect(page.getByText(message).first()).toBeVisible()
+        expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+        await fault({ kind: 'pass' })
+        await page.goto('/avaliacao')
+        await expect(review, 'still on the review, every answer kept').toBeVisible()
+        expect(await page.locator('main').textContent()).toBe(answered)
+      })
+    }
+  })
+})

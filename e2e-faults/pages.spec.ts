@@ -19,6 +19,7 @@ const signedInPages: SignedInPage[] = [
   { who: 'paciente', path: '/dashboard', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Olá, Pedro!' }) },
   { who: 'admin', path: '/admin/dashboard', ownCall: '/users/stats/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Administração' }) },
   { who: 'admin', path: '/admin/users', ownCall: '/users/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Usuários' }) },
+  { who: 'admin', path: '/admin/messages', ownCall: '/contact/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Mensagens de contato' }) },
   { who: 'paciente', path: '/perfil', ownCall: '/users/profile/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Perfil' }) },
   { who: 'paciente', path: '/configuracoes', ready: (page) => page.getByRole('heading', { level: 1, name: 'Configurações' }) },
   { who: 'paciente', path: '/meu-programa', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Meu programa' }) },

@@ -27,8 +27,10 @@ export const sendContactMessage = (input: ContactInput) => providerJson('/contac
 
 export type ContactQuery = { search?: string; subject?: ContactSubject; handled?: boolean; page?: number; page_size?: number }
 
+const contactMessagePage = paginated(contactMessageSchema)
+
 export const listContactMessages = (auth: Auth, query: ContactQuery) =>
-  auth.call('/contact/', paginated(contactMessageSchema), { query })
+  auth.call('/contact/', contactMessagePage, { query })
 
 export const setContactMessageHandled = (auth: Auth, id: number, handled: boolean) =>
   auth.call(`/contact/${id}/`, contactMessageSchema, { method: 'PATCH', json: { handled } })

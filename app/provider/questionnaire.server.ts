@@ -4,13 +4,17 @@ import { ProviderError } from './errors.ts'
 import { providerJson } from './fetch.server.ts'
 import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
 
+// Built once (not per call: zod compiles each schema it builds).
+const resultSummaryPage = pageOf(resultSummarySchema)
+const sharedResultPage = pageOf(sharedResultSchema)
+
 /** SPEC §7's "get": the questionnaire definition (the current version). */
 export const getDefinition = () => providerJson('/questionnaire/get/', definitionSchema)
 
 export const submitAnswers = (auth: Auth, version: string, answers: Record<string, number>) =>
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })
 
-export const listResults = (auth: Auth, page = 1) => auth.call('/questionnaire/results/', pageOf(resultSummarySchema), { query: { page, page_size: 100 } })
+export const listResults = (auth: Auth, page = 1) => auth.call('/questionnaire/results/', resultSummaryPage, { query: { page, page_size: 100 } })
 
 /** The patient's newest result, or null before the first one (the provider's 404). */
 export async function getLatestResult(auth: Auth) {
@@ -35,7 +39,7 @@ export const shareResult = (auth: Auth, questionnaire: number, professionals: nu
 export const removeShare = (auth: Auth, questionnaire: number, professional: number) =>
   auth.call('/questionnaire/share/remove/', shareListSchema, { method: 'POST', json: { questionnaire, professional } })
 
-export const listSharedWithMe = (auth: Auth) => auth.call('/questionnaire/shared-with-me/', pageOf(sharedResultSchema), { query: { page_size: 100 } })
+export const listSharedWithMe = (auth: Auth) => auth.call('/questionnaire/shared-with-me/', sharedResultPage, { query: { page_size: 100 } })
 
 /** The user's language, as the questionnaire texts are keyed. */
 export { languageOf } from '#app/i18n/i18next.server.ts'

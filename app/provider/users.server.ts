@@ -6,6 +6,10 @@ import { paginated, personSchema, profileSchema, userStatsSchema } from './schem
 const listOf = <Item extends z.ZodType>(item: Item) =>
   z.union([z.array(item), paginated(item).transform((page) => page.results)])
 
+// Schemas are built once: building one per call costs zod's compilation on every request.
+const personList = listOf(personSchema)
+const personPage = paginated(personSchema)
+
 export const getProfile = (auth: Auth) => auth.call('/users/profile/', profileSchema)
 
 export const updateProfile = (auth: Auth, body: FormData | Record<string, unknown>) =>
@@ -16,11 +20,11 @@ export const updateProfile = (auth: Auth, body: FormData | Record<string, unknow
 export const changePassword = (auth: Auth, oldPassword: string, newPassword: string) =>
   auth.send('/users/change-password/', { method: 'POST', json: { old_password: oldPassword, new_password: newPassword } })
 
-export const listMyPatients = (auth: Auth) => auth.call('/users/professionals/patients/', listOf(personSchema))
+export const listMyPatients = (auth: Auth) => auth.call('/users/professionals/patients/', personList)
 
-export const listProfessionals = (auth: Auth) => auth.call('/users/professionals/', listOf(personSchema))
+export const listProfessionals = (auth: Auth) => auth.call('/users/professionals/', personList)
 
 export const getUserStats = (auth: Auth) => auth.call('/users/stats/', userStatsSchema)
 
 export const listUsers = (auth: Auth, query: { search?: string; page?: number; group?: string; page_size?: number }) =>
-  auth.call('/users/', paginated(personSchema), { query })
+  auth.call('/users/', personPage, { query })

@@ -9,6 +9,9 @@ import { type Role, hasRole } from './roles.ts'
 import { type SessionData, getSession, sessionStorage } from './session.server.ts'
 import { expiryOf, isExpired } from './tokens.ts'
 
+/** The answer of a call whose body nobody reads. */
+const anyAnswer = z.unknown()
+
 /** A request that starts with less than this left on the access token refreshes first. */
 const ACCESS_MARGIN_SECONDS = 10
 
@@ -138,7 +141,7 @@ export class Auth {
 
   /** A call whose answer the caller does not read (a 204, a confirmation). */
   async send(path: string, init: ProviderRequest = {}): Promise<void> {
-    await this.call(path, z.unknown(), init)
+    await this.call(path, anyAnswer, init)
   }
 
   /** SPEC §4: "Then the current user is fetched and stored." Network errors keep what is stored. */

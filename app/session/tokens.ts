@@ -4,6 +4,18 @@
  */
 export function decodeClaims(token: string | null | undefined): Record<string, unknown> | null {
   if (!token) return null
+  // A request reads the same tokens several times (start, refresh schedule, role): decoded once.
+  if (decoded.has(token)) return decoded.get(token)!
+  if (decoded.size >= DECODED_MAX) decoded.clear()
+  const claims = decode(token)
+  decoded.set(token, claims)
+  return claims
+}
+
+const DECODED_MAX = 1_000
+const decoded = new Map<string, Record<string, unknown> | null>()
+
+function decode(token: string): Record<string, unknown> | null {
   const payload = token.split('.')[1]
   if (!payload) return null
   try {
