@@ -8,6 +8,8 @@ export const accounts = {
   admin: 'admin@innera.local',
   profissional: 'profissional@innera.local',
   paciente: 'paciente@innera.local',
+  /** Mariana: a patient of her own for the tests that change data the others read. */
+  paciente2: 'paciente2@innera.local',
 } as const
 
 /** SPEC §8 texts as the app shows them in Portuguese. */

@@ -121,7 +121,8 @@ for (const javaScriptEnabled of [true, false]) {
 
         test('the provider unreachable or too slow: the network message, nothing typed lost, the session kept', async ({ page, context, fault }) => {
           const before = await sessionData(context)
-          for (const { name, mode } of networkFaults) {
+          // 'Slower than the timeout' is the server's case: checked without JavaScript only.
+          for (const { name, mode } of networkFaults.filter(({ mode }) => !javaScriptEnabled || mode.kind !== 'slow')) {
             await test.step(name, async () => {
               await submitWith(page, form, fault, mode, false)
               await expect(page.getByRole('alert').filter({ hasText: messages.network })).toBeVisible()
@@ -254,6 +255,69 @@ test.describe('assessment submission with JavaScript off', () => {
         await page.goto('/avaliacao')
         await expect(review, 'still on the review, every answer kept').toBeVisible()
         expect(await page.locator('main').textContent()).toBe(answered)
+      })
+    }
+  })
+})
+
+/**
+ * Buttons that change one thing (a goal ticked, a message marked handled): the provider failing
+ * says so, nothing changes, and the session is kept. Server behaviour: JavaScript off.
+ */
+test.describe('buttons that write, with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  const faults = [
+    ...networkFaults.filter(({ mode }) => mode.kind !== 'slow').map(({ name, mode }) => ({ name, mode, message: messages.network, aimed: false })),
+    ...badAnswerFaults.map((fault) => ({ ...fault, aimed: true })),
+  ]
+
+  test('ticking a goal', async ({ page, context, fault, baseURL }) => {
+    await loginAs(page, accounts.paciente2)
+    const headers = { Origin: baseURL! }
+    await page.request.post('/pilares', { form: { intent: 'choose', mode: 'single', pillar: 'sono' }, headers, maxRedirects: 0 })
+    const created = await page.request.post('/meu-programa', { form: { intent: 'create', source: 'selection', weeks: 'auto' }, headers, maxRedirects: 0 })
+    expect(created.status(), 'a program to tick').toBe(303)
+    await page.goto('/meu-programa')
+    const open = page.getByRole('button', { name: /^Concluir :/ })
+    const count = await open.count()
+    expect(count).toBeGreaterThan(0)
+    const before = await sessionData(context)
+    for (const { name, mode, message, aimed } of faults) {
+      await test.step(name, async () => {
+        await fault(mode, aimed ? { paths: [/^\/program\/goals\/\d+\/$/], methods: ['POST'] } : undefined)
+        await open.first().click()
+        await expect(page.getByText(message).first()).toBeVisible()
+        expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+        await fault({ kind: 'pass' })
+        await page.goto('/meu-programa')
+        await expect(open, 'no goal was ticked').toHaveCount(count)
+      })
+    }
+  })
+
+  test('marking a contact message handled', async ({ page, context, fault, baseURL }) => {
+    const sent = await page.request.post('/contato', {
+      form: { name: 'Rita Retorno', email: 'rita@example.com', subject: 'other', message: 'Uma mensagem para a equipe atender.' },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    })
+    expect(sent.status(), 'a message to handle').toBe(303)
+    await loginAs(page, accounts.admin)
+    await page.goto('/admin/messages')
+    const open = page.getByRole('button', { name: 'Marcar como atendida' })
+    const count = await open.count()
+    expect(count).toBeGreaterThan(0)
+    const before = await sessionData(context)
+    for (const { name, mode, message, aimed } of faults) {
+      await test.step(name, async () => {
+        await fault(mode, aimed ? { paths: [/^\/contact\/\d+\/$/], methods: ['PATCH'] } : undefined)
+        await open.first().click()
+        await expect(page.getByText(message).first()).toBeVisible()
+        expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+        await fault({ kind: 'pass' })
+        await page.goto('/admin/messages')
+        await expect(open, 'no message was marked').toHaveCount(count)
       })
     }
   })
