@@ -4,14 +4,14 @@ import { authenticateWithRole } from '../auth/authenticate'
 import { contactMessages } from '../db/schema'
 import { pathParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
-import { apiError, notFound, validationError } from '../http/errors'
+import { notFound, validationError } from '../http/errors'
 import { booleanField, charField, emailField, validate } from '../http/fields'
+import { paginate } from '../http/pagination'
 import { contactNotificationMessage, type ContactSubject } from '../mail/contact-notification'
 import { queueMail } from '../mail/outbox'
 import type { Services } from '../services'
 import { normaliseEmail } from './accounts'
 import { enforceThrottle, requestAddress } from './throttling'
-import { pageSizeFrom } from './user-admin'
 
 export const CONTACT_SUBJECTS = ['patient', 'professional', 'company', 'partnership', 'other'] as const satisfies readonly ContactSubject[]
 
@@ -90,8 +90,6 @@ export function registerContactRoutes(api: Api, services: Services): void {
       const search = c.req.query('search')?.trim()
       const subject = c.req.query('subject')?.trim()
       const handled = c.req.query('handled')?.trim()
-      const pageSize = pageSizeFrom(c.req.query('page_size'))
-      const page = c.req.query('page') ?? '1'
 
       const conditions: SQL[] = []
       if (search) {
@@ -111,30 +109,17 @@ export function registerContactRoutes(api: Api, services: Services): void {
       const where = conditions.length > 0 ? and(...conditions) : undefined
 
       const [{ total }] = (await db.select({ total: count() }).from(contactMessages).where(where)) as [{ total: number }]
-      const lastPage = Math.max(1, Math.ceil(total / pageSize))
-      const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
-      if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
+      const page = paginate(c, total)
 
       const rows = await db
         .select()
         .from(contactMessages)
         .where(where)
         .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-        .limit(pageSize)
-        .offset((pageNumber - 1) * pageSize)
+        .limit(page.limit)
+        .offset(page.offset)
 
-      const pageLink = (target: number) => {
-        const url = new URL(c.req.url)
-        if (target === 1) url.searchParams.delete('page')
-        else url.searchParams.set('page', String(target))
-        return url.toString()
-      }
-      return c.json({
-        count: total,
-        next: pageNumber < lastPage ? pageLink(pageNumber + 1) : null,
-        previous: pageNumber > 1 ? pageLink(pageNumber - 1) : null,
-        results: rows.map(serializeContactMessage),
-      })
+      return c.json(page.envelope(rows.map(serializeContactMessage)))
     },
   })
 

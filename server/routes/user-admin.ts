@@ -5,14 +5,12 @@ import { groups, userGroups, users } from '../db/schema'
 import { GROUP_NAMES } from '../db/seed-data'
 import { pathParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
-import { apiError, notFound, permissionDenied, validationError, type FieldErrors } from '../http/errors'
+import { notFound, permissionDenied, validationError, type FieldErrors } from '../http/errors'
 import { booleanField, charField, validate } from '../http/fields'
+import { paginate } from '../http/pagination'
 import type { Services } from '../services'
 import { findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, setUserGroups } from '../users/repository'
 import { serializeUserDetail } from '../users/serializers'
-
-const DEFAULT_PAGE_SIZE = 20
-const MAX_PAGE_SIZE = 100
 
 const adminUpdateSchema = z.object({
   first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
@@ -34,8 +32,6 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       await authenticateWithRole(c, services, 'admin')
       const search = c.req.query('search')?.trim()
       const group = c.req.query('group')?.trim()
-      const pageSize = pageSizeFrom(c.req.query('page_size'))
-      const page = c.req.query('page') ?? '1'
 
       const conditions: SQL[] = []
       if (search) {
@@ -64,32 +60,18 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       const where = conditions.length > 0 ? and(...conditions) : undefined
 
       const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [{ total: number }]
-      const lastPage = Math.max(1, Math.ceil(total / pageSize))
-      // DRF accepts "last" and refuses anything past the end with 404 "Invalid page."
-      const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
-      if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
+      const page = paginate(c, total)
 
       const rows = await db
         .select()
         .from(users)
         .where(where)
         .orderBy(asc(users.id))
-        .limit(pageSize)
-        .offset((pageNumber - 1) * pageSize)
+        .limit(page.limit)
+        .offset(page.offset)
       const groupsByUser = await groupNamesByUser(db, rows.map((row) => row.id))
 
-      const pageLink = (target: number) => {
-        const url = new URL(c.req.url)
-        if (target === 1) url.searchParams.delete('page')
-        else url.searchParams.set('page', String(target))
-        return url.toString()
-      }
-      return c.json({
-        count: total,
-        next: pageNumber < lastPage ? pageLink(pageNumber + 1) : null,
-        previous: pageNumber > 1 ? pageLink(pageNumber - 1) : null,
-        results: rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase)),
-      })
+      return c.json(page.envelope(rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase))))
     },
   })
 
@@ -149,12 +131,4 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       return c.json(serializeUserDetail(updated, await groupNamesOf(db, user.id), photoBase))
     },
   })
-}
-
-/** DRF's page_size query parameter: a positive integer, capped at the maximum; default otherwise. */
-export function pageSizeFrom(value: string | undefined): number {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return DEFAULT_PAGE_SIZE
-  const size = Number(value)
-  if (size < 1) return DEFAULT_PAGE_SIZE
-  return Math.min(size, MAX_PAGE_SIZE)
 }
