@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const booleanFromString = z
@@ -6,13 +7,55 @@ const booleanFromString = z
 
 const DEV_SESSION_SECRET = 'innera-dev-session-secret-change-me'
 
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An address or subnet ("10.0.0.0/8", "fd00::/8", "10.0.0.0/255.0.0.0") or one of Express's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true
+  const [address = '', range, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  if (range === undefined) return true
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128)
+  return family === 4 && isIP(range) === 4
+}
+
+/**
+ * Which hops in front of the app may tell it the visitor's address (X-Forwarded-For), in Express's
+ * trust-proxy terms. Trusting every hop (`true`) is refused: anyone could then name any address.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = value?.trim() ?? ''
+    if (text === '' || text === 'false' || text === '0') return false
+    if (/^\d+$/.test(text)) return Number(text)
+    const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean)
+    const bad = entries.filter((entry) => !isProxyAddress(entry))
+    if (text === 'true' || bad.length > 0 || entries.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be false, a number of proxy hops, or a comma-separated list of proxy addresses/subnets (e.g. 10.0.0.1,172.16.0.0/12 or loopback)${text === 'true' ? '; "true" would trust a forged X-Forwarded-For from anyone' : `: not ${bad.join(', ')}`}`,
+      })
+      return z.NEVER
+    }
+    return entries
+  })
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     PROVIDER_API_URL: z.url({ message: 'must be an absolute http(s) URL, e.g. http://127.0.0.1:8000' }),
+    // Writes wait longer than reads: a write the provider is slow to finish is still worth its answer.
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    PROVIDER_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+    // Proves to the provider that the X-Forwarded-For the app sends is the app's own word.
+    PROVIDER_FORWARDING_SECRET: z.string().min(32, { message: 'must be at least 32 characters long' }).optional(),
+    TRUST_PROXY: trustProxy,
     SESSION_SECRET: z
       .string()
       .min(1)
@@ -24,7 +67,11 @@ const schema = z
           .filter(Boolean),
       ),
     SESSION_COOKIE_SECURE: booleanFromString.optional(),
-    APP_PUBLIC_URL: z.url().optional(),
+    // Every absolute URL (sitemap, robots.txt, hreflang, the Google callback) is built from this,
+    // never from the request's Host or X-Forwarded-Host, which a visitor chooses.
+    APP_PUBLIC_URL: z
+      .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL, e.g. https://innera.example' })
+      .optional(),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     // Sign-in with Google: off when GOOGLE_CLIENT_ID is unset. The URLs default to Google's and
     // are pointed at the embedded provider's fake Google in development and tests.
@@ -54,6 +101,10 @@ const schema = z
     ...env,
     SESSION_SECRET: env.SESSION_SECRET.length > 0 ? env.SESSION_SECRET : [DEV_SESSION_SECRET],
     SESSION_COOKIE_SECURE: env.SESSION_COOKIE_SECURE ?? env.NODE_ENV === 'production',
+    // Unset, a read waits 5 s, or less when every call must be quicker than that.
+    PROVIDER_READ_TIMEOUT_MS: env.PROVIDER_READ_TIMEOUT_MS ?? Math.min(5_000, env.PROVIDER_TIMEOUT_MS),
+    /** The public origin, without a trailing slash. */
+    APP_PUBLIC_URL: new URL(env.APP_PUBLIC_URL ?? `http://localhost:${env.PORT}`).origin,
   }))
 
 export type Env = z.infer<typeof schema>

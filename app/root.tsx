@@ -47,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       locale: locale as Language,
       toast,
       consent: parseConsent(request.headers.get('Cookie')),
-      origin: getEnv().APP_PUBLIC_URL ?? url.origin,
+      // The configured origin, never the request's Host (which the visitor chooses).
+      origin: getEnv().APP_PUBLIC_URL,
       cookieSettings: url.searchParams.get('cookie-settings') === '1',
       accessExpiresAt: auth.accessExpiresAt,
       user: user

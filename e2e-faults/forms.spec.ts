@@ -226,6 +226,23 @@ for (const javaScriptEnabled of [true, false]) {
 test.describe('assessment submission with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
+  test('a step posted while the provider is unreachable keeps its answers', async ({ page, context, fault }) => {
+    await loginAs(page, accounts.paciente)
+    await page.goto('/avaliacao')
+    const fieldsets = page.locator('main form fieldset')
+    const count = await fieldsets.count()
+    for (let index = 0; index < count; index++) await fieldsets.nth(index).locator('input[type="radio"][value="3"]').check()
+    const before = await sessionData(context)
+    await fault({ kind: 'refused' })
+    await page.getByRole('button', { name: 'Avançar' }).click()
+    // The questionnaire read a moment ago still serves: the next step shows, the session is kept.
+    await expect(page.getByRole('button', { name: 'Voltar' })).toBeVisible()
+    expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+    await fault({ kind: 'pass' })
+    await page.getByRole('button', { name: 'Voltar' }).click()
+    await expect(page.locator('main form fieldset input[type="radio"][value="3"]:checked')).toHaveCount(count)
+  })
+
   test('the provider failing says so and keeps every answer', async ({ page, context, fault }) => {
     test.slow() // seven pages of questions before the faults
     await loginAs(page, accounts.paciente)

@@ -24,7 +24,9 @@ const signedInPages: SignedInPage[] = [
   { who: 'paciente', path: '/configuracoes', ready: (page) => page.getByRole('heading', { level: 1, name: 'Configurações' }) },
   { who: 'paciente', path: '/meu-programa', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Meu programa' }) },
   // The wizard's first step: its heading is the step's pillar, its answers radio buttons.
-  { who: 'paciente', path: '/avaliacao', ownCall: '/questionnaire/get/', ready: (page) => page.locator('form[method="post"] input[type="radio"]').first() },
+  // The questionnaire's definition is kept by the app once read (it is the same for everyone and
+  // versioned), so the wizard stays usable, answers and all, while the provider is unreachable.
+  { who: 'paciente', path: '/avaliacao', ready: (page) => page.locator('form[method="post"] input[type="radio"]').first() },
   { who: 'paciente', path: '/avaliacao/historico', ownCall: '/questionnaire/results/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Histórico de avaliações' }) },
   {
     who: 'profissional',

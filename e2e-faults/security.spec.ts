@@ -189,6 +189,9 @@ test.describe('open redirects', () => {
     'javascript:alert(1)',
     'data:text/html,<script>alert(1)</script>',
     '/\u3002evil.example',
+    // Dot segments that collapse into a protocol-relative `//` once the URL is normalised.
+    '/.//evil.example',
+    '/x/..//evil.example',
   ]
 
   function expectSameSite(location: string | undefined, baseURL: string, label: string) {
@@ -252,4 +255,231 @@ test.describe('roles', () => {
       expect(write.status()).toBe(403)
     })
   }
+})
+
+/** A request with full control of its headers (Host, chunked bodies), which the browser's API does not give. */
+function rawRequest(
+  baseURL: string,
+  { method = 'GET', path, headers = {}, body, chunks }: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string; chunks?: Buffer[] },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const url = new URL(path, baseURL)
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers }, (response) => {
+      const parts: Buffer[] = []
+      response.on('data', (part: Buffer) => parts.push(part))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(parts).toString('utf8') }))
+      response.on('error', reject)
+    })
+    // The server may answer before the whole upload is in: that answer is what is checked.
+    request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)))
+    if (chunks) {
+      for (const chunk of chunks) request.write(chunk)
+      request.end()
+    } else request.end(body)
+  })
+}
+
+const contactForm = (message: string) =>
+  new URLSearchParams({ name: 'Ana Souza', email: 'ana@example.com', subject: 'other', message }).toString()
+
+test.describe('request body limits (issue 10, finding 5)', () => {
+  const tooLargeTitle = 'Formulário grande demais'
+
+  test('a form body over 1 MB is refused with 413 and the translated page, never echoed back', async ({ page, baseURL }) => {
+    const headers = { Origin: baseURL!, 'Content-Type': 'application/x-www-form-urlencoded' }
+    const oversized = contactForm('x'.repeat(2 * 1024 * 1024))
+    const declared = await page.request.post('/contato', { data: oversized, headers, maxRedirects: 0 })
+    expect(declared.status()).toBe(413)
+    const html = await declared.text()
+    expect(html).toContain(tooLargeTitle)
+    expect(html.length, 'nothing of the body comes back').toBeLessThan(100_000)
+    const english = await page.request.post('/contato', { data: oversized, headers: { ...headers, 'Accept-Language': 'en' }, maxRedirects: 0 })
+    expect(english.status()).toBe(413)
+    expect(await english.text()).toContain('Form too large')
+
+    // A chunked body declares no length: it is counted as it arrives.
+    const chunked = await rawRequest(baseURL!, {
+      method: 'POST',
+      path: '/contato',
+      headers: { ...headers, 'Transfer-Encoding': 'chunked' },
+      chunks: Array.from({ length: 40 }, () => Buffer.from('x'.repeat(64 * 1024))),
+    })
+    expect(chunked.status).toBe(413)
+    expect(chunked.text).toContain(tooLargeTitle)
+    expect(chunked.text.length).toBeLessThan(100_000)
+
+    // The same answer to a data request (JavaScript on).
+    const data = await page.request.post('/contato.data', { data: oversized, headers, maxRedirects: 0 })
+    expect(data.status()).toBe(413)
+    expect(await data.text()).toContain('too-large')
+  })
+
+  test('too many fields, or one enormous value, are refused with 413 without being shown again', async ({ page, baseURL }) => {
+    const headers = { Origin: baseURL!, 'Content-Type': 'application/x-www-form-urlencoded' }
+    const manyFields = `${contactForm('Uma mensagem longa o bastante.')}&${Array.from({ length: 400 }, (_, index) => `extra${index}=1`).join('&')}`
+    const many = await page.request.post('/contato', { data: manyFields, headers, maxRedirects: 0 })
+    expect(many.status()).toBe(413)
+    expect(await many.text()).toContain(tooLargeTitle)
+    const marker = 'ECHO-ME-'.repeat(8_000) // 64,000 characters, under the byte limit
+    const long = await page.request.post('/contato', { data: contactForm(marker), headers, maxRedirects: 0 })
+    expect(long.status()).toBe(413)
+    expect(await long.text()).not.toContain('ECHO-ME-ECHO-ME-')
+  })
+
+  test('the profile photo may be larger than a form, up to its own limit', async ({ page, baseURL }) => {
+    await loginAs(page, accounts.paciente2)
+    const photo = (bytes: number) => ({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(bytes, 0xff) })
+    const fields = { first_name: 'Mariana', last_name: 'Alves', email: accounts.paciente2 }
+    const under = await page.request.post('/perfil', { multipart: { ...fields, photo: photo(1_500_000) }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+    expect(under.status(), 'a 1.5 MB photo reaches the action (the provider judges the image)').not.toBe(413)
+    const over = await page.request.post('/perfil', { multipart: { ...fields, photo: photo(7 * 1024 * 1024) }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+    expect(over.status()).toBe(413)
+    expect(await over.text()).toContain(tooLargeTitle)
+  })
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`a form that turns out too big shows the translated page (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({ page }) => {
+      await page.goto('/contato')
+      if (javaScriptEnabled) await page.waitForFunction(() => Object.keys(document.documentElement).some((key) => key.startsWith('__react')))
+      await page.locator('form [name="name"]').fill('Ana Souza')
+      await page.locator('form [name="email"]').fill('ana@example.com')
+      await page.locator('form select[name="subject"]').selectOption('other')
+      await page.locator('form [name="message"]').fill('Uma mensagem longa o bastante para passar.')
+      // A tampered form: more fields than any of ours.
+      await page.locator('form:has([name="message"])').evaluate((form) => {
+        for (let index = 0; index < 400; index++) {
+          const input = document.createElement('input')
+          input.type = 'hidden'
+          input.name = `extra${index}`
+          input.value = '1'
+          form.append(input)
+        }
+      })
+      const answered = page.waitForResponse((response) => response.request().method() === 'POST')
+      await page.getByRole('button', { name: 'Enviar mensagem', exact: true }).click()
+      expect((await answered).status()).toBe(413)
+      await expect(page.getByRole('heading', { level: 1, name: tooLargeTitle })).toBeVisible()
+    })
+  }
+})
+
+test.describe('signed-in answers are never cached (issue 10, finding 12)', () => {
+  /** The single-fetch data URL of a page. */
+  const dataUrl = (path: string) => {
+    const url = new URL(path, 'http://x')
+    return `${url.pathname === '/' ? '/_root' : url.pathname}.data${url.search}`
+  }
+
+  test('every page and data answer that depends on the session says private, no-store', async ({ page }) => {
+    await loginAs(page, accounts.paciente)
+    const paths = ['/', '/dashboard', '/perfil', '/configuracoes', '/meu-programa', '/pilares', '/avaliacao', '/avaliacao/historico', '/contato']
+    // A result page too, when this patient has one.
+    const history = await (await page.request.get('/avaliacao/historico')).text()
+    const result = /href="(\/avaliacao\/resultado\/[^"]+)"/.exec(history)?.[1]
+    if (result) paths.push(result)
+    for (const path of paths) {
+      for (const url of [path, dataUrl(path)]) {
+        const response = await page.request.get(url, { maxRedirects: 0 })
+        expect(response.headers()['cache-control'], url).toBe('private, no-store')
+      }
+    }
+    await page.context().clearCookies()
+    await loginAs(page, accounts.admin)
+    for (const path of ['/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/messages']) {
+      for (const url of [path, dataUrl(path)]) {
+        const response = await page.request.get(url, { maxRedirects: 0 })
+        expect(response.headers()['cache-control'], url).toBe('private, no-store')
+      }
+    }
+  })
+
+  test('so does an answer that sets a cookie; static files keep their own caching', async ({ page, baseURL }) => {
+    const signIn = await page.request.post('/auth?mode=login', { form: { email: accounts.paciente, password: DEMO_PASSWORD }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+    expect(signIn.headers()['cache-control']).toBe('private, no-store')
+    const html = await (await page.request.get('/')).text()
+    const asset = /\/assets\/[\w.-]+\.js/.exec(html)![0]
+    const script = await page.request.get(asset)
+    expect(script.headers()['cache-control']).toContain('immutable')
+    expect(script.headers()['cache-control']).not.toContain('no-store')
+  })
+})
+
+test.describe('absolute URLs ignore the Host a visitor sends (issue 10, finding 13)', () => {
+  const forgedHosts: Record<string, string>[] = [{ Host: 'evil.example' }, { 'X-Forwarded-Host': 'evil.example' }, { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example:8443' }]
+
+  test('robots.txt, the sitemap and the hreflang links name the configured origin', async ({ baseURL }) => {
+    const origin = new URL(baseURL!).origin
+    for (const headers of forgedHosts) {
+      const label = JSON.stringify(headers)
+      const robots = await rawRequest(baseURL!, { path: '/robots.txt', headers })
+      expect(robots.text, label).toContain(`Sitemap: ${origin}/sitemap.xml`)
+      const sitemap = await rawRequest(baseURL!, { path: '/sitemap.xml', headers })
+      expect(sitemap.status, label).toBe(200)
+      expect(sitemap.text, label).not.toContain('evil.example')
+      expect(sitemap.text, label).toContain(`<loc>${origin}/sobre</loc>`)
+      const home = await rawRequest(baseURL!, { path: '/sobre', headers })
+      const alternates = [...home.text.matchAll(/<link rel="alternate" hrefLang="[^"]+" href="([^"]+)"/g)].map((match) => match[1]!)
+      expect(alternates.length, label).toBe(4)
+      for (const href of alternates) expect(new URL(href).origin, label).toBe(origin)
+    }
+  })
+
+  test('a forged X-Forwarded-Host does not make another origin this site for the cross-site check', async ({ baseURL }) => {
+    const response = await rawRequest(baseURL!, {
+      method: 'POST',
+      path: '/resources/locale',
+      headers: { Origin: 'http://evil.example', 'X-Forwarded-Host': 'evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'lng=en&redirectTo=/',
+    })
+    expect(response.status).toBe(403)
+  })
+})
+
+test.describe("the visitor's address (issue 10, finding 6)", () => {
+  test('with TRUST_PROXY unset, a forged X-Forwarded-For never reaches the provider as the visitor', async () => {
+    test.slow() // a private app + provider with a recording proxy between them
+    const { startInstance } = await import('../bench/lib/instance.mjs')
+    const seen: { path: string; forwardedFor?: string; secret?: string }[] = []
+    let upstream: URL | undefined
+    const recorder = http.createServer((incoming, outgoing) => {
+      seen.push({ path: incoming.url ?? '', forwardedFor: incoming.headers['x-forwarded-for'] as string | undefined, secret: incoming.headers['x-forwarding-secret'] as string | undefined })
+      const forward = http.request(new URL(incoming.url ?? '/', upstream), { method: incoming.method, headers: { ...incoming.headers, host: upstream!.host } }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(outgoing)
+      })
+      forward.on('error', () => outgoing.destroy())
+      incoming.pipe(forward)
+    })
+    const secret = 'forwarding-secret-of-the-security-suite-0123'
+    const instance = await startInstance({
+      name: 'faults-forwarding',
+      buildDir: process.env.FAULTS_BUILD_DIR,
+      host: 'localhost',
+      appEnv: { TRUST_PROXY: '', PROVIDER_FORWARDING_SECRET: secret, LOG_LEVEL: 'error' },
+      providerEnv: { PROVIDER_FORWARDING_SECRET: secret },
+      providerVia: async (providerURL: string) => {
+        upstream = new URL(providerURL)
+        await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve))
+        return `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/`
+      },
+    })
+    try {
+      const response = await rawRequest(instance.baseURL, {
+        method: 'POST',
+        path: '/contato',
+        headers: { Origin: instance.baseURL, 'X-Forwarded-For': '198.51.100.7', 'X-Real-IP': '198.51.100.7', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: contactForm('Uma mensagem longa o bastante para passar.'),
+      })
+      expect(response.status).toBe(303)
+      const contact = seen.find((call) => call.path.startsWith('/contact/'))
+      expect(contact, 'the message reached the provider').toBeDefined()
+      expect(contact!.forwardedFor).not.toContain('198.51.100.7')
+      // The visitor is the socket's peer (this test, on loopback), vouched for by the secret.
+      expect(contact!.forwardedFor).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/)
+      expect(contact!.secret).toBe(secret)
+    } finally {
+      await instance.close()
+      recorder.close()
+    }
+  })
 })

@@ -100,8 +100,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel('Confirme a senha').fill('uma-senha-boa-1')
       await page.getByLabel(/Li e aceito/).check()
       await page.getByRole('button', { name: 'Criar conta', exact: true }).click()
-      await expect(page).toHaveURL(/\/dashboard\?welcome=1$/)
-      await expect(page.getByRole('heading', { name: 'Boas-vindas à Innera' })).toBeVisible()
+      // Registration ends on the sign-in page, as it does for an address that already has an account.
+      await expect(page).toHaveURL(/\/auth\?mode=login$/)
+      await expect(page.getByText(/Conta criada! Enviamos um e-mail/)).toBeVisible()
+      await signIn(page, email, 'uma-senha-boa-1')
+      await expect(page).toHaveURL(/\/dashboard$/)
 
       const [mail] = await mailboxFor(page, email)
       const link = /https?:\/\/\S+\/auth\/confirm\/\S+/.exec(mail!.text)?.[0]

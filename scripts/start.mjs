@@ -23,6 +23,9 @@ const fail = (message) => {
   process.exit(1)
 }
 
+/** The provider's reading of an on/off variable (server/config.ts). */
+const isOn = (value) => ['on', 'true', '1', 'yes'].includes(String(value ?? '').toLowerCase())
+
 const dataDir = path.resolve(root, env.DATA_DIR ?? 'data')
 
 /** A secret kept in the data folder, so sessions and tokens survive restarts without configuration. */
@@ -105,26 +108,37 @@ async function waitForProvider(child, url) {
 
 async function main() {
   if (!dev) buildIfNeeded()
+  // An operator who says NODE_ENV=production (the container does) runs the real thing: the
+  // embedded provider's stand-ins (dev mailbox, fake Google) stay off unless turned on by name.
+  // Without it, `npm start` is the demo of the quick start, and they are on (docs/decisions/0012).
+  const operatorProduction = env.NODE_ENV === 'production'
   env.NODE_ENV ??= dev ? 'development' : 'production'
   env.PORT ??= '3000'
+  // Absolute URLs (sitemap, hreflang, Google's redirect_uri, e-mail links) come from here, never from a request's Host.
+  env.APP_PUBLIC_URL ??= `http://localhost:${env.PORT}`
   if (!env.SESSION_SECRET && env.NODE_ENV === 'production') env.SESSION_SECRET = persistentSecret('session-secret')
 
   if (!env.PROVIDER_API_URL) {
     const port = env.PROVIDER_PORT ?? '8000'
     const host = env.PROVIDER_HOST ?? '127.0.0.1'
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/`
+    // The provider believes the visitor address the app forwards only with this shared secret.
+    env.PROVIDER_FORWARDING_SECRET ??= persistentSecret('provider-forwarding-secret')
+    const standIns = operatorProduction ? 'off' : 'on'
     const providerEnv = {
       ...env,
       PROVIDER_PORT: port,
       PROVIDER_HOST: host,
       PROVIDER_DATA_DIR: env.PROVIDER_DATA_DIR ?? path.join(dataDir, 'provider'),
-      APP_PUBLIC_URL: env.APP_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-      // The embedded provider is the demo stand-in: its fake Google and its mailbox stay on unless turned off.
-      FAKE_GOOGLE: env.FAKE_GOOGLE ?? 'on',
-      DEV_MAILBOX: env.DEV_MAILBOX ?? 'on',
+      FAKE_GOOGLE: env.FAKE_GOOGLE ?? standIns,
+      DEV_MAILBOX: env.DEV_MAILBOX ?? standIns,
       PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
     }
     say(`starting the embedded provider on ${url}`)
+    const on = [isOn(providerEnv.DEV_MAILBOX) && `the development mailbox (${url}dev/mailbox/)`, isOn(providerEnv.FAKE_GOOGLE) && 'the fake Google sign-in'].filter(Boolean)
+    if (on.length > 0 && !operatorProduction) {
+      say(`demo mode: ${on.join(' and ')} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on or DEV_MAILBOX=on.`)
+    }
     const provider = dev
       ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)
       : run('the embedded provider', process.execPath, ['build/provider/index.js'], providerEnv)
@@ -132,7 +146,7 @@ async function main() {
     providerReady = true
     env.PROVIDER_API_URL = url
     // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
-    if (!env.GOOGLE_CLIENT_ID && providerEnv.FAKE_GOOGLE !== 'off') {
+    if (!env.GOOGLE_CLIENT_ID && isOn(providerEnv.FAKE_GOOGLE)) {
       const fakeGoogle = `${(env.PROVIDER_PUBLIC_URL ?? url).replace(/\/$/, '')}/fake-google`
       env.GOOGLE_CLIENT_ID = 'innera-dev-client'
       env.GOOGLE_CLIENT_SECRET = 'innera-dev-secret'

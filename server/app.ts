@@ -3,15 +3,17 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createLinkTokenGenerator } from './auth/one-time-links'
 import { createTokenService } from './auth/tokens'
+import { createBackgroundTasks } from './background'
 import { systemClock, type Clock } from './clock'
 import type { ProviderConfig } from './config'
 import type { Database } from './db/client'
 import { createGoogleIdTokenVerifier } from './google/verify-id-token'
 import { Api, type AppEnv } from './http/api'
+import { NULL_CHARACTERS } from './http/body'
 import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from './http/errors'
 import { RouteTable } from './http/route-table'
 import { Throttle } from './http/throttle'
-import { jsonLogger, type Logger } from './log'
+import { errorFields, jsonLogger, redactPath, type Logger } from './log'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAuthenticationRoutes } from './routes/authentication'
 import { registerContactRoutes } from './routes/contact'
@@ -25,6 +27,7 @@ import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
 import { registerProgramRoutes } from './routes/program'
 import { registerQuestionnaireRoutes } from './routes/questionnaire'
+import { resolveRequestAddress } from './routes/throttling'
 import { registerUserAdminRoutes } from './routes/user-admin'
 import type { Services } from './services'
 
@@ -71,7 +74,6 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       clock,
     }),
     throttle: new Throttle(clock, config.throttle.disabled),
-    passwordResetLinks: createLinkTokenGenerator({ secret: config.jwtSecret, purpose: 'password-reset', timeoutSeconds: THREE_DAYS_SECONDS, clock }),
     emailConfirmationLinks: createLinkTokenGenerator({ secret: config.jwtSecret, purpose: 'email-confirmation', timeoutSeconds: THREE_DAYS_SECONDS, clock }),
     verifyGoogleIdToken: createGoogleIdTokenVerifier({
       jwksUrl: config.google.jwksUrl,
@@ -80,14 +82,17 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       clock,
       fetch: fetchOverride ?? loopbackFetch,
     }),
+    background: createBackgroundTasks(log),
   }
 
-  // One structured line per request, without query string, headers or body (they can hold secrets).
+  // One structured line per request, without query string, headers or body (they can hold
+  // secrets) and with the secrets in paths redacted (log.ts redactPath).
   app.use(async (c, next) => {
     const started = performance.now()
     const incoming = c.req.header('x-request-id')
     const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID()
     c.set('requestId', requestId)
+    c.set('clientAddress', resolveRequestAddress(c, config.forwardingSecret))
     await next()
     c.header('X-Request-Id', requestId)
     c.header('X-Content-Type-Options', 'nosniff')
@@ -97,10 +102,18 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       msg: 'request',
       request_id: requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: redactPath(c.req.path),
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     })
+  })
+
+  // PostgreSQL text cannot hold U+0000, so a NUL would fail the query (a 500): refused here for
+  // the path and query of every request; http/body.ts refuses it in bodies.
+  app.use(async (c, next) => {
+    // The URL as received: a NUL arrives percent-encoded, whatever it was meant to be part of.
+    if (c.req.url.includes('%00') || c.req.url.includes('\0')) throw apiError(400, NULL_CHARACTERS)
+    await next()
   })
 
   if (config.delayMs > 0) {
@@ -151,9 +164,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       msg: 'unhandled error',
       request_id: c.get('requestId'),
       method: c.req.method,
-      path: c.req.path,
-      error: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
+      path: redactPath(c.req.path),
+      ...errorFields(error),
     })
     return errorResponse(apiError(500, 'A server error occurred.'))
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig, parseRate } from './config'
+import { ConfigError, loadConfig, parseRate, startupWarnings } from './config'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -84,6 +84,43 @@ describe('loadConfig', () => {
     expect(config.google.issuer).toBe('https://accounts.google.com')
     expect(config.delayMs).toBe(250)
     expect(config.throttle.rates.loginPerAddress).toEqual({ count: 1000, windowSeconds: 60 })
+  })
+})
+
+describe('development stand-ins (FAKE_GOOGLE, DEV_MAILBOX)', () => {
+  const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
+
+  it('are on in development and off in production by default, without warnings either way', () => {
+    expect(loadConfig({})).toMatchObject({ fakeGoogle: true, devMailbox: true })
+    expect(startupWarnings(loadConfig({}))).toEqual([])
+    expect(loadConfig(production)).toMatchObject({ fakeGoogle: false, devMailbox: false })
+    expect(startupWarnings(loadConfig(production))).toEqual([])
+  })
+
+  it('can be switched off in development', () => {
+    expect(loadConfig({ FAKE_GOOGLE: '0', DEV_MAILBOX: 'no' })).toMatchObject({ fakeGoogle: false, devMailbox: false })
+  })
+
+  it('can still be switched on explicitly in production, with one warning line for each', () => {
+    const config = loadConfig({ ...production, FAKE_GOOGLE: 'on', DEV_MAILBOX: 'true' })
+    expect(config).toMatchObject({ fakeGoogle: true, devMailbox: true })
+    const warnings = startupWarnings(config)
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]).toMatch(/^FAKE_GOOGLE is on with NODE_ENV=production/)
+    expect(warnings[1]).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production/)
+    expect(startupWarnings(loadConfig({ ...production, DEV_MAILBOX: '1' }))).toEqual([expect.stringMatching(/^DEV_MAILBOX/)])
+  })
+})
+
+describe('PROVIDER_FORWARDING_SECRET', () => {
+  it('is unset by default, and empty means unset', () => {
+    expect(loadConfig({}).forwardingSecret).toBeUndefined()
+    expect(loadConfig({ PROVIDER_FORWARDING_SECRET: '' }).forwardingSecret).toBeUndefined()
+  })
+
+  it('must be at least 32 characters long', () => {
+    expect(loadConfig({ PROVIDER_FORWARDING_SECRET: 'f'.repeat(32) }).forwardingSecret).toBe('f'.repeat(32))
+    expect(problemsOf({ PROVIDER_FORWARDING_SECRET: 'short' })).toEqual(['PROVIDER_FORWARDING_SECRET must be at least 32 characters long'])
   })
 })
 

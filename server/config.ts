@@ -13,6 +13,8 @@ export type ThrottleScope =
   | 'confirmationPerEmail'
   | 'confirmationPerAddress'
   | 'googlePerAddress'
+  | 'changePasswordPerUser'
+  | 'changePasswordPerAddress'
   | 'contactPerAddress'
   | 'contactPerEmail'
 
@@ -36,6 +38,8 @@ export type ProviderConfig = {
   fakeGoogle: boolean
   devMailbox: boolean
   delayMs: number
+  /** Shared with the app: only a request carrying it may name its visitor's address (X-Forwarded-For). */
+  forwardingSecret: string | undefined
   throttle: { disabled: boolean; rates: Record<ThrottleScope, Rate> }
 }
 
@@ -61,6 +65,9 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   confirmationPerEmail: ['THROTTLE_CONFIRMATION_PER_EMAIL', '5/h'],
   confirmationPerAddress: ['THROTTLE_CONFIRMATION_PER_ADDRESS', '20/h'],
   googlePerAddress: ['THROTTLE_GOOGLE_PER_ADDRESS', '30/5m'],
+  // The old-password check of POST /users/change-password/ guesses passwords like a login does.
+  changePasswordPerUser: ['THROTTLE_CHANGE_PASSWORD_PER_USER', '10/5m'],
+  changePasswordPerAddress: ['THROTTLE_CHANGE_PASSWORD_PER_ADDRESS', '30/5m'],
   contactPerAddress: ['THROTTLE_CONTACT_PER_ADDRESS', '5/h'],
   contactPerEmail: ['THROTTLE_CONTACT_PER_EMAIL', '3/h'],
 }
@@ -145,6 +152,12 @@ const envSchema = z.object({
   FAKE_GOOGLE: flag('FAKE_GOOGLE'),
   DEV_MAILBOX: flag('DEV_MAILBOX'),
   PROVIDER_DELAY_MS: integer('PROVIDER_DELAY_MS', 0, 60_000),
+  PROVIDER_FORWARDING_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.length >= 32, {
+      message: 'PROVIDER_FORWARDING_SECRET must be at least 32 characters long',
+    }),
   THROTTLE_DISABLED: flag('THROTTLE_DISABLED'),
 })
 
@@ -209,6 +222,20 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     fakeGoogle,
     devMailbox: values.DEV_MAILBOX ?? !isProduction,
     delayMs: values.PROVIDER_DELAY_MS ?? 0,
+    forwardingSecret: values.PROVIDER_FORWARDING_SECRET || undefined,
     throttle: { disabled: values.THROTTLE_DISABLED ?? false, rates },
   }
+}
+
+/**
+ * Lines to log at start about a risky configuration: the development stand-ins switched on
+ * explicitly in production (anyone could then sign in as any Google identity, or read every
+ * e-mail the provider sent).
+ */
+export function startupWarnings(config: ProviderConfig): string[] {
+  if (!config.isProduction) return []
+  const warnings: string[] = []
+  if (config.fakeGoogle) warnings.push('FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in as any Google identity through /fake-google/.')
+  if (config.devMailbox) warnings.push('DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through /dev/mailbox/.')
+  return warnings
 }

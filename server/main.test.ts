@@ -55,6 +55,26 @@ describe('server/main.ts', () => {
     for (const line of lines.slice(1)) expect(() => JSON.parse(line)).not.toThrow()
   })
 
+  it('warns once on stderr when a development stand-in is on in production', async () => {
+    const port = await freePort()
+    const provider = startProvider({
+      NODE_ENV: 'production',
+      PROVIDER_JWT_SECRET: 'p'.repeat(40),
+      DEV_MAILBOX: 'on',
+      PROVIDER_PORT: String(port),
+      PROVIDER_DATA_DIR: 'memory://',
+    })
+    await provider.ready
+    provider.child.kill('SIGTERM')
+    await provider.exited
+    const warnings = provider
+      .output()
+      .stderr.split('\n')
+      .filter((line) => line.includes('"level":"warn"'))
+    expect(warnings).toHaveLength(1)
+    expect(JSON.parse(warnings[0]!).msg).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production/)
+  })
+
   it('refuses a bad configuration with a clear message and exit code 1', async () => {
     const provider = startProvider({ PROVIDER_PORT: '99999', REFRESH_TOKEN_LIFETIME: 'soon' })
     await expect(provider.ready).rejects.toThrow()

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createProviderApp } from './app'
-import { ConfigError, loadConfig, type ProviderConfig } from './config'
+import { ConfigError, loadConfig, startupWarnings, type ProviderConfig } from './config'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from './db/client'
 import { seedDatabase } from './db/seed'
 import { jsonLogger } from './log'
@@ -22,6 +22,7 @@ function readConfig(): ProviderConfig {
 
 async function main(): Promise<void> {
   const config = readConfig()
+  for (const warning of startupWarnings(config)) jsonLogger({ level: 'warn', msg: warning })
   const database: DatabaseHandle = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir })
   await database.migrate(findMigrationsDir(config.migrationsDir))
   const seeded = await seedDatabase(database.db)
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed now.
     server.close(async (error) => {
       try {
+        // Mail and accounts queued after their responses (background.ts) are finished first.
+        await app.services.background.idle()
         await database.close()
       } finally {
         process.exit(error ? 1 : 0)

@@ -1,3 +1,4 @@
+import type { BackgroundTasks } from './background'
 import type { Clock } from './clock'
 import type { ProviderConfig } from './config'
 import type { Database } from './db/client'
@@ -15,7 +16,8 @@ export type Services = {
   log: Logger
   tokens: TokenService
   throttle: Throttle
-  passwordResetLinks: LinkTokenGenerator
   emailConfirmationLinks: LinkTokenGenerator
   verifyGoogleIdToken: GoogleIdTokenVerifier
+  /** Work done after the response: see background.ts. */
+  background: BackgroundTasks
 }

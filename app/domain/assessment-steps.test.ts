@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { type Step, clampStep, cleanAnswers, emptyDraft, firstIncompleteStep, navigate, readAnswer } from './assessment-steps'
+import { type Step, clampStep, cleanAnswers, emptyDraft, firstIncompleteStep, mergeUnchecked, navigate, readAnswer } from './assessment-steps'
 
 const scale = { min: 0, max: 4 }
 const steps: Step[] = [
@@ -58,6 +58,13 @@ describe('assessment steps', () => {
     expect(navigate(steps, full, 'edit', {}, scale, 0).draft.step).toBe(0)
     expect(clampStep(steps, { e1: 1 }, 2)).toBe(0)
     expect(firstIncompleteStep(steps, { e1: 1, e2: 2 })).toBe(1)
+  })
+
+  test('mergeUnchecked keeps posted answers over stored ones, bounded, without the definition', () => {
+    const merged = mergeUnchecked({ sono_a: 1, old: 3 }, { intent: 'next', sono_a: '4', sono_b: ' 2 ', 'bad code': '1', huge: '99999', text: 'x', big: 1000 })
+    expect(merged).toEqual({ sono_a: 4, old: 3, sono_b: 2 })
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`q${index}`, '1']))
+    expect(Object.keys(mergeUnchecked({}, many))).toHaveLength(200)
   })
 
   test('cleanAnswers drops unknown codes and bad values', () => {

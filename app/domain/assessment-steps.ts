@@ -61,6 +61,28 @@ export function cleanAnswers(steps: readonly Step[], answers: Record<string, unk
   return clean
 }
 
+/** Bounds of answers kept without the definition at hand: question codes and small integers only. */
+const UNCHECKED_CODE = /^[a-z][a-z0-9_]{0,63}$/
+const UNCHECKED_LIMIT = 200
+
+/**
+ * The posted answers merged into the stored ones when the questionnaire definition cannot be read
+ * (the provider is down and this process has none cached): nothing typed is lost, and the next
+ * request that has the definition cleans them (cleanAnswers) against the real questions and scale.
+ */
+export function mergeUnchecked(stored: Record<string, unknown>, form: Record<string, unknown>): Record<string, number> {
+  const merged: Record<string, number> = {}
+  const keep = (code: string, raw: unknown) => {
+    if (Object.keys(merged).length >= UNCHECKED_LIMIT && !(code in merged)) return
+    if (!UNCHECKED_CODE.test(code)) return
+    const value = typeof raw === 'string' && /^-?\d{1,3}$/.test(raw.trim()) ? Number(raw) : raw
+    if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 100) merged[code] = value
+  }
+  for (const [code, raw] of Object.entries(stored)) keep(code, raw)
+  for (const [code, raw] of Object.entries(form)) if (code !== 'intent') keep(code, raw)
+  return merged
+}
+
 export type Outcome = { draft: Draft; problems: Record<string, AnswerProblem>; submit: boolean }
 
 /**

@@ -7,6 +7,16 @@ export type RequestContext = {
   method?: string
   /** The visitor's address, passed on to the provider so its throttles count visitors, not the app. */
   clientAddress?: string
+  /**
+   * Set by the HTTP server when the body is over the size limit: Remix then gets an empty body,
+   * and readFormData answers 413 instead of parsing anything.
+   */
+  bodyTooLarge?: boolean
+  /**
+   * Set on the first provider call of this request that could not reach the provider (timeout,
+   * refused): the request's later calls fail at once instead of each waiting for the timeout.
+   */
+  providerUnreachable?: boolean
   providerTimings: { name: string; durationMs: number }[]
 }
 

@@ -14,6 +14,10 @@ describe('isCrossSiteWrite', () => {
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'null' })).toBe(true)
     expect(isCrossSiteWrite({ ...base, method: 'DELETE', origin: undefined, secFetchSite: 'cross-site' })).toBe(true)
   })
+  test('the configured public origin is this site even behind a proxy that rewrites Host', () => {
+    expect(isCrossSiteWrite({ ...base, host: '10.0.0.5:3000', method: 'POST', origin: 'https://innera.example', publicOrigin: 'https://innera.example' })).toBe(false)
+    expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'https://evil.example', publicOrigin: 'https://innera.example' })).toBe(true)
+  })
   test('a POST without Origin from a same-site or unknown context passes', () => {
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: undefined, secFetchSite: 'same-origin' })).toBe(false)
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: undefined })).toBe(false)

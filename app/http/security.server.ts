@@ -50,15 +50,19 @@ export function isCrossSiteWrite({
   method,
   origin,
   host,
+  publicOrigin,
   secFetchSite,
 }: {
   method: string
   origin: string | undefined
   host: string | undefined
+  /** The configured public origin (APP_PUBLIC_URL): behind a proxy that rewrites Host, still this site. */
+  publicOrigin?: string
   secFetchSite: string | undefined
 }): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false
   if (origin && origin !== 'null') {
+    if (publicOrigin && origin === publicOrigin) return false
     try {
       return new URL(origin).host !== host
     } catch {

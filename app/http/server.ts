@@ -6,13 +6,18 @@
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
-import { type ServerBuild } from '@remix-run/node'
+import {
+  type ServerBuild,
+  createRequestHandler,
+  writeReadableStreamToWritable,
+} from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { EnvError, parseEnv } from '../env.server.ts'
+import { bodyLimitFor, declaresTooMuch, limitedBody } from './body-limit.server.ts'
+import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
 import { log, redactPath } from './log.server.ts'
-import { requestContextStorage } from './request-context.server.ts'
+import { type RequestContext, requestContextStorage } from './request-context.server.ts'
 import { NON_DOCUMENT_CSP, baseSecurityHeaders, isCrossSiteWrite } from './security.server.ts'
 
 let env: ReturnType<typeof parseEnv>
@@ -36,20 +41,30 @@ const viteDevServer = production
 
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', 'loopback, linklocal, uniquelocal')
+// Only the configured proxies may name the visitor (X-Forwarded-For/-Host/-Proto); by default
+// nobody can, and the visitor is the socket's peer: the provider's throttles count real addresses.
+app.set('trust proxy', env.TRUST_PROXY)
+const trustsPeer = (req: express.Request) => (app.get('trust proxy fn') as (address: string, hop: number) => boolean)(req.socket.remoteAddress ?? '', 0)
+/** The Host the visitor asked for; X-Forwarded-Host only from a trusted proxy. */
+const requestHost = (req: express.Request) =>
+  (trustsPeer(req) ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined) || req.get('host') || 'localhost'
 app.use(compression())
 
 const securityHeaders = baseSecurityHeaders({ production })
 app.use((req, res, next) => {
   const requestId = randomUUID()
   const started = performance.now()
-  const context = { requestId, method: req.method, clientAddress: req.ip, providerTimings: [] as { name: string; durationMs: number }[] }
+  const context: RequestContext = { requestId, method: req.method, clientAddress: req.ip, providerTimings: [] }
   res.set(securityHeaders)
   res.set('X-Request-Id', requestId)
   const writeHead = res.writeHead
   res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
     // Documents carry their own policy with a nonce (entry.server); everything else gets the strict one.
     if (!res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', NON_DOCUMENT_CSP)
+    // Set here, last, so no route's own Cache-Control can make a signed-in answer cacheable.
+    if (!res.locals.staticFile && dependsOnSession({ cookie: req.get('cookie'), setsCookie: res.hasHeader('Set-Cookie') })) {
+      res.setHeader('Cache-Control', PRIVATE_NO_STORE)
+    }
     if (context.providerTimings.length > 0) {
       const total = context.providerTimings.reduce((sum, timing) => sum + timing.durationMs, 0)
       res.setHeader('Server-Timing', `provider;dur=${total.toFixed(1)};desc="${context.providerTimings.length} calls"`)
@@ -74,7 +89,8 @@ app.use((req, res, next) => {
   const crossSite = isCrossSiteWrite({
     method: req.method,
     origin: req.get('origin'),
-    host: req.get('x-forwarded-host') ?? req.get('host'),
+    host: requestHost(req),
+    publicOrigin: env.APP_PUBLIC_URL,
     secFetchSite: req.get('sec-fetch-site'),
   })
   if (crossSite) {
@@ -87,8 +103,10 @@ app.use((req, res, next) => {
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
-  app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y' }))
-  const publicFiles = express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false })
+  // The same for everyone, so they keep their own Cache-Control whoever asks.
+  const markStatic = (res: express.Response) => (res.locals.staticFile = true)
+  app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y', setHeaders: markStatic }))
+  const publicFiles = express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false, setHeaders: markStatic })
   // Pages have no file extension: only names like /favicon.svg are looked for on disk.
   app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()))
 }
@@ -97,7 +115,57 @@ const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
   : ((await import(path.join(root, 'build/server/index.js'))) as ServerBuild)
 
-app.all('*', createRequestHandler({ build, mode: env.NODE_ENV }))
+const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
+
+/**
+ * Express to Remix and back (what @remix-run/express does), with two differences: the URL's host is
+ * X-Forwarded-Host only from a trusted proxy, and the body is limited before anyone parses it. An
+ * oversized body is not answered here: the request context says so and Remix gets no body, so the
+ * action's readFormData answers 413 and the error page says it in the visitor's language.
+ */
+app.all('*', async (req, res, next) => {
+  try {
+    const controller = new AbortController()
+    const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const context = requestContextStorage.getStore()
+      const limit = bodyLimitFor(req.path)
+      const tooLarge = () => {
+        if (context) context.bodyTooLarge = true
+      }
+      if (declaresTooMuch(req.get('content-length'), limit)) {
+        tooLarge()
+        // Unread: Node drains it once the answer is sent.
+        init.body = new ReadableStream({ start: (controller) => controller.close() })
+      } else {
+        init.body = limitedBody(req, limit, tooLarge)
+      }
+      init.duplex = 'half'
+    }
+    // Abort loaders and actions when the visitor leaves before the answer is written.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
+    const request = new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
+    const response = await handleRemixRequest(request)
+    res.statusMessage = response.statusText
+    res.status(response.status)
+    for (const [name, value] of response.headers.entries()) res.append(name, value)
+    if (response.body) await writeReadableStreamToWritable(response.body, res)
+    else res.end()
+  } catch (error) {
+    next(error)
+  }
+})
+
+function remixHeaders(incoming: express.Request['headers']): Headers {
+  const headers = new Headers()
+  for (const [name, values] of Object.entries(incoming)) {
+    if (values === undefined) continue
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(name, value)
+  }
+  return headers
+}
 
 app.use(((error, req, res, _next) => {
   log('error', { type: 'unhandled', path: redactPath(req.originalUrl), message: String(error?.message ?? error) })

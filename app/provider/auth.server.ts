@@ -11,6 +11,14 @@ export async function login(email: string, password: string): Promise<SessionDat
   return { access, refresh, user: { id: user_id, username, email: answer.email, groups, photo, first_name, last_name } }
 }
 
+/**
+ * Ends a session at the provider (simplejwt's blacklist): its refresh token, and the access tokens
+ * renewed from it, stop working, so a copied cookie is worthless after logout.
+ */
+export async function revokeSession(refresh: string, signal?: AbortSignal): Promise<void> {
+  await providerJson('/authentication/token/blacklist/', detailSchema, { ...post({ refresh }), signal })
+}
+
 export function register(input: { email: string; password: string; name: string; username: string }) {
   return providerJson('/users/register/', detailSchema, post({ ...input, accept_terms: true }))
 }

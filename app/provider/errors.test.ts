@@ -32,10 +32,18 @@ describe('messageForFailure', () => {
     expect(messageForFailure({ kind: 'network', during: 'refresh' })).toEqual({ key: 'errors.networkRefresh' })
   })
 
-  test('429 says when to try again', () => {
+  test('429 says when to try again: seconds up to a minute and a half, then whole minutes', () => {
     expect(messageForFailure({ kind: 'http', status: 429, retryAfterSeconds: 42 })).toEqual({
       key: 'errors.tooManyRequests',
-      values: { seconds: 42 },
+      values: { count: 42 },
+    })
+    expect(messageForFailure({ kind: 'http', status: 429, retryAfterSeconds: 1800 })).toEqual({
+      key: 'errors.tooManyRequestsMinutes',
+      values: { count: 30 },
+    })
+    expect(messageForFailure({ kind: 'http', status: 429, retryAfterSeconds: 91 })).toEqual({
+      key: 'errors.tooManyRequestsMinutes',
+      values: { count: 2 },
     })
   })
 })

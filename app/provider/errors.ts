@@ -48,7 +48,7 @@ export function messageForFailure(failure: ProviderFailure): Message {
     case 404:
       return { key: 'errors.notFound' }
     case 429:
-      return { key: 'errors.tooManyRequests', values: { seconds: failure.retryAfterSeconds ?? 60 } }
+      return throttledMessage(failure.retryAfterSeconds ?? 60)
     case 500:
       return { key: 'errors.server' }
     default:
@@ -57,6 +57,12 @@ export function messageForFailure(failure: ProviderFailure): Message {
         values: { status: failure.status, message: failure.detail ?? statusText(failure.status) },
       }
   }
+}
+
+/** The wait of a throttled request in words a person reads: seconds up to 90, then whole minutes. */
+function throttledMessage(seconds: number): Message {
+  if (seconds <= 90) return { key: 'errors.tooManyRequests', values: { count: Math.max(1, seconds) } }
+  return { key: 'errors.tooManyRequestsMinutes', values: { count: Math.ceil(seconds / 60) } }
 }
 
 const STATUS_TEXTS: Record<number, string> = {

@@ -38,11 +38,16 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
   }
   const context = currentRequestContext()
   if (context) headers.set('X-Request-Id', context.requestId)
-  if (context?.clientAddress) headers.set('X-Forwarded-For', context.clientAddress)
-
-  const timeout = AbortSignal.timeout(env.PROVIDER_TIMEOUT_MS)
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout
+  if (context?.clientAddress) {
+    headers.set('X-Forwarded-For', context.clientAddress)
+    if (env.PROVIDER_FORWARDING_SECRET) headers.set('X-Forwarding-Secret', env.PROVIDER_FORWARDING_SECRET)
+  }
   const method = request.method ?? 'GET'
+  // One unreachable provider per visitor request is enough: every later call would wait as long.
+  if (context?.providerUnreachable) throw new ProviderError({ kind: 'network', during: request.during })
+
+  const timeout = AbortSignal.timeout(method === 'GET' ? env.PROVIDER_READ_TIMEOUT_MS : env.PROVIDER_TIMEOUT_MS)
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout
   const started = performance.now()
   const finish = (status: number | 'network') => {
     const durationMs = performance.now() - started
@@ -66,6 +71,7 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
     finish('network')
     // The caller's own abort (the user navigated away) is not a provider failure.
     if (request.signal?.aborted) throw error
+    if (context) context.providerUnreachable = true
     throw new ProviderError({ kind: 'network', during: request.during })
   }
   finish(response.status)
@@ -127,7 +133,7 @@ export async function providerMedia(path: string): Promise<Response> {
   if (!/^[\w./-]+$/.test(path) || path.includes('..')) return new Response('Not found', { status: 404 })
   const base = env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`
   try {
-    const response = await fetch(new URL(`media/${path}`, base), { signal: AbortSignal.timeout(env.PROVIDER_TIMEOUT_MS) })
+    const response = await fetch(new URL(`media/${path}`, base), { signal: AbortSignal.timeout(env.PROVIDER_READ_TIMEOUT_MS) })
     if (!response.ok) return new Response('Not found', { status: response.status === 404 ? 404 : 502 })
     const headers = new Headers({ 'Cache-Control': response.headers.get('Cache-Control') ?? 'public, max-age=3600' })
     const type = response.headers.get('Content-Type')

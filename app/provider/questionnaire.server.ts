@@ -8,8 +8,33 @@ import { type Definition, definitionSchema, pageOf, resultSchema, resultSummaryS
 const resultSummaryPage = pageOf(resultSummarySchema)
 const sharedResultPage = pageOf(sharedResultSchema)
 
-/** SPEC §7's "get": the questionnaire definition (the current version). */
-export const getDefinition = () => providerJson('/questionnaire/get/', definitionSchema)
+/** How long a read definition is used without asking again; a stale one still serves while the provider is unreachable. */
+const DEFINITION_FRESH_MS = 5 * 60_000
+
+let cachedDefinition: { definition: Definition; readAt: number } | undefined
+
+/**
+ * SPEC §7's "get": the questionnaire definition (the current version). It is the same for every
+ * patient and versioned, so each process keeps the last one it read: a patient in the middle of
+ * the assessment keeps their page (and their answers) when the provider stops answering.
+ */
+export async function getDefinition(): Promise<Definition> {
+  const cached = cachedDefinition
+  if (cached && Date.now() - cached.readAt < DEFINITION_FRESH_MS) return cached.definition
+  try {
+    const definition = await providerJson('/questionnaire/get/', definitionSchema)
+    cachedDefinition = { definition, readAt: Date.now() }
+    return definition
+  } catch (error) {
+    if (cached && error instanceof ProviderError && (error.isNetwork || (error.status ?? 0) >= 500)) return cached.definition
+    throw error
+  }
+}
+
+/** For tests: the next getDefinition() asks the provider. */
+export function forgetDefinition() {
+  cachedDefinition = undefined
+}
 
 export const submitAnswers = (auth: Auth, version: string, answers: Record<string, number>) =>
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })

@@ -66,6 +66,9 @@ export const googleLoginResponseSchema = z.object({
 
 export const detailSchema = z.object({ detail: z.string().optional() }).passthrough()
 
+/** A password change ends every other session and answers with the new pair of the current one. */
+export const passwordChangedSchema = z.object({ detail: z.string().optional(), access: z.string().optional(), refresh: z.string().optional() }).passthrough()
+
 export const profileSchema = z.object({
   id: z.number(),
   username: z.string(),

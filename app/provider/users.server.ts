@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { type Auth } from '#app/session/auth.server.ts'
-import { paginated, personSchema, profileSchema, userStatsSchema } from './schemas.ts'
+import { paginated, passwordChangedSchema, personSchema, profileSchema, userStatsSchema } from './schemas.ts'
 
 /** Lists may come plain or DRF-paginated; either way the app reads an array. */
 const listOf = <Item extends z.ZodType>(item: Item) =>
@@ -17,8 +17,17 @@ export const updateProfile = (auth: Auth, body: FormData | Record<string, unknow
     ? auth.call('/users/profile/update/', profileSchema, { method: 'PATCH', formData: body })
     : auth.call('/users/profile/update/', profileSchema, { method: 'PATCH', json: body })
 
-export const changePassword = (auth: Auth, oldPassword: string, newPassword: string) =>
-  auth.send('/users/change-password/', { method: 'POST', json: { old_password: oldPassword, new_password: newPassword } })
+/**
+ * Changes the password. The provider ends every session issued before (this one too) and answers
+ * with a new pair, which replaces the session's tokens so the user stays signed in here.
+ */
+export async function changePassword(auth: Auth, oldPassword: string, newPassword: string): Promise<void> {
+  const answer = await auth.call('/users/change-password/', passwordChangedSchema, {
+    method: 'POST',
+    json: { old_password: oldPassword, new_password: newPassword },
+  })
+  if (answer.access && answer.refresh) auth.renewTokens({ access: answer.access, refresh: answer.refresh })
+}
 
 export const listMyPatients = (auth: Auth) => auth.call('/users/professionals/patients/', personList)
 

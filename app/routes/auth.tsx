@@ -8,13 +8,14 @@ import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
+import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
 import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { AuthCard, useLastResult } from '#app/ui/auth/common.tsx'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
-import { failureText } from '#app/utils/messages.server.ts'
+import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -62,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect(destination, { status: 303, headers: await auth.headers() })
     } catch (error) {
       const message = failureText(t, error, { 400: 'errors.loginFailed', 401: 'errors.loginFailed' })
-      return data({ mode, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status: 400 })
+      return data({ mode, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, failureInit(error))
     }
   }
 
@@ -71,26 +72,27 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success') {
       return data({ mode, result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
     }
-    const auth = await requireAnonymous(request, '/dashboard')
+    await requireAnonymous(request, '/dashboard')
     const { email, password, name, username } = submission.value
     try {
       await authApi.register({ email, password, name, username })
     } catch (error) {
       const fieldErrors = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure.fieldErrors : undefined
-      const known = Object.fromEntries(Object.entries(fieldErrors ?? {}).filter(([field]) => ['email', 'username', 'password', 'name'].includes(field)))
+      const known = Object.fromEntries(
+        Object.entries(fieldErrors ?? {})
+          .filter(([field]) => ['email', 'username', 'password', 'name'].includes(field))
+          .map(([field, messages]) => [field, field === 'password' ? translatePasswordProblems(t, messages) : messages]),
+      )
       const formErrors = Object.keys(known).length > 0 ? [] : [failureText(t, error)]
       return data(
         { mode, result: submission.reply({ formErrors, fieldErrors: known, hideFields: ['password', 'confirmPassword'] }) },
-        { status: 400 },
+        failureInit(error),
       )
     }
-    // Signed in straight away; the confirmation e-mail is already on its way.
-    try {
-      auth.signIn(await authApi.login(email, password))
-      return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:register.done' } }, { headers: await auth.headers() })
-    } catch {
-      return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:register.doneSignIn' } })
-    }
+    // The same outcome for a new and an already registered address (the provider answers both
+    // alike and mails the owner of a known one), so nobody learns who has an account here: the
+    // new user signs in once, as anyone else (docs/decisions/0010-account-enumeration.md).
+    return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:register.done' }, durationMs: 10_000 })
   }
 
   const schema = mode === 'forgot' ? forgotSchema : resendSchema
@@ -100,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (mode === 'forgot') await authApi.requestPasswordReset(submission.value.email)
     else await authApi.sendConfirmation(submission.value.email)
   } catch (error) {
-    return data({ mode, result: submission.reply({ formErrors: [failureText(t, error)] }) }, { status: 400 })
+    return data({ mode, result: submission.reply({ formErrors: [failureText(t, error)] }) }, failureInit(error))
   }
   // The same answer whether or not the address has an account: nobody learns who is registered.
   return redirectWithToast('/auth?mode=login', {

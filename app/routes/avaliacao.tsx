@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, createCookieSessionStorage, data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type Draft, type Intent, type Step, cleanAnswers, clampStep, emptyDraft, navigate } from '#app/domain/assessment-steps.ts'
+import { type Draft, type Intent, type Step, cleanAnswers, clampStep, emptyDraft, mergeUnchecked, navigate } from '#app/domain/assessment-steps.ts'
 import { PILLAR_ORDER, type PillarSlug, isPillarSlug } from '#app/domain/pillars.ts'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
@@ -40,7 +40,9 @@ async function readDraft(request: Request, definition: Definition) {
   const session = await drafts().getSession(request.headers.get('Cookie'))
   const stored = session.get('draft')
   const steps = stepsOf(definition)
-  if (!stored || stored.version !== definition.version || typeof stored.answers !== 'object' || stored.answers === null) {
+  // A draft without a version holds answers kept while the definition could not be read: cleaned below.
+  const otherVersion = stored?.version !== undefined && stored.version !== definition.version
+  if (!stored || otherVersion || typeof stored.answers !== 'object' || stored.answers === null) {
     return { session, draft: emptyDraft(definition.version) }
   }
   const answers = cleanAnswers(steps, stored.answers, definition.scale)
@@ -87,17 +89,35 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 const intents = ['next', 'back', 'review', 'submit', 'edit'] as const
 
+/**
+ * The posted answers are kept before anything else can fail: when the definition cannot be read
+ * (the provider is unreachable and this process has none cached), they go into the draft as they
+ * came, and the page (post/redirect/get) shows what happened; the next page that has the
+ * definition cleans them.
+ */
+async function keepUncheckedAnswers(request: Request, auth: Awaited<ReturnType<typeof requireUser>>['auth'], fields: Record<string, unknown>) {
+  const session = await drafts().getSession(request.headers.get('Cookie'))
+  const stored = session.get('draft')
+  const answers = mergeUnchecked(stored && typeof stored.answers === 'object' && stored.answers !== null ? stored.answers : {}, fields)
+  session.set('draft', { ...stored, answers })
+  const headers = await auth.headers()
+  headers.append('Set-Cookie', await drafts().commitSession(session))
+  return redirect('/avaliacao', { status: 303, headers })
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const [definition, form, t, lang] = await Promise.all([
-    getDefinition().catch(errorResponseFor),
-    readFormData(request),
-    getFixedT(request, ['assessment', 'common']),
-    languageOf(request),
-  ])
+  const [form, t, lang] = await Promise.all([readFormData(request), getFixedT(request, ['assessment', 'common']), languageOf(request)])
+  const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))
+  let definition: Definition
+  try {
+    definition = await getDefinition()
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error
+    return keepUncheckedAnswers(request, auth, fields)
+  }
   const steps = stepsOf(definition)
   const { session, draft } = await readDraft(request, definition)
-  const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))
   const rawIntent = String(fields.intent ?? 'next')
   const editing = /^edit-(\d+)$/.exec(rawIntent)
   const intent: Intent = editing ? 'edit' : (intents as readonly string[]).includes(rawIntent) ? (rawIntent as Intent) : 'next'

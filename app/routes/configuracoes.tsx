@@ -6,13 +6,14 @@ import { useTranslation } from 'react-i18next'
 import { supportedLanguages } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
+import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { changePassword } from '#app/provider/users.server.ts'
 import { type RootLoader } from '#app/root.tsx'
 import { changePasswordSchema } from '#app/session/account-forms.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
-import { failureText } from '#app/utils/messages.server.ts'
+import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -39,9 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
       return data({ result: submission.reply({ fieldErrors: { old_password: [t('account:settings.wrongPassword')] }, hideFields }) }, { status: 400, headers: await auth.headers() })
     }
     if (failure?.status === 400 && failure.fieldErrors?.new_password) {
-      return data({ result: submission.reply({ fieldErrors: { new_password: failure.fieldErrors.new_password }, hideFields }) }, { status: 400, headers: await auth.headers() })
+      return data({ result: submission.reply({ fieldErrors: { new_password: translatePasswordProblems(t, failure.fieldErrors.new_password) }, hideFields }) }, { status: 400, headers: await auth.headers() })
     }
-    return data({ result: submission.reply({ formErrors: [failureText(t, error)], hideFields }) }, { status: 400, headers: await auth.headers() })
+    return data({ result: submission.reply({ formErrors: [failureText(t, error)], hideFields }) }, failureInit(error, await auth.headers()))
   }
   return redirectWithToast('/configuracoes', { type: 'success', message: { key: 'account:settings.passwordChanged' } }, { headers: await auth.headers() })
 }

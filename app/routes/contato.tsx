@@ -14,7 +14,7 @@ import { useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { HoneypotField } from '#app/ui/special-fields.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
-import { failureText } from '#app/utils/messages.server.ts'
+import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (messages?.length) fieldErrors[field] = messages.map((message) => contactFieldErrorKey(field, message))
     }
     const formErrors = Object.keys(fieldErrors).length > 0 ? [] : [failureText(t, error)]
-    return data({ result: submission.reply({ formErrors, fieldErrors }) }, { status: 400 })
+    return data({ result: submission.reply({ formErrors, fieldErrors }) }, failureInit(error))
   }
   return redirectWithToast('/contato', { type: 'success', message: { key: 'contact:sent' }, durationMs: 8_000 })
 }

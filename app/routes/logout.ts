@@ -1,9 +1,30 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
+import { log } from '#app/http/log.server.ts'
+import { revokeSession } from '#app/provider/auth.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
 import { sessionStorage, getSession } from '#app/session/session.server.ts'
 
-/** Logout clears the tokens and the user and goes to the sign-in page (SPEC §4). */
+const REVOKE_TIMEOUT_MS = 3_000
+
+/**
+ * Logout (SPEC §4) ends the session at the provider first, so that a copy of the cookie or of its
+ * refresh token opens nothing afterwards, then clears the tokens and the user here and goes to the
+ * sign-in page. The user is signed out here even when the provider cannot be told: the failure is
+ * logged, and the tokens it still honours expire on their own.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request)
+  const refresh = session.get('refresh')
+  if (refresh) {
+    try {
+      // Bounded: a hanging provider must not keep the user from signing out.
+      await revokeSession(refresh, AbortSignal.timeout(REVOKE_TIMEOUT_MS))
+    } catch (error) {
+      // A token the provider already refuses (expired, revoked) is the outcome logout wants.
+      const status = error instanceof ProviderError ? (error.status ?? 'network') : 'timeout'
+      if (status !== 401) log('error', { type: 'logout-revoke', status })
+    }
+  }
   return redirect('/auth?mode=login', {
     status: 303,
     headers: { 'Set-Cookie': await sessionStorage().destroySession(session) },

@@ -1,11 +1,11 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
 import { getEnv } from '#app/env.server.ts'
 import { languageAlternates, publicPaths } from '#app/utils/site.ts'
 
 const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const origin = getEnv().APP_PUBLIC_URL ?? new URL(request.url).origin
+export function loader() {
+  // Never the request's Host: a visitor could point the links at another site.
+  const origin = getEnv().APP_PUBLIC_URL
   const urls = publicPaths.map((path) => {
     const links = languageAlternates(origin, path)
       .map((alternate) => `    <xhtml:link rel="alternate" hreflang="${alternate.hrefLang}" href="${escape(alternate.href)}"/>`)

@@ -114,6 +114,13 @@ export class Auth {
     this.#session.set('user', user)
   }
 
+  /** Replaces both tokens of the signed-in user (a password change issues a new pair). */
+  renewTokens({ access, refresh }: { access: string; refresh: string }) {
+    this.#changed = true
+    this.#session.set('access', access)
+    this.#session.set('refresh', refresh)
+  }
+
   /**
    * A provider call as the signed-in user. A 401 triggers the one refresh and one retry; when
    * that fails the session is cleared and the user is sent to sign in with SPEC §8's message.

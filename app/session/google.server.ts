@@ -53,7 +53,8 @@ export function googleAuthenticator() {
         {
           clientID: env.GOOGLE_CLIENT_ID,
           clientSecret: env.GOOGLE_CLIENT_SECRET,
-          callbackURL: env.APP_PUBLIC_URL ? new URL('/auth/google/callback', env.APP_PUBLIC_URL).toString() : '/auth/google/callback',
+          // Absolute: a relative one would be resolved against the request's (forgeable) Host.
+          callbackURL: new URL('/auth/google/callback', env.APP_PUBLIC_URL).toString(),
           prompt: 'select_account',
         },
         async ({ extraParams }) => {

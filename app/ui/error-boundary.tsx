@@ -30,7 +30,7 @@ export function ErrorPage({ kind, status }: { kind: ErrorPageKind; status: numbe
               {t('errorPage.signIn')}
             </Link>
           ) : null}
-          {kind === 'Network' || kind === '500' ? (
+          {kind === 'Network' || kind === '500' || kind === '413' ? (
             <a className="btn-primary" href={returnTo}>
               {t('errorPage.retry')}
             </a>

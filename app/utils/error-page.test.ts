@@ -6,7 +6,7 @@ function routeError(status: number, data: unknown = null) {
 }
 
 describe('errorPageKind', () => {
-  test.each([400, 401, 403, 404, 500])('status %i has its own page', (status) => {
+  test.each([400, 401, 403, 404, 413, 500])('status %i has its own page', (status) => {
     expect(errorPageKind(routeError(status))).toBe(String(status))
   })
   test('a provider that cannot be reached is the network page', () => {

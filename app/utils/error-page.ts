@@ -1,6 +1,6 @@
 import { isRouteErrorResponse } from '@remix-run/react'
 
-export type ErrorPageKind = '400' | '401' | '403' | '404' | '500' | 'Network' | 'other'
+export type ErrorPageKind = '400' | '401' | '403' | '404' | '413' | '500' | 'Network' | 'other'
 
 /** Data a loader throws when the provider could not be reached (see provider/responses.server.ts). */
 export const NETWORK_ERROR_REASON = 'network'
@@ -9,7 +9,7 @@ export function errorPageKind(error: unknown): ErrorPageKind {
   if (isRouteErrorResponse(error)) {
     const data = error.data as { reason?: string } | undefined
     if (data && typeof data === 'object' && data.reason === NETWORK_ERROR_REASON) return 'Network'
-    if ([400, 401, 403, 404, 500].includes(error.status)) return String(error.status) as ErrorPageKind
+    if ([400, 401, 403, 404, 413, 500].includes(error.status)) return String(error.status) as ErrorPageKind
     return 'other'
   }
   // In the browser, a navigation whose data request found no server at all.

@@ -12,3 +12,19 @@ export function failureText(t: TFunction, error: unknown, overrides: Partial<Rec
   if (status !== undefined && overrides[status]) return t(overrides[status]!)
   return messageText(t, messageForFailure(error.failure))
 }
+
+/**
+ * The status and headers of a form's reply after a provider failure. A throttled request stays a
+ * 429 with the provider's Retry-After, so the browser, scripts and proxies see the wait too;
+ * every other failure is a 400 that re-renders the form.
+ */
+export function failureInit(error: unknown, headers?: HeadersInit): { status: number; headers: Headers } {
+  const merged = new Headers(headers)
+  if (error instanceof ProviderError && error.status === 429) {
+    const failure = error.failure
+    const seconds = failure.kind === 'http' ? (failure.retryAfterSeconds ?? 60) : 60
+    merged.set('Retry-After', String(seconds))
+    return { status: 429, headers: merged }
+  }
+  return { status: 400, headers: merged }
+}

@@ -11,6 +11,15 @@ describe('safeRedirect', () => {
       expect(safeRedirect(target, '/home')).toBe('/home')
     },
   )
+  test.each(['/.//evil.example', '/x/..//evil.example', '/./..//evil.example/path', '/%2e//evil.example', '/x/%2e%2e//evil.example', '/a/b/../..//evil.example?x=1'])(
+    'refuses %s, whose dot segments collapse into a protocol-relative //',
+    (target) => {
+      expect(safeRedirect(target, '/home')).toBe('/home')
+    },
+  )
+  test('keeps a path whose dot segments stay on the site', () => {
+    expect(safeRedirect('/x/../dashboard', '/home')).toBe('/dashboard')
+  })
   test('falls back when nothing or a file is given', () => {
     expect(safeRedirect(null)).toBe('/')
     expect(safeRedirect(undefined, '/x')).toBe('/x')

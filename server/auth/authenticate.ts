@@ -1,8 +1,8 @@
 import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '../http/errors'
 import type { AppContext } from '../http/api'
 import type { Services } from '../services'
-import { findUserWithGroups, type UserRow } from '../users/repository'
-import { InvalidTokenError } from './tokens'
+import { findSessionUserWithGroups, type UserRow } from '../users/repository'
+import { InvalidTokenError, type TokenClaims } from './tokens'
 
 export type Role = 'admin' | 'profissional' | 'paciente'
 export type Caller = { user: UserRow; groups: string[] }
@@ -10,9 +10,10 @@ export type Caller = { user: UserRow; groups: string[] }
 /**
  * simplejwt's JWTAuthentication: a `Bearer <access token>` header, verified and mapped to an
  * active user on every request (so deactivation takes effect at once). No header means
- * "not provided"; a refresh token or any bad token is "not valid for any token type".
+ * "not provided"; a refresh token or any bad token is "not valid for any token type", and so is
+ * a token whose session was revoked (logout, password change) or no longer exists.
  */
-export async function authenticate(c: AppContext, { tokens, db }: Services): Promise<Caller> {
+export async function authenticate(c: AppContext, { tokens, db, clock }: Services): Promise<Caller> {
   const header = c.req.header('authorization')
   if (!header) throw notAuthenticated()
   const [scheme, token, ...rest] = header.trim().split(/\s+/)
@@ -21,16 +22,17 @@ export async function authenticate(c: AppContext, { tokens, db }: Services): Pro
     throw apiError(401, 'Authorization header must contain two space-delimited values')
   }
 
-  let userId: number
+  let claims: TokenClaims
   try {
-    userId = (await tokens.verify(token, 'access')).user_id
+    claims = await tokens.verify(token, 'access')
   } catch (error) {
     if (error instanceof InvalidTokenError) throw invalidBearerToken(error.message)
     throw error
   }
 
-  const found = await findUserWithGroups(db, userId)
-  if (!found) throw apiError(401, 'User not found')
+  const found = await findSessionUserWithGroups(db, { userId: claims.user_id, sessionId: claims.sid, now: clock() })
+  // A deleted user's sessions are deleted with it, so this also covers simplejwt's "User not found".
+  if (!found) throw invalidBearerToken('Token is invalid or expired')
   if (!found.user.isActive) throw apiError(401, 'User is inactive')
   return found
 }

@@ -1,32 +1,43 @@
+import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core'
+import { PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, type PasswordMessage } from './password-messages'
+
 /**
- * Django's default AUTH_PASSWORD_VALIDATORS, with Django's messages: minimum length,
- * similarity to the user's attributes, common passwords, entirely numeric. All failures are
- * reported together, as Django does.
+ * Django's AUTH_PASSWORD_VALIDATORS (minimum length, similarity to the user's attributes,
+ * entirely numeric) with Django's messages, plus what a short list of common passwords missed:
+ * only spaces, one character repeated, and a strength estimate (zxcvbn, score 3 of 4 needed)
+ * that knows the common passwords, words, names, keyboard walks, dates and repeats, and the
+ * user's own details and the product's name. All failures are reported together, as Django does.
  */
 export type PasswordOwner = { username?: string; email?: string; firstName?: string; lastName?: string }
 
-const MIN_LENGTH = 8
 const MAX_SIMILARITY = 0.7
+const MIN_SCORE = 3
+// Words anyone trying to guess an Innera password starts from (the demo password is made of them).
+const PRODUCT_WORDS = ['innera', 'demo']
+// Shorter known words are left in when scoring the rest of a password: removing "ana" from
+// "banana" would judge a different password.
+const MIN_STRIPPED_WORD = 4
 
-// A short list of the passwords seen most often in breaches (English and Brazilian
-// Portuguese). Django ships 20,000; these are the ones people actually try here.
-const COMMON_PASSWORDS = new Set([
-  '12345678', '123456789', '1234567890', '87654321', '11111111', '00000000', '12341234', '11223344',
-  'password', 'password1', 'password123', 'passw0rd', 'qwertyui', 'qwerty123', 'qwertyuiop', 'asdfghjk',
-  'iloveyou', 'sunshine', 'princess', 'football', 'baseball', 'superman', 'whatever', 'trustno1',
-  'welcome1', 'letmein1', 'abcd1234', 'abc12345', 'a1b2c3d4', '1q2w3e4r', '1qaz2wsx', 'zaq12wsx',
-  'senha123', 'senha1234', 'senha12345', 'mudar123', 'brasil123', 'flamengo', 'corinthians', 'palmeiras',
-  'saopaulo', 'vasco123', 'gremio123', 'botafogo', 'internacional', 'amor1234', 'minhasenha', 'teste123',
-  'admin123', 'administrator', 'changeme', 'computer', 'internet', 'michelle', 'jennifer', 'starwars',
-  'dragon12', 'monkey12', 'master12', 'shadow12', 'charlie1', 'welcome123', 'innera123', 'innera2025',
-])
-
-const ATTRIBUTE_LABELS: [keyof PasswordOwner, string][] = [
-  ['username', 'username'],
-  ['firstName', 'first name'],
-  ['lastName', 'last name'],
-  ['email', 'email address'],
+const ATTRIBUTE_MESSAGES: [keyof PasswordOwner, PasswordMessage][] = [
+  ['username', PASSWORD_MESSAGES.similarToUsername],
+  ['firstName', PASSWORD_MESSAGES.similarToFirstName],
+  ['lastName', PASSWORD_MESSAGES.similarToLastName],
+  ['email', PASSWORD_MESSAGES.similarToEmail],
 ]
+
+let estimator: Promise<ZxcvbnFactory> | undefined
+
+/** The estimator with its dictionaries (a few MB): loaded on the first check, once per process. */
+function loadEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= (async () => {
+    const [{ ZxcvbnFactory }, common] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')])
+    return new ZxcvbnFactory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs })
+  })().catch((error: unknown) => {
+    estimator = undefined
+    throw error
+  })
+  return estimator
+}
 
 /** Python's difflib SequenceMatcher.quick_ratio: an upper bound on similarity from shared characters. */
 export function quickRatio(a: string, b: string): number {
@@ -49,25 +60,62 @@ function exceedsMaximumLengthRatio(password: string, part: string): boolean {
   return password.length >= 10 * part.length && part.length < (MAX_SIMILARITY / 2) * password.length
 }
 
-export function validatePassword(password: string, owner: PasswordOwner = {}): string[] {
-  const problems: string[] = []
-  if (password.length < MIN_LENGTH) {
-    problems.push(`This password is too short. It must contain at least ${MIN_LENGTH} characters.`)
+const partsOf = (value: string) => [...value.split(/[^\p{L}\p{N}_]+/u), value].filter((part) => part !== '')
+
+/** The user's details and the product's words, lower-cased, whole and split into their parts. */
+function knownWords(owner: PasswordOwner): string[] {
+  const values = [...PRODUCT_WORDS, ...Object.values(owner).filter((value): value is string => Boolean(value))]
+  return [...new Set(values.flatMap((value) => partsOf(value.toLowerCase())))]
+}
+
+/**
+ * zxcvbn prices a known word between separators ("innera-demo-2025") as random characters, so
+ * the password is scored a second time with the known words taken out: what is left must be
+ * strong on its own.
+ */
+function weakestResult(zxcvbn: ZxcvbnFactory, password: string, words: string[]): ZxcvbnResult {
+  const whole = zxcvbn.check(password, words)
+  let rest = password.toLowerCase()
+  for (const word of [...words].sort((a, b) => b.length - a.length)) {
+    if (word.length >= MIN_STRIPPED_WORD) rest = rest.replaceAll(word, '')
   }
+  if (rest === password.toLowerCase()) return whole
+  const stripped = zxcvbn.check(rest, words)
+  return stripped.score < whole.score ? stripped : whole
+}
+
+/** One dictionary match from a leaked-passwords list for the whole password: Django's "too common". */
+function isCommonPassword(result: ZxcvbnResult): boolean {
+  const [only, ...others] = result.sequence
+  return others.length === 0 && only?.pattern === 'dictionary' && String(only.dictionaryName).startsWith('passwords')
+}
+
+export async function validatePassword(password: string, owner: PasswordOwner = {}): Promise<PasswordMessage[]> {
+  const problems: PasswordMessage[] = []
+  const tooShort = password.length < PASSWORD_MIN_LENGTH
+  const onlyWhitespace = /^\s+$/u.test(password)
+  const repeated = !onlyWhitespace && /^(.)\1+$/su.test(password)
+  if (tooShort) problems.push(PASSWORD_MESSAGES.tooShort)
+  if (onlyWhitespace) problems.push(PASSWORD_MESSAGES.onlyWhitespace)
+  if (repeated) problems.push(PASSWORD_MESSAGES.repeatedCharacter)
 
   const lowered = password.toLowerCase()
-  for (const [attribute, label] of ATTRIBUTE_LABELS) {
+  for (const [attribute, message] of ATTRIBUTE_MESSAGES) {
     const value = owner[attribute]?.toLowerCase()
     if (!value) continue
-    const parts = [...value.split(/[^\p{L}\p{N}_]+/u), value]
-    const tooSimilar = parts.some((part) => !exceedsMaximumLengthRatio(lowered, part) && quickRatio(lowered, part) >= MAX_SIMILARITY)
+    const tooSimilar = partsOf(value).some((part) => !exceedsMaximumLengthRatio(lowered, part) && quickRatio(lowered, part) >= MAX_SIMILARITY)
     if (tooSimilar) {
-      problems.push(`The password is too similar to the ${label}.`)
+      problems.push(message)
       break
     }
   }
 
-  if (COMMON_PASSWORDS.has(lowered.trim())) problems.push('This password is too common.')
-  if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.')
+  // The structural failures explain themselves; the estimate judges everything else.
+  if (!tooShort && !onlyWhitespace && !repeated) {
+    const result = weakestResult(await loadEstimator(), password, knownWords(owner))
+    if (result.score < MIN_SCORE) problems.push(isCommonPassword(result) ? PASSWORD_MESSAGES.tooCommon : PASSWORD_MESSAGES.tooGuessable)
+  }
+
+  if (/^\d+$/.test(password)) problems.push(PASSWORD_MESSAGES.entirelyNumeric)
   return problems
 }

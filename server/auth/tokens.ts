@@ -4,7 +4,8 @@ import { toSeconds, type Clock } from '../clock'
 
 /**
  * JWTs shaped like djangorestframework-simplejwt's: HS256 with the claims token_type, exp,
- * iat, jti and user_id. Access and refresh tokens differ only by token_type and lifetime.
+ * iat, jti and user_id, plus sid: the server-side session (auth/sessions.ts) that must still be
+ * live for the token to count. Access and refresh tokens differ only by token_type and lifetime.
  */
 export type TokenType = 'access' | 'refresh'
 
@@ -14,6 +15,7 @@ export type TokenClaims = {
   iat: number
   jti: string
   user_id: number
+  sid: string
 }
 
 export type TokenPair = { access: string; refresh: string }
@@ -36,9 +38,9 @@ export function createTokenService({ secret, accessLifetimeSeconds, refreshLifet
   const key = new TextEncoder().encode(secret)
   const lifetimes: Record<TokenType, number> = { access: accessLifetimeSeconds, refresh: refreshLifetimeSeconds }
 
-  async function issue(type: TokenType, userId: number): Promise<string> {
+  async function issue(type: TokenType, userId: number, sessionId: string): Promise<string> {
     const issuedAt = toSeconds(clock())
-    return new SignJWT({ token_type: type, user_id: userId })
+    return new SignJWT({ token_type: type, user_id: userId, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + lifetimes[type])
@@ -55,20 +57,24 @@ export function createTokenService({ secret, accessLifetimeSeconds, refreshLifet
     } catch {
       throw new InvalidTokenError('Token is invalid or expired')
     }
-    const { token_type, user_id, jti, exp, iat } = payload
-    if ((token_type !== 'access' && token_type !== 'refresh') || typeof user_id !== 'number' || typeof jti !== 'string') {
+    const { token_type, user_id, jti, exp, iat, sid } = payload
+    // Tokens from before sessions existed have no sid: they cannot be revoked, so they are refused.
+    if ((token_type !== 'access' && token_type !== 'refresh') || typeof user_id !== 'number' || typeof jti !== 'string' || typeof sid !== 'string') {
       throw new InvalidTokenError('Token has no valid claims')
     }
     if (expectedType && token_type !== expectedType) throw new InvalidTokenError('Token has wrong type')
-    return { token_type, user_id, jti, exp: Number(exp), iat: Number(iat) }
+    return { token_type, user_id, jti, exp: Number(exp), iat: Number(iat), sid }
   }
 
   return {
-    issueAccess: (userId: number) => issue('access', userId),
-    issuePair: async (userId: number): Promise<TokenPair> => ({
-      refresh: await issue('refresh', userId),
-      access: await issue('access', userId),
+    /** Only sessions.ts calls these: every pair belongs to a session row it has just stored. */
+    issueAccess: (userId: number, sessionId: string) => issue('access', userId, sessionId),
+    issuePair: async (userId: number, sessionId: string): Promise<TokenPair> => ({
+      refresh: await issue('refresh', userId, sessionId),
+      access: await issue('access', userId, sessionId),
     }),
+    accessLifetimeSeconds,
+    refreshLifetimeSeconds,
     verify,
   }
 }

@@ -61,12 +61,35 @@ function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): 
     const admin = (await api.login('admin@innera.local')).access
     expect((await api.get('/users/?search=FLOW', { token: admin })).json.count).toBe(1)
 
-    // Two registrations of one e-mail at once: exactly one wins, the other gets the field error.
+    // Two registrations of one e-mail at once, in two processes: both answer alike, exactly one
+    // account is made, and its owner hears of the other attempt.
     const racing = await Promise.all(
-      [1, 2].map(() => api.post('/users/register/', { email: 'race@example.com', password: 'caminhada-ao-sol-7', name: 'Race' })),
+      [api, client(testApp(handle.db))].map((process) => process.post('/users/register/', { email: 'race@example.com', password: 'caminhada-ao-sol-7', name: 'Race' })),
     )
-    expect(racing.map((response) => response.status).sort()).toEqual([201, 400])
-    expect(racing.find((response) => response.status === 400)!.json).toEqual({ email: ['A user with this email already exists.'] })
+    expect(racing.map((response) => response.status)).toEqual([201, 201])
+    expect((await api.get('/users/?search=race%40example.com', { token: admin })).json.count).toBe(1)
+    expect((await api.mailTo('race@example.com')).map((mail) => mail.subject).sort()).toEqual([
+      'Confirme seu e-mail na Innera',
+      'Tentativa de cadastro com o seu e-mail na Innera',
+    ])
+  })
+
+  it('revokes sessions and uses reset links up once, across processes', async () => {
+    const [first, second] = [client(testApp(handle.db)), client(testApp(handle.db))]
+    const session = await first.login('paciente2@innera.local')
+    expect((await second.post('/authentication/token/blacklist/', { refresh: session.refresh })).status).toBe(200)
+    expect((await first.get('/users/me/', { token: session.access })).status).toBe(401)
+
+    const live = await first.login('paciente2@innera.local')
+    await first.post('/users/password-reset/', { email: 'paciente2@innera.local' })
+    const [mail] = await first.mailTo('paciente2@innera.local')
+    const [uid, token] = /\/auth\/reset\/(\S+)\/(\S+)/.exec(mail!.text)!.slice(1)
+    const uses = await Promise.all(
+      [first, second].map((process, index) => process.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: `nova-senha-forte-${index}` })),
+    )
+    expect(uses.map((use) => use.status).sort()).toEqual([200, 400])
+    expect((await second.get('/users/me/', { token: live.access })).status).toBe(401)
+    expect((await second.post('/authentication/token/refresh/', { refresh: live.refresh })).status).toBe(401)
   })
 }
 

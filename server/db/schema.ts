@@ -85,6 +85,46 @@ export const userGroups = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.groupId] })],
 )
 
+/**
+ * One signed-in session: every JWT carries its id (`sid`), so logging out, changing or resetting
+ * the password revokes tokens that would otherwise live until they expire. In the database, so
+ * every provider process sharing it agrees at once.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    // 32 random bytes, base64url: not guessable, so knowing a user id never names a session.
+    id: varchar('id', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('auth_sessions_user_idx').on(table.userId)],
+)
+
+/**
+ * Password-reset links: only the token's SHA-256 is stored, so a database leak gives no usable
+ * link. Single use (used_at), one hour (expires_at), and dead after too many refused passwords.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+  },
+  (table) => [uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash), index('password_reset_tokens_user_idx').on(table.userId)],
+)
+
 /** Which patients a professional follows (many-to-many). */
 export const professionalPatients = pgTable(
   'professional_patients',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readRequestData } from './body'
+import { MAX_DEPTH, MAX_FIELDS, readRequestData } from './body'
 import { ApiError } from './errors'
 
 const post = (body: BodyInit | null, contentType?: string) =>
@@ -60,5 +60,56 @@ describe('readRequestData', () => {
     const error = await failure(readRequestData(post('hello', 'text/plain')))
     expect(error.status).toBe(415)
     expect(error.body.detail).toBe('Unsupported media type "text/plain" in request.')
+  })
+
+  describe('bounds', () => {
+    const NUL = { detail: 'Null characters are not allowed.' }
+    const TOO_MANY = { detail: 'Too many fields: at most 1000 are allowed.' }
+    const json = (value: unknown) => post(JSON.stringify(value), 'application/json')
+
+    it('refuses a NUL in any JSON string or key, however deep', async () => {
+      expect((await failure(readRequestData(json({ name: 'Ana\u0000' })))).body).toEqual(NUL)
+      expect((await failure(readRequestData(json({ 'na\u0000me': 'Ana' })))).body).toEqual(NUL)
+      expect((await failure(readRequestData(json({ answers: { a: ['x', { b: '\u0000' }] } })))).body).toEqual(NUL)
+      // An escaped backslash before "u0000" is just text.
+      expect((await readRequestData(post('{"bio":"\\\\u0000"}', 'application/json'))).fields).toEqual({ bio: '\\u0000' })
+    })
+
+    it('refuses a NUL in form fields, but not in uploaded bytes', async () => {
+      expect((await failure(readRequestData(post('bio=a%00b', 'application/x-www-form-urlencoded')))).body).toEqual(NUL)
+      expect((await failure(readRequestData(post('b%00io=ab', 'application/x-www-form-urlencoded')))).body).toEqual(NUL)
+      const form = new FormData()
+      form.set('bio', 'a\u0000b')
+      expect((await failure(readRequestData(new Request('http://provider.test/x/', { method: 'POST', body: form })))).body).toEqual(NUL)
+      const upload = new FormData()
+      upload.set('photo', new File([new Uint8Array([0, 0, 1])], 'p.png'))
+      expect((await readRequestData(new Request('http://provider.test/x/', { method: 'POST', body: upload }))).files.photo?.size).toBe(3)
+    })
+
+    it(`takes at most ${MAX_FIELDS} fields or keys per object`, async () => {
+      const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, 1]))
+      expect(Object.keys((await readRequestData(json(many(MAX_FIELDS)))).fields)).toHaveLength(MAX_FIELDS)
+      expect((await failure(readRequestData(json(many(MAX_FIELDS + 1))))).body).toEqual(TOO_MANY)
+      expect((await failure(readRequestData(json({ answers: many(MAX_FIELDS + 1) })))).body).toEqual(TOO_MANY)
+      const form = Array.from({ length: MAX_FIELDS + 1 }, (_, index) => `k${index}=1`).join('&')
+      expect((await failure(readRequestData(post(form, 'application/x-www-form-urlencoded')))).body).toEqual(TOO_MANY)
+      const multipart = new FormData()
+      for (let index = 0; index <= MAX_FIELDS; index += 1) multipart.append(`k${index}`, '1')
+      expect((await failure(readRequestData(new Request('http://provider.test/x/', { method: 'POST', body: multipart })))).body).toEqual(TOO_MANY)
+    })
+
+    it('leaves long lists to the fields (they name the field in their error)', async () => {
+      const ids = Array.from({ length: 100_000 }, (_, index) => index + 1)
+      expect(((await readRequestData(json({ professionals: ids }))).fields.professionals as number[]).length).toBe(100_000)
+    })
+
+    it(`refuses nesting deeper than ${MAX_DEPTH} levels without exhausting the stack`, async () => {
+      const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
+      expect((await readRequestData(post(nested(MAX_DEPTH), 'application/json'))).fields).toHaveProperty('a')
+      const error = await failure(readRequestData(post(nested(MAX_DEPTH + 1), 'application/json')))
+      expect(error.status).toBe(400)
+      expect(error.body.detail).toBe(`JSON parse error - nested deeper than ${MAX_DEPTH} levels.`)
+      expect((await failure(readRequestData(post(nested(200_000), 'application/json')))).status).toBe(400)
+    })
   })
 })

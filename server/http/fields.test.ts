@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ApiError } from './errors'
-import { booleanField, charField, emailField, integerField, isIsoDate, nullableDateField, passwordField, validate } from './fields'
+import { booleanField, charField, emailField, idField, isIsoDate, listField, nullableDateField, passwordField, validate } from './fields'
 
 function errorsOf(schema: z.ZodType, data: unknown) {
   try {
@@ -60,10 +60,32 @@ describe('DRF-style fields', () => {
     expect(errorsOf(flags, { on: 'maybe' })).toEqual({ on: ['Must be a valid boolean.'] })
   })
 
-  it('parses integers from strings', () => {
-    const ids = z.object({ id: integerField() })
+  it('parses ids from strings and numbers, within PostgreSQL integer range', () => {
+    const ids = z.object({ id: idField() })
     expect(validate(ids, { id: '42' })).toEqual({ id: 42 })
+    expect(validate(ids, { id: 2147483647 })).toEqual({ id: 2147483647 })
+    expect(validate(ids, { id: ' 007 ' })).toEqual({ id: 7 })
     expect(errorsOf(ids, { id: 'x' })).toEqual({ id: ['A valid integer is required.'] })
+    expect(errorsOf(ids, { id: 1.5 })).toEqual({ id: ['A valid integer is required.'] })
     expect(errorsOf(ids, {})).toEqual({ id: ['This field is required.'] })
+    expect(errorsOf(ids, { id: null })).toEqual({ id: ['This field may not be null.'] })
+    expect(errorsOf(ids, { id: '2147483648' })).toEqual({ id: ['Ensure this value is less than or equal to 2147483647.'] })
+    expect(errorsOf(ids, { id: 1e21 })).toEqual({ id: ['Ensure this value is less than or equal to 2147483647.'] })
+    expect(errorsOf(ids, { id: '9'.repeat(100_000) })).toEqual({ id: ['Ensure this value is less than or equal to 2147483647.'] })
+    expect(errorsOf(ids, { id: '0' })).toEqual({ id: ['Ensure this value is greater than or equal to 1.'] })
+    expect(errorsOf(ids, { id: '-5' })).toEqual({ id: ['Ensure this value is greater than or equal to 1.'] })
+  })
+
+  it('caps a list before looking at its items', () => {
+    let itemsSeen = 0
+    const item = z.string().refine(() => (itemsSeen += 1) > 0)
+    const schema = z.object({ tags: listField(item, { maxLength: 3 }) })
+    expect(validate(schema, { tags: ['a', 'b'] })).toEqual({ tags: ['a', 'b'] })
+    itemsSeen = 0
+    expect(errorsOf(schema, { tags: Array.from({ length: 100_000 }, () => 'x') })).toEqual({ tags: ['Ensure this field has no more than 3 elements.'] })
+    expect(itemsSeen).toBe(0)
+    expect(errorsOf(schema, { tags: 'a' })).toEqual({ tags: ['Expected a list of items but got type "str".'] })
+    expect(errorsOf(schema, { tags: [1] })).toEqual({ tags: ['Invalid input: expected string, received number'] })
+    expect(errorsOf(z.object({ tags: listField(item, { maxLength: 3, allowEmpty: false }) }), { tags: [] })).toEqual({ tags: ['This list may not be empty.'] })
   })
 })

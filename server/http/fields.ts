@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { validationError, type FieldErrors } from './errors'
+import { checkId, MAX_ID } from './ids'
 
 /**
  * zod schemas that fail with Django REST Framework's own messages, so validation errors read
@@ -64,12 +65,60 @@ export function booleanField() {
   })
 }
 
-/** An IntegerField from a query parameter or body value. */
-export function integerField() {
+const ID_PROBLEMS = {
+  'not-integer': 'A valid integer is required.',
+  'too-small': 'Ensure this value is greater than or equal to 1.',
+  'too-large': `Ensure this value is less than or equal to ${MAX_ID}.`,
+} as const
+
+/**
+ * An id from a query parameter or body value (an IntegerField with min 1 and PostgreSQL's
+ * integer maximum): ids out of that range would make the query fail.
+ */
+export function idField() {
   return z.unknown().transform((value, context) => {
-    const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined
-    if (text !== undefined && /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text)
-    context.addIssue({ code: 'custom', message: value === undefined || value === '' ? REQUIRED : 'A valid integer is required.' })
+    if (value === undefined || value === '') context.addIssue({ code: 'custom', message: REQUIRED })
+    else if (value === null) context.addIssue({ code: 'custom', message: NOT_NULL })
+    else {
+      const checked = checkId(value)
+      if ('id' in checked) return checked.id
+      context.addIssue({ code: 'custom', message: ID_PROBLEMS[checked.problem] })
+    }
+    return z.NEVER
+  })
+}
+
+/** Python's name for a JSON value's type, as DRF's messages show it. */
+export function pythonTypeName(value: unknown): string {
+  if (value === null) return 'NoneType'
+  if (Array.isArray(value)) return 'list'
+  if (typeof value === 'string') return 'str'
+  if (typeof value === 'boolean') return 'bool'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float'
+  return 'dict'
+}
+
+export const tooManyElements = (max: number) => `Ensure this field has no more than ${max} elements.`
+
+/**
+ * A ListField with a bounded length. The length is checked before any item is looked at, so a
+ * huge list costs one comparison, not a parse of each element.
+ */
+export function listField<Item extends z.ZodType>(item: Item, { maxLength, allowEmpty = true }: { maxLength: number; allowEmpty?: boolean }) {
+  const items = z.array(item)
+  return z.unknown().transform((value, context): z.output<Item>[] => {
+    const fail = (message: string) => {
+      context.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    if (value === undefined) return fail(REQUIRED)
+    if (value === null) return fail(NOT_NULL)
+    if (!Array.isArray(value)) return fail(`Expected a list of items but got type "${pythonTypeName(value)}".`)
+    if (value.length > maxLength) return fail(tooManyElements(maxLength))
+    if (!allowEmpty && value.length === 0) return fail('This list may not be empty.')
+    const parsed = items.safeParse(value)
+    if (parsed.success) return parsed.data
+    for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', message: issue.message })
     return z.NEVER
   })
 }

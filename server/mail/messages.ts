@@ -41,9 +41,28 @@ export function passwordResetMessage({ to, firstName, link }: LinkMail): MailMes
     [
       greeting(firstName),
       'Recebemos um pedido para redefinir a senha da sua conta. Para escolher uma nova senha, abra o link abaixo:',
-      'O link vale por 3 dias e deixa de funcionar assim que a senha for alterada. Se você não fez este pedido, ignore esta mensagem: sua senha continua a mesma.',
+      'O link vale por 1 hora e pode ser usado uma única vez; um pedido novo cancela este. Se você não fez este pedido, ignore esta mensagem: sua senha continua a mesma.',
     ],
     link,
-    'Reset your Innera password with the link above (valid for 3 days). If you did not ask for it, ignore this message.',
+    'Reset your Innera password with the link above (valid for one hour, once). If you did not ask for it, ignore this message.',
+  )
+}
+
+/**
+ * Sent instead of a confirmation when someone registers with an address that already has an
+ * account: the registration answers exactly as for a new address (nobody learns who has an
+ * account here) and only the owner of the address learns what happened.
+ */
+export function accountExistsMessage({ to, firstName, link }: LinkMail): MailMessage {
+  return render(
+    to,
+    'Tentativa de cadastro com o seu e-mail na Innera',
+    [
+      greeting(firstName),
+      'Alguém tentou criar uma conta na Innera com este endereço de e-mail, mas ele já pertence a uma conta. Se foi você, entre pelo link abaixo; se não lembra a senha, escolha "Esqueci minha senha" na página de entrada:',
+      'Se não foi você, ignore esta mensagem: nenhuma conta nova foi criada e sua senha continua a mesma.',
+    ],
+    link,
+    'Someone tried to create an Innera account with your address, which already has one. If that was you, sign in with the link above or reset your password; if not, ignore this message.',
   )
 }

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../db/client'
-import { APP_URL, client, createMemoryDatabase, fakeClock, linkIn, resetDatabase, testApp } from '../testing/harness'
+import { passwordResetTokens } from '../db/schema'
+import { PASSWORD_MESSAGES } from '../auth/password-messages'
+import { APP_URL, client, createMemoryDatabase, fakeClock, linkIn, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
 
 let database: DatabaseHandle
 const time = fakeClock()
@@ -22,15 +25,7 @@ describe('POST /users/register/', () => {
   it('creates an unverified paciente, derives the username and mails a confirmation', async () => {
     const response = await api.post('/users/register/', newUser)
     expect(response.status).toBe(201)
-    expect(response.json).toEqual({
-      id: expect.any(Number),
-      username: 'Ana.Souza',
-      email: 'Ana.Souza@example.com',
-      first_name: 'Ana',
-      last_name: 'Maria Souza',
-      groups: ['paciente'],
-      detail: expect.any(String),
-    })
+    expect(response.json).toEqual({ detail: 'Account created. We have sent you an e-mail to confirm your address.' })
     const mail = await api.mailTo('ana.souza@example.com')
     expect(mail).toHaveLength(1)
     expect(mail[0]!.subject).toBe('Confirme seu e-mail na Innera')
@@ -38,22 +33,67 @@ describe('POST /users/register/', () => {
 
     const login = await api.login('ana.souza@example.com', newUser.password)
     const profile = await api.get('/users/profile/', { token: login.access })
-    expect(profile.json.email_verified).toBe(false)
+    expect(profile.json).toMatchObject({ username: 'Ana.Souza', email: 'Ana.Souza@example.com', first_name: 'Ana', last_name: 'Maria Souza', email_verified: false })
   })
 
   it('makes derived usernames unique and honours an explicit one', async () => {
-    const first = await api.post('/users/register/', { ...newUser, email: 'paciente@another.test' })
+    await api.post('/users/register/', { ...newUser, email: 'paciente@another.test' })
     // paciente and paciente2 are the seeded patients.
-    expect(first.json.username).toBe('paciente3')
-    const chosen = await api.post('/users/register/', { ...newUser, email: 'b@another.test', username: 'bia_2025' })
-    expect(chosen.json.username).toBe('bia_2025')
+    expect((await api.get('/users/me/', { token: (await api.login('paciente@another.test', newUser.password)).access })).json.username).toBe('paciente3')
+    await api.post('/users/register/', { ...newUser, email: 'b@another.test', username: 'bia_2025' })
+    expect((await api.get('/users/me/', { token: (await api.login('b@another.test', newUser.password)).access })).json.username).toBe('bia_2025')
   })
 
-  it('refuses a duplicate e-mail whatever its case, and a duplicate username', async () => {
-    const email = await api.post('/users/register/', { ...newUser, email: 'PACIENTE@innera.local' })
-    expect(email).toMatchObject({ status: 400, json: { email: ['A user with this email already exists.'] } })
+  // Issue 10, finding 8: the answer must not tell whether the address has an account.
+  it('answers a known e-mail exactly like a new one and tells only its owner', async () => {
+    const fresh = await api.post('/users/register/', { ...newUser, email: 'nova.pessoa@example.com' })
+    const known = await api.post('/users/register/', { ...newUser, email: 'PACIENTE@innera.local' })
+    expect(known.status).toBe(fresh.status)
+    expect(known.json).toEqual(fresh.json)
+    expect(known.status).toBe(201)
+
+    const [note, ...others] = await api.mailTo('paciente@innera.local')
+    expect(others).toEqual([])
+    expect(note!.subject).toBe('Tentativa de cadastro com o seu e-mail na Innera')
+    expect(note!.text).toContain(`${APP_URL}/auth?mode=login`)
+    expect(note!.text).toMatch(/If that was you, sign in/)
+    // The account is untouched: the old password still works, the attempted one does not.
+    await api.login('paciente@innera.local')
+    expect((await api.post('/authentication/custom-login/', { email: 'paciente@innera.local', password: newUser.password })).status).toBe(401)
+  })
+
+  it('answers before the account lookup and the mail are done', async () => {
+    const app = testApp(database.db, { clock: time.clock })
+    let release!: () => void
+    app.services.background.run('hold the queue', () => new Promise<void>((resolve) => (release = resolve)))
+    for (const email of ['paciente@innera.local', 'someone.new@example.com']) {
+      const response = await app.request(`${PUBLIC_URL}/users/register/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...newUser, email }),
+      })
+      expect(response.status).toBe(201)
+    }
+    expect(await api.mailTo('someone.new@example.com')).toEqual([])
+    release()
+    await app.services.background.idle()
+    expect(await api.mailTo('someone.new@example.com')).toHaveLength(1)
+    expect(await api.mailTo('paciente@innera.local')).toHaveLength(1)
+  })
+
+  it('still reports a taken username', async () => {
     const username = await api.post('/users/register/', { ...newUser, username: 'admin' })
     expect(username).toMatchObject({ status: 400, json: { username: ['A user with that username already exists.'] } })
+  })
+
+  it('gives the account to one of two racing registrations and tells the owner about the other', async () => {
+    const [first, second] = await Promise.all([
+      api.post('/users/register/', { ...newUser, email: 'race@example.com' }),
+      api.post('/users/register/', { ...newUser, email: 'RACE@example.com' }),
+    ])
+    expect([first.status, second.status]).toEqual([201, 201])
+    const mail = await api.mailTo('race@example.com')
+    expect(mail.map((message) => message.subject).sort()).toEqual(['Confirme seu e-mail na Innera', 'Tentativa de cadastro com o seu e-mail na Innera'])
   })
 
   it('applies Django password rules', async () => {
@@ -65,6 +105,9 @@ describe('POST /users/register/', () => {
     ])
     const similar = await api.post('/users/register/', { ...newUser, password: 'ana.souza@example' })
     expect(similar.json.password).toContain('The password is too similar to the email address.')
+    // The same for a known address: these checks do not depend on the account.
+    const known = await api.post('/users/register/', { ...newUser, email: 'paciente@innera.local', password: 'innera-demo-2025' })
+    expect(known).toMatchObject({ status: 400, json: { password: [PASSWORD_MESSAGES.tooGuessable] } })
   })
 
   it('validates fields with DRF messages', async () => {
@@ -135,29 +178,106 @@ describe('password reset', () => {
     expect(reused).toMatchObject({ status: 400, json: { detail: 'The reset link is invalid or has expired.' } })
   })
 
+  // Issue 10, finding 8: same answer, and no lookup on the request path.
   it('does not reveal whether the account exists', async () => {
     const unknown = await api.post('/users/password-reset/', { email: 'ghost@example.com' })
     const known = await api.post('/users/password-reset/', { email: 'paciente@innera.local' })
+    expect(unknown.status).toBe(200)
+    expect(unknown.status).toBe(known.status)
     expect(unknown.json).toEqual(known.json)
     expect(await api.mailTo('ghost@example.com')).toEqual([])
+    expect(await api.mailTo('paciente@innera.local')).toHaveLength(1)
   })
 
-  it('expires after three days', async () => {
+  it('answers before looking the address up', async () => {
+    const app = testApp(database.db, { clock: time.clock })
+    let release!: () => void
+    app.services.background.run('hold the queue', () => new Promise<void>((resolve) => (release = resolve)))
+    const response = await app.request(`${PUBLIC_URL}/users/password-reset/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'paciente@innera.local' }),
+    })
+    expect(response.status).toBe(200)
+    expect(await api.mailTo('paciente@innera.local')).toEqual([])
+    release()
+    await app.services.background.idle()
+    expect(await api.mailTo('paciente@innera.local')).toHaveLength(1)
+  })
+
+  it('sends a URL-safe random token of 43 characters', async () => {
+    const [, token] = await requestResetLink('paciente@innera.local')
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  // Issue 10, finding 3: one hour, one use, five refused passwords, one outstanding link.
+  it('expires after one hour', async () => {
     const [uid, token] = await requestResetLink('paciente@innera.local')
-    time.advance(3 * 24 * 3600 + 1)
+    time.advance(3600)
     const response = await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'nova-senha-forte-9' })
-    expect(response.status).toBe(400)
+    expect(response).toMatchObject({ status: 400, json: { detail: 'The reset link is invalid or has expired.' } })
   })
 
-  it('refuses weak new passwords and malformed links', async () => {
+  it('works once only, also when used twice at the same moment', async () => {
+    const [uid, token] = await requestResetLink('paciente@innera.local')
+    const attempts = await Promise.all(
+      ['nova-senha-forte-9', 'outra-senha-forte-9'].map((password) => api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: password })),
+    )
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual([200, 400])
+    const again = await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'terceira-senha-forte-9' })
+    expect(again).toMatchObject({ status: 400, json: { detail: 'The reset link is invalid or has expired.' } })
+  })
+
+  it('refuses weak new passwords and malformed links, and dies after five refusals', async () => {
     const [uid, token] = await requestResetLink('paciente@innera.local')
     const weak = await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'senha123' })
     expect(weak).toMatchObject({ status: 400, json: { new_password: ['This password is too common.'] } })
     const missing = await api.post(`/users/password-reset-confirm/${uid}/${token}/`, {})
     expect(missing.json).toEqual({ new_password: ['This field is required.'] })
     const garbage = await api.post('/users/password-reset-confirm/zz/not-a-token/', { new_password: 'nova-senha-forte-9' })
-    expect(garbage.status).toBe(400)
-    // The link still works after those failures.
+    expect(garbage).toMatchObject({ status: 400, json: { detail: 'The reset link is invalid or has expired.' } })
+    const otherUser = await api.post(`/users/password-reset-confirm/${Buffer.from('5').toString('base64url')}/${token}/`, { new_password: 'nova-senha-forte-9' })
+    expect(otherUser.status).toBe(400)
+    // A user who typed weak passwords can try again...
+    for (const password of ['aaaaaaaa', 'qwerty12', 'innera-demo-2025']) {
+      expect((await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: password })).status).toBe(400)
+    }
+    // ...but the fifth refusal ends the link, so it cannot be used to guess for ever.
+    expect((await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: '        ' })).json.new_password).toBeDefined()
+    const dead = await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'nova-senha-forte-9' })
+    expect(dead).toMatchObject({ status: 400, json: { detail: 'The reset link is invalid or has expired.' } })
+  })
+
+  it('keeps a link usable after fewer than five refusals', async () => {
+    const [uid, token] = await requestResetLink('paciente@innera.local')
+    for (let index = 0; index < 4; index += 1) await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'qwerty12' })
     expect((await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'nova-senha-forte-9' })).status).toBe(200)
+  })
+
+  it('ends the earlier link when a new one is sent', async () => {
+    const [uid, first] = await requestResetLink('paciente@innera.local')
+    await api.post('/users/password-reset/', { email: 'paciente@innera.local' })
+    const [latest] = await api.mailTo('paciente@innera.local')
+    const second = linkIn(latest!.text, `${APP_URL}/auth/reset/`).split('/').pop()!
+    expect(second).not.toBe(first)
+    expect((await api.post(`/users/password-reset-confirm/${uid}/${first}/`, { new_password: 'nova-senha-forte-9' })).status).toBe(400)
+    expect((await api.post(`/users/password-reset-confirm/${uid}/${second}/`, { new_password: 'nova-senha-forte-9' })).status).toBe(200)
+  })
+
+  it('stores only a hash of the token', async () => {
+    const [, token] = await requestResetLink('paciente@innera.local')
+    const rows = await database.db.select().from(passwordResetTokens)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.tokenHash).toBe(createHash('sha256').update(token).digest('hex'))
+    expect(JSON.stringify(rows)).not.toContain(token)
+  })
+
+  // Issue 10, finding 2: a reset signs out every session.
+  it('ends every session of the user', async () => {
+    const session = await api.login('paciente@innera.local')
+    const [uid, token] = await requestResetLink('paciente@innera.local')
+    expect((await api.post(`/users/password-reset-confirm/${uid}/${token}/`, { new_password: 'nova-senha-forte-9' })).status).toBe(200)
+    expect((await api.get('/users/me/', { token: session.access })).status).toBe(401)
+    expect((await api.post('/authentication/token/refresh/', { refresh: session.refresh })).status).toBe(401)
   })
 })

@@ -3,12 +3,13 @@ import { z } from 'zod'
 import { decodeUid, encodeUid } from '../auth/one-time-links'
 import { hashPassword } from '../auth/passwords'
 import { validatePassword } from '../auth/password-rules'
+import { consumeResetToken, findResetTicket, issueResetToken, recordFailedAttempt } from '../auth/reset-tokens'
 import { users } from '../db/schema'
 import { pathParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
 import { apiError, validationError, type FieldErrors } from '../http/errors'
 import { booleanField, charField, emailField, passwordField, validate } from '../http/fields'
-import { confirmationMessage, passwordResetMessage } from '../mail/messages'
+import { accountExistsMessage, confirmationMessage, passwordResetMessage } from '../mail/messages'
 import { queueMail } from '../mail/outbox'
 import type { Services } from '../services'
 import {
@@ -41,32 +42,63 @@ const newPasswordSchema = z.object({ new_password: passwordField() })
 
 const INVALID_LINK = 'The reset link is invalid or has expired.'
 const INVALID_CONFIRMATION_LINK = 'The confirmation link is invalid or has expired.'
-const EMAIL_TAKEN = 'A user with this email already exists.'
 const USERNAME_TAKEN = 'A user with that username already exists.'
+const REGISTERED = 'Account created. We have sent you an e-mail to confirm your address.'
 
-/** Registration, e-mail confirmation and password reset: the flows that work through e-mailed links. */
+/**
+ * Registration, e-mail confirmation and password reset: the flows that work through e-mailed
+ * links. Registration and the reset and confirmation requests answer the same, in the same time,
+ * whether or not the address has an account: everything that depends on it (the lookup, the
+ * account, the token, the e-mail) happens in services.background after the answer.
+ */
 export function registerAccountRoutes(api: Api, services: Services): void {
-  const { db, config, passwordResetLinks, emailConfirmationLinks } = services
+  const { db, config, clock, log, background, emailConfirmationLinks } = services
 
-  // A reset link must die with a password change or a login; a confirmation link must not
-  // (people log in before opening it), so it is bound only to the account and its address.
+  // A confirmation link must survive logins (people log in before opening it), so it is bound
+  // only to the account and its address. It grants nothing but the confirmation.
   const confirmationSubject = (user: UserRow) => ({ id: user.id, email: user.email, password: '', lastLogin: null })
-
-  const linkFor = (kind: 'reset' | 'confirm', user: UserRow) => {
-    const token = kind === 'reset' ? passwordResetLinks.make(user) : emailConfirmationLinks.make(confirmationSubject(user))
-    return `${config.appPublicUrl}/auth/${kind}/${encodeUid(user.id)}/${token}`
-  }
+  const linkTo = (path: string) => `${config.appPublicUrl}${path}`
 
   const sendConfirmation = (user: UserRow) =>
-    queueMail(db, confirmationMessage({ to: user.email, firstName: user.firstName, link: linkFor('confirm', user) }))
+    queueMail(
+      db,
+      confirmationMessage({
+        to: user.email,
+        firstName: user.firstName,
+        link: linkTo(`/auth/confirm/${encodeUid(user.id)}/${emailConfirmationLinks.make(confirmationSubject(user))}`),
+      }),
+    )
 
-  /** The user a uid/token link points at, if the token is still good for them. */
-  async function userFromLink(uid: string, token: string, kind: 'reset' | 'confirm'): Promise<UserRow | undefined> {
-    const id = decodeUid(uid)
-    const user = id === undefined ? undefined : await findUserById(db, id)
-    if (!user?.isActive) return undefined
-    const valid = kind === 'reset' ? passwordResetLinks.check(user, token) : emailConfirmationLinks.check(confirmationSubject(user), token)
-    return valid ? user : undefined
+  /** The registration behind the answer: a new account, or a note to the owner of a known address. */
+  async function completeRegistration(input: { email: string; username?: string; firstName: string; lastName: string; password: string }) {
+    const mailOwner = (owner: UserRow) =>
+      queueMail(db, accountExistsMessage({ to: owner.email, firstName: owner.firstName, link: linkTo('/auth?mode=login') }))
+    const existing = await findUserByEmail(db, input.email)
+    if (existing) return mailOwner(existing)
+
+    // Registrations racing for one e-mail or username: the unique indexes decide. The loser of an
+    // e-mail race is the known-address case after all; a username taken meanwhile (derived or,
+    // rarely, chosen: the answer has gone, so it cannot be reported) is derived again.
+    let candidate = input.username ?? (await uniqueUsernameFromEmail(db, input.email))
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const user = await createUser(db, {
+          email: normaliseEmail(input.email),
+          username: candidate,
+          password: input.password,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          groupNames: ['paciente'],
+        })
+        return sendConfirmation(user)
+      } catch (error) {
+        if (!uniqueViolation(error)) throw error
+        const winner = await findUserByEmail(db, input.email)
+        if (winner) return mailOwner(winner)
+        if (attempt >= 3) throw error
+        candidate = await uniqueUsernameFromEmail(db, input.email)
+      }
+    }
   }
 
   api.endpoint('/users/register/', {
@@ -75,45 +107,21 @@ export function registerAccountRoutes(api: Api, services: Services): void {
       const input = validate(registerSchema, await readFields(c.req.raw))
       enforceThrottle(services, 'registerPerEmail', input.email)
 
+      // Only checks that do not depend on whether the address has an account answer here.
       const { firstName, lastName } = splitFullName(input.name)
       const errors: FieldErrors = {}
       if (firstName.length > 150 || lastName.length > 150) errors.name = ['Ensure each part of the name has no more than 150 characters.']
-      if (await findUserByEmail(db, input.email)) errors.email = [EMAIL_TAKEN]
       if (input.username !== undefined && (await usernameTaken(db, input.username))) errors.username = [USERNAME_TAKEN]
-      const username = input.username ?? (await uniqueUsernameFromEmail(db, input.email))
-      const passwordProblems = validatePassword(input.password, { email: input.email, username, firstName, lastName })
+      // The derived username starts as the e-mail's local part: close enough for the similarity rule.
+      const username = input.username ?? input.email.slice(0, input.email.lastIndexOf('@'))
+      const passwordProblems = await validatePassword(input.password, { email: input.email, username, firstName, lastName })
       if (passwordProblems.length > 0) errors.password = passwordProblems
       if (Object.keys(errors).length > 0) throw validationError(errors)
 
+      // Hashed on both paths, so a known address takes as long as a new one.
       const password = await hashPassword(input.password)
-      let user: UserRow | undefined
-      // Registrations racing for one e-mail or username: the unique indexes decide, and the loser
-      // gets the same field error it would have got a moment later. A derived username that
-      // another sign-up took meanwhile is simply derived again.
-      for (let attempt = 0, candidate = username; !user; attempt += 1) {
-        try {
-          user = await createUser(db, { email: normaliseEmail(input.email), username: candidate, password, firstName, lastName, groupNames: ['paciente'] })
-        } catch (error) {
-          if (!uniqueViolation(error)) throw error
-          if (await findUserByEmail(db, input.email)) throw validationError({ email: [EMAIL_TAKEN] })
-          if (input.username !== undefined || attempt >= 3) throw validationError({ username: [USERNAME_TAKEN] })
-          candidate = await uniqueUsernameFromEmail(db, input.email)
-        }
-      }
-      await sendConfirmation(user)
-
-      return c.json(
-        {
-          id: user.id,
-          username: user.username,
-          email: user.email,
-          first_name: user.firstName,
-          last_name: user.lastName,
-          groups: ['paciente'],
-          detail: 'Account created. We have sent you an e-mail to confirm your address.',
-        },
-        201,
-      )
+      background.run('register', () => completeRegistration({ email: input.email, username: input.username, firstName, lastName, password }))
+      return c.json({ detail: REGISTERED }, 201)
     },
   })
 
@@ -122,17 +130,21 @@ export function registerAccountRoutes(api: Api, services: Services): void {
       enforceThrottle(services, 'confirmationPerAddress', requestAddress(c))
       const { email } = validate(emailOnlySchema, await readFields(c.req.raw))
       enforceThrottle(services, 'confirmationPerEmail', email)
-      const user = await findUserByEmail(db, email)
-      if (user?.isActive && !user.emailVerified) await sendConfirmation(user)
-      // The same answer whether or not the account exists: no user enumeration.
+      background.run('send-confirmation', async () => {
+        const user = await findUserByEmail(db, email)
+        if (user?.isActive && !user.emailVerified) await sendConfirmation(user)
+      })
       return c.json({ detail: 'If this e-mail belongs to an account awaiting confirmation, a confirmation link has been sent.' })
     },
   })
 
   api.endpoint('/users/confirm-email/:uid/:token/', {
     POST: async (c) => {
-      const user = await userFromLink(pathParam(c, 'uid'), pathParam(c, 'token'), 'confirm')
-      if (!user) throw apiError(400, INVALID_CONFIRMATION_LINK)
+      const id = decodeUid(pathParam(c, 'uid'))
+      const user = id === undefined ? undefined : await findUserById(db, id)
+      if (!user?.isActive || !emailConfirmationLinks.check(confirmationSubject(user), pathParam(c, 'token'))) {
+        throw apiError(400, INVALID_CONFIRMATION_LINK)
+      }
       if (!user.emailVerified) await db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id))
       return c.json({ detail: 'Your e-mail address has been confirmed.' })
     },
@@ -143,27 +155,33 @@ export function registerAccountRoutes(api: Api, services: Services): void {
       enforceThrottle(services, 'resetPerAddress', requestAddress(c))
       const { email } = validate(emailOnlySchema, await readFields(c.req.raw))
       enforceThrottle(services, 'resetPerEmail', email)
-      const user = await findUserByEmail(db, email)
-      if (user?.isActive) {
-        await queueMail(db, passwordResetMessage({ to: user.email, firstName: user.firstName, link: linkFor('reset', user) }))
-      }
+      background.run('password-reset', async () => {
+        const user = await findUserByEmail(db, email)
+        if (!user?.isActive) return
+        const token = await issueResetToken(db, user.id, clock())
+        const link = linkTo(`/auth/reset/${encodeUid(user.id)}/${token}`)
+        await queueMail(db, passwordResetMessage({ to: user.email, firstName: user.firstName, link }))
+      })
       return c.json({ detail: 'If an account exists for this e-mail, we have sent a link to reset the password.' })
     },
   })
 
   api.endpoint('/users/password-reset-confirm/:uid/:token/', {
     POST: async (c) => {
-      const user = await userFromLink(pathParam(c, 'uid'), pathParam(c, 'token'), 'reset')
-      if (!user) throw apiError(400, INVALID_LINK)
+      const token = pathParam(c, 'token')
+      const ticket = await findResetTicket(db, decodeUid(pathParam(c, 'uid')), token, clock())
+      if (!ticket) throw apiError(400, INVALID_LINK)
+      const { user } = ticket
       const { new_password } = validate(newPasswordSchema, await readFields(c.req.raw))
-      const problems = validatePassword(new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
-      if (problems.length > 0) throw validationError({ new_password: problems })
-      // A new password hash changes the token's HMAC input, which kills this link and any other.
-      // Following a link sent to the address also proves the address is theirs.
-      await db
-        .update(users)
-        .set({ password: await hashPassword(new_password), emailVerified: true })
-        .where(eq(users.id, user.id))
+      const problems = await validatePassword(new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
+      if (problems.length > 0) {
+        await recordFailedAttempt(db, ticket.tokenId)
+        throw validationError({ new_password: problems })
+      }
+      const passwordHash = await hashPassword(new_password)
+      // Claimed atomically: of two uses at once, the second finds the token gone.
+      if (!(await consumeResetToken(db, { userId: user.id, token, now: clock(), passwordHash }))) throw apiError(400, INVALID_LINK)
+      log({ level: 'info', msg: 'password reset', user_id: user.id })
       return c.json({ detail: 'Your password has been reset. You can now log in with the new password.' })
     },
   })

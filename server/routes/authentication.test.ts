@@ -1,8 +1,8 @@
-import { decodeJwt } from 'jose'
+import { decodeJwt, SignJWT } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import type { DatabaseHandle } from '../db/client'
-import { users } from '../db/schema'
+import { authSessions, users } from '../db/schema'
 import { createProviderApp } from '../app'
 import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp, testConfig } from '../testing/harness'
 
@@ -35,7 +35,8 @@ describe('POST /authentication/custom-login/', () => {
       first_name: 'Pedro',
       last_name: 'Santos',
     })
-    expect(decodeJwt(response.json.access)).toMatchObject({ token_type: 'access', user_id: response.json.user_id })
+    expect(decodeJwt(response.json.access)).toMatchObject({ token_type: 'access', user_id: response.json.user_id, sid: expect.any(String) })
+    expect(decodeJwt(response.json.refresh).sid).toBe(decodeJwt(response.json.access).sid)
   })
 
   it('refuses a wrong password or an unknown e-mail with the same 401', async () => {
@@ -116,6 +117,72 @@ describe('token lifetimes and refresh', () => {
     const bad = await api.post('/authentication/token/verify/', { token: 'abc.def.ghi' })
     expect(bad.status).toBe(401)
     expect(bad.json).toEqual({ detail: 'Token is invalid or expired', code: 'token_not_valid' })
+  })
+})
+
+// Issue 10, finding 2: logout must end the tokens, not only the cookie.
+describe('POST /authentication/token/blacklist/ (logout)', () => {
+  it('revokes the session: its refresh and access tokens stop working, other sessions go on', async () => {
+    const session = await api.login('paciente@innera.local')
+    const otherDevice = await api.login('paciente@innera.local')
+    const renewed = (await api.post('/authentication/token/refresh/', { refresh: session.refresh })).json.access
+
+    const logout = await api.post('/authentication/token/blacklist/', { refresh: session.refresh })
+    expect(logout).toMatchObject({ status: 200, json: {} })
+
+    const refresh = await api.post('/authentication/token/refresh/', { refresh: session.refresh })
+    expect(refresh).toMatchObject({ status: 401, json: { detail: 'Token is invalid or expired', code: 'token_not_valid' } })
+    for (const access of [session.access, renewed]) {
+      const me = await api.get('/users/me/', { token: access })
+      expect(me.status).toBe(401)
+      expect(me.json).toMatchObject({ detail: 'Given token not valid for any token type', code: 'token_not_valid' })
+    }
+    expect((await api.post('/authentication/token/verify/', { token: session.access })).status).toBe(401)
+
+    expect((await api.get('/users/me/', { token: otherDevice.access })).status).toBe(200)
+    expect((await api.post('/authentication/token/refresh/', { refresh: otherDevice.refresh })).status).toBe(200)
+  })
+
+  it('answers 401 token_not_valid for a revoked, malformed, expired, access or foreign token', async () => {
+    const session = await api.login('paciente@innera.local')
+    await api.post('/authentication/token/blacklist/', { refresh: session.refresh })
+    const again = await api.post('/authentication/token/blacklist/', { refresh: session.refresh })
+    expect(again).toMatchObject({ status: 401, json: { detail: 'Token is invalid or expired', code: 'token_not_valid' } })
+
+    const live = await api.login('paciente@innera.local')
+    expect((await api.post('/authentication/token/blacklist/', { refresh: live.access })).status).toBe(401)
+    expect((await api.post('/authentication/token/blacklist/', { refresh: 'abc.def.ghi' })).status).toBe(401)
+    const foreign = client(testApp(database.db, { clock: time.clock, env: { PROVIDER_JWT_SECRET: 'another-secret-another-secret-1234' } }))
+    expect((await foreign.post('/authentication/token/blacklist/', { refresh: live.refresh })).status).toBe(401)
+    expect((await api.post('/authentication/token/blacklist/', {})).json).toEqual({ refresh: ['This field is required.'] })
+    time.advance(86_401)
+    expect((await api.post('/authentication/token/blacklist/', { refresh: live.refresh })).status).toBe(401)
+  })
+
+  it('holds across provider processes sharing the database', async () => {
+    const other = client(testApp(database.db, { clock: time.clock }))
+    const session = await api.login('paciente@innera.local')
+    expect((await other.get('/users/me/', { token: session.access })).status).toBe(200)
+    expect((await other.post('/authentication/token/blacklist/', { refresh: session.refresh })).status).toBe(200)
+    expect((await api.get('/users/me/', { token: session.access })).status).toBe(401)
+    expect((await api.post('/authentication/token/refresh/', { refresh: session.refresh })).status).toBe(401)
+  })
+
+  it('refuses tokens issued before sessions existed (no sid claim)', async () => {
+    const { user_id } = await api.login('paciente@innera.local')
+    const key = new TextEncoder().encode(testConfig().jwtSecret)
+    const now = time.clock() / 1000
+    const legacy = (type: string) =>
+      new SignJWT({ token_type: type, user_id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(now + 300).setJti('0123456789abcdef0123456789abcdef').sign(key)
+    expect((await api.get('/users/me/', { token: await legacy('access') })).json.code).toBe('token_not_valid')
+    expect((await api.post('/authentication/token/refresh/', { refresh: await legacy('refresh') })).json.code).toBe('token_not_valid')
+  })
+
+  it('refuses a token naming a session that does not exist', async () => {
+    const session = await api.login('paciente@innera.local')
+    await database.db.delete(authSessions)
+    expect((await api.get('/users/me/', { token: session.access })).status).toBe(401)
+    expect((await api.post('/authentication/token/refresh/', { refresh: session.refresh })).status).toBe(401)
   })
 })
 

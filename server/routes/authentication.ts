@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords'
-import { InvalidTokenError } from '../auth/tokens'
+import { revokeSession, sessionUser, startSession } from '../auth/sessions'
+import { InvalidTokenError, type TokenClaims, type TokenType } from '../auth/tokens'
 import { users } from '../db/schema'
 import type { Api } from '../http/api'
 import { readFields } from '../http/body'
 import { apiError, tokenNotValid } from '../http/errors'
 import { charField, validate } from '../http/fields'
 import type { Services } from '../services'
-import { findUserByEmail, findUserById, groupNamesOf } from '../users/repository'
+import { findUserByEmail, groupNamesOf } from '../users/repository'
 import { serializeUser } from '../users/serializers'
 import { enforceThrottle, requestAddress } from './throttling'
 
@@ -20,9 +21,21 @@ const loginSchema = z.object({
 
 const NO_ACCOUNT = 'No active account found with the given credentials'
 
-/** simplejwt-style token endpoints: custom login (with the user object), refresh, verify. */
+const refreshSchema = z.object({ refresh: charField({ maxLength: 4096 }) })
+
+/** simplejwt-style token endpoints: custom login (with the user object), refresh, verify, blacklist (logout). */
 export function registerAuthenticationRoutes(api: Api, services: Services): void {
   const { db, tokens, config, clock } = services
+
+  /** Verified claims, or simplejwt's 401 token_not_valid. */
+  async function claimsOf(token: string, type?: TokenType): Promise<TokenClaims> {
+    try {
+      return await tokens.verify(token, type)
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw tokenNotValid()
+      throw error
+    }
+  }
 
   api.endpoint('/authentication/custom-login/', {
     POST: async (c) => {
@@ -35,7 +48,7 @@ export function registerAuthenticationRoutes(api: Api, services: Services): void
       if (!user || !valid || !user.isActive) throw apiError(401, NO_ACCOUNT)
 
       await db.update(users).set({ lastLogin: new Date(clock()) }).where(eq(users.id, user.id))
-      const pair = await tokens.issuePair(user.id)
+      const pair = await startSession(services, user.id)
       const { id, ...profile } = serializeUser(user, await groupNamesOf(db, user.id), config.providerPublicUrl)
       return c.json({ ...pair, user_id: id, ...profile })
     },
@@ -43,30 +56,34 @@ export function registerAuthenticationRoutes(api: Api, services: Services): void
 
   api.endpoint('/authentication/token/refresh/', {
     POST: async (c) => {
-      const { refresh } = validate(z.object({ refresh: charField({ maxLength: 4096 }) }), await readFields(c.req.raw))
-      let userId: number
-      try {
-        userId = (await tokens.verify(refresh, 'refresh')).user_id
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw tokenNotValid()
-        throw error
-      }
-      const user = await findUserById(db, userId)
-      if (!user?.isActive) throw apiError(401, 'No active account found for the given token.')
-      // No rotation: the client keeps its refresh token until it expires.
-      return c.json({ access: await tokens.issueAccess(user.id) })
+      const { refresh } = validate(refreshSchema, await readFields(c.req.raw))
+      const claims = await claimsOf(refresh, 'refresh')
+      // Session and user in one query: a revoked session is an invalid token, an inactive user is simplejwt's own answer.
+      const user = await sessionUser(db, claims.sid, claims.user_id, clock())
+      if (!user) throw tokenNotValid()
+      if (!user.isActive) throw apiError(401, 'No active account found for the given token.')
+      // No rotation: the client keeps its refresh token until it expires (or the session is revoked).
+      return c.json({ access: await tokens.issueAccess(user.id, claims.sid) })
     },
   })
 
   api.endpoint('/authentication/token/verify/', {
     POST: async (c) => {
       const { token } = validate(z.object({ token: charField({ maxLength: 4096 }) }), await readFields(c.req.raw))
-      try {
-        await tokens.verify(token)
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw tokenNotValid()
-        throw error
-      }
+      const claims = await claimsOf(token)
+      // simplejwt's verify view also refuses blacklisted tokens.
+      if (!(await sessionUser(db, claims.sid, claims.user_id, clock()))) throw tokenNotValid()
+      return c.json({})
+    },
+  })
+
+  // simplejwt's TokenBlacklistView: logout. The refresh token is the credential (no Authorization
+  // header); revoking its session ends the access tokens issued from it too.
+  api.endpoint('/authentication/token/blacklist/', {
+    POST: async (c) => {
+      const { refresh } = validate(refreshSchema, await readFields(c.req.raw))
+      const claims = await claimsOf(refresh, 'refresh')
+      if (!(await revokeSession(db, claims.sid, claims.user_id, clock()))) throw tokenNotValid()
       return c.json({})
     },
   })

@@ -222,7 +222,7 @@ describe('/contact/{id}/ (admin)', () => {
       json: { handled: ['Must be a valid boolean.'] },
     })
     expect((await api.patch('/contact/99/', { handled: true }, { token: tokens.admin })).status).toBe(404)
-    expect((await api.patch('/contact/99999999999/', { handled: true }, { token: tokens.admin })).status).toBe(404)
+    expect(await api.patch('/contact/2147483648/', { handled: true }, { token: tokens.admin })).toMatchObject({ status: 400, json: { detail: 'Invalid id. Ids are integers from 1 to 2147483647.' } })
     expect((await api.patch('/contact/1/', { handled: true })).status).toBe(401)
     expect((await api.patch('/contact/1/', { handled: true }, { token: tokens.pedro })).status).toBe(403)
     expect((await api.get('/contact/1/', { token: tokens.paula })).status).toBe(403)

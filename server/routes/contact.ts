@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { authenticateWithRole } from '../auth/authenticate'
 import { contactMessages } from '../db/schema'
-import { pathParam, type Api } from '../http/api'
+import { idParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
 import { notFound, validationError } from '../http/errors'
 import { booleanField, charField, emailField, validate } from '../http/fields'
@@ -123,10 +123,8 @@ export function registerContactRoutes(api: Api, services: Services): void {
     },
   })
 
-  const findMessage = async (id: string) => {
-    // Past PostgreSQL's integer range nothing can match (and the query would fail).
-    if (Number(id) > 2_147_483_647) throw notFound()
-    const [row] = await db.select().from(contactMessages).where(eq(contactMessages.id, Number(id)))
+  const findMessage = async (id: number) => {
+    const [row] = await db.select().from(contactMessages).where(eq(contactMessages.id, id))
     if (!row) throw notFound()
     return row
   }
@@ -134,12 +132,12 @@ export function registerContactRoutes(api: Api, services: Services): void {
   api.endpoint('/contact/:id{[0-9]+}/', {
     GET: async (c) => {
       await authenticateWithRole(c, services, 'admin')
-      return c.json(serializeContactMessage(await findMessage(pathParam(c, 'id'))))
+      return c.json(serializeContactMessage(await findMessage(idParam(c, 'id'))))
     },
     // A partial update, as DRF's PATCH: only `handled` is writable; an empty body changes nothing.
     PATCH: async (c) => {
       await authenticateWithRole(c, services, 'admin')
-      const row = await findMessage(pathParam(c, 'id'))
+      const row = await findMessage(idParam(c, 'id'))
       const { handled } = validate(updateSchema, await readFields(c.req.raw))
       if (handled === undefined || handled === row.handled) return c.json(serializeContactMessage(row))
       const [updated] = await db

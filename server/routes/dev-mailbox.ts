@@ -7,16 +7,21 @@ import type { Services } from '../services'
  * The development mailbox: every message the provider "sent", newest first, as a page for
  * people and as JSON for tests. Mounted only when DEV_MAILBOX is on.
  */
-export function registerDevMailboxRoutes(api: Api, { db }: Services): void {
+export function registerDevMailboxRoutes(api: Api, { db, background }: Services): void {
   api.endpoint('/dev/mailbox/', {
     GET: async (c) => {
+      // Mail is queued after the response (background.ts): show what the requests so far sent.
+      await background.idle()
       const messages = await listMail(db, { to: c.req.query('to') || undefined })
       return c.body(renderMailbox(messages), 200, HTML_PAGE_HEADERS)
     },
   })
 
   api.endpoint('/dev/mailbox/messages/', {
-    GET: async (c) => c.json({ results: await listMail(db, { to: c.req.query('to') || undefined }) }),
+    GET: async (c) => {
+      await background.idle()
+      return c.json({ results: await listMail(db, { to: c.req.query('to') || undefined }) })
+    },
     DELETE: async (c) => {
       await clearMail(db)
       return c.body(null, 204)

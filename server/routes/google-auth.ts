@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { hasUsablePassword, makeUnusablePassword } from '../auth/passwords'
+import { startSession } from '../auth/sessions'
 import { users } from '../db/schema'
 import { InvalidGoogleTokenError, type GoogleIdentity } from '../google/verify-id-token'
 import type { Api } from '../http/api'
@@ -33,7 +34,7 @@ const failure = (status: number, detail: string, displayMessage?: string) =>
  * (409) rather than silently linked, so nobody takes over an account through Google.
  */
 export function registerGoogleAuthRoutes(api: Api, services: Services): void {
-  const { db, tokens, clock, verifyGoogleIdToken } = services
+  const { db, clock, verifyGoogleIdToken } = services
 
   async function findOrCreate(identity: GoogleIdentity): Promise<{ user: UserRow; isNew: boolean }> {
     const linked = await findUserByGoogleSubject(db, identity.subject)
@@ -94,7 +95,7 @@ export function registerGoogleAuthRoutes(api: Api, services: Services): void {
       await db.update(users).set({ lastLogin: new Date(clock()) }).where(eq(users.id, user.id))
       return c.json({
         success: true,
-        tokens: await tokens.issuePair(user.id),
+        tokens: await startSession(services, user.id),
         user: {
           id: user.id,
           email: user.email,

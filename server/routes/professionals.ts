@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { authenticate, authenticateWithRole, roleOf } from '../auth/authenticate'
 import type { Api } from '../http/api'
 import { notFound, permissionDenied } from '../http/errors'
-import { integerField, validate } from '../http/fields'
+import { idField, validate } from '../http/fields'
 import type { Services } from '../services'
 import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '../users/repository'
 import { serializePatient, serializeProfessional, serializeProfile } from '../users/serializers'
@@ -39,7 +39,7 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
   api.endpoint('/users/patients/', {
     GET: async (c) => {
       const caller = await authenticateWithRole(c, services, 'profissional', 'admin')
-      const { patient: patientId } = validate(z.object({ patient: integerField() }), { patient: c.req.query('patient') })
+      const { patient: patientId } = validate(z.object({ patient: idField() }), { patient: c.req.query('patient') })
       const patient = await findUserById(db, patientId)
       const groups = patient ? await groupNamesOf(db, patient.id) : []
       if (!patient || roleOf(groups) !== 'paciente') throw notFound()

@@ -135,7 +135,72 @@ describe('POST /users/change-password/', () => {
   it('changes the password when the old one is right', async () => {
     const response = await api.post('/users/change-password/', { old_password: 'innera-demo-2025', new_password: 'caminhada-matinal-8' }, { token })
     expect(response.status).toBe(200)
+    expect(response.json).toEqual({ detail: 'Password updated successfully.', access: expect.any(String), refresh: expect.any(String) })
     await api.login('paciente@innera.local', 'caminhada-matinal-8')
+  })
+
+  // Issue 10, finding 2: a password change ends every session; the caller continues in a new one.
+  it('ends every session, the current one too, and answers a working new pair', async () => {
+    const current = await api.login('paciente@innera.local')
+    const stolen = await api.login('paciente@innera.local')
+    const response = await api.post('/users/change-password/', { old_password: 'innera-demo-2025', new_password: 'caminhada-matinal-8' }, { token: current.access })
+    expect(response.status).toBe(200)
+    for (const old of [current, stolen]) {
+      expect((await api.get('/users/me/', { token: old.access })).status).toBe(401)
+      expect((await api.post('/authentication/token/refresh/', { refresh: old.refresh })).status).toBe(401)
+    }
+    const { access, refresh } = response.json
+    expect((await api.get('/users/me/', { token: access })).json.username).toBe('paciente')
+    const renewed = await api.post('/authentication/token/refresh/', { refresh })
+    expect(renewed.status).toBe(200)
+    expect((await api.get('/users/me/', { token: renewed.json.access })).status).toBe(200)
+    // Another user's sessions are not touched.
+    const paula = await api.login('profissional@innera.local')
+    await api.post('/users/change-password/', { old_password: 'caminhada-matinal-8', new_password: 'caminhada-noturna-9' }, { token: access })
+    expect((await api.get('/users/me/', { token: paula.access })).status).toBe(200)
+  })
+
+  it('keeps the sessions when the change is refused', async () => {
+    const refused = await api.post('/users/change-password/', { old_password: 'innera-demo-2025', new_password: 'qwerty12' }, { token })
+    expect(refused).toMatchObject({ status: 400, json: { new_password: ['This password is too common.'] } })
+    expect((await api.get('/users/me/', { token })).status).toBe(200)
+  })
+
+  // Issue 10, finding 15: the old-password check is a password oracle, throttled like login.
+  it('throttles old-password guesses per user and per address with 429 and Retry-After', async () => {
+    // Long-lived access tokens: the test waits out the 5-minute window.
+    const throttledApp = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', ACCESS_TOKEN_LIFETIME: '3600' } }))
+    const token = (await throttledApp.login('paciente@innera.local')).access
+    const guess = (address: string, access = token) =>
+      throttledApp.call('POST', '/users/change-password/', {
+        body: { old_password: 'guess-guess-guess', new_password: 'caminhada-matinal-8' },
+        token: access,
+        headers: { 'x-forwarded-for': address },
+      })
+    for (let index = 0; index < 10; index += 1) expect((await guess(`198.51.100.${index}`)).status).toBe(400)
+    time.advance(60)
+    const blocked = await guess('198.51.100.99')
+    expect(blocked.status).toBe(429)
+    expect(blocked.json).toEqual({ detail: 'Request was throttled. Expected available in 240 seconds.' })
+    expect(blocked.headers.get('retry-after')).toBe('240')
+    // The right old password is blocked too: the limit is on attempts, not on failures.
+    const right = await throttledApp.call('POST', '/users/change-password/', {
+      body: { old_password: 'innera-demo-2025', new_password: 'caminhada-matinal-8' },
+      token,
+      headers: { 'x-forwarded-for': '198.51.100.99' },
+    })
+    expect(right.status).toBe(429)
+    time.advance(240)
+    expect((await guess('198.51.100.99')).status).toBe(400)
+
+    const perAddress = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_CHANGE_PASSWORD_PER_ADDRESS: '3/m' } }))
+    const paula = (await api.login('profissional@innera.local')).access
+    const fromOneAddress = (access: string) =>
+      perAddress.call('POST', '/users/change-password/', { body: { old_password: 'x', new_password: 'caminhada-matinal-8' }, token: access, headers: { 'x-forwarded-for': '203.0.113.9' } })
+    for (const access of [token, paula, token]) expect((await fromOneAddress(access)).status).toBe(400)
+    const blockedAddress = await fromOneAddress(paula)
+    expect(blockedAddress.status).toBe(429)
+    expect(blockedAddress.headers.get('retry-after')).toBe('60')
   })
 
   it('refuses a wrong old password and a weak new one', async () => {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { authenticate } from '../auth/authenticate'
 import { hashPassword, verifyPassword } from '../auth/passwords'
 import { validatePassword } from '../auth/password-rules'
+import { revokeAllSessions, startSession } from '../auth/sessions'
 import type { Database } from '../db/client'
 import { photos, users } from '../db/schema'
 import type { AppContext, Api } from '../http/api'
@@ -14,6 +15,7 @@ import { detectImageType, MAX_PHOTO_BYTES } from '../media/image-type'
 import type { Services } from '../services'
 import { findUserById, type UserRow } from '../users/repository'
 import { serializeProfile, serializeUser } from '../users/serializers'
+import { enforceThrottle, requestAddress } from './throttling'
 
 const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
 
@@ -88,11 +90,20 @@ export function registerProfileRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { user } = await authenticate(c, services)
       const input = validate(changePasswordSchema, await readFields(c.req.raw))
+      // The old-password check answers guesses like a login does, so it is throttled like one.
+      enforceThrottle(services, 'changePasswordPerAddress', requestAddress(c))
+      enforceThrottle(services, 'changePasswordPerUser', String(user.id))
       if (!(await verifyPassword(input.old_password, user.password))) throw fieldError('old_password', 'Wrong password.')
-      const problems = validatePassword(input.new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
+      const problems = await validatePassword(input.new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
       if (problems.length > 0) throw validationError({ new_password: problems })
-      await db.update(users).set({ password: await hashPassword(input.new_password) }).where(eq(users.id, user.id))
-      return c.json({ detail: 'Password updated successfully.' })
+      const password = await hashPassword(input.new_password)
+      // Every session ends, a copy of this one included; the caller continues in a new one.
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ password }).where(eq(users.id, user.id))
+        await revokeAllSessions(tx as unknown as Database, user.id, clock())
+      })
+      const pair = await startSession(services, user.id)
+      return c.json({ detail: 'Password updated successfully.', ...pair })
     },
   })
 }

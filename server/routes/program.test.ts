@@ -132,6 +132,9 @@ describe('POST /program/', () => {
     expect((await post({ weeks: 'ten' })).json).toEqual({ weeks: ['A valid integer is required.'] })
     expect((await post({ focus_pillars: [] })).json).toEqual({ focus_pillars: ['This selection may not be empty.'] })
     expect((await post({ focus_pillars: 'sono' })).json).toEqual({ focus_pillars: ['Expected a list of items but got type "str".'] })
+    expect((await post({ focus_pillars: Array.from({ length: 100_000 }, () => 'sono') })).json).toEqual({
+      focus_pillars: ['Ensure this field has no more than 20 elements.'],
+    })
     expect((await post({ focus_pillars: ['sono', 'yoga', 3], weeks: 20 })).json).toEqual({
       weeks: ['Ensure this value is less than or equal to 12.'],
       focus_pillars: ['"yoga" is not a valid choice.', '"3" is not a valid choice.'],
@@ -186,7 +189,8 @@ describe('POST /program/goals/{id}/', () => {
     const goalId = (program.schedule as Week[])[0]!.goals[0]!.id
     expect((await api.post(`/program/goals/${goalId}/`, { done: true }, { token: tokens.mariana })).status).toBe(404)
     expect((await api.post('/program/goals/99999/', { done: true }, { token: tokens.pedro })).status).toBe(404)
-    expect((await api.post('/program/goals/99999999999/', { done: true }, { token: tokens.pedro })).status).toBe(404)
+    // Past PostgreSQL's integer range: refused before the query, which would fail.
+    expect(await api.post('/program/goals/2147483648/', { done: true }, { token: tokens.pedro })).toMatchObject({ status: 400, json: { detail: 'Invalid id. Ids are integers from 1 to 2147483647.' } })
     expect((await api.post(`/program/goals/${goalId}/`, {}, { token: tokens.pedro })).json).toEqual({ done: ['This field is required.'] })
     expect((await api.post(`/program/goals/${goalId}/`, { done: 'maybe' }, { token: tokens.pedro })).json).toEqual({ done: ['Must be a valid boolean.'] })
     expect((await api.post(`/program/goals/${goalId}/`, { done: true })).status).toBe(401)

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { authenticateWithRole } from '../auth/authenticate'
-import { pathParam, type Api } from '../http/api'
+import { idParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
 import { apiError, notFound, validationError, type FieldErrors } from '../http/errors'
-import { booleanField, validate } from '../http/fields'
+import { booleanField, tooManyElements, validate } from '../http/fields'
 import { GOAL_LIBRARY } from '../questionnaire/goal-library'
 import { MAX_WEEKS, MIN_WEEKS, planProgram, saoPauloDate } from '../questionnaire/program'
 import { currentProgramOf, findOwnGoal, goalsOf, insertProgram, setGoalDone } from '../questionnaire/program-repository'
-import { isDatabaseId, latestResultOf, pillarsInOrder } from '../questionnaire/repository'
+import { latestResultOf, pillarsInOrder } from '../questionnaire/repository'
 import { serializeGoal, serializeProgram } from '../questionnaire/serializers'
 import type { Services } from '../services'
 
@@ -25,11 +25,15 @@ function parseWeeks(value: unknown): { weeks?: number } | { error: string } {
   return { weeks }
 }
 
+// Six pillars exist; a longer list is a mistake or an attack, refused before it is looked at.
+const MAX_FOCUS_CHOICES = 20
+
 /** `focus_pillars`: optional, a non-empty list of pillar slugs (a MultipleChoiceField); order kept, repeats dropped. */
 function parseFocusPillars(value: unknown, known: string[]): { focus?: string[] } | { error: string[] } {
   if (value === undefined || value === null) return {}
   if (!Array.isArray(value)) return { error: [`Expected a list of items but got type "${listTypeName(value)}".`] }
   if (value.length === 0) return { error: ['This selection may not be empty.'] }
+  if (value.length > MAX_FOCUS_CHOICES) return { error: [tooManyElements(MAX_FOCUS_CHOICES)] }
   const invalid = value.filter((item) => typeof item !== 'string' || !known.includes(item))
   if (invalid.length > 0) return { error: invalid.map((item) => `"${typeof item === 'string' ? item : JSON.stringify(item)}" is not a valid choice.`) }
   return { focus: [...new Set(value as string[])] }
@@ -98,9 +102,8 @@ export function registerProgramRoutes(api: Api, services: Services): void {
   api.endpoint('/program/goals/:id{[0-9]+}/', {
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
-      const id = Number(pathParam(c, 'id'))
       // Someone else's goal is as unknown as a missing one.
-      const goal = isDatabaseId(id) ? await findOwnGoal(db, user.id, id) : undefined
+      const goal = await findOwnGoal(db, user.id, idParam(c, 'id'))
       if (!goal) throw notFound()
       const { done } = validate(z.object({ done: booleanField() }), { done: (await readFields(c.req.raw)).done })
       return c.json(serializeGoal(await setGoalDone(db, goal, done, new Date(clock()))))

@@ -158,6 +158,13 @@ describe('POST /questionnaire/submit/', () => {
     })
   })
 
+  it('refuses an answers object with more than 200 keys without checking them one by one', async () => {
+    const answers = { ...answersScoring(FIRST), ...Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`extra_${index}`, 1])) }
+    const response = await api.post('/questionnaire/submit/', { version: '2025.1', answers }, { token: tokens.pedro })
+    expect(response.status).toBe(400)
+    expect(response.json).toEqual({ answers: ['Ensure this field has no more than 200 elements.'] })
+  })
+
   it('accepts integer strings, as DRF does', async () => {
     const answers = Object.fromEntries(Object.entries(answersScoring(FIRST)).map(([code, value]) => [code, String(value)]))
     const response = await api.post('/questionnaire/submit/', { version: '2025.1', answers }, { token: tokens.pedro })
@@ -293,7 +300,9 @@ describe('GET /questionnaire/{id}/', () => {
       expect(hidden.json).toEqual({ detail: 'Not found.' })
     }
     expect((await api.get('/questionnaire/999/', { token: tokens.pedro })).status).toBe(404)
-    expect((await api.get('/questionnaire/99999999999/', { token: tokens.admin })).status).toBe(404)
+    // Past PostgreSQL's integer range no row can exist, and the query would fail: a 400 before it.
+    expect((await api.get('/questionnaire/2147483648/', { token: tokens.admin })).json).toEqual({ detail: 'Invalid id. Ids are integers from 1 to 2147483647.' })
+    expect((await api.get('/questionnaire/99999999999/', { token: tokens.admin })).status).toBe(400)
     expect((await api.get(`/questionnaire/${id}/`)).status).toBe(401)
   })
 })
@@ -392,12 +401,32 @@ describe('sharing a result with professionals', () => {
     expect((await share({ questionnaire: id, professionals: ids.paula })).json).toEqual({ professionals: ['Expected a list of items but got type "int".'] })
     expect((await share({ questionnaire: id, professionals: ['paula'] })).json).toEqual({ professionals: ['Incorrect type. Expected pk value, received str.'] })
     expect((await share({ questionnaire: 999, professionals: [ids.paula] })).status).toBe(404)
+    expect((await share({ questionnaire: id, professionals: [ids.paula, 2147483648] })).json).toEqual({ professionals: ['Invalid pk "2147483648" - object does not exist.'] })
+    expect((await share({ questionnaire: 2147483648, professionals: [ids.paula] })).json).toEqual({
+      questionnaire: ['Ensure this value is less than or equal to 2147483647.'],
+    })
     // Nothing was shared by the refused requests.
     expect((await api.get(`/questionnaire/share/professionals/?questionnaire=${id}`, { token: tokens.pedro })).json.professionals).toEqual([])
     expect((await api.get('/questionnaire/share/professionals/', { token: tokens.pedro })).json).toEqual({ questionnaire: ['This field is required.'] })
     expect((await api.post('/questionnaire/share/remove/', { questionnaire: id }, { token: tokens.pedro })).json).toEqual({
       professional: ['This field is required.'],
     })
+  })
+
+  it('refuses a list of more than 100 professionals before looking at any of them', async () => {
+    const { id } = await submit(tokens.pedro)
+    // 100,000 ids once took seconds (a quadratic repeat check) and then failed in the database.
+    const huge = Array.from({ length: 100_000 }, (_, index) => index + 1)
+    const response = await api.post('/questionnaire/share/', { questionnaire: id, professionals: huge }, { token: tokens.pedro })
+    expect(response.status).toBe(400)
+    expect(response.json).toEqual({ professionals: ['Ensure this field has no more than 100 elements.'] })
+    // Even when every element is malformed: the length is what is refused.
+    const junk = await api.post('/questionnaire/share/', { questionnaire: id, professionals: Array.from({ length: 101 }, () => 'x') }, { token: tokens.pedro })
+    expect(junk.json).toEqual({ professionals: ['Ensure this field has no more than 100 elements.'] })
+    // 100 is allowed, and repeats collapse (100 copies of one id share once).
+    const repeated = await api.post('/questionnaire/share/', { questionnaire: id, professionals: Array.from({ length: 100 }, (_, index) => (index % 2 ? ids.paula : String(ids.paula))) }, { token: tokens.pedro })
+    expect(repeated.status).toBe(200)
+    expect(repeated.json.professionals.map((professional: { id: number }) => professional.id)).toEqual([ids.paula])
   })
 
   it('lists shared results for professionals only, filterable by patient', async () => {
@@ -411,7 +440,9 @@ describe('sharing a result with professionals', () => {
     expect(all.json.results.map((result: { id: number }) => result.id)).toEqual([mariana.id, pedro.id])
     const onlyPedro = await api.get(`/questionnaire/shared-with-me/?patient=${ids.pedro}`, { token: tokens.paula })
     expect(onlyPedro.json.results.map((result: { id: number }) => result.id)).toEqual([pedro.id])
-    expect((await api.get('/questionnaire/shared-with-me/?patient=99999999999', { token: tokens.paula })).json.count).toBe(0)
+    const outOfRange = await api.get('/questionnaire/shared-with-me/?patient=2147483648', { token: tokens.paula })
+    expect(outOfRange.status).toBe(400)
+    expect(outOfRange.json).toEqual({ patient: ['Ensure this value is less than or equal to 2147483647.'] })
     expect((await api.get('/questionnaire/shared-with-me/?patient=abc', { token: tokens.paula })).json).toEqual({ patient: ['A valid integer is required.'] })
     expect((await api.get('/questionnaire/shared-with-me/', { token: tokens.rafael })).json.count).toBe(1)
 

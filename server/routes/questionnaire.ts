@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '../auth/authenticate'
-import { pathParam, type Api } from '../http/api'
+import { idParam, type Api } from '../http/api'
 import { readFields } from '../http/body'
 import { ApiError, notFound, permissionDenied, validationError } from '../http/errors'
-import { integerField, validate } from '../http/fields'
+import { idField, pythonTypeName, tooManyElements, validate } from '../http/fields'
+import { checkId } from '../http/ids'
 import { paginate } from '../http/pagination'
 import { parseAnswers } from '../questionnaire/answers'
 import {
@@ -43,32 +44,41 @@ import { findUserById } from '../users/repository'
 const REQUIRED = 'This field is required.'
 const NOT_NULL = 'This field may not be null.'
 
-/** Python's name for a JSON value's type, as DRF's messages show it. */
-function typeName(value: unknown): string {
-  if (value === null) return 'NoneType'
-  if (Array.isArray(value)) return 'list'
-  if (typeof value === 'string') return 'str'
-  if (typeof value === 'boolean') return 'bool'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float'
-  return 'dict'
+/** At most this many professionals in one share call; the app offers a handful. */
+export const MAX_SHARE_TARGETS = 100
+/** A submission's answers object: the questionnaire has a few dozen questions. */
+export const MAX_ANSWER_KEYS = 200
+
+/** A pk as DRF echoes it in a message, cut short: the value may be megabytes of digits. */
+const echo = (value: unknown) => {
+  const text = String(value)
+  return text.length > 20 ? `${text.slice(0, 20)}…` : text
 }
 
-/** A PrimaryKeyRelatedField(many=True): a non-empty list of ids (integers or integer strings). */
+/**
+ * A PrimaryKeyRelatedField(many=True): a non-empty list of ids (integers or integer strings),
+ * at most MAX_SHARE_TARGETS long (checked before any element is), repeats dropped, order kept.
+ */
 function parseIdList(value: unknown): { ids: number[] } | { error: string } {
   if (value === undefined) return { error: REQUIRED }
   if (value === null) return { error: NOT_NULL }
-  if (!Array.isArray(value)) return { error: `Expected a list of items but got type "${typeName(value)}".` }
+  if (!Array.isArray(value)) return { error: `Expected a list of items but got type "${pythonTypeName(value)}".` }
   if (value.length === 0) return { error: 'This list may not be empty.' }
-  const ids: number[] = []
+  if (value.length > MAX_SHARE_TARGETS) return { error: tooManyElements(MAX_SHARE_TARGETS) }
+  const ids = new Set<number>()
   for (const item of value) {
-    const text = typeof item === 'number' ? String(item) : typeof item === 'string' ? item.trim() : undefined
-    if (text === undefined || !/^\d{1,9}$/.test(text)) return { error: `Incorrect type. Expected pk value, received ${typeName(item)}.` }
-    if (!ids.includes(Number(text))) ids.push(Number(text))
+    const checked = typeof item === 'number' || typeof item === 'string' ? checkId(item) : undefined
+    if (!checked || ('problem' in checked && checked.problem === 'not-integer')) {
+      return { error: `Incorrect type. Expected pk value, received ${pythonTypeName(item)}.` }
+    }
+    // Out of the id range, no row can have it: DRF's answer for a pk with no object.
+    if ('problem' in checked) return { error: `Invalid pk "${echo(item)}" - object does not exist.` }
+    ids.add(checked.id)
   }
-  return { ids }
+  return { ids: [...ids] }
 }
 
-const resultIdField = z.object({ questionnaire: integerField() })
+const resultIdField = z.object({ questionnaire: idField() })
 
 /**
  * The health assessment (SPEC §7 Questionnaire): the versioned question bank, submissions
@@ -146,7 +156,8 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
       let answers: Record<string, number> | undefined
       if (raw === undefined) errors.answers = [REQUIRED]
       else if (raw === null) errors.answers = [NOT_NULL]
-      else if (typeof raw !== 'object' || Array.isArray(raw)) errors.answers = [`Expected a dictionary of items but got type "${typeName(raw)}".`]
+      else if (typeof raw !== 'object' || Array.isArray(raw)) errors.answers = [`Expected a dictionary of items but got type "${pythonTypeName(raw)}".`]
+      else if (Object.keys(raw).length > MAX_ANSWER_KEYS) errors.answers = [tooManyElements(MAX_ANSWER_KEYS)]
       else if (current && errors.version === undefined) {
         const questions = await questionsOf(db, current.version)
         const parsed = parseAnswers(
@@ -206,7 +217,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
   api.endpoint('/questionnaire/:id{[0-9]+}/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
-      return c.json(await fullResult(await readableResult(caller, Number(pathParam(c, 'id')))))
+      return c.json(await fullResult(await readableResult(caller, idParam(c, 'id'))))
     },
   })
 
@@ -215,7 +226,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
       const caller = await authenticate(c, services)
       const fields = await readFields(c.req.raw)
       const professionals = parseIdList(fields.professionals)
-      const id = z.object({ questionnaire: integerField() }).safeParse({ questionnaire: fields.questionnaire })
+      const id = resultIdField.safeParse({ questionnaire: fields.questionnaire })
       const errors: Record<string, string[]> = {}
       if (!id.success) errors.questionnaire = [id.error.issues[0]!.message]
       if ('error' in professionals) errors.professionals = [professionals.error]
@@ -244,13 +255,13 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     POST: async (c) => {
       const caller = await authenticate(c, services)
       const fields = await readFields(c.req.raw)
-      const { questionnaire, professional } = validate(z.object({ questionnaire: integerField(), professional: integerField() }), {
+      const { questionnaire, professional } = validate(z.object({ questionnaire: idField(), professional: idField() }), {
         questionnaire: fields.questionnaire,
         professional: fields.professional,
       })
       const result = await ownedResult(caller, questionnaire)
       // Removing a share that does not exist is not an error: the end state is what was asked.
-      if (isDatabaseId(professional)) await removeShare(db, result.id, professional)
+      await removeShare(db, result.id, professional)
       return c.json(await shareList(result.id))
     },
   })
@@ -259,9 +270,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'profissional')
       const patientParam = c.req.query('patient')
-      const patientId = patientParam === undefined ? undefined : validate(z.object({ patient: integerField() }), { patient: patientParam }).patient
-      // An id beyond int4 cannot exist: no results rather than a database error.
-      const patientFilter = patientId !== undefined && !isDatabaseId(patientId) ? -1 : patientId
+      const patientFilter = patientParam === undefined ? undefined : validate(z.object({ patient: idField() }), { patient: patientParam }).patient
       const page = paginate(c, await countSharedWith(db, user.id, patientFilter))
       const [rows, order] = await Promise.all([sharedWith(db, user.id, { patientId: patientFilter, ...page }), pillarOrder()])
       return c.json(page.envelope(rows.map((row) => serializeSharedResult(row.result, row.patient, row.sharedAt, order))))

@@ -14,8 +14,17 @@ function socketAddress(c: AppContext): string | undefined {
   }
 }
 
+/** Works out once per request (in the app's first middleware) whom per-address limits count. */
+export function resolveRequestAddress(c: AppContext, forwardingSecret: string | undefined): string {
+  return clientAddress(
+    { forwardedFor: c.req.header('x-forwarded-for'), forwardingSecret: c.req.header('x-forwarding-secret'), socketAddress: socketAddress(c) },
+    forwardingSecret,
+  )
+}
+
+/** The request's address for per-address limits: see resolveRequestAddress and http/client-address.ts. */
 export function requestAddress(c: AppContext): string {
-  return clientAddress(c.req.header('x-forwarded-for'), socketAddress(c))
+  return c.get('clientAddress')
 }
 
 /** Counts a request against one of the configured limits; throws 429 with Retry-After when over it. */

@@ -12,7 +12,7 @@ const MARIANA = 5
 beforeAll(async () => {
   database = await createMemoryDatabase()
   api = client(testApp(database.db))
-  // Tokens are stateless and the reset keeps ids (RESTART IDENTITY), so one login each will do.
+  // The reset keeps ids (RESTART IDENTITY) and the seeded users' sessions, so one login each will do.
   tokens.admin = (await api.login('admin@innera.local')).access
   tokens.paula = (await api.login('profissional@innera.local')).access
   tokens.rafael = (await api.login('nutricionista@innera.local')).access
@@ -94,6 +94,12 @@ describe('/users/{id}/', () => {
       groups: ['You cannot remove your own admin role.'],
       is_active: ['You cannot deactivate your own account.'],
     })
+    const manyGroups = await api.patch(`/users/${PEDRO}/`, { groups: Array.from({ length: 100_000 }, () => 'paciente') }, { token: tokens.admin })
+    expect(manyGroups).toMatchObject({ status: 400, json: { groups: ['Ensure this field has no more than 20 elements.'] } })
+    expect((await api.patch(`/users/${PEDRO}/`, { groups: 'paciente' }, { token: tokens.admin })).json).toEqual({ groups: ['Expected a list of items but got type "str".'] })
+    // Repeats collapse: one membership, one error per unknown name.
+    expect((await api.patch(`/users/${PEDRO}/`, { groups: ['paciente', 'paciente '] }, { token: tokens.admin })).json.groups).toEqual(['paciente'])
+    expect((await api.patch(`/users/${PEDRO}/`, { groups: ['x', 'x'] }, { token: tokens.admin })).json).toEqual({ groups: ['Object with name=x does not exist.'] })
     expect((await api.patch(`/users/${PEDRO}/`, { is_active: 'maybe' }, { token: tokens.admin })).json).toEqual({
       is_active: ['Must be a valid boolean.'],
     })

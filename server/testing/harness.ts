@@ -8,6 +8,7 @@ import { createProviderApp, type ProviderApp } from '../app'
 import type { Clock } from '../clock'
 import { loadConfig, type ProviderConfig } from '../config'
 import { findMigrationsDir, openDatabase, type Database, type DatabaseHandle } from '../db/client'
+import { authSessions, users } from '../db/schema'
 import { seedDatabase } from '../db/seed'
 import { DEMO_PASSWORD } from '../db/seed-data'
 import { silentLogger } from '../log'
@@ -15,9 +16,18 @@ import { silentLogger } from '../log'
 export const PUBLIC_URL = 'http://provider.test'
 export const APP_URL = 'http://app.test'
 
+/** The app's proof that its X-Forwarded-For may be trusted (PROVIDER_FORWARDING_SECRET). */
+export const FORWARDING_SECRET = 'test-forwarding-secret-0123456789abcdef'
+
 /** A configuration for tests: throttling off, fixed public URLs, everything else default. */
 export function testConfig(env: Record<string, string> = {}): ProviderConfig {
-  return loadConfig({ THROTTLE_DISABLED: '1', PROVIDER_PUBLIC_URL: PUBLIC_URL, APP_PUBLIC_URL: APP_URL, ...env })
+  return loadConfig({
+    THROTTLE_DISABLED: '1',
+    PROVIDER_PUBLIC_URL: PUBLIC_URL,
+    APP_PUBLIC_URL: APP_URL,
+    PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET,
+    ...env,
+  })
 }
 
 /**
@@ -101,12 +111,20 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
 
 // Everything except the fake Google's signing key: regenerating it would only make jose's
 // JWKS cache refetch, and a stable key keeps tests fast.
-const RESETTABLE_TABLES = ['user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes', 'contact_messages']
+const RESETTABLE_TABLES = ['auth_sessions', 'password_reset_tokens', 'user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes', 'contact_messages']
 
-/** Back to the freshly seeded state: empty tables, seed again. */
+/**
+ * Back to the freshly seeded state: empty tables, seed again. The seeded users' sign-in sessions
+ * are kept (un-revoked), so test files can log the demo users in once in beforeAll: the seed
+ * gives them the same ids again.
+ */
 export async function resetDatabase(db: Database): Promise<void> {
+  const sessions = await db.select().from(authSessions)
   await db.execute(sql.raw(`TRUNCATE ${RESETTABLE_TABLES.map((table) => `"${table}"`).join(', ')} RESTART IDENTITY CASCADE`))
   await seedDatabase(db)
+  const seeded = new Set((await db.select({ id: users.id }).from(users)).map((row) => row.id))
+  const kept = sessions.filter((session) => seeded.has(session.userId)).map((session) => ({ ...session, revokedAt: null }))
+  if (kept.length > 0) await db.insert(authSessions).values(kept)
 }
 
 export function fakeClock(start = Date.UTC(2025, 2, 18, 12, 0, 0)) {
@@ -124,7 +142,11 @@ type JsonRequest = { body?: unknown; rawBody?: string; token?: string; headers?:
 /** Small helpers for driving the app in tests. */
 export function client(app: ProviderApp) {
   async function call(method: string, path: string, { body, rawBody, token, headers = {} }: JsonRequest = {}) {
-    const init: RequestInit = { method, headers: { ...headers }, body: rawBody }
+    // The client plays the app: a visitor's address it forwards comes with the forwarding secret.
+    const forwarding: Record<string, string> = Object.keys(headers).some((name) => name.toLowerCase() === 'x-forwarded-for')
+      ? { 'x-forwarding-secret': FORWARDING_SECRET }
+      : {}
+    const init: RequestInit = { method, headers: { ...forwarding, ...headers }, body: rawBody }
     if (body !== undefined) {
       init.body = body instanceof FormData ? body : JSON.stringify(body)
       if (!(body instanceof FormData)) (init.headers as Record<string, string>)['content-type'] = 'application/json'
@@ -132,6 +154,8 @@ export function client(app: ProviderApp) {
     if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
     const response = await app.request(`${PUBLIC_URL}${path}`, init)
     const text = await response.text()
+    // What a request left to the background (mail, accounts) is done before the test goes on.
+    await app.services.background.idle()
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary response bodies
     let json: any
     try {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm'
 import type { Database } from '../db/client'
-import { groups, professionalPatients, userGroups, users } from '../db/schema'
+import { liveSession } from '../auth/sessions'
+import { authSessions, groups, professionalPatients, userGroups, users } from '../db/schema'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -52,6 +53,27 @@ export async function findUserWithGroups(db: Database, id: number): Promise<{ us
     .leftJoin(userGroups, eq(userGroups.userId, users.id))
     .leftJoin(groups, eq(groups.id, userGroups.groupId))
     .where(eq(users.id, id))
+    .orderBy(asc(groups.id))
+  const first = rows[0]
+  if (!first) return undefined
+  return { user: first.user, groups: rows.flatMap((row) => (row.group === null ? [] : [row.group])) }
+}
+
+/**
+ * The same, for a request's bearer token: the user and groups only if the token's session is
+ * live, still in one query (the session row joined in), since every authenticated request asks.
+ */
+export async function findSessionUserWithGroups(
+  db: Database,
+  { userId, sessionId, now }: { userId: number; sessionId: string; now: number },
+): Promise<{ user: UserRow; groups: string[] } | undefined> {
+  const rows = await db
+    .select({ user: users, group: groups.name })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(userGroups, eq(userGroups.userId, users.id))
+    .leftJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(liveSession(sessionId, userId, now))
     .orderBy(asc(groups.id))
   const first = rows[0]
   if (!first) return undefined

@@ -1,9 +1,10 @@
 import { http, HttpResponse } from 'msw'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { action as wizardAction, loader as wizardLoader } from '#app/routes/avaliacao.tsx'
 import { loader as historyLoader } from '#app/routes/avaliacao_.historico.tsx'
 import { action as resultAction, loader as resultLoader } from '#app/routes/avaliacao_.resultado.$id.tsx'
 import { loader as sharedLoader } from '#app/routes/profissional.avaliacoes.tsx'
+import { forgetDefinition } from '#app/provider/questionnaire.server.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -64,6 +65,8 @@ async function answerAll(cookie: string) {
   }
   return cookie
 }
+
+beforeEach(() => forgetDefinition())
 
 describe('assessment wizard', () => {
   test('anonymous visitors see the intro', async () => {
@@ -134,6 +137,30 @@ describe('assessment wizard', () => {
     const kept = await wizard(failed.cookie)
     expect(kept.step).toBe(6)
     expect(Object.keys(kept.answers)).toHaveLength(12)
+  })
+
+  test('the provider unreachable while a step is posted: the definition read before serves, the step moves on, nothing is lost', async () => {
+    providerMock.use(definitionHandler)
+    const first = await wizard(await signedIn())
+    expect(first.step).toBe(0)
+    providerMock.use(http.all(providerUrl('/*'), () => HttpResponse.error()))
+    const posted = await post(await signedIn(), { intent: 'next', ...stepAnswers('estresse', '3') })
+    expect(posted.response.location).toBe('/avaliacao')
+    const kept = await wizard(posted.cookie)
+    expect(kept.step).toBe(1)
+    expect(kept.answers).toMatchObject({ estresse_1: 3, estresse_2: 3 })
+  })
+
+  test('with no definition at hand, the posted answers are kept before the failure shows, and come back once the provider answers', async () => {
+    providerMock.use(http.all(providerUrl('/*'), () => HttpResponse.error()))
+    const posted = await post(await signedIn(), { intent: 'next', ...stepAnswers('estresse', '4'), 'not a code': '1' })
+    // Post/redirect/get: the page that follows says what happened (the network page while it lasts).
+    expect(posted.response.status).toBe(303)
+    expect(posted.response.location).toBe('/avaliacao')
+    providerMock.resetHandlers()
+    providerMock.use(definitionHandler)
+    const kept = await wizard(posted.cookie)
+    expect(kept.answers).toEqual({ estresse_1: 4, estresse_2: 4 })
   })
 
   test('provider field errors per question map onto the questions', async () => {

@@ -68,10 +68,20 @@ describe('login', () => {
     expect(reply.result.initialValue).toMatchObject({ email: 'paciente@innera.local' })
   })
 
-  test('throttling says when to try again', async () => {
+  test('throttling stays a 429 with the wait, and says when to try again', async () => {
     providerMock.use(http.post(providerUrl('/authentication/custom-login/'), () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '42' } })))
     const result = await run(authAction, formRequest('http://app.test/auth?mode=login', { email: 'paciente@innera.local', password: 'x' }))
+    expect(result.status).toBe(429)
+    expect(result.headers.get('Retry-After')).toBe('42')
     expect((result.data as Reply).result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 42 segundos.'])
+    expect((result.data as Reply).result.initialValue).toMatchObject({ email: 'paciente@innera.local' })
+  })
+
+  test("a long wait is said in minutes, in the user's language", async () => {
+    providerMock.use(http.post(providerUrl('/authentication/custom-login/'), () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '600' } })))
+    const result = await run(authAction, formRequest('http://app.test/auth?mode=login&lng=en', { email: 'paciente@innera.local', password: 'x' }))
+    expect(result.status).toBe(429)
+    expect((result.data as Reply).result.error?.['']).toEqual(['Too many attempts. Try again in 10 minutes.'])
   })
 
   test('a signed-in visitor of the login page goes to the default route', async () => {
@@ -85,18 +95,21 @@ describe('login', () => {
 describe('register', () => {
   const good = { username: 'ana.s', name: 'Ana Souza', email: 'ana@example.com', password: 'longenough1', confirmPassword: 'longenough1', acceptTerms: 'on' }
 
-  test('creates the account, signs in and welcomes the user', async () => {
+  test('creates the account and sends the user to sign in, never signing in by itself', async () => {
     let registered: unknown
     providerMock.use(
       http.post(providerUrl('/users/register/'), async ({ request }) => {
         registered = await request.json()
-        return HttpResponse.json({ id: 9, username: 'ana.s', email: 'ana@example.com' }, { status: 201 })
+        return HttpResponse.json({ detail: 'Account created. We have sent you an e-mail to confirm your address.' }, { status: 201 })
+      }),
+      http.post(providerUrl('/authentication/custom-login/'), () => {
+        throw new Error('registration must not sign in: that would tell a new address from a known one')
       }),
     )
-    loginAnswers({ ...demoPatient, id: 9, email: 'ana@example.com' })
     const result = await run(authAction, formRequest('http://app.test/auth?mode=register', { ...good, password: 'right-password', confirmPassword: 'right-password' }))
     expect(registered).toMatchObject({ email: 'ana@example.com', name: 'Ana Souza', username: 'ana.s', password: 'right-password' })
-    expect(result.location).toBe('/dashboard?welcome=1')
+    expect(result.location).toBe('/auth?mode=login')
+    expect(result.headers.get('Set-Cookie') ?? '').not.toMatch(/__session=[^;]/)
   })
 
   test('provider field errors land on their fields and the typed values stay (passwords excepted)', async () => {
@@ -106,6 +119,16 @@ describe('register', () => {
     expect(reply.result.error?.email).toEqual(['A user with this email already exists.'])
     expect(reply.result.initialValue).toMatchObject({ username: 'ana.s', name: 'Ana Souza', email: 'ana@example.com' })
     expect(reply.result.initialValue?.password).toBeUndefined()
+  })
+
+  test("the provider's password verdict is shown in the user's language", async () => {
+    providerMock.use(
+      http.post(providerUrl('/users/register/'), () =>
+        HttpResponse.json({ password: ['This password is too easy to guess. Use a longer phrase of uncommon words.'] }, { status: 400 }),
+      ),
+    )
+    const result = await run(authAction, formRequest('http://app.test/auth?mode=register', good))
+    expect((result.data as Reply).result.error?.password).toEqual(['Essa senha é fácil de adivinhar. Use uma frase mais longa, com palavras pouco comuns.'])
   })
 
   test('a bot filling the honeypot is refused', async () => {

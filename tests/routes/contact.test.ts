@@ -76,14 +76,15 @@ describe('the contact form action', () => {
     expect(received).toEqual([])
   })
 
-  test('the provider throttling says, in Portuguese, how many seconds to wait', async () => {
+  test('the provider throttling stays a 429 and says, in Portuguese, how long to wait', async () => {
     contactAnswers(() =>
       HttpResponse.json({ detail: 'Request was throttled. Expected available in 1800 seconds.' }, { status: 429, headers: { 'Retry-After': '1800' } }),
     )
     const result = await post(good)
-    expect(result.status).toBe(400)
+    expect(result.status).toBe(429)
+    expect(result.headers.get('Retry-After')).toBe('1800')
     const reply = result.data as Reply
-    expect(reply.result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 1800 segundos.'])
+    expect(reply.result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 30 minutos.'])
     expect(reply.result.initialValue).toMatchObject(good)
   })
 

@@ -3,7 +3,7 @@ import { loader } from '#app/routes/robots[.]txt.ts'
 
 describe('robots.txt', () => {
   test('keeps crawlers off token links and endpoints, not off signed-in pages, and names the sitemap', async () => {
-    const response = loader({ request: new Request('http://app.test/robots.txt'), params: {}, context: {} })
+    const response = loader()
     const text = await response.text()
     expect(text).toContain('User-agent: *')
     for (const prefix of ['/auth/reset/', '/auth/confirm/', '/resources/', '/media/']) expect(text).toContain(`Disallow: ${prefix}`)

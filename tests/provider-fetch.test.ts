@@ -1,0 +1,142 @@
+import { http, HttpResponse, delay } from 'msw'
+import { afterAll, describe, expect, test } from 'vitest'
+import { type RequestContext, requestContextStorage } from '#app/http/request-context.server.ts'
+import { providerFetch } from '#app/provider/fetch.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { loader as rootLoader } from '#app/root.tsx'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { run } from '#tests/mocks/route.ts'
+import { demoPatient, fakeJwt, sessionCookie, sessionFrom } from '#tests/mocks/session.ts'
+
+// Read before the first getEnv() of this file (each test file has its own modules): reads time out
+// after 200 ms, writes after the setup's 1000 ms.
+const saved = { read: process.env.PROVIDER_READ_TIMEOUT_MS, secret: process.env.PROVIDER_FORWARDING_SECRET }
+process.env.PROVIDER_READ_TIMEOUT_MS = '200'
+process.env.PROVIDER_FORWARDING_SECRET = 'forwarding-secret-for-the-tests-0123456789'
+afterAll(() => {
+  for (const [name, value] of [['PROVIDER_READ_TIMEOUT_MS', saved.read], ['PROVIDER_FORWARDING_SECRET', saved.secret]] as const) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
+})
+
+const SLOWER_THAN_A_READ_MS = 500
+
+/** Counts the calls each path receives; `slow` paths answer after the read timeout. */
+function provider({ slow = [] as string[] } = {}) {
+  const calls: Record<string, number> = {}
+  const answer = async (path: string) => {
+    calls[path] = (calls[path] ?? 0) + 1
+    if (slow.includes(path)) await delay(SLOWER_THAN_A_READ_MS)
+    return HttpResponse.json({ ok: true })
+  }
+  providerMock.use(
+    http.get(providerUrl('/slow/'), () => answer('/slow/')),
+    http.post(providerUrl('/slow/'), () => answer('/slow/')),
+    http.get(providerUrl('/other/'), () => answer('/other/')),
+    http.post(providerUrl('/other/'), () => answer('/other/')),
+  )
+  return calls
+}
+
+const newContext = (): RequestContext => ({ requestId: 'r-1', providerTimings: [] })
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise
+    return 'ok'
+  } catch (error) {
+    return error instanceof ProviderError && error.isNetwork ? 'network' : error
+  }
+}
+
+describe('provider timeouts', () => {
+  test('a read gives up after PROVIDER_READ_TIMEOUT_MS; a write waits up to PROVIDER_TIMEOUT_MS', async () => {
+    provider({ slow: ['/slow/'] })
+    expect(await failure(providerFetch('/slow/'))).toBe('network')
+    expect(await failure(providerFetch('/slow/', { method: 'POST', json: {} }))).toBe('ok')
+  })
+})
+
+describe('one unreachable provider per visitor request', () => {
+  test('after a call timed out, the next calls of the same request fail at once without reaching the provider', async () => {
+    const calls = provider({ slow: ['/slow/'] })
+    const context = newContext()
+    const outcomes = await requestContextStorage.run(context, async () => [
+      await failure(providerFetch('/slow/')),
+      await failure(providerFetch('/other/')),
+      await failure(providerFetch('/other/', { method: 'POST', json: {} })),
+    ])
+    expect(outcomes).toEqual(['network', 'network', 'network'])
+    expect(calls).toEqual({ '/slow/': 1 })
+    expect(context.providerUnreachable).toBe(true)
+  })
+
+  test('a refused connection counts too', async () => {
+    const calls = provider()
+    providerMock.use(http.get(providerUrl('/down/'), () => HttpResponse.error()))
+    const outcomes = await requestContextStorage.run(newContext(), async () => [await failure(providerFetch('/down/')), await failure(providerFetch('/other/'))])
+    expect(outcomes).toEqual(['network', 'network'])
+    expect(calls).toEqual({})
+  })
+
+  test('another request (its own context) tries again', async () => {
+    const calls = provider({ slow: ['/slow/'] })
+    await requestContextStorage.run(newContext(), () => failure(providerFetch('/slow/')))
+    expect(await requestContextStorage.run(newContext(), () => failure(providerFetch('/other/')))).toBe('ok')
+    expect(calls).toEqual({ '/slow/': 1, '/other/': 1 })
+  })
+
+  test("the caller's own abort (the visitor left) is not a provider failure", async () => {
+    const calls = provider({ slow: ['/slow/'] })
+    const context = newContext()
+    await requestContextStorage.run(context, async () => {
+      const controller = new AbortController()
+      const pending = failure(providerFetch('/slow/', { signal: controller.signal }))
+      controller.abort()
+      expect(await pending).not.toBe('ok')
+      expect(await failure(providerFetch('/other/'))).toBe('ok')
+    })
+    expect(context.providerUnreachable).toBeUndefined()
+    expect(calls['/other/']).toBe(1)
+  })
+
+  test('SPEC §4: a refresh that times out keeps the session, and the user fetch after it does not wait again', async () => {
+    let me = 0
+    providerMock.use(
+      http.post(providerUrl('/authentication/token/refresh/'), async () => {
+        await delay(1_500) // longer than the write timeout
+        return HttpResponse.json({ access: fakeJwt(300) })
+      }),
+      http.get(providerUrl('/users/me/'), () => {
+        me += 1
+        return HttpResponse.json(demoPatient)
+      }),
+    )
+    const cookie = await sessionCookie({ access: fakeJwt(-5), refresh: fakeJwt(3600), user: demoPatient })
+    const result = await requestContextStorage.run(newContext(), () => run(rootLoader, new Request('http://app.test/', { headers: { Cookie: cookie } })))
+    expect(me).toBe(0)
+    // Nothing cleared: a network failure keeps the stored session.
+    expect((await sessionFrom(result))?.cleared ?? false).toBe(false)
+    expect((result.data as { user: unknown }).user).not.toBeNull()
+  })
+})
+
+describe("the visitor's address", () => {
+  test('goes to the provider with the forwarding secret that vouches for it', async () => {
+    const seen: { forwardedFor: string | null; secret: string | null }[] = []
+    providerMock.use(
+      http.get(providerUrl('/other/'), ({ request }) => {
+        seen.push({ forwardedFor: request.headers.get('x-forwarded-for'), secret: request.headers.get('x-forwarding-secret') })
+        return HttpResponse.json({})
+      }),
+    )
+    await requestContextStorage.run({ ...newContext(), clientAddress: '203.0.113.9' }, () => providerFetch('/other/'))
+    await providerFetch('/other/')
+    expect(seen).toEqual([
+      { forwardedFor: '203.0.113.9', secret: 'forwarding-secret-for-the-tests-0123456789' },
+      // No visitor (a call outside any request): nothing to vouch for.
+      { forwardedFor: null, secret: null },
+    ])
+  })
+})
