@@ -11,8 +11,11 @@ test.use({ javaScriptEnabled: false })
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
 const strong = (tag: string) => `Sessoes-${tag}-Fortes-2025!`
 
-/** A fresh patient account, so that changing its password disturbs no other test. */
-async function registerPatient(page: Page, password: string) {
+/**
+ * A fresh patient account, so that changing its password disturbs no other test. The provider
+ * creates it just after answering; its mailbox answers once that work is done.
+ */
+async function registerPatient(page: Page, providerURL: string, password: string) {
   const id = unique()
   const email = `sessao.${id}@example.com`
   const response = await page.request.post('/auth?mode=register', {
@@ -20,6 +23,7 @@ async function registerPatient(page: Page, password: string) {
     maxRedirects: 0,
   })
   expect(response.status(), 'registered').toBe(303)
+  expect((await page.request.get(new URL(`dev/mailbox/messages/?to=${encodeURIComponent(email)}`, providerURL).href)).ok()).toBe(true)
   return email
 }
 
@@ -56,10 +60,10 @@ test('after logout, a copy of the old cookie opens nothing and its refresh token
   expect(renewed.status()).toBe(401)
 })
 
-test('a password change keeps this session and ends every other one', async ({ page, browser, baseURL }) => {
+test('a password change keeps this session and ends every other one', async ({ page, browser, baseURL, instance }) => {
   const oldPassword = strong('antiga')
   const newPassword = strong('nova')
-  const email = await registerPatient(page, oldPassword)
+  const email = await registerPatient(page, instance.providerURL, oldPassword)
   const here = await signedInContext(browser, baseURL!, email, oldPassword)
   const elsewhere = await signedInContext(browser, baseURL!, email, oldPassword)
   try {
@@ -81,7 +85,7 @@ test('a password change keeps this session and ends every other one', async ({ p
 
 test('a password reset by e-mail ends every session', async ({ page, browser, baseURL, instance }) => {
   const oldPassword = strong('esquecida')
-  const email = await registerPatient(page, oldPassword)
+  const email = await registerPatient(page, instance.providerURL, oldPassword)
   const elsewhere = await signedInContext(browser, baseURL!, email, oldPassword)
   try {
     await page.goto('/auth?mode=forgot')

@@ -25,7 +25,7 @@ export async function loginAs(page: Page, email: string, password = DEMO_PASSWOR
   expect(response.status(), `login as ${email}`).toBe(303)
 }
 
-/** Registers a new patient through the app (which signs them in on this page's context). */
+/** Registers a new patient through the app and signs them in on this page's context. */
 export async function registerFreshPatient(page: Page, label = 'teste') {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`
   const account = { name: `Pessoa ${label}`, username: `${label}${stamp}`, email: `${label}.${stamp}@example.com`, password: "caminhada-matinal-2025" }
@@ -34,6 +34,11 @@ export async function registerFreshPatient(page: Page, label = 'teste') {
     maxRedirects: 0,
   })
   expect(response.status(), 'registration').toBe(303)
+  // Registration never signs in (decision 0010). The provider creates the account just after
+  // answering; its mailbox answers once that is done, and then the new patient signs in.
+  await mailboxFor(page, account.email)
+  const signedIn = await page.request.post('/auth?mode=login', { form: { email: account.email, password: account.password }, maxRedirects: 0 })
+  expect(signedIn.status(), 'sign-in after registration').toBe(303)
   return account
 }
 

@@ -17,6 +17,8 @@ if (existsSync(path.join(root, '.env'))) {
   Object.assign(process.env, fromProcess)
 }
 const env = { ...process.env }
+// An empty value (as .env.example writes them) means unset, for this script and both processes.
+for (const [name, value] of Object.entries(env)) if (value === '') delete env[name]
 const say = (message) => console.log(`[innera] ${message}`)
 const fail = (message) => {
   console.error(`[innera] ${message}`)

@@ -17,6 +17,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { pageInfo } from '#app/utils/pagination.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { MAX_ID } from '#app/utils/ids.ts'
 
 const PAGE_SIZE = 20
 const TIME_ZONE = 'America/Sao_Paulo'
@@ -85,7 +86,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 const actionSchema = z.object({
   intent: z.enum(['mark-handled', 'mark-open']),
-  id: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(MAX_ID),
 })
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -14,10 +14,11 @@ import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseId } from '#app/utils/ids.ts'
 
 function idOf(params: Record<string, string | undefined>) {
-  const id = Number(params.id)
-  if (!Number.isInteger(id) || id <= 0) throw data({ reason: 'not-found' }, { status: 404 })
+  const id = parseId(params.id)
+  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
   return id
 }
 
@@ -69,12 +70,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = form.get('intent')
   try {
     if (intent === 'remove') {
-      const professional = Number(form.get('professional'))
-      if (!Number.isInteger(professional)) return data({ formError: t('share.chooseOne') }, { status: 400, headers: await auth.headers() })
+      const professional = parseId(form.get('professional'))
+      if (professional === undefined) return data({ formError: t('share.chooseOne') }, { status: 400, headers: await auth.headers() })
       await removeShare(auth, id, professional)
       return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.removed' } }, { headers: await auth.headers() })
     }
-    const professionals = form.getAll('professional').map(Number).filter(Number.isInteger)
+    const professionals = [...new Set(form.getAll('professional').map(parseId).filter((id) => id !== undefined))]
     if (professionals.length === 0) return data({ formError: t('share.chooseOne') }, { status: 400, headers: await auth.headers() })
     await shareResult(auth, id, professionals)
     return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.shared' } }, { headers: await auth.headers() })

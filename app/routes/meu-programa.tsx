@@ -17,6 +17,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { MAX_ID } from '#app/utils/ids.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
@@ -66,7 +67,7 @@ const actionSchema = z.discriminatedUnion('intent', [
     source: z.enum(['questionnaire', 'selection']),
     weeks: z.union([z.literal('auto'), z.coerce.number().int().min(MIN_WEEKS).max(MAX_WEEKS)]),
   }),
-  z.object({ intent: z.literal('goal'), goal: z.coerce.number().int().positive(), done: z.enum(['true', 'false']) }),
+  z.object({ intent: z.literal('goal'), goal: z.coerce.number().int().positive().max(MAX_ID), done: z.enum(['true', 'false']) }),
 ])
 
 export async function action({ request }: ActionFunctionArgs) {
