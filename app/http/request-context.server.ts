@@ -18,7 +18,15 @@ export type RequestContext = {
    */
   providerUnreachable?: boolean
   providerTimings: { name: string; durationMs: number }[]
+  /**
+   * The request's session, once something asked for it: the HTTP layer writes its changes (a
+   * refreshed token, a sign-in, a sign-out) into the response, so no route has to remember to.
+   */
+  session?: PendingSession
 }
+
+/** What the HTTP layer needs of the session: its Set-Cookie when this request changed it. */
+export type PendingSession = { setCookie(): Promise<string | undefined> }
 
 // Kept on globalThis: the HTTP server and the Remix build are separate bundles, and both must see one store.
 const key = Symbol.for('innera.request-context')

@@ -17,6 +17,7 @@ import { EnvError, parseEnv } from '../env.server.ts'
 import { bodyLimitFor, declaresTooMuch, limitedBody } from './body-limit.server.ts'
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
 import { log, redactPath } from './log.server.ts'
+import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
 import { NON_DOCUMENT_CSP, baseSecurityHeaders, isCrossSiteWrite } from './security.server.ts'
 
@@ -148,9 +149,11 @@ app.all('*', async (req, res, next) => {
     })
     const request = new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
     const response = await handleRemixRequest(request)
+    const headers = new Headers(response.headers)
+    await commitSession(requestContextStorage.getStore(), headers)
     res.statusMessage = response.statusText
     res.status(response.status)
-    for (const [name, value] of response.headers.entries()) res.append(name, value)
+    for (const [name, value] of headers.entries()) res.append(name, value)
     if (response.body) await writeReadableStreamToWritable(response.body, res)
     else res.end()
   } catch (error) {

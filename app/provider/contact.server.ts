@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import { type Auth } from '#app/session/auth.server.ts'
-import { contactSubjects, type ContactSubject } from '#app/session/contact-fields.ts'
-import { providerJson } from './fetch.server.ts'
+import { contactSubjects, type ContactSubject } from '#app/forms/contact-fields.ts'
+import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { paginated } from './schemas.ts'
 
 export const contactMessageSchema = z.object({
@@ -29,8 +28,8 @@ export type ContactQuery = { search?: string; subject?: ContactSubject; handled?
 
 const contactMessagePage = paginated(contactMessageSchema)
 
-export const listContactMessages = (auth: Auth, query: ContactQuery) =>
+export const listContactMessages = (auth: SignedInCaller, query: ContactQuery) =>
   auth.call('/contact/', contactMessagePage, { query })
 
-export const setContactMessageHandled = (auth: Auth, id: number, handled: boolean) =>
+export const setContactMessageHandled = (auth: SignedInCaller, id: number, handled: boolean) =>
   auth.call(`/contact/${id}/`, contactMessageSchema, { method: 'PATCH', json: { handled } })

@@ -18,9 +18,18 @@ export type ProviderRequest = {
 }
 
 /**
+ * What a provider module needs to call as the signed-in user: the session (session/auth.server.ts)
+ * is one, adding the token, the one refresh and the retry on 401. Provider modules know no more.
+ */
+export type SignedInCaller = {
+  call<Schema extends z.ZodType>(path: string, schema: Schema, init?: ProviderRequest): Promise<z.infer<Schema>>
+  send(path: string, init?: ProviderRequest): Promise<void>
+}
+
+/**
  * The one door to the provider: every call goes through here. It adds the Bearer token, a
  * timeout, JSON handling, timing and a log line, and turns every failure into a ProviderError.
- * Session handling (refresh, retry on 401) sits one layer up, in session/provider-session.server.ts.
+ * Session handling (refresh, retry on 401) sits one layer up, in session/auth.server.ts.
  */
 export async function providerFetch(path: string, request: ProviderRequest = {}): Promise<unknown> {
   const env = getEnv()

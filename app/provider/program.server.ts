@@ -1,5 +1,5 @@
+import { type SignedInCaller } from './fetch.server.ts'
 import { z } from 'zod'
-import { type Auth } from '#app/session/auth.server.ts'
 import { ProviderError } from './errors.ts'
 
 const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
@@ -33,7 +33,7 @@ export const programSchema = z.object({
 export type Program = z.infer<typeof programSchema>
 
 /** The patient's current program, or null when there is none yet (the provider's 404). */
-export async function getProgram(auth: Auth): Promise<Program | null> {
+export async function getProgram(auth: SignedInCaller): Promise<Program | null> {
   try {
     return await auth.call('/program/', programSchema)
   } catch (error) {
@@ -42,8 +42,8 @@ export async function getProgram(auth: Auth): Promise<Program | null> {
   }
 }
 
-export const createProgram = (auth: Auth, body: { weeks?: number; focus_pillars?: string[] }) =>
+export const createProgram = (auth: SignedInCaller, body: { weeks?: number; focus_pillars?: string[] }) =>
   auth.call('/program/', programSchema, { method: 'POST', json: body })
 
-export const setGoalDone = (auth: Auth, goalId: number, done: boolean) =>
+export const setGoalDone = (auth: SignedInCaller, goalId: number, done: boolean) =>
   auth.call(`/program/goals/${goalId}/`, goalSchema, { method: 'POST', json: { done } })

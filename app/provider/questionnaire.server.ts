@@ -1,7 +1,6 @@
 import { type Language, languageTags } from '#app/i18n/config.ts'
-import { type Auth } from '#app/session/auth.server.ts'
 import { ProviderError } from './errors.ts'
-import { providerJson } from './fetch.server.ts'
+import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
 
 // Built once (not per call: zod compiles each schema it builds).
@@ -36,13 +35,13 @@ export function forgetDefinition() {
   cachedDefinition = undefined
 }
 
-export const submitAnswers = (auth: Auth, version: string, answers: Record<string, number>) =>
+export const submitAnswers = (auth: SignedInCaller, version: string, answers: Record<string, number>) =>
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })
 
-export const listResults = (auth: Auth, page = 1) => auth.call('/questionnaire/results/', resultSummaryPage, { query: { page, page_size: 100 } })
+export const listResults = (auth: SignedInCaller, page = 1) => auth.call('/questionnaire/results/', resultSummaryPage, { query: { page, page_size: 100 } })
 
 /** The patient's newest result, or null before the first one (the provider's 404). */
-export async function getLatestResult(auth: Auth) {
+export async function getLatestResult(auth: SignedInCaller) {
   try {
     return await auth.call('/questionnaire/latest/', resultSchema)
   } catch (error) {
@@ -51,20 +50,20 @@ export async function getLatestResult(auth: Auth) {
   }
 }
 
-export const getTrends = (auth: Auth) => auth.call('/questionnaire/trends/', trendsSchema)
+export const getTrends = (auth: SignedInCaller) => auth.call('/questionnaire/trends/', trendsSchema)
 
-export const getResult = (auth: Auth, id: number) => auth.call(`/questionnaire/${id}/`, resultSchema)
+export const getResult = (auth: SignedInCaller, id: number) => auth.call(`/questionnaire/${id}/`, resultSchema)
 
-export const listShares = (auth: Auth, questionnaire: number) =>
+export const listShares = (auth: SignedInCaller, questionnaire: number) =>
   auth.call('/questionnaire/share/professionals/', shareListSchema, { query: { questionnaire } })
 
-export const shareResult = (auth: Auth, questionnaire: number, professionals: number[]) =>
+export const shareResult = (auth: SignedInCaller, questionnaire: number, professionals: number[]) =>
   auth.call('/questionnaire/share/', shareListSchema, { method: 'POST', json: { questionnaire, professionals } })
 
-export const removeShare = (auth: Auth, questionnaire: number, professional: number) =>
+export const removeShare = (auth: SignedInCaller, questionnaire: number, professional: number) =>
   auth.call('/questionnaire/share/remove/', shareListSchema, { method: 'POST', json: { questionnaire, professional } })
 
-export const listSharedWithMe = (auth: Auth) => auth.call('/questionnaire/shared-with-me/', sharedResultPage, { query: { page_size: 100 } })
+export const listSharedWithMe = (auth: SignedInCaller) => auth.call('/questionnaire/shared-with-me/', sharedResultPage, { query: { page_size: 100 } })
 
 /** The user's language, as the questionnaire texts are keyed. */
 export { languageOf } from '#app/i18n/i18next.server.ts'

@@ -10,7 +10,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const [t, stats] = await Promise.all([getFixedT(request, 'admin'), getUserStats(auth).catch(errorResponseFor)])
-  return data({ meta: { title: `${t('dashboard.title')} · Innera`, description: t('dashboard.lead') }, stats }, { headers: await auth.headers() })
+  return data({ meta: { title: `${t('dashboard.title')} · Innera`, description: t('dashboard.lead') }, stats })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)

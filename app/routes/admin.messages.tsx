@@ -10,7 +10,7 @@ import { listContactMessages, setContactMessageHandled } from '#app/provider/con
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { contactSubjects } from '#app/session/contact-fields.ts'
+import { contactSubjects } from '#app/forms/contact-fields.ts'
 import { failureText } from '#app/utils/messages.server.ts'
 import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
@@ -62,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page_size: PAGE_SIZE,
   }).catch(async (error: unknown) => {
     // A page that emptied (its last message marked handled under a filter) sends back to the first.
-    if (error instanceof ProviderError && error.status === 404 && query.page > 1) throw redirect(listUrl(query, 1), { headers: await auth.headers() })
+    if (error instanceof ProviderError && error.status === 404 && query.page > 1) throw redirect(listUrl(query, 1))
     return errorResponseFor(error)
   })
   const dateLocale = dateLocales[isLanguage(locale) ? locale : 'pt']
@@ -78,7 +78,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         handledAt: message.handled_at ? format(message.handled_at) : null,
       })),
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -93,16 +92,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const back = listUrl(readQuery(new URL(request.url)))
   const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
-  if (!parsed.success) throw data({ reason: 'bad-request' }, { status: 400, headers: await auth.headers() })
+  if (!parsed.success) throw data({ reason: 'bad-request' }, { status: 400 })
   const { intent, id } = parsed.data
   try {
     await setContactMessageHandled(auth, id, intent === 'mark-handled')
   } catch (error) {
     const t = await getFixedT(request, 'common')
-    return redirectWithToast(back, { type: 'error', message: { text: failureText(t, error) } }, { headers: await auth.headers() })
+    return redirectWithToast(back, { type: 'error', message: { text: failureText(t, error) } })
   }
   const key = intent === 'mark-handled' ? 'admin:messages.markedHandled' : 'admin:messages.markedOpen'
-  return redirectWithToast(back, { type: 'success', message: { key } }, { headers: await auth.headers() })
+  return redirectWithToast(back, { type: 'success', message: { key } })
 }
 
 export default function AdminMessages() {

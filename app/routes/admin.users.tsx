@@ -44,7 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         active: user.is_active !== false,
       })),
     },
-    { headers: await auth.headers() },
   )
 }
 

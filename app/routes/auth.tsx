@@ -7,15 +7,14 @@ import { useTranslation } from 'react-i18next'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
-import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/session/auth-forms.ts'
+import { replyToFailure, sameNames } from '#app/forms/provider-reply.server.ts'
+import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/forms/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { AuthCard, useLastResult } from '#app/ui/auth/common.tsx'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
-import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -39,7 +38,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       googleEnabled: Boolean(getEnv().GOOGLE_CLIENT_ID),
       meta: { title: `${t(`${mode}.title`)} · Innera`, description: t(`${mode}.lead`) },
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -60,10 +58,10 @@ export async function action({ request }: ActionFunctionArgs) {
       const session = await authApi.login(submission.value.email, submission.value.password)
       auth.signIn(session)
       const destination = safeRedirect(submission.value.redirectTo, defaultRouteFor(roleFromGroups(session.user.groups)))
-      return redirect(destination, { status: 303, headers: await auth.headers() })
+      return redirect(destination, { status: 303 })
     } catch (error) {
-      const message = failureText(t, error, { 400: 'errors.loginFailed', 401: 'errors.loginFailed' })
-      return data({ mode, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, failureInit(error))
+      const { result, init } = replyToFailure(submission, error, t, { statusMessages: { 400: 'errors.loginFailed', 401: 'errors.loginFailed' }, hideFields: ['password'] })
+      return data({ mode, result }, init)
     }
   }
 
@@ -77,17 +75,11 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await authApi.register({ email, password, name, username })
     } catch (error) {
-      const fieldErrors = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure.fieldErrors : undefined
-      const known = Object.fromEntries(
-        Object.entries(fieldErrors ?? {})
-          .filter(([field]) => ['email', 'username', 'password', 'name'].includes(field))
-          .map(([field, messages]) => [field, field === 'password' ? translatePasswordProblems(t, messages) : messages]),
-      )
-      const formErrors = Object.keys(known).length > 0 ? [] : [failureText(t, error)]
-      return data(
-        { mode, result: submission.reply({ formErrors, fieldErrors: known, hideFields: ['password', 'confirmPassword'] }) },
-        failureInit(error),
-      )
+      const { result, init } = replyToFailure(submission, error, t, {
+        fields: { ...sameNames(['email', 'username', 'name']), password: { field: 'password', messages: (messages) => translatePasswordProblems(t, messages) } },
+        hideFields: ['password', 'confirmPassword'],
+      })
+      return data({ mode, result }, init)
     }
     // The same outcome for a new and an already registered address (the provider answers both
     // alike and mails the owner of a known one), so nobody learns who has an account here: the
@@ -102,7 +94,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (mode === 'forgot') await authApi.requestPasswordReset(submission.value.email)
     else await authApi.sendConfirmation(submission.value.email)
   } catch (error) {
-    return data({ mode, result: submission.reply({ formErrors: [failureText(t, error)] }) }, failureInit(error))
+    const { result, init } = replyToFailure(submission, error, t)
+    return data({ mode, result }, init)
   }
   // The same answer whether or not the address has an account: nobody learns who is registered.
   return redirectWithToast('/auth?mode=login', {

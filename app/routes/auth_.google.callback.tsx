@@ -39,9 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request)
   const { user, tokens } = answer
   auth.signIn({ access: tokens.access, refresh: tokens.refresh, user: { ...user, photo: user.photo ?? null } })
-  const headers = await auth.headers()
+  // The new session's cookie is written by the HTTP layer, like every session change.
   if (isNewGoogleUser(user.groups)) {
-    return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:google.welcome', values: { name: user.first_name || user.username } } }, { headers })
+    return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:google.welcome', values: { name: user.first_name || user.username } } })
   }
-  return redirect(defaultRouteFor(roleFromGroups(user.groups)), { headers })
+  return redirect(defaultRouteFor(roleFromGroups(user.groups)))
 }

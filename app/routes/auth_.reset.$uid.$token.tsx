@@ -5,14 +5,13 @@ import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { confirmPasswordReset } from '#app/provider/auth.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
+import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
-import { resetSchema } from '#app/session/auth-forms.ts'
+import { resetSchema } from '#app/forms/auth-forms.ts'
 import { AuthCard } from '#app/ui/auth/common.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { HoneypotField } from '#app/ui/special-fields.tsx'
-import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -32,12 +31,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await confirmPasswordReset(params.uid ?? '', params.token ?? '', submission.value.password)
   } catch (error) {
     const t = await getFixedT(request, ['common', 'auth'])
-    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
-    if (failure?.status === 400 && failure.fieldErrors?.new_password) {
-      return data({ result: submission.reply({ fieldErrors: { password: translatePasswordProblems(t, failure.fieldErrors.new_password) }, hideFields }) }, { status: 400 })
-    }
-    const message = failure?.status === 400 ? t('auth:reset.invalidLink') : failureText(t, error)
-    return data({ result: submission.reply({ formErrors: [message], hideFields }) }, failureInit(error))
+    // A 400 that is not about the password is the link: expired, used, or never valid.
+    const { result, init } = replyToFailure(submission, error, t, {
+      fields: { new_password: { field: 'password', messages: (messages) => translatePasswordProblems(t, messages) } },
+      statusMessages: { 400: 'auth:reset.invalidLink' },
+      hideFields,
+    })
+    return data({ result }, init)
   }
   return redirectWithToast('/auth?mode=login', { type: 'success', message: { key: 'auth:reset.done' } })
 }

@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const meta = { title: `${t('title')} · Innera`, description: t('lead') }
   const user = auth.isSignedIn ? auth.user : null
   if (!user || !hasRole(user.groups, 'paciente')) {
-    return data({ meta, mode: user ? ('other' as const) : ('anonymous' as const), wizard: null }, { headers: await auth.headers() })
+    return data({ meta, mode: user ? ('other' as const) : ('anonymous' as const), wizard: null })
   }
   const definition = await getDefinition().catch(errorResponseFor)
   const { draft } = await readDraft(request, definition)
@@ -81,7 +81,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         steps,
       },
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -100,7 +99,7 @@ async function keepUncheckedAnswers(request: Request, auth: Awaited<ReturnType<t
   const stored = session.get('draft')
   const answers = mergeUnchecked(stored && typeof stored.answers === 'object' && stored.answers !== null ? stored.answers : {}, fields)
   session.set('draft', { ...stored, answers })
-  const headers = await auth.headers()
+  const headers = new Headers()
   headers.append('Set-Cookie', await drafts().commitSession(session))
   return redirect('/avaliacao', { status: 303, headers })
 }
@@ -126,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const textOf = new Map(definition.pillars.flatMap((pillar) => pillar.questions.map((question) => [question.code, question.text[lang]] as const)))
   const reply = async (body: { problems?: Record<string, string>; formError?: string }, status = 400) => {
     session.set('draft', outcome.draft)
-    const headers = await auth.headers()
+    const headers = new Headers()
     headers.append('Set-Cookie', await drafts().commitSession(session))
     // Moving on is a redirect (post/redirect/get), so the page loads with the new draft without JavaScript too.
     if (status < 400) return redirect('/avaliacao', { status: 303, headers })
@@ -145,7 +144,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!outcome.submit) return reply({}, 200)
   try {
     const result = await submitAnswers(auth, definition.version, outcome.draft.answers)
-    const headers = await auth.headers()
+    const headers = new Headers()
     headers.append('Set-Cookie', await drafts().destroySession(session))
     const slugs = definition.pillars.map((pillar) => pillar.slug).filter(isPillarSlug) as PillarSlug[]
     headers.append('Set-Cookie', await completedPillarsHeader(slugs.length ? slugs : [...PILLAR_ORDER]))

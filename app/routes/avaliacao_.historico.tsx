@@ -38,7 +38,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
             }))
           : [],
     },
-    { headers: await auth.headers() },
   )
 }
 

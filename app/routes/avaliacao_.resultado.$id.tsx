@@ -56,7 +56,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isOwner,
       sharing,
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -71,16 +70,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     if (intent === 'remove') {
       const professional = parseId(form.get('professional'))
-      if (professional === undefined) return data({ formError: t('share.chooseOne') }, { status: 400, headers: await auth.headers() })
+      if (professional === undefined) return data({ formError: t('share.chooseOne') }, { status: 400 })
       await removeShare(auth, id, professional)
-      return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.removed' } }, { headers: await auth.headers() })
+      return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.removed' } })
     }
     const professionals = [...new Set(form.getAll('professional').map(parseId).filter((id) => id !== undefined))]
-    if (professionals.length === 0) return data({ formError: t('share.chooseOne') }, { status: 400, headers: await auth.headers() })
+    if (professionals.length === 0) return data({ formError: t('share.chooseOne') }, { status: 400 })
     await shareResult(auth, id, professionals)
-    return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.shared' } }, { headers: await auth.headers() })
+    return redirectWithToast(`/avaliacao/resultado/${id}`, { type: 'success', message: { key: 'assessment:share.shared' } })
   } catch (error) {
-    return data({ formError: failureText(t, error) }, { status: 400, headers: await auth.headers() })
+    return data({ formError: failureText(t, error) }, { status: 400 })
   }
 }
 

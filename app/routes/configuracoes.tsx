@@ -5,23 +5,22 @@ import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { supportedLanguages } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { changePassword } from '#app/provider/users.server.ts'
 import { type RootLoader } from '#app/root.tsx'
-import { changePasswordSchema } from '#app/session/account-forms.ts'
+import { replyToFailure } from '#app/forms/provider-reply.server.ts'
+import { changePasswordSchema } from '#app/forms/account-forms.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
-import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request)
+  await requireUser(request)
   const t = await getFixedT(request, 'account')
-  return data({ meta: { title: `${t('settings.title')} · Innera`, description: t('settings.lead') } }, { headers: await auth.headers() })
+  return data({ meta: { title: `${t('settings.title')} · Innera`, description: t('settings.lead') } })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
@@ -30,21 +29,23 @@ export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request), { schema: changePasswordSchema })
   const hideFields = ['old_password', 'new_password', 'confirm_password']
-  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400, headers: await auth.headers() })
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   try {
-    await changePassword(auth, submission.value.old_password, submission.value.new_password)
+    const renewed = await changePassword(auth, submission.value.old_password, submission.value.new_password)
+    // Every other session has ended; this one goes on with the new pair.
+    if (renewed) auth.renewTokens(renewed)
   } catch (error) {
     const t = await getFixedT(request, ['common', 'account'])
-    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
-    if (failure?.status === 400 && failure.fieldErrors?.old_password) {
-      return data({ result: submission.reply({ fieldErrors: { old_password: [t('account:settings.wrongPassword')] }, hideFields }) }, { status: 400, headers: await auth.headers() })
-    }
-    if (failure?.status === 400 && failure.fieldErrors?.new_password) {
-      return data({ result: submission.reply({ fieldErrors: { new_password: translatePasswordProblems(t, failure.fieldErrors.new_password) }, hideFields }) }, { status: 400, headers: await auth.headers() })
-    }
-    return data({ result: submission.reply({ formErrors: [failureText(t, error)], hideFields }) }, failureInit(error, await auth.headers()))
+    const { result, init } = replyToFailure(submission, error, t, {
+      fields: {
+        old_password: { field: 'old_password', messages: () => [t('account:settings.wrongPassword')] },
+        new_password: { field: 'new_password', messages: (messages) => translatePasswordProblems(t, messages) },
+      },
+      hideFields,
+    })
+    return data({ result }, init)
   }
-  return redirectWithToast('/configuracoes', { type: 'success', message: { key: 'account:settings.passwordChanged' } }, { headers: await auth.headers() })
+  return redirectWithToast('/configuracoes', { type: 'success', message: { key: 'account:settings.passwordChanged' } })
 }
 
 export default function SettingsPage() {

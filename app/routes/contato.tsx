@@ -6,15 +6,14 @@ import { useEffect, useRef, useState } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { sendContactMessage } from '#app/provider/contact.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
 import { getAuth } from '#app/session/auth.server.ts'
-import { MESSAGE_MAX_LENGTH, contactSubjects } from '#app/session/contact-fields.ts'
-import { type ContactFormInput, contactFieldErrorKey, contactFields, contactSchema } from '#app/session/contact-form.ts'
+import { MESSAGE_MAX_LENGTH, contactSubjects } from '#app/forms/contact-fields.ts'
+import { replyToFailure } from '#app/forms/provider-reply.server.ts'
+import { type ContactFormInput, contactFieldErrorKey, contactFields, contactSchema } from '#app/forms/contact-form.ts'
 import { useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { HoneypotField } from '#app/ui/special-fields.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
-import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -28,7 +27,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Signed-in visitors find their name and e-mail already filled in.
       defaults: user ? { name: [user.first_name, user.last_name].filter(Boolean).join(' '), email: user.email } : { name: '', email: '' },
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -48,14 +46,12 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await sendContactMessage(submission.value)
   } catch (error) {
-    const failure = error instanceof ProviderError && error.failure.kind === 'http' && error.failure.status === 400 ? error.failure : undefined
-    const fieldErrors: Record<string, string[]> = {}
-    for (const field of contactFields) {
-      const messages = failure?.fieldErrors?.[field]
-      if (messages?.length) fieldErrors[field] = messages.map((message) => contactFieldErrorKey(field, message))
-    }
-    const formErrors = Object.keys(fieldErrors).length > 0 ? [] : [failureText(t, error)]
-    return data({ result: submission.reply({ formErrors, fieldErrors }) }, failureInit(error))
+    // The provider speaks English: each of its field errors becomes one of our translated messages.
+    const fields = Object.fromEntries(
+      contactFields.map((field) => [field, { field, messages: (messages: string[]) => messages.map((message) => contactFieldErrorKey(field, message)) }]),
+    )
+    const { result, init } = replyToFailure(submission, error, t, { fields })
+    return data({ result }, init)
   }
   return redirectWithToast('/contato', { type: 'success', message: { key: 'contact:sent' }, durationMs: 8_000 })
 }

@@ -14,7 +14,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const role = roleFromGroups(user.groups)
-  if (role === 'admin') throw redirect('/admin/dashboard', { headers: await auth.headers() })
+  if (role === 'admin') throw redirect('/admin/dashboard')
   const [t, locale, patients, program] = await Promise.all([
     getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
@@ -46,7 +46,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         email: patient.email,
       })),
     },
-    { headers: await auth.headers() },
   )
 }
 

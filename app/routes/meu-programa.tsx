@@ -55,7 +55,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
           }
         : null,
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -74,25 +73,25 @@ export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)))
   const t = await getFixedT(request, ['common', 'program'])
-  if (!parsed.success) return data({ error: t('program:invalid') }, { status: 400, headers: await auth.headers() })
+  if (!parsed.success) return data({ error: t('program:invalid') }, { status: 400 })
   const input = parsed.data
   try {
     if (input.intent === 'goal') {
       await setGoalDone(auth, input.goal, input.done === 'true')
-      return redirectWithToast('/meu-programa', { type: 'success', message: { key: input.done === 'true' ? 'program:goalDone' : 'program:goalUndone' } }, { headers: await auth.headers() })
+      return redirectWithToast('/meu-programa', { type: 'success', message: { key: input.done === 'true' ? 'program:goalDone' : 'program:goalUndone' } })
     }
     const weeks = input.weeks === 'auto' ? undefined : input.weeks
     let focus: string[] | undefined
     if (input.source === 'selection') {
       focus = (await readPillarCookies(request)).selection?.selected.filter((slug) => (PILLAR_ORDER as readonly string[]).includes(slug))
-      if (!focus?.length) return data({ error: t('program:noSelection') }, { status: 400, headers: await auth.headers() })
+      if (!focus?.length) return data({ error: t('program:noSelection') }, { status: 400 })
     }
     await createProgram(auth, { weeks, focus_pillars: focus })
   } catch (error) {
     const message = error instanceof ProviderError && error.status === 409 ? t('program:needsAssessment') : failureText(t, error)
-    return data({ error: message }, { status: 400, headers: await auth.headers() })
+    return data({ error: message }, { status: 400 })
   }
-  return redirectWithToast('/meu-programa', { type: 'success', message: { key: 'program:created' } }, { headers: await auth.headers() })
+  return redirectWithToast('/meu-programa', { type: 'success', message: { key: 'program:created' } })
 }
 
 function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string; done: boolean; focus: boolean } }) {

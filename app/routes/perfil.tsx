@@ -9,12 +9,12 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { type Profile, type SessionUser } from '#app/provider/schemas.ts'
 import { getProfile, updateProfile } from '#app/provider/users.server.ts'
-import { profileSchema } from '#app/session/account-forms.ts'
+import { profileSchema } from '#app/forms/account-forms.ts'
+import { replyToFailure, sameNames } from '#app/forms/provider-reply.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { mediaUrl } from '#app/utils/media.ts'
-import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -35,7 +35,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       meta: { title: `${t('profile.title')} · Innera`, description: t('profile.lead') },
       profile: { ...profile, photo: mediaUrl(profile.photo) },
     },
-    { headers: await auth.headers() },
   )
 }
 
@@ -49,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request), { schema: profileSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply() }, { status: 400, headers: await auth.headers() })
+    return data({ result: submission.reply() }, { status: 400 })
   }
   const { photo, ...fields } = submission.value
   try {
@@ -63,14 +62,11 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     const t = await getFixedT(request, ['common', 'account'])
-    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
-    if (failure?.status === 400 && failure.fieldErrors) {
-      return data({ result: submission.reply({ fieldErrors: failure.fieldErrors }) }, { status: 400, headers: await auth.headers() })
-    }
-    return data({ result: submission.reply({ formErrors: [failureText(t, error)] }) }, { status: 400, headers: await auth.headers() })
+    const { result, init } = replyToFailure(submission, error, t, { fields: sameNames(Object.keys(profileSchema.shape)) })
+    return data({ result }, init)
   }
   // The header shows the name: the next root load fetches /users/me/ again.
-  return redirectWithToast('/perfil', { type: 'success', message: { key: 'account:profile.saved' } }, { headers: await auth.headers() })
+  return redirectWithToast('/perfil', { type: 'success', message: { key: 'account:profile.saved' } })
 }
 
 export default function ProfilePage() {

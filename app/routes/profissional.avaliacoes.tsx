@@ -26,7 +26,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         focus: result.focus_pillars.map((slug) => names[slug] ?? slug),
       })),
     },
-    { headers: await auth.headers() },
   )
 }
 

@@ -10,13 +10,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const auth = await getAuth(request)
   const result = auth.isSignedIn ? await auth.refreshOnce() : 'failed'
   if (result === 'ok' && auth.accessExpiresAt) {
-    return Response.json({ status: 'ok', accessExpiresAt: auth.accessExpiresAt }, { headers: await auth.headers({ 'Cache-Control': 'no-store' }) })
+    return Response.json({ status: 'ok', accessExpiresAt: auth.accessExpiresAt }, { headers: { 'Cache-Control': 'no-store' } })
   }
   if (result === 'network') {
     return Response.json({ status: 'network' }, { status: 503, headers: { 'Cache-Control': 'no-store' } })
   }
   auth.clear()
-  const headers = await auth.headers({ 'Cache-Control': 'no-store' })
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
   headers.append('Set-Cookie', await toastHeader({ type: 'error', message: { key: 'errors.sessionExpired' } }))
   return Response.json({ status: 'expired' }, { status: 401, headers })
 }

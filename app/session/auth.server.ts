@@ -200,32 +200,44 @@ export class Auth {
     return redirect(target, { status: 303, headers })
   }
 
+  /** The session's Set-Cookie when this request changed it (the HTTP layer writes it). */
+  async setCookie(): Promise<string | undefined> {
+    if (!this.#changed) return undefined
+    return this.#cleared && !this.#session.get('refresh')
+      ? await sessionStorage().destroySession(this.#session)
+      : await sessionStorage().commitSession(this.#session)
+  }
+
   /** Set-Cookie for the session when this request changed it; empty otherwise. */
   async headers(init?: HeadersInit): Promise<Headers> {
     const headers = new Headers(init)
-    if (!this.#changed) return headers
-    const cookie =
-      this.#cleared && !this.#session.get('refresh')
-        ? await sessionStorage().destroySession(this.#session)
-        : await sessionStorage().commitSession(this.#session)
-    headers.append('Set-Cookie', cookie)
+    const cookie = await this.setCookie()
+    if (cookie) headers.append('Set-Cookie', cookie)
     return headers
   }
 }
 
-// One Auth per incoming HTTP request (the server's request context), or per Request object in tests.
+// One Auth per incoming HTTP request (the server's request context), or per Request object without one.
 const perRequest = new WeakMap<object, Promise<Auth>>()
 
+/**
+ * The request's session. Its changes reach the browser without the route doing anything: the
+ * request context hands them to the HTTP layer, which adds the Set-Cookie to whatever response
+ * the request ends with (app/http/session-commit.server.ts).
+ */
 export function getAuth(request: Request): Promise<Auth> {
-  const key = currentRequestContext() ?? request
+  const context = currentRequestContext()
+  const key = context ?? request
   let auth = perRequest.get(key)
   if (!auth) {
-    auth = (async () => {
+    const created = (async () => {
       const instance = new Auth(await getSession(request), request)
       await instance.start()
       return instance
     })()
-    perRequest.set(key, auth)
+    auth = created
+    perRequest.set(key, created)
+    if (context) context.session = { setCookie: async () => (await created).setCookie() }
   }
   return auth
 }
@@ -237,10 +249,10 @@ export async function requireUser(request: Request, { role }: { role?: Role | re
     if (auth.endedWithNotice) throw await auth.expired()
     const url = new URL(request.url)
     const redirectTo = `${url.pathname}${url.search}`
-    throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(redirectTo)}`, { headers: await auth.headers() })
+    throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(redirectTo)}`)
   }
   if (role && !hasRole(auth.user.groups, role)) {
-    throw new Response('Forbidden', { status: 403, headers: await auth.headers() })
+    throw new Response('Forbidden', { status: 403 })
   }
   return { auth, user: auth.user }
 }
@@ -248,6 +260,6 @@ export async function requireUser(request: Request, { role }: { role?: Role | re
 /** For the sign-in pages: a signed-in visitor goes where they belong instead. */
 export async function requireAnonymous(request: Request, destination: string) {
   const auth = await getAuth(request)
-  if (auth.isSignedIn) throw redirect(destination, { headers: await auth.headers() })
+  if (auth.isSignedIn) throw redirect(destination)
   return auth
 }

@@ -1,7 +1,7 @@
 import { type Submission, parse } from '@conform-to/react'
 import { useCallback, useRef, useState } from 'react'
 import { type z } from 'zod'
-import { type FormName, type FormSchemas } from '#app/session/form-validation.ts'
+import { type FormName, type FormSchemas } from '#app/forms/form-validation.ts'
 
 /** A form's field values as typed, and as validated: useForm<FormInput<'login'>, FormOutput<'login'>>. */
 export type FormInput<Name extends FormName> = z.input<FormSchemas[Name]>
@@ -25,7 +25,7 @@ export function useDeferredValidation<Name extends FormName>(form: Name) {
   const request = useCallback(() => {
     if (requested.current) return
     requested.current = true
-    import('#app/session/form-validation.ts').then(
+    import('#app/forms/form-validation.ts').then(
       (module) => setValidate(() => module.validatorFor(form) as Validate<Name>),
       // Offline, or a new deployment: try again on the next focus; the server validates meanwhile.
       () => {

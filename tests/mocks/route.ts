@@ -1,13 +1,33 @@
+import { type RequestContext, currentRequestContext, requestContextStorage } from '#app/http/request-context.server.ts'
+import { commitSession } from '#app/http/session-commit.server.ts'
+
 type Loaded = { status: number; headers: Headers; data: unknown; location: string | null }
 
+// Loaders run with the same Request share one request context, as the loaders of one HTTP request do.
+const contexts = new WeakMap<Request, RequestContext>()
+
 /**
- * Calls a loader or action as Remix would, and reads the outcome the same way whatever its form:
- * plain data, data() with headers, a returned Response, or a thrown one (redirects, errors).
+ * Calls a loader or action as the app's HTTP layer and Remix would: inside the request's context,
+ * with the session's changes written into the outcome's headers afterwards. Reads the outcome the
+ * same way whatever its form: plain data, data() with headers, a returned Response, or a thrown
+ * one (redirects, errors).
  */
 export async function run(
   fn: (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown,
   request: Request,
   params: Record<string, string> = {},
+): Promise<Loaded> {
+  const context = currentRequestContext() ?? contexts.get(request) ?? { requestId: 'test', method: request.method, providerTimings: [] }
+  contexts.set(request, context)
+  const loaded = await requestContextStorage.run(context, () => settle(fn, request, params))
+  await commitSession(context, loaded.headers)
+  return loaded
+}
+
+async function settle(
+  fn: (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown,
+  request: Request,
+  params: Record<string, string>,
 ): Promise<Loaded> {
   let outcome: unknown
   try {
@@ -24,7 +44,7 @@ export async function run(
     } catch {
       // not JSON
     }
-    return { status: outcome.status, headers: outcome.headers, data, location: outcome.headers.get('Location') }
+    return { status: outcome.status, headers: new Headers(outcome.headers), data, location: outcome.headers.get('Location') }
   }
   if (isDataWithInit(outcome)) {
     const headers = new Headers(outcome.init?.headers)

@@ -184,3 +184,16 @@ describe('one refresh per request', () => {
     expect((await sessionFrom(root))?.access).toBe((await sessionFrom(dashboard))?.access)
   })
 })
+
+describe('the session cookie is written in one place', () => {
+  test('a route with no header code of its own still commits a refreshed token', async () => {
+    const counters = provider()
+    const { loader: settingsLoader } = await import('#app/routes/configuracoes.tsx')
+    const cookie = await sessionCookie({ access: fakeJwt(-5), refresh: fakeJwt(3600), user: demoPatient })
+    const result = await run(settingsLoader, request(cookie, 'http://app.test/configuracoes'))
+    expect(counters.refresh).toBe(1)
+    const stored = await sessionFrom(result)
+    const claims = JSON.parse(Buffer.from(stored!.access!.split('.')[1]!, 'base64url').toString()) as { fresh?: boolean }
+    expect(claims.fresh, 'the refreshed token is the one stored').toBe(true)
+  })
+})

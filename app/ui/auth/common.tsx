@@ -1,7 +1,10 @@
 import { Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { type action } from '#app/routes/auth.tsx'
-import { type AuthMode } from '#app/session/auth-forms.ts'
+import { type SubmissionResult } from '@conform-to/react'
+import { type AuthMode } from '#app/forms/auth-forms.ts'
+
+/** What the sign-in route's action answers: which form it was, and that form's reply. */
+export type AuthReply = { mode: AuthMode; result: SubmissionResult<string[]> }
 
 export function AuthCard({ mode, title, lead, children }: { mode?: string; title: string; lead: string; children: React.ReactNode }) {
   const { t } = useTranslation('auth')
@@ -30,6 +33,6 @@ export function AuthCard({ mode, title, lead, children }: { mode?: string; title
 
 /** The sign-in route's last answer, when it was for this mode's form. */
 export function useLastResult(mode: AuthMode) {
-  const actionData = useActionData<typeof action>()
+  const actionData = useActionData<AuthReply>()
   return actionData?.mode === mode ? actionData.result : undefined
 }
