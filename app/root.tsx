@@ -11,6 +11,7 @@ import { CookieBanner } from './ui/cookie-banner.tsx'
 import { GeneralErrorBoundary } from './ui/error-boundary.tsx'
 import { type Toast } from './ui/toast-state.ts'
 import { SiteFooter } from './ui/site-footer.tsx'
+import { MemberNav } from './ui/member-nav.tsx'
 import { SiteHeader } from './ui/site-header.tsx'
 import { ToastRegion } from './ui/toast.tsx'
 import { getEnv } from './env.server.ts'
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
   if (auth.endedMidRequest) throw await auth.expired()
-  const headers = await auth.headers(flashed.headers ?? undefined)
+  const headers = new Headers(flashed.headers ?? undefined)
   // A supported ?lng= is also remembered, so the next page keeps the language.
   if (new URL(request.url).searchParams.get('lng') === locale) {
     headers.append('Set-Cookie', await languageCookie().serialize(locale))
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       user: user
         ? {
             name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username,
-            isAdmin: roleFromGroups(user.groups) === 'admin',
+            role: roleFromGroups(user.groups),
           }
         : null,
     },
@@ -92,6 +93,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {t('skipToContent')}
         </a>
         <SiteHeader user={rootData?.user ?? null} locale={locale} />
+        {rootData?.user ? <MemberNav role={rootData.user.role} /> : null}
         <div className="flex-1">{children}</div>
         <SiteFooter />
         <ToastRegion toast={rootData?.toast ?? null} />

@@ -1,8 +1,9 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { type Role } from '#app/session/roles.ts'
 import { LanguageSwitcher } from './language-switcher.tsx'
 
-export type HeaderUser = { name: string; isAdmin: boolean }
+export type HeaderUser = { name: string; role: Role }
 
 export const publicNavigation = [
   { to: '/', key: 'nav.home', end: true },
@@ -42,8 +43,8 @@ function UserMenu({ user }: { user: HeaderUser }) {
       </summary>
       <ul className="absolute right-0 z-20 mt-2 w-56 rounded-xl border border-brand-100 bg-white p-2 shadow-lg">
         <li>
-          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to={user.isAdmin ? '/admin/dashboard' : '/dashboard'}>
-            {t(user.isAdmin ? 'nav.adminDashboard' : 'nav.dashboard')}
+          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to={user.role === 'admin' ? '/admin/dashboard' : '/dashboard'}>
+            {t(user.role === 'admin' ? 'nav.adminDashboard' : 'nav.dashboard')}
           </Link>
         </li>
         <li>

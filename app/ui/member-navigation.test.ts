@@ -1,0 +1,31 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { roles } from '#app/session/roles.ts'
+import { memberNavigation, memberNavigationLabelKey } from './member-navigation'
+
+/** The URL a flat route file serves (dots are slashes, a trailing `_` only nests differently). */
+function routePaths() {
+  const dir = path.resolve(import.meta.dirname, '../routes')
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.tsx'))
+    .map((file) => `/${file.replace(/\.tsx$/, '').split('.').map((part) => part.replace(/_$/, '')).join('/')}`)
+}
+
+describe('member navigation', () => {
+  test('each role gets its own areas, the default landing first', () => {
+    expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa'])
+    expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/avaliacoes'])
+    expect(memberNavigation('admin').map((item) => item.to)).toEqual(['/admin/dashboard', '/admin/users', '/admin/messages'])
+  })
+
+  test('every entry is a page that exists: no dead links', () => {
+    const pages = new Set(routePaths())
+    for (const role of roles) for (const item of memberNavigation(role)) expect(pages, `${role}: ${item.to}`).toContain(item.to)
+  })
+
+  test('admins are told it is the administration', () => {
+    expect(memberNavigationLabelKey('admin')).toBe('memberNav.labelAdmin')
+    expect(memberNavigationLabelKey('paciente')).toBe('memberNav.label')
+  })
+})

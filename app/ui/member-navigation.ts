@@ -1,0 +1,33 @@
+import { type Role } from '#app/session/roles.ts'
+
+/** One entry of the signed-in navigation: a page that exists, and its label's key (common namespace). */
+export type MemberNavItem = { to: string; key: string; end?: boolean }
+
+/**
+ * The signed-in areas each role gets, in the order they are shown. Only pages that exist are
+ * listed (no dead links): each feature adds its entry when it lands (appointments, courses,
+ * habits and purchases for patients; schedule, availability and calendar for professionals).
+ */
+const AREAS: Record<Role, readonly MemberNavItem[]> = {
+  paciente: [
+    { to: '/dashboard', key: 'memberNav.dashboard', end: true },
+    { to: '/avaliacao', key: 'memberNav.assessment' },
+    { to: '/meu-programa', key: 'memberNav.program' },
+  ],
+  profissional: [
+    { to: '/dashboard', key: 'memberNav.patients', end: true },
+    { to: '/profissional/avaliacoes', key: 'memberNav.sharedAssessments' },
+  ],
+  admin: [
+    { to: '/admin/dashboard', key: 'memberNav.overview' },
+    { to: '/admin/users', key: 'memberNav.users' },
+    { to: '/admin/messages', key: 'memberNav.messages' },
+  ],
+}
+
+export function memberNavigation(role: Role): readonly MemberNavItem[] {
+  return AREAS[role]
+}
+
+/** The navigation's accessible name: admins run the platform, the others have their own area. */
+export const memberNavigationLabelKey = (role: Role) => (role === 'admin' ? 'memberNav.labelAdmin' : 'memberNav.label')
