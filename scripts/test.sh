@@ -2,7 +2,20 @@
 # `npm test`: everything, in the order that fails fastest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
+# Each step's duration, printed at the end (also when a step fails), so a slow one shows.
+started=$SECONDS; current=''; durations=()
+finish_step() {
+  if [ -n "$current" ]; then durations+=("$(printf '%5ss  %s' "$((SECONDS - step_started))" "$current")"); fi
+  current=''
+}
+summary() {
+  local status=$?
+  finish_step
+  printf '\n\033[1mnpm test: %s in %ss\033[0m\n' "$([ "$status" -eq 0 ] && echo passed || echo FAILED)" "$((SECONDS - started))"
+  printf '%s\n' "${durations[@]}"
+}
+trap summary EXIT
+step() { finish_step; current=$1; step_started=$SECONDS; printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
 step 'type check';           npx tsc
 step 'lint';                 npx eslint . --max-warnings=0
 # The provider's database tests also run on this machine's PostgreSQL when it answers (else they skip).
