@@ -124,16 +124,22 @@ export function expiredToken() {
   return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ token_type: 'access', exp: Math.floor(Date.now() / 1000) - 60, user_id: 1 })}.c2lnbmF0dXJl`
 }
 
-/** Rewrites the session cookie, signed with the suite's secret, as if the access token had expired. */
-export async function expireAccessToken(context: BrowserContext, baseURL: string) {
+/** Rewrites the session cookie, signed with the suite's secret. */
+async function rewriteSession(context: BrowserContext, baseURL: string, change: (session: Awaited<ReturnType<typeof storage.getSession>>) => void) {
   const cookie = await sessionCookie(context)
   if (!cookie) throw new Error('not signed in')
   const session = await storage.getSession(`__session=${cookie.value}`)
-  session.set('access', expiredToken())
+  change(session)
   const header = await storage.commitSession(session)
   const value = header.split(';')[0]!.slice('__session='.length)
   await context.addCookies([{ name: '__session', value, url: baseURL, httpOnly: true, secure: true, sameSite: 'Lax' }])
 }
+
+/** As if the access token had expired. */
+export const expireAccessToken = (context: BrowserContext, baseURL: string) => rewriteSession(context, baseURL, (session) => session.set('access', expiredToken()))
+
+/** As if the stored user had been confirmed more than a minute ago: the next page asks /users/me/ again. */
+export const staleUserCheck = (context: BrowserContext, baseURL: string) => rewriteSession(context, baseURL, (session) => session.unset('userCheckedAt'))
 
 /** The header's account menu: present exactly when the page was rendered for a signed-in user. */
 export function accountMenu(page: Page) {

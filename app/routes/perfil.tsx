@@ -66,6 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ result }, init)
   }
   // The header shows the name: the next root load fetches /users/me/ again.
+  auth.forgetUserCheck()
   return redirectWithToast('/perfil', { type: 'success', message: { key: 'account:profile.saved' } })
 }
 

@@ -15,6 +15,13 @@ const anyAnswer = z.unknown()
 /** A request that starts with less than this left on the access token refreshes first. */
 const ACCESS_MARGIN_SECONDS = 10
 
+/**
+ * How long the stored user stands without asking the provider again (docs/decisions/0018). The
+ * provider checks the account and its permissions on every call, so a deactivated account or a
+ * changed role can do nothing meanwhile; only what the pages show of the user may lag this long.
+ */
+export const USER_FRESH_MS = 60_000
+
 type RefreshResult = 'ok' | 'network' | 'failed'
 
 /**
@@ -105,13 +112,20 @@ export class Auth {
     this.#session.unset('user')
   }
 
-  /** Stores a fresh sign-in (login, Google). */
+  /** Stores a fresh sign-in (login, Google): the user comes with it, just confirmed. */
   signIn({ access, refresh, user }: SessionData) {
     this.#cleared = false
     this.#changed = true
     this.#session.set('access', access)
     this.#session.set('refresh', refresh)
     this.#session.set('user', user)
+    this.#session.set('userCheckedAt', Date.now())
+  }
+
+  /** The stored user is out of date (the user just changed their profile): the next request asks. */
+  forgetUserCheck() {
+    this.#changed = true
+    this.#session.unset('userCheckedAt')
   }
 
   /** Replaces both tokens of the signed-in user (a password change issues a new pair). */
@@ -151,15 +165,21 @@ export class Auth {
     await this.call(path, anyAnswer, init)
   }
 
-  /** SPEC §4: "Then the current user is fetched and stored." Network errors keep what is stored. */
+  /**
+   * SPEC §4: "Then the current user is fetched and stored." A user confirmed less than
+   * USER_FRESH_MS ago is taken as stored, which spares most requests a provider round trip.
+   * Network errors keep what is stored.
+   */
   async syncUser(): Promise<void> {
     if (!this.isSignedIn) return
+    const checkedAt = this.#session.get('userCheckedAt')
+    const now = Date.now()
+    if (typeof checkedAt === 'number' && checkedAt <= now && now - checkedAt < USER_FRESH_MS) return
     try {
       const user = await this.call('/users/me/', sessionUserSchema)
-      if (JSON.stringify(user) !== JSON.stringify(this.#session.get('user'))) {
-        this.#session.set('user', user)
-        this.#changed = true
-      }
+      this.#session.set('user', user)
+      this.#session.set('userCheckedAt', now)
+      this.#changed = true
     } catch (error) {
       if (error instanceof ProviderError && error.isNetwork) return
       if (!(error instanceof ProviderError) && !(error instanceof Response)) throw error

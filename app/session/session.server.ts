@@ -6,6 +6,8 @@ export type SessionData = {
   access: string
   refresh: string
   user: SessionUser
+  /** When the provider last confirmed the stored user (ms since the epoch); see Auth.syncUser. */
+  userCheckedAt?: number
 }
 
 export type SessionFlashData = {

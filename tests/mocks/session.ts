@@ -23,11 +23,12 @@ export const demoProfessional: SessionUser = { ...demoPatient, id: 2, username: 
 export const demoAdmin: SessionUser = { ...demoPatient, id: 1, username: 'admin', email: 'admin@innera.local', groups: ['admin'], first_name: 'Alice', last_name: 'Admin' }
 
 /** A Cookie header holding a session with these tokens and user. */
-export async function sessionCookie(data: { access?: string; refresh?: string; user?: SessionUser }) {
+export async function sessionCookie(data: { access?: string; refresh?: string; user?: SessionUser; userCheckedAt?: number }) {
   const session = await sessionStorage().getSession()
   if (data.access) session.set('access', data.access)
   if (data.refresh) session.set('refresh', data.refresh)
   if (data.user) session.set('user', data.user)
+  if (data.userCheckedAt !== undefined) session.set('userCheckedAt', data.userCheckedAt)
   const setCookie = await sessionStorage().commitSession(session)
   return setCookie.split(';')[0]!
 }

@@ -197,3 +197,31 @@ describe('the session cookie is written in one place', () => {
     expect(claims.fresh, 'the refreshed token is the one stored').toBe(true)
   })
 })
+
+describe('how fresh the stored user is (decision 0018)', () => {
+  test('a user confirmed less than a minute ago is taken as stored: no call to /users/me/', async () => {
+    const counters = provider()
+    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() - 30_000 })
+    const result = await run(rootLoader, request(cookie))
+    expect(counters.me).toBe(0)
+    expect(rootData(result.data).user?.name).toBe('Pedro Santos')
+  })
+
+  test('an older one, or one never confirmed, is asked again and the time is kept', async () => {
+    const counters = provider({ user: { ...demoPatient, first_name: 'Pedrinho' } })
+    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() - 61_000 })
+    const result = await run(rootLoader, request(cookie))
+    expect(counters.me).toBe(1)
+    expect(rootData(result.data).user?.name).toBe('Pedrinho Santos')
+    const { sessionStorage } = await import('#app/session/session.server.ts')
+    const stored = await sessionStorage().getSession(result.headers.getSetCookie().find((value) => value.startsWith('__session='))!.split(';')[0])
+    expect(Date.now() - (stored.get('userCheckedAt') as number)).toBeLessThan(5_000)
+  })
+
+  test('a clock that went backwards does not keep a user forever', async () => {
+    const counters = provider()
+    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() + 3_600_000 })
+    await run(rootLoader, request(cookie))
+    expect(counters.me).toBe(1)
+  })
+})
