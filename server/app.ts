@@ -12,7 +12,7 @@ import { Api, type AppEnv } from './http/api'
 import { NULL_CHARACTERS } from './http/body'
 import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from './http/errors'
 import { RouteTable } from './http/route-table'
-import { Throttle } from './http/throttle'
+import { createThrottleRedis, Throttle } from './http/throttle'
 import { errorFields, jsonLogger, redactPath, type Logger } from './log'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAuthenticationRoutes } from './routes/authentication'
@@ -73,7 +73,11 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       refreshLifetimeSeconds: config.refreshTokenLifetimeSeconds,
       clock,
     }),
-    throttle: new Throttle(clock, config.throttle.disabled),
+    throttle: new Throttle({
+      disabled: config.throttle.disabled,
+      redis: config.redisUrl && !config.throttle.disabled ? createThrottleRedis(config.redisUrl, log) : undefined,
+      keyPrefix: config.redisKeyPrefix,
+    }),
     emailConfirmationLinks: createLinkTokenGenerator({ secret: config.jwtSecret, purpose: 'email-confirmation', timeoutSeconds: THREE_DAYS_SECONDS, clock }),
     verifyGoogleIdToken: createGoogleIdTokenVerifier({
       jwksUrl: config.google.jwksUrl,

@@ -85,6 +85,16 @@ describe('loadConfig', () => {
     expect(config.delayMs).toBe(250)
     expect(config.throttle.rates.loginPerAddress).toEqual({ count: 1000, windowSeconds: 60 })
   })
+  it('keeps throttles in memory unless REDIS_URL names a Redis, with a default key prefix', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'innera:throttle:' })
+    expect(loadConfig({ REDIS_URL: '', REDIS_KEY_PREFIX: '' })).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'innera:throttle:' })
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/2', REDIS_KEY_PREFIX: 'clinic-a:' })).toMatchObject({
+      redisUrl: 'redis://cache:6379/2',
+      redisKeyPrefix: 'clinic-a:',
+    })
+    expect(loadConfig({ REDIS_URL: 'rediss://user:pw@cache:6380' }).redisUrl).toBe('rediss://user:pw@cache:6380')
+    expect(problemsOf({ REDIS_URL: 'http://cache:6379' }).join('\n')).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/)
+  })
 })
 
 describe('development stand-ins (FAKE_GOOGLE, DEV_MAILBOX)', () => {

@@ -41,6 +41,10 @@ export type ProviderConfig = {
   /** Shared with the app: only a request carrying it may name its visitor's address (X-Forwarded-For). */
   forwardingSecret: string | undefined
   throttle: { disabled: boolean; rates: Record<ThrottleScope, Rate> }
+  /** Where the throttles keep their counters, shared by every provider process; in memory when unset. */
+  redisUrl: string | undefined
+  /** Prepended to the throttles' Redis keys, so deployments and test runs sharing a Redis stay apart. */
+  redisKeyPrefix: string
 }
 
 export class ConfigError extends Error {
@@ -159,6 +163,13 @@ const envSchema = z.object({
       message: 'PROVIDER_FORWARDING_SECRET must be at least 32 characters long',
     }),
   THROTTLE_DISABLED: flag('THROTTLE_DISABLED'),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^rediss?:\/\/./.test(value), {
+      message: 'REDIS_URL must be a redis:// or rediss:// URL',
+    }),
+  REDIS_KEY_PREFIX: z.string().max(100, 'REDIS_KEY_PREFIX must be at most 100 characters').optional(),
 })
 
 /**
@@ -224,6 +235,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     delayMs: values.PROVIDER_DELAY_MS ?? 0,
     forwardingSecret: values.PROVIDER_FORWARDING_SECRET || undefined,
     throttle: { disabled: values.THROTTLE_DISABLED ?? false, rates },
+    redisUrl: values.REDIS_URL || undefined,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX || 'innera:throttle:',
   }
 }
 

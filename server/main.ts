@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   })
   // The one line on stdout before any request log: `npm start` waits for it.
   process.stdout.write(`provider listening on http://${config.host}:${config.port}\n`)
-  jsonLogger({ level: 'info', msg: 'provider ready', database: database.kind, seeded })
+  jsonLogger({ level: 'info', msg: 'provider ready', database: database.kind, seeded, throttle_store: app.services.throttle.store })
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
       try {
         // Mail and accounts queued after their responses (background.ts) are finished first.
         await app.services.background.idle()
+        await app.services.throttle.close()
         await database.close()
       } finally {
         process.exit(error ? 1 : 0)

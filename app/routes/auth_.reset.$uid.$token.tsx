@@ -16,6 +16,9 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
+// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
+export { headers } from '#app/forms/form-headers.ts'
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await getFixedT(request, 'auth')
   return { meta: { title: `${t('reset.title')} · Innera`, description: t('reset.lead') } }

@@ -18,6 +18,9 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
+// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
+export { headers } from '#app/forms/form-headers.ts'
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, auth] = await Promise.all([getFixedT(request, 'contact'), getAuth(request)])
   const user = auth.user

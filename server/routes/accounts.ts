@@ -103,9 +103,9 @@ export function registerAccountRoutes(api: Api, services: Services): void {
 
   api.endpoint('/users/register/', {
     POST: async (c) => {
-      enforceThrottle(services, 'registerPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'registerPerAddress', requestAddress(c))
       const input = validate(registerSchema, await readFields(c.req.raw))
-      enforceThrottle(services, 'registerPerEmail', input.email)
+      await enforceThrottle(services, 'registerPerEmail', input.email)
 
       // Only checks that do not depend on whether the address has an account answer here.
       const { firstName, lastName } = splitFullName(input.name)
@@ -127,9 +127,9 @@ export function registerAccountRoutes(api: Api, services: Services): void {
 
   api.endpoint('/users/send-confirmation/', {
     POST: async (c) => {
-      enforceThrottle(services, 'confirmationPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'confirmationPerAddress', requestAddress(c))
       const { email } = validate(emailOnlySchema, await readFields(c.req.raw))
-      enforceThrottle(services, 'confirmationPerEmail', email)
+      await enforceThrottle(services, 'confirmationPerEmail', email)
       background.run('send-confirmation', async () => {
         const user = await findUserByEmail(db, email)
         if (user?.isActive && !user.emailVerified) await sendConfirmation(user)
@@ -152,9 +152,9 @@ export function registerAccountRoutes(api: Api, services: Services): void {
 
   api.endpoint('/users/password-reset/', {
     POST: async (c) => {
-      enforceThrottle(services, 'resetPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'resetPerAddress', requestAddress(c))
       const { email } = validate(emailOnlySchema, await readFields(c.req.raw))
-      enforceThrottle(services, 'resetPerEmail', email)
+      await enforceThrottle(services, 'resetPerEmail', email)
       background.run('password-reset', async () => {
         const user = await findUserByEmail(db, email)
         if (!user?.isActive) return

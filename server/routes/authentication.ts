@@ -39,9 +39,9 @@ export function registerAuthenticationRoutes(api: Api, services: Services): void
 
   api.endpoint('/authentication/custom-login/', {
     POST: async (c) => {
-      enforceThrottle(services, 'loginPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'loginPerAddress', requestAddress(c))
       const { email, password } = validate(loginSchema, await readFields(c.req.raw))
-      enforceThrottle(services, 'loginPerEmail', email)
+      await enforceThrottle(services, 'loginPerEmail', email)
 
       const user = await findUserByEmail(db, email)
       const valid = user ? await verifyPassword(password, user.password) : await verifyAgainstDummy(password)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { DatabaseHandle } from '../db/client'
 import { contactNotificationMessage } from '../mail/contact-notification'
 import { APP_URL, client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
@@ -109,10 +109,16 @@ describe('POST /contact/', () => {
 
 describe('throttling POST /contact/', () => {
   it('allows 5 messages per address per hour, then 429 with Retry-After', async () => {
+    // The throttles read the wall clock (server/http/throttle.ts): Date follows the fake clock here.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(time.clock())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const throttled = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0' } }))
     const send = (email: string) => throttled.call('POST', '/contact/', { body: { ...good, email }, headers: { 'x-forwarded-for': '203.0.113.5, 10.0.0.1' } })
     for (let index = 0; index < 5; index += 1) expect((await send(`p${index}@example.com`)).status).toBe(201)
-    time.advance(600)
+    vi.setSystemTime(time.advance(600))
     const blocked = await send('p9@example.com')
     expect(blocked.status).toBe(429)
     expect(blocked.json).toEqual({ detail: 'Request was throttled. Expected available in 3000 seconds.' })
@@ -120,7 +126,7 @@ describe('throttling POST /contact/', () => {
     // Another address is not affected.
     const other = await throttled.call('POST', '/contact/', { body: good, headers: { 'x-forwarded-for': '198.51.100.1' } })
     expect(other.status).toBe(201)
-    time.advance(3000)
+    vi.setSystemTime(time.advance(3000))
     expect((await send('p9@example.com')).status).toBe(201)
   })
 

@@ -66,9 +66,9 @@ export function registerContactRoutes(api: Api, services: Services): void {
 
   api.endpoint('/contact/', {
     POST: async (c) => {
-      enforceThrottle(services, 'contactPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'contactPerAddress', requestAddress(c))
       const input = validate(contactSchema, await readFields(c.req.raw))
-      enforceThrottle(services, 'contactPerEmail', input.email)
+      await enforceThrottle(services, 'contactPerEmail', input.email)
 
       const [row] = await db
         .insert(contactMessages)

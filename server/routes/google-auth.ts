@@ -78,7 +78,7 @@ export function registerGoogleAuthRoutes(api: Api, services: Services): void {
 
   api.endpoint('/auth/google/', {
     POST: async (c) => {
-      enforceThrottle(services, 'googlePerAddress', requestAddress(c))
+      await enforceThrottle(services, 'googlePerAddress', requestAddress(c))
       const { token } = validate(z.object({ token: charField({ maxLength: 8192 }) }), await readFields(c.req.raw))
 
       let identity: GoogleIdentity

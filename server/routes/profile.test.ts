@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { DatabaseHandle } from '../db/client'
 import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
 import type { ProviderApp } from '../app'
@@ -168,6 +168,12 @@ describe('POST /users/change-password/', () => {
 
   // Issue 10, finding 15: the old-password check is a password oracle, throttled like login.
   it('throttles old-password guesses per user and per address with 429 and Retry-After', async () => {
+    // The throttles read the wall clock (server/http/throttle.ts): Date follows the fake clock here.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(time.clock())
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     // Long-lived access tokens: the test waits out the 5-minute window.
     const throttledApp = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', ACCESS_TOKEN_LIFETIME: '3600' } }))
     const token = (await throttledApp.login('paciente@innera.local')).access
@@ -178,7 +184,7 @@ describe('POST /users/change-password/', () => {
         headers: { 'x-forwarded-for': address },
       })
     for (let index = 0; index < 10; index += 1) expect((await guess(`198.51.100.${index}`)).status).toBe(400)
-    time.advance(60)
+    vi.setSystemTime(time.advance(60))
     const blocked = await guess('198.51.100.99')
     expect(blocked.status).toBe(429)
     expect(blocked.json).toEqual({ detail: 'Request was throttled. Expected available in 240 seconds.' })
@@ -190,7 +196,7 @@ describe('POST /users/change-password/', () => {
       headers: { 'x-forwarded-for': '198.51.100.99' },
     })
     expect(right.status).toBe(429)
-    time.advance(240)
+    vi.setSystemTime(time.advance(240))
     expect((await guess('198.51.100.99')).status).toBe(400)
 
     const perAddress = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_CHANGE_PASSWORD_PER_ADDRESS: '3/m' } }))

@@ -91,8 +91,8 @@ export function registerProfileRoutes(api: Api, services: Services): void {
       const { user } = await authenticate(c, services)
       const input = validate(changePasswordSchema, await readFields(c.req.raw))
       // The old-password check answers guesses like a login does, so it is throttled like one.
-      enforceThrottle(services, 'changePasswordPerAddress', requestAddress(c))
-      enforceThrottle(services, 'changePasswordPerUser', String(user.id))
+      await enforceThrottle(services, 'changePasswordPerAddress', requestAddress(c))
+      await enforceThrottle(services, 'changePasswordPerUser', String(user.id))
       if (!(await verifyPassword(input.old_password, user.password))) throw fieldError('old_password', 'Wrong password.')
       const problems = await validatePassword(input.new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
       if (problems.length > 0) throw validationError({ new_password: problems })

@@ -28,7 +28,7 @@ export function requestAddress(c: AppContext): string {
 }
 
 /** Counts a request against one of the configured limits; throws 429 with Retry-After when over it. */
-export function enforceThrottle({ throttle, config }: Services, scope: ThrottleScope, key: string): void {
-  const result = throttle.hit(`${scope}:${key.toLowerCase()}`, config.throttle.rates[scope])
+export async function enforceThrottle({ throttle, config }: Services, scope: ThrottleScope, key: string): Promise<void> {
+  const result = await throttle.hit(scope, key.toLowerCase(), config.throttle.rates[scope])
   if (!result.allowed) throw throttled(result.retryAfterSeconds)
 }

@@ -1,0 +1,302 @@
+#!/usr/bin/env node
+/**
+ * Scale-out check (`npm test`, after the build): two embedded providers on one PostgreSQL and
+ * one Redis, and two apps, each app on its own provider, all on free loopback ports. Proves
+ * what several processes behind a load balancer need: a session signed in on one app works on
+ * the other, a login throttle counts across both providers (in Redis, not per process), and
+ * data written through one is read through the other.
+ *
+ * Skipped, with one line, when PostgreSQL (TEST_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/test) or Redis (REDIS_URL, default redis://127.0.0.1:6379)
+ * does not answer. Uses a throwaway database and its own Redis key prefix, both removed at the
+ * end, also on failure.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Redis } from 'ioredis'
+import pg from 'pg'
+import { freePort, waitFor } from './lib/net.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+const DEMO_PASSWORD = 'innera-demo-2025'
+const LOGIN_LIMIT = 3
+
+const run = randomBytes(5).toString('hex')
+const databaseName = `innera_scale_${run}`
+const keyPrefix = `innera:scale-out:${run}:`
+const children = []
+let databaseCreated = false
+let passed = 0
+let failed = 0
+
+function check(ok, label, detail = '') {
+  if (ok) passed += 1
+  else failed += 1
+  console.log(`${ok ? '✓' : '✗'} ${label}${!ok && detail ? `: ${detail}` : ''}`)
+}
+
+function redact(url) {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}
+
+async function postgresProblem() {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return undefined
+  } catch (error) {
+    return `PostgreSQL at ${redact(DATABASE_URL)} does not answer (${error.message}); set TEST_DATABASE_URL`
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+async function redisProblem() {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  redis.on('error', () => undefined)
+  try {
+    await redis.connect()
+    await redis.ping()
+    return undefined
+  } catch (error) {
+    return `Redis at ${redact(REDIS_URL)} does not answer (${error.message}); set REDIS_URL`
+  } finally {
+    redis.disconnect()
+  }
+}
+
+/** Runs `sql` on the maintenance connection (CREATE/DROP DATABASE cannot run in a transaction). */
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 5_000 })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+function start(label, script, env) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4_000)
+  })
+  children.push({ label, child, stderr: () => stderr })
+  return child
+}
+
+/** A minimal cookie jar: the app's cookies carried by hand, redirects not followed. */
+function jar() {
+  const cookies = new Map()
+  return {
+    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    take(response) {
+      for (const line of response.headers.getSetCookie()) {
+        const [pair] = line.split(';')
+        const at = pair.indexOf('=')
+        const name = pair.slice(0, at).trim()
+        const value = pair.slice(at + 1).trim()
+        if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) cookies.delete(name)
+        else cookies.set(name, value)
+      }
+    },
+  }
+}
+
+async function request(base, path, { cookies, form } = {}) {
+  const headers = { Accept: 'text/html' }
+  if (cookies && cookies.header()) headers.Cookie = cookies.header()
+  let body
+  if (form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded'
+    headers.Origin = base
+    body = new URLSearchParams(form).toString()
+  }
+  const response = await fetch(`${base}${path}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) })
+  cookies?.take(response)
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+async function signIn(base, email) {
+  const cookies = jar()
+  const response = await request(base, '/auth?mode=login', { cookies, form: { email, password: DEMO_PASSWORD } })
+  if (response.status !== 303 && response.status !== 302) throw new Error(`signing in ${email} on ${base} answered ${response.status}`)
+  return cookies
+}
+
+async function main() {
+  const problem = (await postgresProblem()) ?? (await redisProblem())
+  if (problem) {
+    console.log(`scale-out check skipped: ${problem}.`)
+    return
+  }
+  const started = performance.now()
+  await admin(`CREATE DATABASE ${databaseName}`)
+  databaseCreated = true
+  try {
+    const databaseUrl = new URL(DATABASE_URL)
+    databaseUrl.pathname = `/${databaseName}`
+    const [providerA, providerB, app1, app2] = await Promise.all([freePort(), freePort(), freePort(), freePort()])
+    const apps = [`http://127.0.0.1:${app1}`, `http://127.0.0.1:${app2}`]
+    const shared = {
+      DATABASE_URL: databaseUrl.toString(),
+      REDIS_URL,
+      REDIS_KEY_PREFIX: keyPrefix,
+      PROVIDER_JWT_SECRET: `scale-out-jwt-secret-${run}-0123456789abcdef`,
+      PROVIDER_FORWARDING_SECRET: `scale-out-forwarding-secret-${run}-0123456789`,
+      PROVIDER_HOST: '127.0.0.1',
+      THROTTLE_DISABLED: '0',
+      THROTTLE_LOGIN_PER_EMAIL: `${LOGIN_LIMIT}/m`,
+      LOG_LEVEL: 'error',
+    }
+    // One after the other: the first migrates and seeds the empty database, the second finds it done.
+    for (const [index, port] of [providerA, providerB].entries()) {
+      const child = start(`provider ${'AB'[index]}`, 'build/provider/index.js', { ...shared, PROVIDER_PORT: String(port), APP_PUBLIC_URL: apps[index] })
+      await waitFor(`http://127.0.0.1:${port}/healthz/`, { child, timeoutMs: 30_000 })
+    }
+    const appChildren = [app1, app2].map((port, index) =>
+      start(`app ${index + 1}`, 'build/http/server.js', {
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_PUBLIC_URL: apps[index],
+        PROVIDER_API_URL: `http://127.0.0.1:${[providerA, providerB][index]}`,
+        PROVIDER_FORWARDING_SECRET: shared.PROVIDER_FORWARDING_SECRET,
+        SESSION_SECRET: `scale-out-session-secret-${run}-0123456789abcdef`,
+        SESSION_COOKIE_SECURE: 'false',
+        LOG_LEVEL: 'error',
+      }),
+    )
+    await Promise.all(apps.map((base, index) => waitFor(`${base}/healthz`, { child: appChildren[index], timeoutMs: 30_000 })))
+
+    for (const port of [providerA, providerB]) {
+      const health = await (await fetch(`http://127.0.0.1:${port}/healthz/`)).json()
+      check(health.status === 'ok' && health.redis === 'ok', `provider on :${port} reports database and Redis ok`, JSON.stringify(health))
+    }
+
+    // 1. Sessions: the cookie is signed with the shared SESSION_SECRET and carries its tokens.
+    for (const [from, to] of [[0, 1], [1, 0]]) {
+      const cookies = await signIn(apps[from], 'paciente@innera.local')
+      const dashboard = await request(apps[to], '/dashboard', { cookies })
+      check(
+        dashboard.status === 200 && dashboard.text.includes('Pedro'),
+        `a session signed in on app ${from + 1} works on app ${to + 1}`,
+        `GET /dashboard answered ${dashboard.status}${dashboard.status === 200 ? ' without the patient\'s name' : ''}`,
+      )
+    }
+
+    // 2. The login throttle for one e-mail, attempts alternating between the two stacks.
+    const email = `scale-${run}@example.com`
+    const statuses = []
+    let retryAfter = null
+    for (let attempt = 0; attempt <= LOGIN_LIMIT; attempt += 1) {
+      const response = await request(apps[attempt % 2], '/auth?mode=login', { cookies: jar(), form: { email, password: 'wrong-password-123' } })
+      statuses.push(response.status)
+      if (attempt === LOGIN_LIMIT) retryAfter = response.headers.get('retry-after')
+    }
+    const refusedOnlyLast = statuses.slice(0, LOGIN_LIMIT).every((status) => status >= 400 && status < 500 && status !== 429) && statuses[LOGIN_LIMIT] === 429
+    check(
+      refusedOnlyLast,
+      `failed logins for one e-mail alternated across both apps get 429 on attempt ${LOGIN_LIMIT + 1} (counted in Redis)`,
+      `statuses ${statuses.join(', ')}`,
+    )
+    // The other provider, asked directly, refuses the same e-mail too and says for how long.
+    const direct = await fetch(`http://127.0.0.1:${providerB}/authentication/custom-login/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'wrong-password-123' }),
+    })
+    const directBody = await direct.json()
+    const wait = Number(direct.headers.get('retry-after'))
+    check(
+      direct.status === 429 && wait > 0 && wait <= 60 && directBody.detail === `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
+      'provider B refuses that e-mail as well: 429 with Retry-After and the DRF detail',
+      `${direct.status} ${JSON.stringify(directBody)} Retry-After ${direct.headers.get('retry-after')}`,
+    )
+    check(
+      Number(retryAfter) > 0,
+      "the app's 429 sign-in page (a form POST without JavaScript) says how long to wait: Retry-After",
+      `Retry-After ${retryAfter}`,
+    )
+
+    // 3. Data: a contact message sent through app 1 is in the inbox read through app 2.
+    const sender = `Escala ${run}`
+    const sent = await request(apps[0], '/contato', {
+      cookies: jar(),
+      form: { name: sender, email: `contato-${run}@example.com`, phone: '', subject: 'other', message: 'Mensagem do teste de escala horizontal.' },
+    })
+    const adminCookies = await signIn(apps[1], 'admin@innera.local')
+    const inbox = await request(apps[1], '/admin/messages', { cookies: adminCookies })
+    check(
+      sent.status < 400 && inbox.status === 200 && inbox.text.includes(sender),
+      'a contact message sent through app 1 is in the admin inbox read through app 2',
+      `POST /contato ${sent.status}, GET /admin/messages ${inbox.status}${inbox.status === 200 ? ' without the message' : ''}`,
+    )
+    console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`)
+  } finally {
+    await cleanUp()
+  }
+}
+
+let cleaning
+/** Stops the four processes, drops the database and removes the run's Redis keys; once. */
+function cleanUp() {
+  cleaning ??= (async () => {
+    await stopAll()
+    if (databaseCreated) await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch((error) => console.error(`could not drop ${databaseName}: ${error.message}`))
+    await dropKeys().catch((error) => console.error(`could not remove the Redis keys ${keyPrefix}*: ${error.message}`))
+  })()
+  return cleaning
+}
+
+async function stopAll() {
+  await Promise.all(
+    children.map(({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const force = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      return exited.finally(() => clearTimeout(force))
+    }),
+  )
+}
+
+async function dropKeys() {
+  const redis = new Redis(REDIS_URL)
+  try {
+    let cursor = '0'
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 100)
+      cursor = next
+      if (keys.length > 0) await redis.del(...keys)
+    } while (cursor !== '0')
+  } finally {
+    redis.disconnect()
+  }
+}
+
+// Ctrl-C or a CI timeout still cleans up: children stopped, database dropped, keys removed.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.log(`✗ interrupted (${signal}); cleaning up`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
+
+try {
+  await main()
+} catch (error) {
+  failed += 1
+  console.log(`✗ scale-out check could not run: ${error.message}`)
+  for (const { label, stderr } of children) if (stderr().trim()) console.log(`--- ${label} stderr ---\n${stderr().trim()}`)
+}
+if (passed + failed > 0) console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed > 0 ? 1 : 0)
