@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { phoneField, requiredText } from './form-fields.ts'
 import { passwordsMatch } from './auth-forms.ts'
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024
@@ -7,15 +8,9 @@ export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
 const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional().default('')
 
 export const profileSchema = z.object({
-  first_name: z.string({ error: 'errors.required' }).trim().min(1, { error: 'errors.required' }).max(150, { error: 'validation.tooLong' }),
+  first_name: requiredText(150),
   last_name: optionalText(150),
-  phone: z
-    .string()
-    .trim()
-    .max(30, { error: 'validation.tooLong' })
-    .regex(/^[\d\s()+-]*$/, { error: 'validation.phone' })
-    .optional()
-    .default(''),
+  phone: phoneField(),
   birth_date: z
     .string()
     .optional()

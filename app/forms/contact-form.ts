@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { phoneField, requiredText } from './form-fields.ts'
 import { emailField } from './auth-forms.ts'
 import { MESSAGE_MAX_LENGTH, MESSAGE_MIN_LENGTH, contactSubjects } from './contact-fields.ts'
 
@@ -8,15 +9,9 @@ import { MESSAGE_MAX_LENGTH, MESSAGE_MIN_LENGTH, contactSubjects } from './conta
  */
 
 export const contactSchema = z.object({
-  name: z.string({ error: 'errors.required' }).trim().min(1, { error: 'errors.required' }).max(150, { error: 'validation.tooLong' }),
+  name: requiredText(150),
   email: emailField,
-  phone: z
-    .string()
-    .trim()
-    .max(30, { error: 'validation.tooLong' })
-    .regex(/^[\d\s()+-]*$/, { error: 'validation.phone' })
-    .optional()
-    .default(''),
+  phone: phoneField(),
   subject: z.enum(contactSubjects, {
     error: (issue) => (issue.input === undefined ? 'errors.required' : 'contact:validation.subject'),
   }),
