@@ -122,7 +122,7 @@ test.describe('tokens', () => {
     // Client-side navigations too (single-fetch data answers).
     await page.getByRole('link', { name: 'Programa' }).first().click()
     await accountMenu(page).click()
-    await page.getByRole('link', { name: 'Painel' }).click()
+    await page.getByRole('link', { name: 'Painel', exact: true }).click()
     await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
     const texts = await Promise.all(bodies)
     expect(texts.length).toBeGreaterThan(10)
