@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 // Kept apart from vite.config.ts: Vitest must not load the Remix Vite plugin.
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle; this machine (and CI) has two.
+    maxWorkers: '100%',
     projects: [
       {
         test: {

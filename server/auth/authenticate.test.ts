@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../http/errors'
+import { ApiError } from '#server/http/errors.ts'
 import { requireRole, roleOf, type Caller } from './authenticate'
 
 describe('roles', () => {

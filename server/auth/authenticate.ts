@@ -1,7 +1,7 @@
-import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '../http/errors'
-import type { AppContext } from '../http/api'
-import type { Services } from '../services'
-import { findSessionUserWithGroups, type UserRow } from '../users/repository'
+import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '#server/http/errors.ts'
+import type { AppContext } from '#server/http/api.ts'
+import type { Services } from '#server/services.ts'
+import { findSessionUserWithGroups, type UserRow } from '#server/users/repository.ts'
 import { InvalidTokenError, type TokenClaims } from './tokens'
 
 export type Role = 'admin' | 'profissional' | 'paciente'

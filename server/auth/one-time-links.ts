@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { toSeconds, type Clock } from '../clock'
+import { toSeconds, type Clock } from '#server/clock.ts'
 
 /**
  * Django's PasswordResetTokenGenerator: a token "<timestamp base36>-<hmac>" whose HMAC covers

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
-import type { Database } from '../db/client'
-import { passwordResetTokens, users } from '../db/schema'
-import type { UserRow } from '../users/repository'
+import type { Database } from '#server/db/client.ts'
+import { passwordResetTokens, users } from '#server/db/schema.ts'
+import type { UserRow } from '#server/users/repository.ts'
 import { revokeAllSessions } from './sessions'
 
 /**

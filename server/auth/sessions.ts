@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, lte } from 'drizzle-orm'
-import type { Clock } from '../clock'
-import type { Database } from '../db/client'
-import { authSessions, users } from '../db/schema'
+import type { Clock } from '#server/clock.ts'
+import type { Database } from '#server/db/client.ts'
+import { authSessions, users } from '#server/db/schema.ts'
 import type { TokenPair, TokenService } from './tokens'
 
 /**

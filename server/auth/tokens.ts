@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
-import { toSeconds, type Clock } from '../clock'
+import { toSeconds, type Clock } from '#server/clock.ts'
 
 /**
  * JWTs shaped like djangorestframework-simplejwt's: HS256 with the claims token_type, exp,

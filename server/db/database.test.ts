@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '../testing/harness'
+import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '#server/testing/harness.ts'
 import type { Database, DatabaseHandle } from './client'
 import { findMigrationsDir } from './client'
 import { groups, pillars, professionalPatients, userGroups, users } from './schema'

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm'
-import { hashPassword } from '../auth/passwords'
+import { hashPassword } from '#server/auth/passwords.ts'
 import type { Database } from './client'
 import { groups, pillars, professionalPatients, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
 import { DEMO_ACCOUNTS, DEMO_CARE_LINKS, DEMO_PASSWORD, GROUP_NAMES, PILLARS } from './seed-data'

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { asc } from 'drizzle-orm'
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
-import type { Database } from '../db/client'
-import { fakeGoogleKeys } from '../db/schema'
+import type { Database } from '#server/db/client.ts'
+import { fakeGoogleKeys } from '#server/db/schema.ts'
 
 export type FakeGoogleKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK }
 

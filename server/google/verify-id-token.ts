@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose'
-import type { Clock } from '../clock'
+import type { Clock } from '#server/clock.ts'
 
 export type GoogleIdentity = {
   subject: string

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import type { Rate } from '../config'
-import type { Logger } from '../log'
+import type { Rate } from '#server/config.ts'
+import type { Logger } from '#server/log.ts'
 
 /**
  * Request throttles on rate-limiter-flexible: each scope allows `count` requests per window,

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../http/html'
+import { escapeHtml } from '#server/http/html.ts'
 import type { MailMessage } from './messages'
 
 /** Where contact-form notifications go: the team's shared inbox. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../http/html'
+import { escapeHtml } from '#server/http/html.ts'
 
 /** An e-mail ready to queue. Texts are in Brazilian Portuguese with an English line beneath. */
 export type MailMessage = { to: string; subject: string; text: string; html: string }

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm'
-import type { Database } from '../db/client'
-import { outbox } from '../db/schema'
+import type { Database } from '#server/db/client.ts'
+import { outbox } from '#server/db/schema.ts'
 import type { MailMessage } from './messages'
 
 /**

@@ -1,4 +1,4 @@
-import type { LocalizedText } from '../db/schema'
+import type { LocalizedText } from '#server/db/schema.ts'
 
 /**
  * Weekly goals per pillar, eight progressive levels each: small and concrete first, each level

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from 'drizzle-orm'
-import type { Database } from '../db/client'
-import { programGoals, programs } from '../db/schema'
+import type { Database } from '#server/db/client.ts'
+import { programGoals, programs } from '#server/db/schema.ts'
 
 export type ProgramRow = typeof programs.$inferSelect
 export type GoalRow = typeof programGoals.$inferSelect

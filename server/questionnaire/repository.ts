@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm'
-import type { Database } from '../db/client'
-import { groups, pillars, questionnaireQuestions, questionnaireResults, questionnaireShares, questionnaireVersions, userGroups, users } from '../db/schema'
-import type { UserRow } from '../users/repository'
+import type { Database } from '#server/db/client.ts'
+import { groups, pillars, questionnaireQuestions, questionnaireResults, questionnaireShares, questionnaireVersions, userGroups, users } from '#server/db/schema.ts'
+import type { UserRow } from '#server/users/repository.ts'
 
 /** A number that can be a serial id (a PostgreSQL integer); others cannot exist. */
 export const isDatabaseId = (value: number) => Number.isSafeInteger(value) && value > 0 && value < 2 ** 31

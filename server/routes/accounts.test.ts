@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { passwordResetTokens } from '../db/schema'
-import { PASSWORD_MESSAGES } from '../auth/password-messages'
-import { APP_URL, client, createMemoryDatabase, fakeClock, linkIn, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { passwordResetTokens } from '#server/db/schema.ts'
+import { PASSWORD_MESSAGES } from '#server/auth/password-messages.ts'
+import { APP_URL, client, createMemoryDatabase, fakeClock, linkIn, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
-import { decodeUid, encodeUid } from '../auth/one-time-links'
-import { hashPassword } from '../auth/passwords'
-import { validatePassword } from '../auth/password-rules'
-import { consumeResetToken, findResetTicket, issueResetToken, recordFailedAttempt } from '../auth/reset-tokens'
-import { users } from '../db/schema'
-import { pathParam, type Api } from '../http/api'
-import { readFields } from '../http/body'
-import { apiError, validationError, type FieldErrors } from '../http/errors'
-import { booleanField, charField, emailField, passwordField, validate } from '../http/fields'
-import { accountExistsMessage, confirmationMessage, passwordResetMessage } from '../mail/messages'
-import { queueMail } from '../mail/outbox'
-import type { Services } from '../services'
+import { decodeUid, encodeUid } from '#server/auth/one-time-links.ts'
+import { hashPassword } from '#server/auth/passwords.ts'
+import { validatePassword } from '#server/auth/password-rules.ts'
+import { consumeResetToken, findResetTicket, issueResetToken, recordFailedAttempt } from '#server/auth/reset-tokens.ts'
+import { users } from '#server/db/schema.ts'
+import { pathParam, type Api } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { apiError, validationError, type FieldErrors } from '#server/http/errors.ts'
+import { booleanField, charField, emailField, passwordField, validate } from '#server/http/fields.ts'
+import { accountExistsMessage, confirmationMessage, passwordResetMessage } from '#server/mail/messages.ts'
+import { queueMail } from '#server/mail/outbox.ts'
+import type { Services } from '#server/services.ts'
 import {
   createUser,
   findUserByEmail,
@@ -21,8 +21,8 @@ import {
   USERNAME_PATTERN,
   usernameTaken,
   type UserRow,
-} from '../users/repository'
-import { splitFullName } from '../users/serializers'
+} from '#server/users/repository.ts'
+import { splitFullName } from '#server/users/serializers.ts'
 import { enforceThrottle, requestAddress } from './throttling'
 
 const registerSchema = z.object({

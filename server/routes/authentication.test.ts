@@ -1,10 +1,10 @@
 import { decodeJwt, SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { eq } from 'drizzle-orm'
-import type { DatabaseHandle } from '../db/client'
-import { authSessions, users } from '../db/schema'
-import { createProviderApp } from '../app'
-import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp, testConfig } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { authSessions, users } from '#server/db/schema.ts'
+import { createProviderApp } from '#server/app.ts'
+import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp, testConfig } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createProviderApp } from '../app'
-import { encodeUid } from '../auth/one-time-links'
-import type { Database, DatabaseHandle } from '../db/client'
-import type { LogEntry } from '../log'
-import { client, createMemoryDatabase, createPostgresDatabase, FORWARDING_SECRET, PUBLIC_URL, testApp, testConfig } from '../testing/harness'
+import { createProviderApp } from '#server/app.ts'
+import { encodeUid } from '#server/auth/one-time-links.ts'
+import type { Database, DatabaseHandle } from '#server/db/client.ts'
+import type { LogEntry } from '#server/log.ts'
+import { client, createMemoryDatabase, createPostgresDatabase, FORWARDING_SECRET, PUBLIC_URL, testApp, testConfig } from '#server/testing/harness.ts'
 
 /**
  * The provider's HTTP boundary (security test, issue 10): secrets kept out of the log, the

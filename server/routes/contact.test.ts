@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { contactNotificationMessage } from '../mail/contact-notification'
-import { APP_URL, client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { contactNotificationMessage } from '#server/mail/contact-notification.ts'
+import { APP_URL, client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,7 +1,7 @@
-import type { Api } from '../http/api'
-import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument, linkify } from '../http/html'
-import { clearMail, listMail, type OutboxEntry } from '../mail/outbox'
-import type { Services } from '../services'
+import type { Api } from '#server/http/api.ts'
+import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument, linkify } from '#server/http/html.ts'
+import { clearMail, listMail, type OutboxEntry } from '#server/mail/outbox.ts'
+import type { Services } from '#server/services.ts'
 
 /**
  * The development mailbox: every message the provider "sent", newest first, as a page for

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
-import { toSeconds } from '../clock'
-import { fakeGoogleCodes } from '../db/schema'
-import { fakeGoogleKey } from '../google/fake-google-keys'
-import { customIdentity, FAKE_GOOGLE_IDENTITIES, initialsOf, type FakeGoogleIdentity } from '../google/fake-identities'
-import { pathParam, type AppContext, type Api } from '../http/api'
-import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument } from '../http/html'
-import type { Services } from '../services'
+import { toSeconds } from '#server/clock.ts'
+import { fakeGoogleCodes } from '#server/db/schema.ts'
+import { fakeGoogleKey } from '#server/google/fake-google-keys.ts'
+import { customIdentity, FAKE_GOOGLE_IDENTITIES, initialsOf, type FakeGoogleIdentity } from '#server/google/fake-identities.ts'
+import { pathParam, type AppContext, type Api } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument } from '#server/http/html.ts'
+import type { Services } from '#server/services.ts'
 
 const CODE_LIFETIME_SECONDS = 5 * 60
 const TOKEN_LIFETIME_SECONDS = 3599
@@ -70,8 +71,8 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       return c.body(renderChooser(request), 200, HTML_PAGE_HEADERS)
     },
     POST: async (c) => {
-      const form = await c.req.parseBody()
-      const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined)
+      const form = await readFields(c.req.raw)
+      const field = (name: string) => stringField(form, name)
       const request = authorizeRequest(field)
       const problem = pageError(request)
       if (problem) return c.body(renderErrorPage(problem), 400, HTML_PAGE_HEADERS)
@@ -98,8 +99,8 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
 
   api.endpoint('/fake-google/token', {
     POST: async (c) => {
-      const form = await c.req.parseBody()
-      const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '')
+      const form = await readFields(c.req.raw)
+      const field = (name: string) => stringField(form, name) ?? ''
       const basic = basicCredentials(c.req.header('authorization'))
       const requestClientId = basic?.clientId ?? field('client_id')
       const oauthError = (status: 400 | 401, error: string, description: string) =>
@@ -184,6 +185,12 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       locale: 'pt-BR',
     }
   }
+}
+
+/** A text field of a body read by http/body.ts (which refuses NULs, too many fields and, with app.ts, oversized bodies). */
+function stringField(fields: Record<string, unknown>, name: string): string | undefined {
+  const value = fields[name]
+  return typeof value === 'string' ? value : undefined
 }
 
 function authorizeRequest(read: (name: string) => string | undefined): AuthorizeRequest {

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { z } from 'zod'
-import { hasUsablePassword, makeUnusablePassword } from '../auth/passwords'
-import { startSession } from '../auth/sessions'
-import { users } from '../db/schema'
-import { InvalidGoogleTokenError, type GoogleIdentity } from '../google/verify-id-token'
-import type { Api } from '../http/api'
-import { readFields } from '../http/body'
-import { ApiError } from '../http/errors'
-import { charField, validate } from '../http/fields'
-import type { Services } from '../services'
+import { hasUsablePassword, makeUnusablePassword } from '#server/auth/passwords.ts'
+import { startSession } from '#server/auth/sessions.ts'
+import { users } from '#server/db/schema.ts'
+import { InvalidGoogleTokenError, type GoogleIdentity } from '#server/google/verify-id-token.ts'
+import type { Api } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { ApiError } from '#server/http/errors.ts'
+import { charField, validate } from '#server/http/fields.ts'
+import type { Services } from '#server/services.ts'
 import {
   createUser,
   findUserByEmail,
@@ -18,8 +18,8 @@ import {
   uniqueUsernameFromEmail,
   uniqueViolation,
   type UserRow,
-} from '../users/repository'
-import { splitFullName } from '../users/serializers'
+} from '#server/users/repository.ts'
+import { splitFullName } from '#server/users/serializers.ts'
 import { normaliseEmail } from './accounts'
 import { enforceThrottle, requestAddress } from './throttling'
 

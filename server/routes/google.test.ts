@@ -1,8 +1,9 @@
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ProviderApp } from '../app'
-import type { DatabaseHandle } from '../db/client'
-import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+import type { ProviderApp } from '#server/app.ts'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { fakeGoogleCodes } from '#server/db/schema.ts'
+import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()
@@ -134,6 +135,35 @@ describe('fake Google', () => {
     const stranger = (await chooseAccount({ account: 'bruno.lima@gmail.test' })).searchParams.get('code')!
     expect((await exchange(stranger, { client_id: 'other' })).status).toBe(401)
     expect((await exchange(stranger, { grant_type: 'password' })).status).toBe(400)
+  })
+
+  it('reads its forms with the checked body reader: NULs, too many fields and oversized bodies are refused', async () => {
+    const post = (path: string, body: string, contentType = 'application/x-www-form-urlencoded') =>
+      app.request(`${ISSUER}/${path}`, { method: 'POST', headers: { 'content-type': contentType }, body })
+    const form = (fields: Record<string, string>) => new URLSearchParams({ ...Object.fromEntries(authorizeQuery()), ...fields }).toString()
+
+    // A NUL would reach PostgreSQL (the chosen e-mail is stored with the code) and fail there.
+    for (const response of [
+      await post('authorize', form({ email: 'nul\u0000@example.com' })),
+      await post('authorize', `${form({})}&email=a%00%40example.com`),
+      await post('authorize', JSON.stringify({ ...Object.fromEntries(authorizeQuery()), email: 'a\u0000@example.com' }), 'application/json'),
+      await post('token', `grant_type=authorization_code&client_id=${CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&code=4%2Fx%00y`),
+    ]) {
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ detail: 'Null characters are not allowed.' })
+    }
+
+    const tooMany = await post('token', Array.from({ length: 1001 }, (_, index) => `f${index}=x`).join('&'))
+    expect(tooMany.status).toBe(400)
+    expect(await tooMany.json()).toEqual({ detail: 'Too many fields: at most 1000 are allowed.' })
+
+    const oversized = await post('authorize', `${form({ email: 'big@example.com' })}&name=${'x'.repeat(5 * 1024 * 1024)}`)
+    expect(oversized.status).toBe(413)
+    expect(await oversized.json()).toEqual({ detail: 'Request body is too large.' })
+
+    // Nothing was stored, and the same form without the NUL still goes through.
+    expect(await database.db.select().from(fakeGoogleCodes)).toEqual([])
+    expect((await chooseAccount({ email: 'nul@example.com' })).searchParams.get('code')).toMatch(/^4\//)
   })
 })
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { client, createMemoryDatabase, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { client, createMemoryDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 beforeAll(async () => {

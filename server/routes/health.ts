@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { Api } from '../http/api'
-import type { Services } from '../services'
+import type { Api } from '#server/http/api.ts'
+import type { Services } from '#server/services.ts'
 
 /**
  * Liveness and readiness in one: the process answers and the database runs a query. With

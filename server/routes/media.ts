@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
-import { photos } from '../db/schema'
-import { pathParam, type Api } from '../http/api'
-import { notFound } from '../http/errors'
-import type { Services } from '../services'
+import { photos } from '#server/db/schema.ts'
+import { pathParam, type Api } from '#server/http/api.ts'
+import { notFound } from '#server/http/errors.ts'
+import type { Services } from '#server/services.ts'
 
 /**
  * Profile photos, public like Django's MEDIA_URL. Names are random and never reused (a new

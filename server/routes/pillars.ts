@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm'
-import { pillars } from '../db/schema'
-import { pathParam, type Api } from '../http/api'
-import { notFound } from '../http/errors'
-import type { Services } from '../services'
+import { pillars } from '#server/db/schema.ts'
+import { pathParam, type Api } from '#server/http/api.ts'
+import { notFound } from '#server/http/errors.ts'
+import type { Services } from '#server/services.ts'
 
 type PillarRow = typeof pillars.$inferSelect
 

@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { authenticate, authenticateWithRole, roleOf } from '../auth/authenticate'
-import type { Api } from '../http/api'
-import { notFound, permissionDenied } from '../http/errors'
-import { idField, validate } from '../http/fields'
-import type { Services } from '../services'
-import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '../users/repository'
-import { serializePatient, serializeProfessional, serializeProfile } from '../users/serializers'
+import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
+import type { Api } from '#server/http/api.ts'
+import { notFound, permissionDenied } from '#server/http/errors.ts'
+import { idField, validate } from '#server/http/fields.ts'
+import type { Services } from '#server/services.ts'
+import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
+import { serializePatient, serializeProfessional, serializeProfile } from '#server/users/serializers.ts'
 
 /** Professionals and their patients (SPEC §6: professionals list their patients). */
 export function registerProfessionalRoutes(api: Api, services: Services): void {

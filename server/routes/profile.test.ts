@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
-import type { ProviderApp } from '../app'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import type { ProviderApp } from '#server/app.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { GOAL_LIBRARY } from '../questionnaire/goal-library'
-import { client, createMemoryDatabase, fakeClock, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { GOAL_LIBRARY } from '#server/questionnaire/goal-library.ts'
+import { client, createMemoryDatabase, fakeClock, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { authenticate, authenticateWithRole, roleOf, type Caller } from '../auth/authenticate'
-import { idParam, type Api } from '../http/api'
-import { readFields } from '../http/body'
-import { ApiError, notFound, permissionDenied, validationError } from '../http/errors'
-import { idField, pythonTypeName, tooManyElements, validate } from '../http/fields'
-import { checkId } from '../http/ids'
-import { paginate } from '../http/pagination'
-import { parseAnswers } from '../questionnaire/answers'
+import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
+import { idParam, type Api } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { ApiError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import { idField, pythonTypeName, tooManyElements, validate } from '#server/http/fields.ts'
+import { checkId } from '#server/http/ids.ts'
+import { paginate } from '#server/http/pagination.ts'
+import { parseAnswers } from '#server/questionnaire/answers.ts'
 import {
   activeProfessionalIds,
   addShares,
@@ -28,8 +28,8 @@ import {
   sharedWith,
   sharesOf,
   type ResultRow,
-} from '../questionnaire/repository'
-import { scoreSubmission } from '../questionnaire/scoring'
+} from '#server/questionnaire/repository.ts'
+import { scoreSubmission } from '#server/questionnaire/scoring.ts'
 import {
   serializeQuestionnaire,
   serializeResult,
@@ -37,9 +37,9 @@ import {
   serializeSharedResult,
   serializeShareList,
   serializeTrends,
-} from '../questionnaire/serializers'
-import type { Services } from '../services'
-import { findUserById } from '../users/repository'
+} from '#server/questionnaire/serializers.ts'
+import type { Services } from '#server/services.ts'
+import { findUserById } from '#server/users/repository.ts'
 
 const REQUIRED = 'This field is required.'
 const NOT_NULL = 'This field may not be null.'

@@ -1,9 +1,9 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
-import type { ThrottleScope } from '../config'
-import type { AppContext } from '../http/api'
-import { clientAddress } from '../http/client-address'
-import { throttled } from '../http/errors'
-import type { Services } from '../services'
+import type { ThrottleScope } from '#server/config.ts'
+import type { AppContext } from '#server/http/api.ts'
+import { clientAddress } from '#server/http/client-address.ts'
+import { throttled } from '#server/http/errors.ts'
+import type { Services } from '#server/services.ts'
 
 function socketAddress(c: AppContext): string | undefined {
   try {

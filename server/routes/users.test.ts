@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../db/client'
-import { client, createMemoryDatabase, PUBLIC_URL, resetDatabase, testApp } from '../testing/harness'
+import type { DatabaseHandle } from '#server/db/client.ts'
+import { client, createMemoryDatabase, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 let api: ReturnType<typeof client>

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm'
-import type { Database } from '../db/client'
-import { liveSession } from '../auth/sessions'
-import { authSessions, groups, professionalPatients, userGroups, users } from '../db/schema'
+import type { Database } from '#server/db/client.ts'
+import { liveSession } from '#server/auth/sessions.ts'
+import { authSessions, groups, professionalPatients, userGroups, users } from '#server/db/schema.ts'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -43,25 +43,9 @@ export async function groupNamesByUser(db: Database, userIds: number[]): Promise
 }
 
 /**
- * A user and their group names (in group creation order) in one query: every authenticated
+ * A user and their group names (in group creation order) for a request's bearer token, in one
+ * query: only if the token's session is live (the session row joined in). Every authenticated
  * request needs both, so this is the provider's most frequent lookup.
- */
-export async function findUserWithGroups(db: Database, id: number): Promise<{ user: UserRow; groups: string[] } | undefined> {
-  const rows = await db
-    .select({ user: users, group: groups.name })
-    .from(users)
-    .leftJoin(userGroups, eq(userGroups.userId, users.id))
-    .leftJoin(groups, eq(groups.id, userGroups.groupId))
-    .where(eq(users.id, id))
-    .orderBy(asc(groups.id))
-  const first = rows[0]
-  if (!first) return undefined
-  return { user: first.user, groups: rows.flatMap((row) => (row.group === null ? [] : [row.group])) }
-}
-
-/**
- * The same, for a request's bearer token: the user and groups only if the token's session is
- * live, still in one query (the session row joined in), since every authenticated request asks.
  */
 export async function findSessionUserWithGroups(
   db: Database,
