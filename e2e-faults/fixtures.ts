@@ -21,17 +21,43 @@ export const messages = {
   forbidden: 'Acesso negado',
 } as const
 
-/** The faults every page and form is put through, with the message each must show. */
-export const networkFaults: { name: string; mode: FaultMode }[] = [
+/**
+ * The fault classes, each with its modes. A page or form is put through each class once, with one
+ * of its modes chosen in rotation (`oneOf`), so that across the suite every mode is still hit
+ * several times while no page or form loops over all of them: which message each single mode
+ * becomes is proved against msw in tests/provider-fetch.test.ts. Test titles name the mode used.
+ */
+export type Fault = { name: string; mode: FaultMode }
+export type BadAnswer = Fault & { message: string }
+
+/** The provider out of reach: the network message, the session kept. */
+export const networkFaults: Fault[] = [
   { name: 'connection refused', mode: { kind: 'refused' } },
   { name: 'socket destroyed', mode: { kind: 'down' } },
   { name: 'slower than the timeout', mode: { kind: 'slow', delayMs: 3_000 } },
 ]
-export const badAnswerFaults: { name: string; mode: FaultMode; message: string }[] = [
+/**
+ * The network faults that fail at once. 'Slow' is left out where the request is only abandoned by
+ * the app, not by the proxy: the write would then still reach the provider after the test moved on
+ * (and it is the server's case, checked with JavaScript off).
+ */
+export const quickNetworkFaults: Fault[] = networkFaults.filter(({ mode }) => mode.kind !== 'slow')
+
+/** The provider answering nonsense: the message of each. */
+export const badAnswerFaults: BadAnswer[] = [
   { name: '500', mode: { kind: 'status', status: 500 }, message: messages.server },
   { name: 'malformed JSON', mode: { kind: 'malformed-json' }, message: messages.badGateway },
   { name: 'HTML instead of JSON', mode: { kind: 'html' }, message: messages.badGateway },
 ]
+
+/** A storm of 401s (the refresh too): the session ends, with the session-expired message. */
+export const unauthorizedFault: Fault = { name: '401 storm', mode: { kind: 'unauthorized' } }
+
+/** The item for the `index`-th page or form of a list: the modes of a class in rotation. */
+export function oneOf<T>(list: readonly T[], index: number): T {
+  if (list.length === 0) throw new Error('oneOf: an empty list')
+  return list[((index % list.length) + list.length) % list.length]!
+}
 
 type WorkerFixtures = { instance: FaultInstance }
 type TestFixtures = {

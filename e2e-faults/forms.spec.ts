@@ -1,11 +1,32 @@
-import { type Page } from '@playwright/test'
-import { type FaultMode } from './support/fault-proxy.ts'
-import { accountMenu, accounts, badAnswerFaults, expect, loginAs, messages, networkFaults, sessionData, test } from './fixtures'
+import { type BrowserContext, type Page } from '@playwright/test'
+import { type FaultMode, type FaultTarget } from './support/fault-proxy.ts'
+import {
+  type BadAnswer,
+  type Fault,
+  accountMenu,
+  accounts,
+  badAnswerFaults,
+  expect,
+  loginAs,
+  messages,
+  networkFaults,
+  oneOf,
+  quickNetworkFaults,
+  sessionData,
+  test,
+  unauthorizedFault,
+} from './fixtures'
 
 /**
- * Every form, submitted while the provider fails in each way: the SPEC §8 message shows, nothing
- * typed is lost (passwords excepted: they come back empty by design), and a signed-in user stays
- * signed in. With JavaScript on (fetch submissions) and off (document POSTs).
+ * Every form, submitted while the provider fails: the SPEC §8 message shows, nothing typed is lost
+ * (passwords excepted: they come back empty by design), and a signed-in user stays signed in.
+ *
+ * Each form meets each fault class once, with one mode of the class chosen in rotation (named in
+ * the test's title); which message every single mode becomes is proved in
+ * tests/provider-fetch.test.ts. With JavaScript off (document POSTs, where the server alone decides
+ * the outcome): a network fault, a bad answer and, for the signed-in forms, a storm of 401s. With
+ * JavaScript on (fetch submissions: the reply is rendered and what was typed kept in the browser):
+ * one test per form with a network fault and a bad answer, in another rotation than without.
  */
 type FormCase = {
   name: string
@@ -96,7 +117,9 @@ async function expectKept(page: Page, form: FormCase) {
   for (const name of Object.keys(form.passwords ?? {})) await expect(page.locator(`form [name="${name}"]`), `${name} empty`).toHaveValue('')
 }
 
-async function submitWith(page: Page, form: FormCase, fault: (mode: FaultMode, target?: { paths: (string | RegExp)[] }) => Promise<void>, mode: FaultMode, aimed: boolean) {
+type FaultSwitch = (mode: FaultMode, target?: FaultTarget) => Promise<void>
+
+async function submitWith(page: Page, form: FormCase, fault: FaultSwitch, mode: FaultMode, aimed: boolean) {
   await fault({ kind: 'pass' })
   await page.goto(form.path)
   await fill(page, form)
@@ -107,133 +130,179 @@ async function submitWith(page: Page, form: FormCase, fault: (mode: FaultMode, t
   expect(response.status(), 'no 5xx').toBeLessThan(500)
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  test.describe(`forms with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
-    test.use({ javaScriptEnabled })
+type Session = Awaited<ReturnType<typeof sessionData>>
 
-    for (const form of forms) {
-      test.describe(form.name, () => {
-        test.beforeEach(async ({ page }) => {
-          const probe = await page.request.get(form.path, { maxRedirects: 0 })
-          test.skip(form.name === 'contact' && probe.status() === 404, 'no contact page in this build')
-          if (form.as) await loginAs(page, accounts[form.as])
+async function expectNetworkMessage(page: Page, form: FormCase, before: Session, context: BrowserContext) {
+  await expect(page.getByRole('alert').filter({ hasText: messages.network })).toBeVisible()
+  await expectKept(page, form)
+  await expectStillSignedIn(page, form, before, context)
+}
+
+async function expectBadAnswerMessage(page: Page, form: FormCase, message: string, before: Session, context: BrowserContext) {
+  await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
+  await expectKept(page, form)
+  await expectStillSignedIn(page, form, before, context)
+}
+
+async function expectStillSignedIn(page: Page, form: FormCase, before: Session, context: BrowserContext) {
+  if (!form.as) return
+  await expect(accountMenu(page), 'still signed in').toBeVisible()
+  expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+}
+
+forms.forEach((form, index) => {
+  test.describe(form.name, () => {
+    test.beforeEach(async ({ page }) => {
+      const probe = await page.request.get(form.path, { maxRedirects: 0 })
+      test.skip(form.name === 'contact' && probe.status() === 404, 'no contact page in this build')
+      if (form.as) await loginAs(page, accounts[form.as])
+    })
+
+    test.describe('with JavaScript off', () => {
+      test.use({ javaScriptEnabled: false })
+
+      const network = oneOf(networkFaults, index)
+      test(`the provider out of reach (${network.name}): the network message, nothing typed lost, the session kept`, async ({ page, context, fault }) => {
+        const before = await sessionData(context)
+        await submitWith(page, form, fault, network.mode, false)
+        await expectNetworkMessage(page, form, before, context)
+      })
+
+      const bad = oneOf(badAnswerFaults, index)
+      test(`a bad answer to its call (${bad.name}): its message, nothing typed lost`, async ({ page, context, fault }) => {
+        const before = await sessionData(context)
+        await submitWith(page, form, fault, bad.mode, true)
+        await expectBadAnswerMessage(page, form, bad.message, before, context)
+      })
+
+      if (form.as) {
+        test(`a ${unauthorizedFault.name} (refresh too): the session ends, and the sign-in page says so`, async ({ page, context, fault }) => {
+          await submitWith(page, form, fault, unauthorizedFault.mode, false)
+          await expect(page).toHaveURL(/\/auth\?mode=login/)
+          await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
+          expect((await sessionData(context))?.refresh).toBeUndefined()
         })
+      }
+    })
 
-        test('the provider unreachable or too slow: the network message, nothing typed lost, the session kept', async ({ page, context, fault }) => {
-          const before = await sessionData(context)
-          // 'Slower than the timeout' is the server's case: checked without JavaScript only.
-          for (const { name, mode } of networkFaults.filter(({ mode }) => !javaScriptEnabled || mode.kind !== 'slow')) {
-            await test.step(name, async () => {
-              await submitWith(page, form, fault, mode, false)
-              await expect(page.getByRole('alert').filter({ hasText: messages.network })).toBeVisible()
-              await expectKept(page, form)
-              if (form.as) {
-                await expect(accountMenu(page), 'still signed in').toBeVisible()
-                expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
-              }
-            })
-          }
+    test.describe('with JavaScript on', () => {
+      test.use({ javaScriptEnabled: true })
+
+      // Another rotation than without JavaScript, so that each form meets other modes here.
+      // Never 'slower than the timeout': that is the server's case, checked without JavaScript.
+      const network = oneOf(quickNetworkFaults, index + 1)
+      const bad = oneOf(badAnswerFaults, index + 1)
+      test(`the reply rendered in place, nothing typed lost: ${network.name}, then ${bad.name}`, async ({ page, context, fault }) => {
+        const before = await sessionData(context)
+        await test.step(`the provider out of reach (${network.name}): the network message`, async () => {
+          await submitWith(page, form, fault, network.mode, false)
+          await expectNetworkMessage(page, form, before, context)
         })
-
-        if (form.as) {
-          test('a storm of 401s (refresh too): the session ends, and the sign-in page says so', async ({ page, context, fault }) => {
-            await submitWith(page, form, fault, { kind: 'unauthorized' }, false)
-            await expect(page).toHaveURL(/\/auth\?mode=login/)
-            await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
-            expect((await sessionData(context))?.refresh).toBeUndefined()
-          })
-        }
-
-        test('a bad answer to its call (500, malformed JSON, HTML): its message, nothing typed lost', async ({ page, context, fault }) => {
-          const before = await sessionData(context)
-          for (const { name, mode, message } of badAnswerFaults) {
-            await test.step(name, async () => {
-              await submitWith(page, form, fault, mode, true)
-              await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
-              await expectKept(page, form)
-              if (form.as) {
-                await expect(accountMenu(page), 'still signed in').toBeVisible()
-                expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
-              }
-            })
-          }
+        await test.step(`a bad answer to its call (${bad.name}): its message`, async () => {
+          await submitWith(page, form, fault, bad.mode, true)
+          await expectBadAnswerMessage(page, form, bad.message, before, context)
         })
       })
-    }
+    })
   })
-}
+})
 
 /**
  * A form with nothing typed (choices and buttons): building the program from the chosen pillars.
  * The provider failing says so and keeps the session; the chosen pillars are kept (a cookie).
+ * As for the forms above: each fault class once without JavaScript, and once more (other modes)
+ * with it. Never 'slower than the timeout': the proxy forwards a slow request after the app gave
+ * up, and the program would then exist for the tests that follow (the same demo patient).
  */
-for (const javaScriptEnabled of [true, false]) {
-  test.describe(`program creation with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
-    test.use({ javaScriptEnabled })
+test.describe('program creation', () => {
+  test.beforeEach(async ({ page, baseURL }) => {
+    await loginAs(page, accounts.paciente)
+    const chosen = await page.request.post('/pilares', { form: { intent: 'choose', mode: 'single', pillar: 'sono' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+    expect(chosen.status()).toBe(303)
+  })
 
-    test.beforeEach(async ({ page, baseURL }) => {
-      await loginAs(page, accounts.paciente)
-      const chosen = await page.request.post('/pilares', { form: { intent: 'choose', mode: 'single', pillar: 'sono' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
-      expect(chosen.status()).toBe(303)
+  async function networkStep(page: Page, context: BrowserContext, fault: FaultSwitch, before: Session, { mode }: Fault) {
+    await fault({ kind: 'pass' })
+    await page.goto('/meu-programa')
+    await page.getByRole('radio', { name: /Os pilares que escolhi/ }).check()
+    await fault(mode)
+    await page.getByRole('button', { name: 'Montar programa' }).click()
+    await expect(page.getByText(messages.network).first()).toBeVisible()
+    await expect(accountMenu(page), 'still signed in').toBeVisible()
+    expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+  }
+
+  async function badAnswerStep(page: Page, context: BrowserContext, fault: FaultSwitch, before: Session, { mode, message }: BadAnswer) {
+    await fault({ kind: 'pass' })
+    await fault(mode, { paths: ['/program/'], methods: ['POST'] })
+    await page.goto('/meu-programa')
+    await page.getByRole('radio', { name: /Os pilares que escolhi/ }).check()
+    const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
+    await page.getByRole('button', { name: 'Montar programa' }).click()
+    expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'Meu programa' })).toBeVisible()
+    expect((await sessionData(context))?.refresh).toBe(before?.refresh)
+  }
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false })
+
+    const network = oneOf(quickNetworkFaults, 0)
+    test(`the provider out of reach (${network.name}): the network message, the session kept`, async ({ page, context, fault }) => {
+      await networkStep(page, context, fault, await sessionData(context), network)
     })
 
-    async function submit(page: Page) {
-      await page.goto('/meu-programa')
-      await page.getByRole('radio', { name: /Os pilares que escolhi/ }).check()
-      const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
-      await page.getByRole('button', { name: 'Montar programa' }).click()
-      expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
-    }
-
-    test('the provider unreachable: the network message, the session kept', async ({ page, context, fault }) => {
-      const before = await sessionData(context)
-      // Not 'slow': the proxy forwards a slow request after the app gave up, and the program would
-      // then exist for the tests that follow (the same demo patient).
-      for (const { name, mode } of networkFaults.filter(({ mode }) => mode.kind !== 'slow')) {
-        await test.step(name, async () => {
-          await fault({ kind: 'pass' })
-          await page.goto('/meu-programa')
-          await page.getByRole('radio', { name: /Os pilares que escolhi/ }).check()
-          await fault(mode)
-          await page.getByRole('button', { name: 'Montar programa' }).click()
-          await expect(page.getByText(messages.network).first()).toBeVisible()
-          await expect(accountMenu(page), 'still signed in').toBeVisible()
-          expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
-        })
-      }
-    })
-
-    test('a bad answer to the creation (500, malformed JSON, HTML): its message, the page kept', async ({ page, context, fault }) => {
-      const before = await sessionData(context)
-      for (const { name, mode, message } of badAnswerFaults) {
-        await test.step(name, async () => {
-          await fault({ kind: 'pass' })
-          await fault(mode, { paths: ['/program/'], methods: ['POST'] })
-          await submit(page)
-          await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
-          await expect(page.getByRole('heading', { level: 1, name: 'Meu programa' })).toBeVisible()
-          expect((await sessionData(context))?.refresh).toBe(before?.refresh)
-        })
-      }
+    const bad = oneOf(badAnswerFaults, 2)
+    test(`a bad answer to the creation (${bad.name}): its message, the page kept`, async ({ page, context, fault }) => {
+      await badAnswerStep(page, context, fault, await sessionData(context), bad)
     })
   })
+
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+
+    const network = oneOf(quickNetworkFaults, 1)
+    const bad = oneOf(badAnswerFaults, 0)
+    test(`the reply rendered in place: ${network.name}, then ${bad.name}`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      await test.step(`the provider out of reach (${network.name}): the network message, the session kept`, () => networkStep(page, context, fault, before, network))
+      await test.step(`a bad answer to the creation (${bad.name}): its message, the page kept`, () => badAnswerStep(page, context, fault, before, bad))
+    })
+  })
+})
+
+/**
+ * The network fault and the bad answer of one write, for the tests below that take one step per
+ * fault class. Never 'slower than the timeout': a write abandoned by the app would still reach the
+ * provider after the test moved on (the change would then be made after all).
+ */
+function writeFaults(index: number) {
+  const network = oneOf(quickNetworkFaults, index)
+  const bad = oneOf(badAnswerFaults, index)
+  return [
+    { ...network, message: messages.network, aimed: false },
+    { ...bad, aimed: true },
+  ]
 }
 
 /**
  * The assessment's last step: 36 answers kept in a server-side draft. A provider that fails at
- * the moment of sending says so, and every answer is still there to send again.
+ * the moment of sending says so, and every answer is still there to send again. Server behaviour:
+ * JavaScript off, one step per fault class.
  */
 test.describe('assessment submission with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('a step posted while the provider is unreachable keeps its answers', async ({ page, context, fault }) => {
+  const stepFault = oneOf(quickNetworkFaults, 1)
+  test(`a step posted while the provider is out of reach (${stepFault.name}) keeps its answers`, async ({ page, context, fault }) => {
     await loginAs(page, accounts.paciente)
     await page.goto('/avaliacao')
     const fieldsets = page.locator('main form fieldset')
     const count = await fieldsets.count()
     for (let index = 0; index < count; index++) await fieldsets.nth(index).locator('input[type="radio"][value="3"]').check()
     const before = await sessionData(context)
-    await fault({ kind: 'refused' })
+    await fault(stepFault.mode)
     await page.getByRole('button', { name: 'Avançar' }).click()
     // The questionnaire read a moment ago still serves: the next step shows, the session is kept.
     await expect(page.getByRole('button', { name: 'Voltar' })).toBeVisible()
@@ -243,7 +312,8 @@ test.describe('assessment submission with JavaScript off', () => {
     await expect(page.locator('main form fieldset input[type="radio"][value="3"]:checked')).toHaveCount(count)
   })
 
-  test('the provider failing says so and keeps every answer', async ({ page, context, fault }) => {
+  const faults = writeFaults(2)
+  test(`the provider failing says so and keeps every answer: ${faults.map(({ name }) => name).join(', then ')}`, async ({ page, context, fault }) => {
     test.slow() // seven pages of questions before the faults
     await loginAs(page, accounts.paciente)
     await page.goto('/avaliacao')
@@ -258,10 +328,6 @@ test.describe('assessment submission with JavaScript off', () => {
     const answered = await page.locator('main').textContent()
     const before = await sessionData(context)
 
-    const faults = [
-      ...networkFaults.filter(({ mode }) => mode.kind !== 'slow').map(({ name, mode }) => ({ name, mode, message: messages.network, aimed: false })),
-      ...badAnswerFaults.map((fault) => ({ ...fault, aimed: true })),
-    ]
     for (const { name, mode, message, aimed } of faults) {
       await test.step(name, async () => {
         await fault(mode, aimed ? { paths: ['/questionnaire/submit/'] } : undefined)
@@ -279,17 +345,14 @@ test.describe('assessment submission with JavaScript off', () => {
 
 /**
  * Buttons that change one thing (a goal ticked, a message marked handled): the provider failing
- * says so, nothing changes, and the session is kept. Server behaviour: JavaScript off.
+ * says so, nothing changes, and the session is kept. Server behaviour: JavaScript off, one step
+ * per fault class, each button in its own rotation.
  */
 test.describe('buttons that write, with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  const faults = [
-    ...networkFaults.filter(({ mode }) => mode.kind !== 'slow').map(({ name, mode }) => ({ name, mode, message: messages.network, aimed: false })),
-    ...badAnswerFaults.map((fault) => ({ ...fault, aimed: true })),
-  ]
-
-  test('ticking a goal', async ({ page, context, fault, baseURL }) => {
+  const goalFaults = writeFaults(0)
+  test(`ticking a goal: ${goalFaults.map(({ name }) => name).join(', then ')}`, async ({ page, context, fault, baseURL }) => {
     await loginAs(page, accounts.paciente2)
     const headers = { Origin: baseURL! }
     await page.request.post('/pilares', { form: { intent: 'choose', mode: 'single', pillar: 'sono' }, headers, maxRedirects: 0 })
@@ -300,7 +363,7 @@ test.describe('buttons that write, with JavaScript off', () => {
     const count = await open.count()
     expect(count).toBeGreaterThan(0)
     const before = await sessionData(context)
-    for (const { name, mode, message, aimed } of faults) {
+    for (const { name, mode, message, aimed } of goalFaults) {
       await test.step(name, async () => {
         await fault(mode, aimed ? { paths: [/^\/program\/goals\/\d+\/$/], methods: ['POST'] } : undefined)
         await open.first().click()
@@ -313,7 +376,8 @@ test.describe('buttons that write, with JavaScript off', () => {
     }
   })
 
-  test('marking a contact message handled', async ({ page, context, fault, baseURL }) => {
+  const messageFaults = writeFaults(1)
+  test(`marking a contact message handled: ${messageFaults.map(({ name }) => name).join(', then ')}`, async ({ page, context, fault, baseURL }) => {
     const sent = await page.request.post('/contato', {
       form: { name: 'Rita Retorno', email: 'rita@example.com', subject: 'other', message: 'Uma mensagem para a equipe atender.' },
       headers: { Origin: baseURL! },
@@ -326,7 +390,7 @@ test.describe('buttons that write, with JavaScript off', () => {
     const count = await open.count()
     expect(count).toBeGreaterThan(0)
     const before = await sessionData(context)
-    for (const { name, mode, message, aimed } of faults) {
+    for (const { name, mode, message, aimed } of messageFaults) {
       await test.step(name, async () => {
         await fault(mode, aimed ? { paths: [/^\/contact\/\d+\/$/], methods: ['PATCH'] } : undefined)
         await open.first().click()

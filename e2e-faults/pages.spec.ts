@@ -1,9 +1,28 @@
 import { type Page } from '@playwright/test'
-import { accountMenu, accounts, badAnswerFaults, expect, expireAccessToken, loginAs, messages, networkFaults, sessionData, staleUserCheck, test } from './fixtures'
+import {
+  accountMenu,
+  accounts,
+  badAnswerFaults,
+  expect,
+  expireAccessToken,
+  loginAs,
+  messages,
+  networkFaults,
+  oneOf,
+  sessionData,
+  staleUserCheck,
+  test,
+  unauthorizedFault,
+} from './fixtures'
 
 /**
- * Every page, with the provider unreachable, slow or answering nonsense: the SPEC §8 message
- * shows, and the session is kept (network) or ended with the session-expired message (401s).
+ * Every page, with the provider out of reach, answering nonsense or refusing every token: the
+ * SPEC §8 message shows, and the session is kept (network, bad answers) or ended with the
+ * session-expired message (401s).
+ *
+ * Each page meets each fault class once, with one mode of the class chosen in rotation (named in
+ * the test's title), so that across the pages every mode is still met several times; which
+ * message every single mode becomes is proved in tests/provider-fetch.test.ts.
  */
 type SignedInPage = {
   who: keyof typeof accounts
@@ -41,30 +60,27 @@ const signedInPages: SignedInPage[] = [
 test.use({ javaScriptEnabled: false })
 
 test.describe('signed-in pages', () => {
-  for (const target of signedInPages) {
-    test(`${target.path} as ${target.who}: network faults keep the session and say so`, async ({ page, context, fault }) => {
+  signedInPages.forEach((target, index) => {
+    const network = oneOf(networkFaults, index)
+    test(`${target.path} as ${target.who}: the provider out of reach (${network.name}) keeps the session and says so`, async ({ page, context, fault }) => {
       await loginAs(page, accounts[target.who])
       await page.goto(target.path)
       await expect(target.ready(page)).toBeVisible()
       const before = await sessionData(context)
 
-      for (const { name, mode } of networkFaults) {
-        await test.step(name, async () => {
-          await fault(mode)
-          const response = await page.goto(target.path)
-          if (target.ownCall) {
-            // The page cannot be shown without its data: the network error page, in Portuguese.
-            expect(response?.status(), name).toBe(503)
-            await expect(page.getByText(messages.network).first()).toBeVisible()
-          } else {
-            // Everything it shows is already in the session: the page is served as it was.
-            expect(response?.status(), name).toBe(200)
-            await expect(target.ready(page)).toBeVisible()
-          }
-          await expect(accountMenu(page), 'still signed in').toBeVisible()
-          expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
-        })
+      await fault(network.mode)
+      const response = await page.goto(target.path)
+      if (target.ownCall) {
+        // The page cannot be shown without its data: the network error page, in Portuguese.
+        expect(response?.status(), network.name).toBe(503)
+        await expect(page.getByText(messages.network).first()).toBeVisible()
+      } else {
+        // Everything it shows is already in the session: the page is served as it was.
+        expect(response?.status(), network.name).toBe(200)
+        await expect(target.ready(page)).toBeVisible()
       }
+      await expect(accountMenu(page), 'still signed in').toBeVisible()
+      expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
 
       await fault({ kind: 'pass' })
       await page.goto(target.path)
@@ -72,29 +88,26 @@ test.describe('signed-in pages', () => {
     })
 
     if (target.ownCall) {
-      test(`${target.path} as ${target.who}: a bad answer to its own call shows the error page and keeps the session`, async ({ page, context, fault }) => {
+      const bad = oneOf(badAnswerFaults, index)
+      test(`${target.path} as ${target.who}: a bad answer to its own call (${bad.name}) shows the error page and keeps the session`, async ({ page, context, fault }) => {
         await loginAs(page, accounts[target.who])
         const before = await sessionData(context)
-        for (const { name, mode } of badAnswerFaults) {
-          await test.step(name, async () => {
-            await fault(mode, { paths: [target.ownCall!], methods: ['GET'] })
-            const response = await page.goto(target.path)
-            expect(response?.status(), name).toBe(500)
-            await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
-            await expect(page.locator('body')).not.toContainText(/stack|TypeError|SyntaxError|at .*\.js:\d+/)
-            await expect(accountMenu(page), 'still signed in').toBeVisible()
-            expect((await sessionData(context))?.refresh).toBe(before?.refresh)
-          })
-        }
+        await fault(bad.mode, { paths: [target.ownCall!], methods: ['GET'] })
+        const response = await page.goto(target.path)
+        expect(response?.status(), bad.name).toBe(500)
+        await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
+        await expect(page.locator('body')).not.toContainText(/stack|TypeError|SyntaxError|at .*\.js:\d+/)
+        await expect(accountMenu(page), 'still signed in').toBeVisible()
+        expect((await sessionData(context))?.refresh).toBe(before?.refresh)
       })
     }
 
-    test(`${target.path} as ${target.who}: a storm of 401s (refresh too) ends the session with the expired message`, async ({ page, context, fault, faultProxy, baseURL }) => {
+    test(`${target.path} as ${target.who}: a ${unauthorizedFault.name} (refresh too) ends the session with the expired message`, async ({ page, context, fault, faultProxy, baseURL }) => {
       await loginAs(page, accounts[target.who])
       // A page with no call of its own learns of a dead session when the stored user is next
       // confirmed (at most a minute after the last time: docs/decisions/0018).
       if (!target.ownCall) await staleUserCheck(context, baseURL!)
-      await fault({ kind: 'unauthorized' })
+      await fault(unauthorizedFault.mode)
       const mark = faultProxy.requests.length
       await page.goto(target.path)
       await expect(page).toHaveURL(/\/auth\?mode=login/)
@@ -105,7 +118,7 @@ test.describe('signed-in pages', () => {
       const refreshes = faultProxy.since(mark).filter((request) => request.path === '/authentication/token/refresh/')
       expect(refreshes.length).toBeLessThanOrEqual(1)
     })
-  }
+  })
 
   test('a failed refresh of an expired access token ends the session with the expired message', async ({ page, context, fault, baseURL }) => {
     await loginAs(page, accounts.profissional)
@@ -146,8 +159,10 @@ test.describe('signed-in pages', () => {
 })
 
 test.describe('public pages', () => {
-  test('home: the pillars say they are unavailable, the rest of the page is served', async ({ page, fault }) => {
-    for (const { name, mode } of [...networkFaults, ...badAnswerFaults]) {
+  // One mode of each fault class per page, in another rotation than the signed-in pages above.
+  const homeFaults = [oneOf(networkFaults, 2), oneOf(badAnswerFaults, 1)]
+  test(`home: the pillars say they are unavailable, the rest of the page is served (${homeFaults.map(({ name }) => name).join(', ')})`, async ({ page, fault }) => {
+    for (const { name, mode } of homeFaults) {
       await test.step(name, async () => {
         await fault(mode)
         const response = await page.goto('/')
@@ -158,31 +173,30 @@ test.describe('public pages', () => {
     }
   })
 
-  test('pillars: the page cannot be drawn without them, and says why', async ({ page, fault }) => {
-    for (const { name, mode } of networkFaults) {
-      await test.step(name, async () => {
-        await fault(mode)
-        const response = await page.goto('/pilares')
-        expect(response?.status()).toBe(503)
-        await expect(page.getByText(messages.network).first()).toBeVisible()
-      })
-    }
-    for (const { name, mode } of badAnswerFaults) {
-      await test.step(name, async () => {
-        await fault(mode, { paths: ['/pillars/'] })
-        const response = await page.goto('/pilares')
-        expect(response?.status()).toBe(500)
-        await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
-      })
-    }
+  const pillarsNetwork = oneOf(networkFaults, 1)
+  const pillarsBad = oneOf(badAnswerFaults, 2)
+  test(`pillars: the page cannot be drawn without them, and says why (${pillarsNetwork.name}, ${pillarsBad.name})`, async ({ page, fault }) => {
+    await test.step(pillarsNetwork.name, async () => {
+      await fault(pillarsNetwork.mode)
+      const response = await page.goto('/pilares')
+      expect(response?.status()).toBe(503)
+      await expect(page.getByText(messages.network).first()).toBeVisible()
+    })
+    await test.step(pillarsBad.name, async () => {
+      await fault(pillarsBad.mode, { paths: ['/pillars/'] })
+      const response = await page.goto('/pilares')
+      expect(response?.status()).toBe(500)
+      await expect(page.getByRole('heading', { level: 1, name: 'Algo deu errado do nosso lado' })).toBeVisible()
+    })
     await fault({ kind: 'pass' })
     await page.goto('/pilares')
     await expect(page.getByRole('heading', { level: 1, name: 'Escolha seus pilares' })).toBeVisible()
   })
 
-  for (const mode of ['login', 'register', 'forgot', 'resend']) {
-    test(`/auth?mode=${mode} is served while the provider is down`, async ({ page, fault }) => {
-      await fault({ kind: 'refused' })
+  for (const [index, mode] of ['login', 'register', 'forgot', 'resend'].entries()) {
+    const network = oneOf(networkFaults, index)
+    test(`/auth?mode=${mode} is served while the provider is out of reach (${network.name})`, async ({ page, fault }) => {
+      await fault(network.mode)
       const response = await page.goto(`/auth?mode=${mode}`)
       expect(response?.status()).toBe(200)
       await expect(page.locator('form[method="post"] button[type="submit"]').first()).toBeVisible()

@@ -2,6 +2,7 @@ import http from 'node:http'
 import { type AddressInfo } from 'node:net'
 import { parseEnv } from '../app/env.server.ts'
 import { DEMO_PASSWORD, accountMenu, accounts, expect, loginAs, messages, sessionData, test } from './fixtures'
+import { FORWARDING_SECRET } from './support/instance.ts'
 
 test.describe('the session cookie', () => {
   test('is HttpOnly, SameSite=Lax, Path=/ and Secure in production', async ({ page }) => {
@@ -115,15 +116,25 @@ test.describe('tokens', () => {
       const type = response.headers()['content-type'] ?? ''
       if (/html|javascript|json|x-script|text\/plain/.test(type)) bodies.push(response.text().catch(() => ''))
     })
-    for (const path of ['/dashboard', '/perfil', '/configuracoes', '/', '/contato']) {
-      await page.goto(path)
-      await page.waitForLoadState('networkidle')
-    }
-    // Client-side navigations too (single-fetch data answers).
+    // In the browser, JavaScript on: one page drawn (the document, every script it loads, what
+    // hydration asks for), then client-side navigations (single-fetch data answers, route modules).
+    await page.goto('/dashboard')
+    await page.waitForLoadState('networkidle')
     await page.getByRole('link', { name: 'Programa' }).first().click()
+    await expect(page).toHaveURL(/\/programa$/)
     await accountMenu(page).click()
     await page.getByRole('link', { name: 'Painel', exact: true }).click()
     await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
+    // Every signed-in page as a document and as a data answer, with the same cookie: what the
+    // browser would be sent, without drawing each page again.
+    for (const path of ['/dashboard', '/perfil', '/configuracoes', '/', '/contato']) {
+      const url = new URL(path, 'http://x')
+      for (const address of [path, `${url.pathname === '/' ? '/_root' : url.pathname}.data`]) {
+        const response = await page.request.get(address, { maxRedirects: 0 })
+        expect(response.status(), address).toBe(200)
+        bodies.push(response.text())
+      }
+    }
     const texts = await Promise.all(bodies)
     expect(texts.length).toBeGreaterThan(10)
     for (const text of texts) for (const token of tokens) expect(text.includes(token)).toBe(false)
@@ -436,50 +447,22 @@ test.describe('absolute URLs ignore the Host a visitor sends (issue 10, finding 
 })
 
 test.describe("the visitor's address (issue 10, finding 6)", () => {
-  test('with TRUST_PROXY unset, a forged X-Forwarded-For never reaches the provider as the visitor', async () => {
-    test.slow() // a private app + provider with a recording proxy between them
-    const { startInstance } = await import('../bench/lib/instance.mjs')
-    const seen: { path: string; forwardedFor?: string; secret?: string }[] = []
-    let upstream: URL | undefined
-    const recorder = http.createServer((incoming, outgoing) => {
-      seen.push({ path: incoming.url ?? '', forwardedFor: incoming.headers['x-forwarded-for'] as string | undefined, secret: incoming.headers['x-forwarding-secret'] as string | undefined })
-      const forward = http.request(new URL(incoming.url ?? '/', upstream), { method: incoming.method, headers: { ...incoming.headers, host: upstream!.host } }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(outgoing)
-      })
-      forward.on('error', () => outgoing.destroy())
-      incoming.pipe(forward)
+  test('with TRUST_PROXY unset, a forged X-Forwarded-For never reaches the provider as the visitor', async ({ baseURL, faultProxy }) => {
+    // This suite's app runs with TRUST_PROXY unset and a forwarding secret it shares with the
+    // provider (support/instance.ts); the fault proxy between them records what the app sends.
+    const mark = faultProxy.requests.length
+    const response = await rawRequest(baseURL!, {
+      method: 'POST',
+      path: '/contato',
+      headers: { Origin: baseURL!, 'X-Forwarded-For': '198.51.100.7', 'X-Real-IP': '198.51.100.7', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: contactForm('Uma mensagem longa o bastante para passar.'),
     })
-    const secret = 'forwarding-secret-of-the-security-suite-0123'
-    const instance = await startInstance({
-      name: 'faults-forwarding',
-      buildDir: process.env.FAULTS_BUILD_DIR,
-      host: 'localhost',
-      appEnv: { TRUST_PROXY: '', PROVIDER_FORWARDING_SECRET: secret, LOG_LEVEL: 'error' },
-      providerEnv: { PROVIDER_FORWARDING_SECRET: secret },
-      providerVia: async (providerURL: string) => {
-        upstream = new URL(providerURL)
-        await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve))
-        return `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/`
-      },
-    })
-    try {
-      const response = await rawRequest(instance.baseURL, {
-        method: 'POST',
-        path: '/contato',
-        headers: { Origin: instance.baseURL, 'X-Forwarded-For': '198.51.100.7', 'X-Real-IP': '198.51.100.7', 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: contactForm('Uma mensagem longa o bastante para passar.'),
-      })
-      expect(response.status).toBe(303)
-      const contact = seen.find((call) => call.path.startsWith('/contact/'))
-      expect(contact, 'the message reached the provider').toBeDefined()
-      expect(contact!.forwardedFor).not.toContain('198.51.100.7')
-      // The visitor is the socket's peer (this test, on loopback), vouched for by the secret.
-      expect(contact!.forwardedFor).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/)
-      expect(contact!.secret).toBe(secret)
-    } finally {
-      await instance.close()
-      recorder.close()
-    }
+    expect(response.status).toBe(303)
+    const contact = faultProxy.since(mark).find((call) => call.path.startsWith('/contact/'))
+    expect(contact, 'the message reached the provider').toBeDefined()
+    expect(contact!.forwardedFor).not.toContain('198.51.100.7')
+    // The visitor is the socket's peer (this test, on loopback), vouched for by the secret.
+    expect(contact!.forwardedFor).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/)
+    expect(contact!.forwardingSecret).toBe(FORWARDING_SECRET)
   })
 })

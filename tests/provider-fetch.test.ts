@@ -2,7 +2,7 @@ import { http, HttpResponse, delay } from 'msw'
 import { afterAll, describe, expect, test } from 'vitest'
 import { type RequestContext, requestContextStorage } from '#app/http/request-context.server.ts'
 import { providerFetch } from '#app/provider/fetch.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
+import { ProviderError, messageForFailure } from '#app/provider/errors.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
@@ -55,6 +55,50 @@ describe('provider timeouts', () => {
     provider({ slow: ['/slow/'] })
     expect(await failure(providerFetch('/slow/'))).toBe('network')
     expect(await failure(providerFetch('/slow/', { method: 'POST', json: {} }))).toBe('ok')
+  })
+})
+
+/**
+ * Every fault mode of the browser fault suite (e2e-faults/fixtures.ts), and the SPEC §8 message it
+ * becomes, for a read and a write. That suite puts each page and form through one mode per fault
+ * class, in rotation: the mapping of every single mode is proved here.
+ */
+describe('each fault mode of the fault suite, and the message it becomes', () => {
+  const json = { 'Content-Type': 'application/json' }
+  const network = { key: 'errors.network' }
+  const badGateway = { key: 'errors.otherStatus', values: { status: 502, message: 'Bad Gateway' } }
+  const modes: [string, () => Response | Promise<Response>, unknown][] = [
+    ['connection refused', () => HttpResponse.error(), network],
+    [
+      // The answer begun, then the connection gone: reading the body fails.
+      'socket destroyed',
+      () => new HttpResponse(new ReadableStream({ start: (controller) => controller.error(new Error('socket hang up')) }), { headers: json }),
+      network,
+    ],
+    [
+      'slower than the timeout', // longer than the write timeout (1000 ms here), so than the read one too
+      async () => {
+        await delay(1_200)
+        return HttpResponse.json({ ok: true })
+      },
+      network,
+    ],
+    ['500', () => HttpResponse.json({ detail: 'A server error occurred.' }, { status: 500 }), { key: 'errors.server' }],
+    ['malformed JSON', () => new HttpResponse('{"id": 1, "username": "paula", "email": ', { headers: json }), badGateway],
+    ['HTML instead of JSON', () => new HttpResponse('<!doctype html><title>Gateway</title><h1>Please sign in to the Wi-Fi</h1>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } }), badGateway],
+  ]
+
+  test.each(modes)('%s', async (_name, answer, message) => {
+    providerMock.use(http.get(providerUrl('/fault/'), answer), http.post(providerUrl('/fault/'), answer))
+    const outcomes = await Promise.all(
+      [providerFetch('/fault/'), providerFetch('/fault/', { method: 'POST', json: {} })].map((call) =>
+        call.then(
+          () => 'ok',
+          (error: unknown) => (error instanceof ProviderError ? messageForFailure(error.failure) : error),
+        ),
+      ),
+    )
+    expect(outcomes).toEqual([message, message])
   })
 })
 

@@ -34,7 +34,15 @@ export type FaultTarget = {
   methods?: string[]
 }
 
-export type ProxiedRequest = { method: string; path: string; fault: FaultMode['kind']; status: number | 'destroyed' | 'refused' }
+export type ProxiedRequest = {
+  method: string
+  path: string
+  fault: FaultMode['kind']
+  status: number | 'destroyed' | 'refused'
+  /** The visitor's address as the app names it (X-Forwarded-For), and the secret that vouches for it. */
+  forwardedFor?: string
+  forwardingSecret?: string
+}
 
 const REFRESH_PATH = '/authentication/token/refresh/'
 const TOKEN_NOT_VALID = {
@@ -141,7 +149,9 @@ export class FaultProxy {
     this.#remember(request.headers.authorization ?? '')
     this.#remember(body.toString('latin1'))
     const mode = this.#applies(request, path) ? this.#mode : ({ kind: 'pass' } as const)
-    const record = (status: ProxiedRequest['status']) => this.requests.push({ method, path, fault: mode.kind, status })
+    const forwardedFor = header(request, 'x-forwarded-for')
+    const forwardingSecret = header(request, 'x-forwarding-secret')
+    const record = (status: ProxiedRequest['status']) => this.requests.push({ method, path, fault: mode.kind, status, forwardedFor, forwardingSecret })
     const answer = (status: number, type: string, text: string) => {
       record(status)
       response.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(text) })
@@ -221,6 +231,11 @@ export class FaultProxy {
   #remember(text: string) {
     for (const match of text.matchAll(JWT)) this.tokens.add(match[0])
   }
+}
+
+function header(request: IncomingMessage, name: string) {
+  const value = request.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
 }
 
 function readBody(stream: IncomingMessage): Promise<Buffer> {

@@ -7,7 +7,8 @@ import { snapshotBuild } from '../../bench/lib/instance.mjs'
  * rebuild of the shared checkout during the run cannot change the files under them.
  */
 export default function globalSetup(_config: FullConfig) {
-  if (!ensureBuild({ log: (message: string) => console.log(`[faults] ${message}`) })) throw new Error('the build failed')
+  // On stderr: stdout is the reporter's (a JSON report must stay JSON).
+  if (!ensureBuild({ log: (message: string) => console.error(`[faults] ${message}`) })) throw new Error('the build failed')
   const snapshot = snapshotBuild()
   process.env.FAULTS_BUILD_DIR = snapshot.dir
   return () => snapshot.remove()

@@ -5,6 +5,8 @@ import { FaultProxy } from './fault-proxy.ts'
 export const PROVIDER_TIMEOUT_MS = 2_000
 /** Known to the tests so that they can read and re-sign the (signed, not encrypted) session cookie. */
 export const SESSION_SECRET = 'faults-suite-session-secret-long-enough-to-sign'
+/** Shared by the app and the provider: the app vouches for the visitor's address with it. */
+export const FORWARDING_SECRET = 'faults-suite-forwarding-secret-0123456789'
 
 export type FaultInstance = Awaited<ReturnType<typeof startFaultInstance>>
 
@@ -22,12 +24,15 @@ export async function startFaultInstance() {
       name: 'faults',
       buildDir,
       host: 'localhost',
-      providerEnv: { PROVIDER_JWT_SECRET: 'faults-suite-provider-jwt-secret-long-enough', DEV_MAILBOX: 'on' },
+      providerEnv: { PROVIDER_JWT_SECRET: 'faults-suite-provider-jwt-secret-long-enough', DEV_MAILBOX: 'on', PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET },
       appEnv: {
         PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
         SESSION_SECRET,
         // Left unset on purpose: in production the session cookie must then be Secure.
         SESSION_COOKIE_SECURE: '',
+        // Unset on purpose too: a forged X-Forwarded-For must then never name the visitor (security.spec.ts).
+        TRUST_PROXY: '',
+        PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET,
         // Every request and every provider call is logged: all of it is searched for tokens.
         LOG_LEVEL: 'debug',
       },
