@@ -58,6 +58,7 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
 COPY --from=build /app/scripts/lib/build.mjs ./scripts/lib/build.mjs
+COPY --from=build /app/scripts/lib/runtime.mjs ./scripts/lib/runtime.mjs
 COPY --from=build /app/server/db/migrations ./server/db/migrations
 
 # Secrets generated on first start (session-secret, provider-jwt-secret) and the embedded

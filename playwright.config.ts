@@ -41,8 +41,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'], locale: 'pt-BR' } },
-    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 360, height: 740 }, locale: 'pt-BR' }, grep: /@mobile/ },
+    // @mobile: also on a phone; @small-screen: on a phone only (the desktop project skips it).
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], locale: 'pt-BR' }, grepInvert: /@small-screen/ },
+    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 360, height: 740 }, locale: 'pt-BR' }, grep: /@mobile|@small-screen/ },
   ],
   webServer: {
     // The built app and a fresh embedded provider with a throwaway database.

@@ -1,23 +1,30 @@
 import { RemixBrowser } from '@remix-run/react'
-import i18next from 'i18next'
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { defaultLanguage, i18nOptions, isLanguage } from './i18n/config.ts'
-import { loadResources } from './i18n/resources.client.ts'
+import { defaultLanguage, defaultNamespace, isLanguage } from './i18n/config.ts'
+import { TranslationsProvider } from './i18n/react.tsx'
+import { loadNamespace, routeNamespaces } from './i18n/resources.client.ts'
+import { Translations } from './i18n/translator.ts'
+
+declare global {
+  interface Window {
+    __remixRouteModules: Record<string, { handle?: unknown } | undefined>
+  }
+}
 
 async function hydrate() {
   const lang = document.documentElement.dataset.lng
-  const lng = isLanguage(lang) ? lang : defaultLanguage
-  await i18next.use(initReactI18next).init({ ...i18nOptions, lng, resources: await loadResources(lng) })
+  const translations = new Translations(isLanguage(lang) ? lang : defaultLanguage, {}, loadNamespace)
+  // The page's namespaces before hydration, so the first render matches the server's.
+  await translations.load([defaultNamespace, ...routeNamespaces(window.__remixRouteModules)])
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <TranslationsProvider value={translations}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>
-      </I18nextProvider>,
+      </TranslationsProvider>,
     )
   })
 }

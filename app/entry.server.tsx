@@ -4,10 +4,10 @@ import { gzipSync } from 'node:zlib'
 import { type EntryContext, createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
-import { I18nextProvider } from 'react-i18next'
 import { getEnv } from './env.server.ts'
 import { documentContentSecurityPolicy } from './http/security.server.ts'
-import { i18nFor, languageOf } from './i18n/i18next.server.ts'
+import { languageOf, translationsFor } from './i18n/i18next.server.ts'
+import { TranslationsProvider } from './i18n/react.tsx'
 import { NonceProvider } from './utils/nonce.tsx'
 
 // Validate the environment when the build loads, so a bad variable stops the start, not a request.
@@ -23,15 +23,15 @@ export default async function handleRequest(
 ) {
   const env = getEnv()
   const nonce = randomBytes(16).toString('base64')
-  const i18n = await i18nFor(await languageOf(request))
+  const translations = translationsFor(await languageOf(request))
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <TranslationsProvider value={translations}>
           <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-        </I18nextProvider>
+        </TranslationsProvider>
       </NonceProvider>,
       {
         nonce,

@@ -1,8 +1,8 @@
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { languageTags, type Language } from './i18n/config.ts'
-import { i18nServer, languageCookie } from './i18n/i18next.server.ts'
+import { i18nFor, i18nServer, languageCookie } from './i18n/i18next.server.ts'
 import { getAuth } from './session/auth.server.ts'
 import { roleFromGroups } from './session/roles.ts'
 import { useSessionRefresh } from './session/use-session-refresh.ts'
@@ -39,9 +39,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     headers.append('Set-Cookie', await languageCookie().serialize(locale))
   }
   const user = auth.user
-  const toast: Toast | null = auth.endedWithNotice
+  const notice: Toast | null = auth.endedWithNotice
     ? { id: `session-${Date.now()}`, type: 'error', message: { key: 'errors.sessionExpired' } }
     : flashed.toast
+  // Translated here: a toast's key may come from any namespace, and the browser has only the page's.
+  const toast: Toast | null =
+    notice && 'key' in notice.message
+      ? { ...notice, message: { text: (await i18nFor(locale as Language)).getFixedT(locale)(notice.message.key, notice.message.values) } }
+      : notice
   const url = new URL(request.url)
   return data(
     {

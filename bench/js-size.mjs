@@ -16,11 +16,12 @@ function cookiesFor(baseURL, header) {
   })
 }
 
-export async function measureFirstLoadJs({ baseURL, pages }) {
+/** @param {{ baseURL: string, pages: { name: string, path: string, cookie?: string, baseURL?: string }[] }} options (a page's own baseURL: another server, e.g. the floor) */
+export async function measureFirstLoadJs({ baseURL: defaultBaseURL, pages }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true })
   const results = {}
   try {
-    for (const { name, path, cookie } of pages) {
+    for (const { name, path, cookie, baseURL = defaultBaseURL } of pages) {
       const context = await browser.newContext({ locale: 'pt-BR' })
       await context.addCookies(cookiesFor(baseURL, cookie))
       // Only the loopback app: anything else is refused, so a stray request would show as a failure.

@@ -1,6 +1,7 @@
-/** Server-rendering throughput with autocannon: requests per second, latency, errors. */
+/** Server-rendering throughput with autocannon: requests per second, latency, errors, memory. */
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
+import { residentMemory } from './lib/instance.mjs'
 
 const TICKS_PER_SECOND = 100 // USER_HZ on Linux
 
@@ -17,12 +18,50 @@ function run(options) {
   })
 }
 
-export async function measureThroughput({ url, cookie, connections, durationSeconds, pids = {} }) {
-  const headers = cookie ? { cookie } : {}
+/** name=value pairs of a Cookie header. */
+const parseCookies = (header) => new Map(header.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+
+/**
+ * Each connection keeps its cookies as a browser does: it starts with `cookie` and takes every
+ * Set-Cookie the app answers with (a refreshed session, the stored user confirmed), so a long run
+ * measures what real visitors cost, not one frozen session growing stale.
+ */
+function browserLikeRequests(cookie) {
+  return [
+    {
+      setupRequest(request, context) {
+        context.jar ??= parseCookies(cookie)
+        return { ...request, headers: { ...request.headers, cookie: [...context.jar].map(([name, value]) => `${name}=${value}`).join('; ') } }
+      },
+      onResponse(_status, _body, context, headers) {
+        const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie')
+        if (!key) return
+        for (const line of [headers[key]].flat()) {
+          const pair = String(line).split(';')[0]
+          const index = pair.indexOf('=')
+          const name = pair.slice(0, index)
+          const value = pair.slice(index + 1)
+          if (/max-age=0|expires=thu, 01 jan 1970/i.test(String(line))) context.jar.delete(name)
+          else context.jar.set(name, value)
+        }
+      },
+    },
+  ]
+}
+
+/**
+ * @param {{ url: string, cookie?: string, connections: number, durationSeconds: number,
+ *   pids?: Record<string, number>, memoryOf?: number }} options `memoryOf`: a PID whose resident
+ *   memory is sampled every second of the run (`memoryMiB` in the result).
+ */
+export async function measureThroughput({ url, cookie, connections, durationSeconds, pids = {}, memoryOf }) {
+  const requests = cookie ? browserLikeRequests(cookie) : undefined
   // Warm-up: JIT, connection pools, the provider's caches.
-  await run({ url, connections: Math.min(10, connections), duration: 2, headers })
+  await run({ url, connections: Math.min(10, connections), duration: 2, requests })
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]))
-  const result = await run({ url, connections, duration: durationSeconds, headers, timeout: 10 })
+  const memoryMiB = []
+  const sampler = memoryOf ? setInterval(() => memoryMiB.push(Math.round((residentMemory(memoryOf) / 2 ** 20) * 10) / 10), 1_000) : null
+  const result = await run({ url, connections, duration: durationSeconds, requests, timeout: 10 }).finally(() => sampler && clearInterval(sampler))
   // Where the machine's time went: CPU milliseconds each process spent per request served.
   const cpuPerRequestMs = Object.fromEntries(
     Object.entries(pids).map(([name, pid]) => [name, Math.round(((cpuMs(pid) - before[name]) / Math.max(1, result.requests.total)) * 100) / 100]),
@@ -38,5 +77,26 @@ export async function measureThroughput({ url, cookie, connections, durationSeco
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     cpuPerRequestMs,
+    ...(memoryOf ? { memoryMiB } : {}),
   }
+}
+
+/**
+ * Whether memory levelled off: the least-squares slope over the last `seconds` samples, as growth
+ * over that window relative to its mean (0.05 = grew 5 %).
+ */
+export function memoryTrend(samples, seconds = 30) {
+  const tail = samples.slice(-seconds)
+  const n = tail.length
+  if (n < 2) return { growth: 0, mean: tail[0] ?? 0, min: tail[0] ?? 0, max: tail[0] ?? 0 }
+  const meanX = (n - 1) / 2
+  const mean = tail.reduce((sum, value) => sum + value, 0) / n
+  let numerator = 0
+  let denominator = 0
+  tail.forEach((value, x) => {
+    numerator += (x - meanX) * (value - mean)
+    denominator += (x - meanX) ** 2
+  })
+  const slopePerSecond = numerator / denominator
+  return { growth: (slopePerSecond * (n - 1)) / mean, mean, min: Math.min(...tail), max: Math.max(...tail) }
 }

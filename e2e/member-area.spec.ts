@@ -60,7 +60,7 @@ test.describe('member area at 360 px', () => {
   test.use({ viewport: { width: 360, height: 740 } })
 
   for (const area of areas) {
-    test(`${area.role}: the navigation and the landing page fit without sideways scrolling and pass axe @mobile`, async ({ page }) => {
+    test(`${area.role}: the navigation and the landing page fit without sideways scrolling and pass axe @small-screen`, async ({ page }) => {
       await loginAs(page, demoAccounts[area.role])
       await page.goto(area.role === 'admin' ? '/admin/dashboard' : '/dashboard')
       const nav = memberNav(page, area.label)

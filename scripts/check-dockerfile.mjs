@@ -967,8 +967,23 @@ async function runFinal(final, temp) {
     const changed = after.filter((entry) => !before.includes(entry)).concat(before.filter((entry) => !after.includes(entry)))
     check(changed.length === 0, `nothing written to ${final.workdir} outside node_modules${asRoot ? ' (and nobody could not have: it belongs to root)' : ''}`, `changed: ${changed.slice(0, 10).join(', ')}`)
 
-    // SIGTERM to PID 1 only, as `docker stop` does; everything must be gone within 15 s.
+    // The app runs with its heap capped (scripts/lib/runtime.mjs), as in production.
     const family = descendants(child.pid)
+    const commandLines = family.map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')
+      } catch {
+        return ''
+      }
+    })
+    const appLine = commandLines.find((line) => line.includes('build/http/server.js'))
+    check(
+      Boolean(appLine && /--max-old-space-size=\d+/.test(appLine)),
+      `the app runs with its heap capped (${/--max-old-space-size=\d+/.exec(appLine ?? '')?.[0] ?? 'no cap'})`,
+      `the app's command line: ${appLine ?? 'not found'}`,
+    )
+
+    // SIGTERM to PID 1 only, as `docker stop` does; everything must be gone within 15 s.
     const stopStarted = performance.now()
     process.kill(child.pid, 'SIGTERM')
     await within(exited, STOP_LIMIT_MS)

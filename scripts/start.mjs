@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { BUILD_OUTPUTS, ensureBuild, root } from './lib/build.mjs'
+import { appNodeArgs } from './lib/runtime.mjs'
 const dev = process.argv.includes('--dev')
 // A .env file beside package.json is read when present; the real environment wins over it.
 if (existsSync(path.join(root, '.env'))) {
@@ -110,6 +111,12 @@ async function waitForProvider(child, url) {
 
 async function main() {
   if (!dev) buildIfNeeded()
+  let heapArgs
+  try {
+    heapArgs = appNodeArgs(env)
+  } catch (error) {
+    fail(error.message)
+  }
   // An operator who says NODE_ENV=production (the container does) runs the real thing: the
   // embedded provider's stand-ins (dev mailbox, fake Google) stay off unless turned on by name.
   // Without it, `npm start` is the demo of the quick start, and they are on (docs/decisions/0012).
@@ -161,7 +168,7 @@ async function main() {
   }
 
   if (dev) run('the app', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'app/http/server.ts'], env)
-  else run('the app', process.execPath, ['build/http/server.js'], env)
+  else run('the app', process.execPath, [...heapArgs, 'build/http/server.js'], env)
 }
 
 await main()

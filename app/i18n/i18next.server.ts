@@ -1,10 +1,10 @@
 import { createCookie } from '@remix-run/node'
 import { type i18n as I18n, createInstance } from 'i18next'
-import { initReactI18next } from 'react-i18next'
 import { RemixI18Next } from 'remix-i18next/server'
 import { getEnv } from '#app/env.server.ts'
 import { type Language, defaultLanguage, i18nOptions, isLanguage, supportedLanguages } from './config'
 import { namespaces, resources } from './resources.server'
+import { type Namespace, Translations } from './translator.ts'
 
 const ONE_YEAR = 60 * 60 * 24 * 365
 
@@ -45,7 +45,6 @@ export function i18nFor(language: Language): Promise<I18n> {
   if (!instance) {
     const created = createInstance()
     instance = created
-      .use(initReactI18next)
       .init({ ...i18nOptions, lng: language, ns: namespaces, resources })
       .then(() => created)
     instances.set(language, instance)
@@ -63,4 +62,15 @@ export async function languageOf(request: Request): Promise<Language> {
 export async function getFixedT(request: Request, namespaces: string | readonly string[] = 'common') {
   const language = await languageOf(request)
   return (await i18nFor(language)).getFixedT(language, namespaces as string | string[])
+}
+
+/** What the page's components render with: every namespace of the language (made once each). */
+const translationsByLanguage = new Map<Language, Translations>()
+export function translationsFor(language: Language): Translations {
+  let translations = translationsByLanguage.get(language)
+  if (!translations) {
+    translations = new Translations(language, (resources[language] ?? {}) as Record<string, Namespace>)
+    translationsByLanguage.set(language, translations)
+  }
+  return translations
 }

@@ -1,26 +1,22 @@
-import { type Resource } from 'i18next'
-import { type Language, fallbackLanguage } from './config'
+import { type Namespace } from './translator.ts'
 
-// One chunk per language and namespace, fetched before hydration for the page's language only.
-// The long page texts (pages, legal) reach the browser as loader data, never as translations.
-const loaders = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../../locales/*/*.json',
-  '!../../locales/*/pages.json',
-  '!../../locales/*/legal.json',
-])
+// One chunk per language and namespace; the browser fetches only the page's language and the
+// namespaces its routes use (their `handle.i18n`, then any other a component asks for). The long
+// page texts (pages, legal) reach the browser as loader data, never as translations.
+const loaders = import.meta.glob<{ default: Namespace }>(['../../locales/*/*.json', '!../../locales/*/pages.json', '!../../locales/*/legal.json'])
 
-export async function loadResources(language: Language): Promise<Resource> {
-  const wanted = new Set([language, fallbackLanguage])
-  const entries = await Promise.all(
-    Object.entries(loaders)
-      .map(([path, load]) => ({ match: /locales\/([^/]+)\/([^/]+)\.json$/.exec(path), load }))
-      .filter(({ match }) => match && wanted.has(match[1] as Language))
-      .map(async ({ match, load }) => [match![1]!, match![2]!, (await load()).default] as const),
-  )
-  const resources: Resource = {}
-  for (const [lng, ns, data] of entries) {
-    resources[lng] ??= {}
-    resources[lng][ns] = data
+export async function loadNamespace(language: string, namespace: string): Promise<Namespace> {
+  const load = loaders[`../../locales/${language}/${namespace}.json`]
+  if (!load) throw new Error(`no translations for ${language}/${namespace}`)
+  return (await load()).default
+}
+
+/** The namespaces the routes on the page declare (`export const handle = { i18n: [...] }`). */
+export function routeNamespaces(routeModules: Record<string, { handle?: unknown } | undefined>): string[] {
+  const namespaces = new Set<string>()
+  for (const module of Object.values(routeModules)) {
+    const wanted = (module?.handle as { i18n?: unknown } | undefined)?.i18n
+    if (Array.isArray(wanted)) for (const namespace of wanted) if (typeof namespace === 'string') namespaces.add(namespace)
   }
-  return resources
+  return [...namespaces]
 }

@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, useLoaderData } from '@remix-run/react'
 import { formatInTimeZone } from 'date-fns-tz'
 import { enUS, es, ptBR } from 'date-fns/locale'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
 import { isLanguage } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
@@ -49,6 +49,9 @@ function listUrl(query: z.infer<typeof querySchema>, page = query.page) {
   const search = params.toString()
   return `/admin/messages${search ? `?${search}` : ''}`
 }
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['admin'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })

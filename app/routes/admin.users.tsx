@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -17,6 +17,9 @@ const querySchema = z.object({
   group: z.enum(roles).or(z.literal('')).catch(''),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 })
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['admin'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { Suspense, lazy } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
@@ -23,7 +23,8 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
 
-export const handle = { i18n: ['common', 'auth'] }
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['auth', 'contact'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)

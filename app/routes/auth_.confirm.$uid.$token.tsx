@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { confirmEmail } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -10,6 +10,9 @@ import { FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['auth'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const t = await getFixedT(request, 'auth')

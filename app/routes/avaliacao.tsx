@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, createCookieSessionStorage, data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type Draft, type Intent, type Step, cleanAnswers, clampStep, emptyDraft, mergeUnchecked, navigate } from '#app/domain/assessment-steps.ts'
 import { PILLAR_ORDER, type PillarSlug, isPillarSlug } from '#app/domain/pillars.ts'
 import { getEnv } from '#app/env.server.ts'
@@ -48,6 +48,9 @@ async function readDraft(request: Request, definition: Definition) {
   const answers = cleanAnswers(steps, stored.answers, definition.scale)
   return { session, draft: { version: definition.version, answers, step: clampStep(steps, answers, Number(stored.step)) } }
 }
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['assessment'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request)

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type ShareList } from '#app/provider/questionnaire-schemas.ts'
 import { formatWhen, getDefinition, getResult, languageOf, listShares, pillarNames, removeShare, shareResult } from '#app/provider/questionnaire.server.ts'
@@ -23,6 +23,9 @@ function idOf(params: Record<string, string | undefined>) {
 }
 
 const fullName = (person: { first_name: string; last_name: string; username: string }) => `${person.first_name} ${person.last_name}`.trim() || person.username
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['assessment'] }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)

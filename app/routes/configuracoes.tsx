@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { supportedLanguages } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
@@ -19,6 +19,9 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['account', 'contact'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request)

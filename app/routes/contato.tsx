@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
-import { Trans, useTranslation } from 'react-i18next'
+import { Trans, useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { sendContactMessage } from '#app/provider/contact.server.ts'
 import { getAuth } from '#app/session/auth.server.ts'
@@ -20,6 +20,9 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['contact'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, auth] = await Promise.all([getFixedT(request, 'contact'), getAuth(request)])

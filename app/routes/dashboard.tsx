@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { progressPercent, weekOf } from '#app/domain/program.ts'
@@ -10,6 +10,9 @@ import { listMyPatients } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['dashboard', 'assessment'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)

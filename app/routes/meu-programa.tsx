@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
 import { MAX_WEEKS, MIN_WEEKS, progressPercent, weekOf } from '#app/domain/program.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
@@ -18,6 +18,9 @@ import { readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { MAX_ID } from '#app/utils/ids.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['program'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
 import { type SelectionMode, choose, initialSelection, reset } from '#app/domain/pillar-selection.ts'
 import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
@@ -28,6 +28,9 @@ async function latestForPatient(request: Request) {
     throw error
   })
 }
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['pillars'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const mode = modeOf(new URL(request.url).searchParams.get('mode'))

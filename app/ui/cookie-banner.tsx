@@ -1,5 +1,5 @@
 import { Link, useFetcher, useLocation } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type Consent, optionalCategories } from '#app/utils/consent.ts'
 
 const choiceButton = 'btn min-w-40 flex-1 border border-brand-700 bg-white text-brand-800 hover:bg-brand-50 sm:flex-none'

@@ -1,5 +1,5 @@
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type ErrorPageKind, errorPageKind } from '#app/utils/error-page.ts'
 
 /**

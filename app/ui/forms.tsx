@@ -1,6 +1,6 @@
 import { useNavigation } from '@remix-run/react'
 import { type InputHTMLAttributes, type LabelHTMLAttributes, useId, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 
 /** Shows a message that may be a translation key (client and schema errors) or a finished text. */
 export function useErrorText() {

@@ -1,5 +1,5 @@
 import { useLocation } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { supportedLanguages } from '#app/i18n/config.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { Link, useLocation } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { pageInfo, withPage } from '#app/utils/pagination.ts'
 
 const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'

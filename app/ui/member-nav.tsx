@@ -1,5 +1,5 @@
 import { NavLink } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type Role } from '#app/session/roles.ts'
 import { memberNavigation, memberNavigationLabelKey } from './member-navigation.ts'
 

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { CookieSettingsLink } from './cookie-banner.tsx'
 
 export function SiteFooter() {

@@ -1,5 +1,5 @@
 import { useEffect, useReducer } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type Toast, type ToastMessage, toastDuration, toastReducer } from './toast-state.ts'
 
 export function useMessage() {

@@ -36,7 +36,7 @@ function provider({ refresh = 'ok', me = 'ok', user = demoPatient }: { refresh?:
 }
 
 const request = (cookie?: string, url = 'http://app.test/') => new Request(url, { headers: cookie ? { Cookie: cookie } : {} })
-const rootData = (data: unknown) => data as { user: { name: string } | null; toast: { message: { key: string } } | null; accessExpiresAt: number | null }
+const rootData = (data: unknown) => data as { user: { name: string } | null; toast: { message: { key?: string; text?: string } } | null; accessExpiresAt: number | null }
 
 describe('session start (SPEC §4)', () => {
   test('no tokens: signed out, no provider call, no cookie', async () => {
@@ -52,7 +52,7 @@ describe('session start (SPEC §4)', () => {
     const cookie = await sessionCookie({ access: fakeJwt(-100), refresh: fakeJwt(-10), user: demoPatient })
     const result = await run(rootLoader, request(cookie))
     expect(rootData(result.data).user).toBeNull()
-    expect(rootData(result.data).toast?.message).toEqual({ key: 'errors.sessionExpired' })
+    expect(rootData(result.data).toast?.message).toEqual({ text: 'Sessão expirada. Faça login novamente.' })
     expect(counters.refresh).toBe(0)
     expect((await sessionFrom(result))?.cleared).toBe(true)
   })
@@ -121,7 +121,7 @@ describe('session start (SPEC §4)', () => {
     const result = await run(rootLoader, request(cookie))
     expect(counters.me).toBe(0)
     expect(rootData(result.data).user).toBeNull()
-    expect(rootData(result.data).toast?.message).toEqual({ key: 'errors.sessionExpired' })
+    expect(rootData(result.data).toast?.message).toEqual({ text: 'Sessão expirada. Faça login novamente.' })
     expect((await sessionFrom(result))?.cleared).toBe(true)
   })
 

@@ -1,5 +1,5 @@
 import { Link, useActionData } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { type SubmissionResult } from '@conform-to/react'
 import { type AuthMode } from '#app/forms/auth-forms.ts'
 

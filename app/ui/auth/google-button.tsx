@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/react.tsx'
 
 /** A plain POST form: the sign-in with Google starts on the server, so it works without JavaScript. */
 export default function GoogleButton() {
