@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: pillar.name[lng] ?? pillar.name.en,
       description: pillar.description[lng] ?? pillar.description.en,
     })),
-  }, { headers: await (await getAuth(request)).headers() })
+  })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)

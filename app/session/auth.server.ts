@@ -215,7 +215,9 @@ export class Auth {
     const url = new URL(this.#request.url)
     const back = `${url.pathname}${url.search}`
     const target = `/auth?mode=login${back && back !== '/' && !back.startsWith('/auth') ? `&redirectTo=${encodeURIComponent(back)}` : ''}`
-    const headers = await this.headers()
+    const headers = new Headers()
+    const cookie = await this.setCookie()
+    if (cookie) headers.append('Set-Cookie', cookie)
     headers.append('Set-Cookie', await toastHeader({ type: 'error', message: { key: 'errors.sessionExpired' } }))
     return redirect(target, { status: 303, headers })
   }
@@ -226,14 +228,6 @@ export class Auth {
     return this.#cleared && !this.#session.get('refresh')
       ? await sessionStorage().destroySession(this.#session)
       : await sessionStorage().commitSession(this.#session)
-  }
-
-  /** Set-Cookie for the session when this request changed it; empty otherwise. */
-  async headers(init?: HeadersInit): Promise<Headers> {
-    const headers = new Headers(init)
-    const cookie = await this.setCookie()
-    if (cookie) headers.append('Set-Cookie', cookie)
-    return headers
   }
 }
 

@@ -216,7 +216,13 @@ function basicCredentials(header: string | undefined): { clientId: string } | un
   if (!encoded) return undefined
   const decoded = Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
-  return colon === -1 ? undefined : { clientId: decodeURIComponent(decoded.slice(0, colon)) }
+  if (colon === -1) return undefined
+  try {
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)) }
+  } catch {
+    // A malformed percent-escape: no credentials, as for any other unreadable header.
+    return undefined
+  }
 }
 
 function isHttpUrl(value: string): boolean {

@@ -134,6 +134,13 @@ describe('fake Google', () => {
     expect((await exchange(moved, { redirect_uri: 'http://evil.test/cb' })).status).toBe(400)
     const stranger = (await chooseAccount({ account: 'bruno.lima@gmail.test' })).searchParams.get('code')!
     expect((await exchange(stranger, { client_id: 'other' })).status).toBe(401)
+    // Client credentials in a Basic header with a malformed percent-escape: no client, not a 500.
+    const garbled = await app.request(`${ISSUER}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('%E0%A4%A:secret').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: stranger, redirect_uri: REDIRECT_URI }),
+    })
+    expect(garbled.status).toBe(401)
     expect((await exchange(stranger, { grant_type: 'password' })).status).toBe(400)
   })
 
