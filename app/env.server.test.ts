@@ -44,3 +44,11 @@ describe('provider timeouts and forwarding', () => {
     expect(() => parseEnv({ ...base, PROVIDER_FORWARDING_SECRET: 'short' })).toThrow(/PROVIDER_FORWARDING_SECRET: must be at least 32/)
   })
 })
+
+describe('APP_MAX_CONCURRENT_REQUESTS', () => {
+  test('32 by default, a whole number from 1 to 10000 when given', () => {
+    expect(parseEnv(base).APP_MAX_CONCURRENT_REQUESTS).toBe(32)
+    expect(parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: '8' }).APP_MAX_CONCURRENT_REQUESTS).toBe(8)
+    for (const value of ['0', '-1', '1.5', 'many', '10001']) expect(() => parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: value })).toThrow(/APP_MAX_CONCURRENT_REQUESTS/)
+  })
+})

@@ -49,6 +49,8 @@ const schema = z
     NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    // Pages and data requests rendered at once; the rest wait their turn in arrival order (decision 0021).
+    APP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(32),
     PROVIDER_API_URL: z.url({ message: 'must be an absolute http(s) URL, e.g. http://127.0.0.1:8000' }),
     // Writes wait longer than reads: a write the provider is slow to finish is still worth its answer.
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),

@@ -13,6 +13,7 @@ import {
 } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
+import pLimit from 'p-limit'
 import { EnvError, parseEnv } from '../env.server.ts'
 import { bodyLimitFor, declaresTooMuch, limitedBody } from './body-limit.server.ts'
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
@@ -124,7 +125,21 @@ const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
  * oversized body is not answered here: the request context says so and Remix gets no body, so the
  * action's readFormData answers 413 and the error page says it in the visitor's language.
  */
-app.all('*', async (req, res, next) => {
+/**
+ * Admission: at most APP_MAX_CONCURRENT_REQUESTS renders at a time, the others queued in arrival
+ * order. Under overload every visitor then waits their turn (instead of all renders sharing the CPU
+ * and some starving), and the memory of requests in flight stays bounded by the heap cap. A visitor
+ * who left while queued costs nothing. Static files are served above, never queued.
+ */
+const admit = pLimit(env.APP_MAX_CONCURRENT_REQUESTS)
+app.all('*', (req, res, next) =>
+  admit(async () => {
+    if (req.socket.destroyed) return
+    await handle(req, res, next)
+  }),
+)
+
+async function handle(req: express.Request, res: express.Response, next: express.NextFunction) {
   try {
     const controller = new AbortController()
     const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
@@ -159,7 +174,7 @@ app.all('*', async (req, res, next) => {
   } catch (error) {
     next(error)
   }
-})
+}
 
 function remixHeaders(incoming: express.Request['headers']): Headers {
   const headers = new Headers()
