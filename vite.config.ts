@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
+import { remixFuture } from './scripts/lib/remix-future.mjs'
 
 declare module '@remix-run/node' {
   interface Future {
@@ -14,14 +15,7 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-        v3_routeConfig: true,
-      },
+      future: remixFuture,
     }),
   ],
 })

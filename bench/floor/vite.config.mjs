@@ -5,6 +5,7 @@
  */
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
+import { remixFuture } from '../../scripts/lib/remix-future.mjs'
 
 export default defineConfig({
   logLevel: 'warn',
@@ -13,14 +14,7 @@ export default defineConfig({
     remix({
       appDirectory: 'app',
       buildDirectory: process.env.FLOOR_BUILD_DIR,
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-        v3_routeConfig: true,
-      },
+      future: remixFuture,
     }),
   ],
 })

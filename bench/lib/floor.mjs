@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { root } from '../../scripts/lib/build.mjs'
 import { freePort, waitFor } from '../../scripts/lib/net.mjs'
+import { stopChild } from './instance.mjs'
 
 const floorDir = path.join(root, 'bench/floor')
 
@@ -45,13 +46,6 @@ export async function startFloor(dir) {
   return {
     baseURL,
     pid: child.pid,
-    async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-      await exited
-      clearTimeout(timer)
-    },
+    close: () => stopChild(child),
   }
 }

@@ -120,15 +120,7 @@ export async function startInstance({
     throw error
   }
 
-  const stop = async (child) => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(timer)
-  }
-
+  const stop = stopChild
   return {
     baseURL,
     providerURL,
@@ -145,6 +137,16 @@ export async function startInstance({
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after 5 s; resolves once it has exited. */
+export async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  await exited
+  clearTimeout(timer)
 }
 
 /** Resident memory of a process in bytes (VmRSS of /proc/PID/status). */
