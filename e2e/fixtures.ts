@@ -64,12 +64,19 @@ export async function newContext(browser: Browser, options: BrowserContextOption
   return context
 }
 
-/** Every test's page starts with the cookie choice made, unless it asks for `consent: false`. */
+/**
+ * Every test's page starts with the cookie choice made, unless it asks for `consent: false`. And
+ * every test fails on an uncaught error in its pages (a failed hydration is one: React reports a
+ * mismatch that way, then redraws the page and loses what was typed).
+ */
 export const test = base.extend<{ consent: boolean }>({
   consent: [true, { option: true }],
   context: async ({ context, consent, baseURL }, use) => {
     if (consent) await acceptNecessaryCookies(context, baseURL!)
+    const errors: string[] = []
+    context.on('weberror', (error) => errors.push(`${error.page()?.url() ?? ''}: ${error.error().message}`))
     await use(context)
+    expect(errors, 'uncaught errors in the pages').toEqual([])
   },
 })
 export { expect }
