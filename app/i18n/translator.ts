@@ -92,14 +92,13 @@ export class Translations {
   /** The value at `key` (`ns:path` or a path in `namespace`), with plural and context suffixes. */
   resolve(key: string, options: TranslateOptions | undefined, namespace = defaultNamespace): unknown {
     const separator = key.indexOf(':')
-    if (separator <= 0 && options?.ns !== undefined) {
-      for (const ns of typeof options.ns === 'string' ? [options.ns] : options.ns) {
-        const value = this.resolveIn(ns, key, options)
-        if (value !== undefined) return value
-      }
-      return undefined
+    const places: [string, string][] =
+      separator > 0 ? [[key.slice(0, separator), key.slice(separator + 1)]] : [options?.ns ?? namespace].flat().map((ns) => [ns, key])
+    for (const [ns, path] of places) {
+      const value = this.resolveIn(ns, path, options)
+      if (value !== undefined) return value
     }
-    return separator > 0 ? this.resolveIn(key.slice(0, separator), key.slice(separator + 1), options) : this.resolveIn(namespace, key, options)
+    return undefined
   }
 
   private resolveIn(ns: string, path: string, options: TranslateOptions | undefined): unknown {
