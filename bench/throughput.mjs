@@ -19,7 +19,7 @@ function run(options) {
 }
 
 /** name=value pairs of a Cookie header. */
-const parseCookies = (header) => new Map(header.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+const parseCookies = (header) => new Map(header ? header.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]) : [])
 
 /**
  * Each connection keeps its cookies as a browser does: it starts with `cookie` and takes every
@@ -31,6 +31,7 @@ function browserLikeRequests(cookie) {
     {
       setupRequest(request, context) {
         context.jar ??= parseCookies(cookie)
+        if (context.jar.size === 0) return request
         return { ...request, headers: { ...request.headers, cookie: [...context.jar].map(([name, value]) => `${name}=${value}`).join('; ') } }
       },
       onResponse(_status, _body, context, headers) {
@@ -55,7 +56,10 @@ function browserLikeRequests(cookie) {
  *   memory is sampled every second of the run (`memoryMiB` in the result).
  */
 export async function measureThroughput({ url, cookie, connections, durationSeconds, pids = {}, memoryOf }) {
-  const requests = cookie ? browserLikeRequests(cookie) : undefined
+  // Signed in or not, every run goes through the same jar, so the load generator does the same
+  // work per request on both sides of a ratio (with a setupRequest, autocannon rebuilds each
+  // request; without one it resends a prepared buffer, which made signed-out runs look cheaper).
+  const requests = browserLikeRequests(cookie ?? '')
   // Warm-up: JIT, connection pools, the provider's caches.
   await run({ url, connections: Math.min(10, connections), duration: 2, requests })
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]))

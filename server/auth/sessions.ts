@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull, lte } from 'drizzle-orm'
+import { and, eq, gt, isNull, lte, type Placeholder } from 'drizzle-orm'
 import type { Clock } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
 import { authSessions, users } from '#server/db/schema.ts'
@@ -31,9 +31,17 @@ export async function startSession({ db, tokens, clock }: SessionDeps, userId: n
   return tokens.issuePair(userId, id)
 }
 
-/** The conditions of a live session of that user: used by every check, so they never drift apart. */
-export const liveSession = (sessionId: string, userId: number, now: number) =>
-  and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date(now)))
+/**
+ * The conditions of a live session of that user: used by every check, so they never drift apart.
+ * Each value may be a placeholder, for a prepared query (`now` is then an ISO timestamp).
+ */
+export const liveSession = (sessionId: string | Placeholder, userId: number | Placeholder, now: number | Placeholder) =>
+  and(
+    eq(authSessions.id, sessionId),
+    eq(authSessions.userId, userId),
+    isNull(authSessions.revokedAt),
+    gt(authSessions.expiresAt, typeof now === 'number' ? new Date(now) : now),
+  )
 
 /** The session's user if the session is live (active or not: the caller decides what that means). */
 export async function sessionUser(db: Database, sessionId: string, userId: number, now: number) {

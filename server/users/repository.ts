@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
+import { preparedQuery } from '#server/db/prepared.ts'
 import { liveSession } from '#server/auth/sessions.ts'
 import { authSessions, groups, professionalPatients, userGroups, users } from '#server/db/schema.ts'
 
@@ -51,18 +52,20 @@ export async function findSessionUserWithGroups(
   db: Database,
   { userId, sessionId, now }: { userId: number; sessionId: string; now: number },
 ): Promise<{ user: UserRow; groups: string[] } | undefined> {
-  const rows = await db
-    .select({ user: users, group: groups.name })
+  const [row] = await sessionUserQuery(db).execute({ sessionId, userId, now: new Date(now).toISOString() })
+  return row
+}
+
+/** The groups come as an array subquery: one row per request, and a cheaper plan than joining four tables. */
+const sessionUserQuery = preparedQuery((db) => {
+  const groupNames = sql<string[]>`array(select ${groups.name} from ${userGroups} inner join ${groups} on ${groups.id} = ${userGroups.groupId} where ${userGroups.userId} = ${users.id} order by ${groups.id})`
+  return db
+    .select({ user: users, groups: groupNames })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
-    .leftJoin(userGroups, eq(userGroups.userId, users.id))
-    .leftJoin(groups, eq(groups.id, userGroups.groupId))
-    .where(liveSession(sessionId, userId, now))
-    .orderBy(asc(groups.id))
-  const first = rows[0]
-  if (!first) return undefined
-  return { user: first.user, groups: rows.flatMap((row) => (row.group === null ? [] : [row.group])) }
-}
+    .where(liveSession(sql.placeholder('sessionId'), sql.placeholder('userId'), sql.placeholder('now')))
+    .prepare('session_user_with_groups')
+})
 
 export async function groupNamesOf(db: Database, userId: number): Promise<string[]> {
   return (await groupNamesByUser(db, [userId])).get(userId) ?? []
@@ -141,11 +144,15 @@ export async function usersInGroup(db: Database, groupName: string): Promise<Use
 }
 
 export async function patientsOf(db: Database, professionalId: number): Promise<{ user: UserRow; linkedAt: Date }[]> {
-  const rows = await db
+  return patientsQuery(db).execute({ professionalId })
+}
+
+const patientsQuery = preparedQuery((db) =>
+  db
     .select({ user: users, linkedAt: professionalPatients.createdAt })
     .from(professionalPatients)
     .innerJoin(users, eq(users.id, professionalPatients.patientId))
-    .where(eq(professionalPatients.professionalId, professionalId))
+    .where(eq(professionalPatients.professionalId, sql.placeholder('professionalId')))
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
-  return rows
-}
+    .prepare('patients_of_professional'),
+)
