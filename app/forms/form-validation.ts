@@ -3,6 +3,7 @@ import { type z } from 'zod'
 import { changePasswordSchema, profileSchema } from './account-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
+import { scheduleSchema } from './schedule-form.ts'
 
 /**
  * Every conform form's client-side validation, in one chunk that the browser fetches when the user
@@ -17,6 +18,7 @@ const schemas = {
   profile: profileSchema,
   changePassword: changePasswordSchema,
   contact: contactSchema,
+  schedule: scheduleSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

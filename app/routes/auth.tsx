@@ -24,7 +24,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 export { headers } from '#app/forms/form-headers.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['auth', 'contact'] }
+export const handle = { i18n: ['auth'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)

@@ -21,7 +21,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 export { headers } from '#app/forms/form-headers.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['account', 'contact'] }
+export const handle = { i18n: ['account'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request)

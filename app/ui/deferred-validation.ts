@@ -1,7 +1,7 @@
 import { type Submission, parse } from '@conform-to/react'
 import { useCallback, useRef, useState } from 'react'
 import { type z } from 'zod'
-import { type FormName, type FormSchemas } from '#app/forms/form-validation.ts'
+import type { FormName, FormSchemas } from '#app/forms/form-validation.ts'
 
 /** A form's field values as typed, and as validated: useForm<FormInput<'login'>, FormOutput<'login'>>. */
 export type FormInput<Name extends FormName> = z.input<FormSchemas[Name]>
