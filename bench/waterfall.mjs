@@ -1,6 +1,7 @@
 /**
- * The provider waterfall of /dashboard: time to first byte with every provider response delayed,
- * against the floor of one provider round trip plus the bare route's time to first byte. A page
+ * The provider waterfall of signed-in pages (/dashboard, the booking page): time to first byte with
+ * every provider response delayed, against one provider round trip plus the bare route's (or the
+ * floor's) time to first byte. A page
  * whose provider calls run in parallel scores about 1; each call made in series adds about one more
  * delay. The provider logs one line per request with the request id the app forwards, so the calls
  * of each measured page are counted exactly.
@@ -37,15 +38,21 @@ export function accessTokenOf(cookieHeader) {
   return JSON.parse(Buffer.from(payload, 'base64').toString('utf8')).access
 }
 
-export async function measureWaterfall({ instance, cookie, runs, delayMs }) {
+/**
+ * @param {{ instance: object, floorURL?: string, pages: Record<string, { path: string, cookie: string }>, runs: number, delayMs: number }} options
+ *   Each page's TTFB is judged against one provider round trip plus the bare route's TTFB (and, when
+ *   `floorURL` is given, plus the floor's: the bare Remix app outside this one).
+ */
+export async function measureWaterfall({ instance, floorURL, pages, runs, delayMs }) {
   const { baseURL, providerURL } = instance
-  const access = accessTokenOf(cookie)
-  // The three are sampled in turn (not one series after another), so that a burst of load from
-  // elsewhere on the machine falls on all three alike.
+  const access = accessTokenOf(Object.values(pages)[0].cookie)
+  // All are sampled in turn (not one series after another), so that a burst of load from
+  // elsewhere on the machine falls on all alike.
   const targets = {
     provider: [`${providerURL}users/me/`, { Authorization: `Bearer ${access}` }],
     bare: [`${baseURL}/bench/bare`, {}],
-    dashboard: [`${baseURL}/dashboard`, { Cookie: cookie }],
+    ...(floorURL ? { floor: [`${floorURL}/`, {}] } : {}),
+    ...Object.fromEntries(Object.entries(pages).map(([name, page]) => [name, [`${baseURL}${page.path}`, { Cookie: page.cookie }]])),
   }
   const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, { times: [], ids: [] }]))
   for (let index = -3; index < runs; index += 1) {
@@ -60,9 +67,9 @@ export async function measureWaterfall({ instance, cookie, runs, delayMs }) {
   const summary = ({ times, ids }) => ({ median: median(times), min: Math.min(...times), max: Math.max(...times), ids })
   const provider = summary(samples.provider)
   const bare = summary(samples.bare)
-  const dashboard = summary(samples.dashboard)
+  const floor = floorURL ? summary(samples.floor) : null
 
-  // Give the provider a moment to write its last lines, then count the calls of each dashboard request.
+  // Give the provider a moment to write its last lines, then count the calls of each page request.
   await new Promise((resolve) => setTimeout(resolve, 300))
   const lines = instance
     .read('providerOut')
@@ -70,21 +77,32 @@ export async function measureWaterfall({ instance, cookie, runs, delayMs }) {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line))
   const callsOf = (id) => lines.filter((line) => line.msg === 'request' && line.request_id === id)
-  const perRequest = dashboard.ids.map((id) => callsOf(id))
-  const counts = perRequest.map((calls) => calls.length)
-  const paths = [...new Set(perRequest.flat().map((call) => `${call.method} ${call.path}`))]
   const bareCalls = bare.ids.map((id) => callsOf(id).length)
 
-  const floor = provider.median + bare.median
+  const measured = Object.fromEntries(
+    Object.keys(pages).map((name) => {
+      const page = summary(samples[name])
+      const perRequest = page.ids.map((id) => callsOf(id))
+      const counts = perRequest.map((calls) => calls.length)
+      return [
+        name,
+        {
+          ttfbMs: round(page.median),
+          ttfbRangeMs: [round(page.min), round(page.max)],
+          ratio: round(page.median / (provider.median + bare.median), 3),
+          ...(floor ? { ratioToFloor: round(page.median / (provider.median + floor.median), 3) } : {}),
+          providerCallsPerRequest: { median: median(counts), min: Math.min(...counts), max: Math.max(...counts), paths: [...new Set(perRequest.flat().map((call) => `${call.method} ${call.path}`))] },
+        },
+      ]
+    }),
+  )
   return {
     delayMs,
     runs,
     providerRoundTripMs: round(provider.median),
     bareTtfbMs: round(bare.median),
-    dashboardTtfbMs: round(dashboard.median),
-    dashboardTtfbRangeMs: [round(dashboard.min), round(dashboard.max)],
-    ratio: round(dashboard.median / floor, 3),
-    providerCallsPerRequest: { median: median(counts), min: Math.min(...counts), max: Math.max(...counts), paths },
+    ...(floor ? { floorTtfbMs: round(floor.median) } : {}),
+    pages: measured,
     bareProviderCalls: Math.max(...bareCalls),
   }
 }

@@ -34,7 +34,7 @@ type SignedInPage = {
 }
 
 const signedInPages: SignedInPage[] = [
-  { who: 'profissional', path: '/dashboard', ownCall: '/users/professionals/patients/', ready: (page) => page.getByRole('heading', { name: 'Seus pacientes' }) },
+  { who: 'profissional', path: '/dashboard', ownCall: '/appointments/dashboard/', ready: (page) => page.getByRole('heading', { name: /^Sua semana/ }) },
   { who: 'paciente', path: '/dashboard', ownCall: '/program/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Olá, Pedro!' }) },
   { who: 'admin', path: '/admin/dashboard', ownCall: '/users/stats/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Administração' }) },
   { who: 'admin', path: '/admin/users', ownCall: '/users/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Usuários' }) },
@@ -148,7 +148,7 @@ test.describe('signed-in pages', () => {
     test('a client-side navigation during an outage shows the network page and keeps the session', async ({ page, fault }) => {
       await loginAs(page, accounts.profissional)
       await page.goto('/dashboard')
-      await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: /^Sua semana/ })).toBeVisible()
       await fault({ kind: 'refused' })
       await accountMenu(page).click()
       await page.getByRole('link', { name: 'Perfil' }).click()

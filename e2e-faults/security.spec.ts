@@ -124,7 +124,7 @@ test.describe('tokens', () => {
     await expect(page).toHaveURL(/\/programa$/)
     await accountMenu(page).click()
     await page.getByRole('link', { name: 'Painel', exact: true }).click()
-    await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: /^Sua semana/ })).toBeVisible()
     // Every signed-in page as a document and as a data answer, with the same cookie: what the
     // browser would be sent, without drawing each page again.
     for (const path of ['/dashboard', '/perfil', '/configuracoes', '/', '/contato']) {

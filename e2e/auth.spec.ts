@@ -44,8 +44,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       await signIn(page, demoAccounts.profissional)
       await expect(page).toHaveURL(/\/dashboard$/)
-      await expect(page.getByRole('heading', { name: 'Seus pacientes' })).toBeVisible()
-      await expect(page.getByText('Pedro Santos')).toBeVisible()
+      await expect(page.getByRole('heading', { name: /^Sua semana/ })).toBeVisible()
+      await expect(page.getByText('Horários no fuso America/Sao_Paulo.')).toBeVisible()
       await page.locator('summary[aria-label^="Menu da conta"]').click()
       await page.getByRole('button', { name: 'Sair' }).click()
       await expect(page).toHaveURL(/\/auth\?mode=login$/)

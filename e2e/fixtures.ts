@@ -6,6 +6,7 @@ export const DEMO_PASSWORD = 'innera-demo-2025'
 export const demoAccounts = {
   admin: 'admin@innera.local',
   profissional: 'profissional@innera.local',
+  nutricionista: 'nutricionista@innera.local',
   paciente: 'paciente@innera.local',
 } as const
 

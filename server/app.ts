@@ -14,8 +14,11 @@ import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from '.
 import { RouteTable } from './http/route-table'
 import { createThrottleRedis, Throttle } from './http/throttle'
 import { errorFields, jsonLogger, redactPath, type Logger } from './log'
+import { createSmtpSender, type MailSender } from './mail/delivery'
 import { registerAccountRoutes } from './routes/accounts'
+import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
+import { registerCalendarFeedRoutes } from './routes/calendar-feed'
 import { registerContactRoutes } from './routes/contact'
 import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
@@ -38,6 +41,8 @@ export type ProviderAppOptions = {
   log?: Logger
   /** Used to fetch Google's JWKS. Defaults to global fetch, served in-process for our own URLs. */
   fetch?: typeof fetch
+  /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
+  mailSender?: MailSender
 }
 
 export type ProviderApp = Hono<AppEnv> & { services: Services }
@@ -49,7 +54,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024
 const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/media/']
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
-export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride }: ProviderAppOptions): ProviderApp {
+export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
   const app = new Hono<AppEnv>()
   const routes = new RouteTable()
   const api = new Api(app, routes)
@@ -87,6 +92,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       fetch: fetchOverride ?? loopbackFetch,
     }),
     background: createBackgroundTasks(log),
+    // nodemailer connects only when it sends: building the transport costs nothing.
+    mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -141,6 +148,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerPillarRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
+  registerAppointmentRoutes(api, services)
+  registerCalendarFeedRoutes(api, services)
   registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)

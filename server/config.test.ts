@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig, parseRate, startupWarnings } from './config'
+import { ConfigError, describeSmtpUrl, loadConfig, parseRate, startupWarnings } from './config'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -95,6 +95,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'rediss://user:pw@cache:6380' }).redisUrl).toBe('rediss://user:pw@cache:6380')
     expect(problemsOf({ REDIS_URL: 'http://cache:6379' }).join('\n')).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/)
   })
+
+  it('builds meeting links on MEETING_BASE_URL, an https URL ending in "/"', () => {
+    expect(loadConfig({}).meetingBaseUrl).toBe('https://meet.jit.si/')
+    expect(loadConfig({ MEETING_BASE_URL: '' }).meetingBaseUrl).toBe('https://meet.jit.si/')
+    expect(loadConfig({ MEETING_BASE_URL: 'https://video.example.com/rooms/' }).meetingBaseUrl).toBe('https://video.example.com/rooms/')
+    for (const bad of ['http://meet.example.com/', 'https://meet.example.com', 'meet.jit.si/', 'javascript:alert(1)//']) {
+      expect(problemsOf({ MEETING_BASE_URL: bad })).toEqual(['MEETING_BASE_URL must be an https URL ending in "/", e.g. https://meet.jit.si/'])
+    }
+  })
 })
 
 describe('development stand-ins (FAKE_GOOGLE, DEV_MAILBOX)', () => {
@@ -131,6 +140,46 @@ describe('PROVIDER_FORWARDING_SECRET', () => {
   it('must be at least 32 characters long', () => {
     expect(loadConfig({ PROVIDER_FORWARDING_SECRET: 'f'.repeat(32) }).forwardingSecret).toBe('f'.repeat(32))
     expect(problemsOf({ PROVIDER_FORWARDING_SECRET: 'short' })).toEqual(['PROVIDER_FORWARDING_SECRET must be at least 32 characters long'])
+  })
+})
+
+describe('mail delivery and reminders (SMTP_URL, SMTP_FROM, REMINDER_TICK_MS, MAIL_TICK_MS)', () => {
+  it('sends nothing by default, from Innera <nao-responda@innera.local>, ticking every 30 s and 5 s', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, smtpFrom: 'Innera <nao-responda@innera.local>', reminderTickMs: 30_000, mailTickMs: 5_000 })
+    expect(loadConfig({ SMTP_URL: '', SMTP_FROM: '' })).toMatchObject({ smtpUrl: undefined, smtpFrom: 'Innera <nao-responda@innera.local>' })
+  })
+
+  it('takes smtp:// and smtps:// URLs, with or without a login', () => {
+    for (const url of ['smtp://user:p%40ss@mail.example.com:587', 'smtps://mail.example.com', 'smtp://127.0.0.1:2525']) expect(loadConfig({ SMTP_URL: url }).smtpUrl).toBe(url)
+  })
+
+  it('refuses anything else, without repeating the value (it may hold the password)', () => {
+    for (const url of ['http://user:hunter22@mail.example.com', 'mail.example.com:587', 'smtp://', 'smtp:///path']) {
+      const problems = problemsOf({ SMTP_URL: url })
+      expect(problems).toEqual(['SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587'])
+      expect(problems.join()).not.toContain('hunter22')
+    }
+  })
+
+  it('logs the SMTP server as scheme, host and port only', () => {
+    expect(describeSmtpUrl('smtp://user:hunter22@mail.example.com:587')).toBe('smtp://mail.example.com:587')
+    expect(describeSmtpUrl('smtps://mail.example.com')).toBe('smtps://mail.example.com')
+  })
+
+  it('takes a From as an address or "Name <address>", on one line', () => {
+    expect(loadConfig({ SMTP_FROM: 'consultas@innera.com.br' }).smtpFrom).toBe('consultas@innera.com.br')
+    expect(loadConfig({ SMTP_FROM: ' Equipe Innera <consultas@innera.com.br> ' }).smtpFrom).toBe('Equipe Innera <consultas@innera.com.br>')
+    for (const from of ['Innera', 'Innera <innera>', 'a@b.c\nBcc: x@y.z', 'Innera <a@b.c> <d@e.f>']) {
+      expect(problemsOf({ SMTP_FROM: from })).toEqual(['SMTP_FROM must be an e-mail address or "Name <address>"'])
+    }
+  })
+
+  it('takes ticks from 1 s to 1 h', () => {
+    expect(loadConfig({ REMINDER_TICK_MS: '1000', MAIL_TICK_MS: '3600000' })).toMatchObject({ reminderTickMs: 1000, mailTickMs: 3_600_000 })
+    expect(problemsOf({ REMINDER_TICK_MS: '999', MAIL_TICK_MS: 'soon' })).toEqual([
+      'REMINDER_TICK_MS must be an integer between 1000 and 3600000',
+      'MAIL_TICK_MS must be an integer between 1000 and 3600000',
+    ])
   })
 })
 

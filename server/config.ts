@@ -45,6 +45,16 @@ export type ProviderConfig = {
   redisUrl: string | undefined
   /** Prepended to the throttles' Redis keys, so deployments and test runs sharing a Redis stay apart. */
   redisKeyPrefix: string
+  /** Consultation rooms are `${meetingBaseUrl}innera-<random>` (an https URL ending in "/"). */
+  meetingBaseUrl: string
+  /** `smtp://user:pass@host:587` or `smtps://…`: the outbox is delivered through it; unset, mail only lands in the outbox table. */
+  smtpUrl: string | undefined
+  /** The From of every delivered message: an address, or `Name <address>`. */
+  smtpFrom: string
+  /** How often due confirmations and reminders become outbox messages. */
+  reminderTickMs: number
+  /** How often the outbox is delivered through SMTP (only with smtpUrl). */
+  mailTickMs: number
 }
 
 export class ConfigError extends Error {
@@ -54,6 +64,7 @@ export class ConfigError extends Error {
   }
 }
 
+export const DEFAULT_SMTP_FROM = 'Innera <nao-responda@innera.local>'
 const DEV_JWT_SECRET = 'innera-dev-only-jwt-secret-do-not-use-in-production'
 const GOOGLE_ISSUER = 'https://accounts.google.com'
 const GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
@@ -124,6 +135,33 @@ const httpUrl = (name: string) =>
     .refine((value) => value === undefined || isHttpUrl(value), { message: `${name} must be an http(s) URL` })
     .transform((value) => (value === undefined ? undefined : value.replace(/\/+$/, '')))
 
+function isHttpsBaseUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:' && value.endsWith('/')
+  } catch {
+    return false
+  }
+}
+
+/** An smtp:// or smtps:// URL naming a host (user and password optional, percent-encoded). */
+export function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/** The SMTP URL as it may be logged: scheme, host and port, never the user or the password. */
+export function describeSmtpUrl(value: string): string {
+  const url = new URL(value)
+  return `${url.protocol}//${url.host}`
+}
+
+// "nao-responda@innera.local" or "Innera <nao-responda@innera.local>"; one line, one address.
+const MAIL_FROM = /^(?:[^<>\r\n@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/
+
 function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value)
@@ -170,6 +208,27 @@ const envSchema = z.object({
       message: 'REDIS_URL must be a redis:// or rediss:// URL',
     }),
   REDIS_KEY_PREFIX: z.string().max(100, 'REDIS_KEY_PREFIX must be at most 100 characters').optional(),
+  MEETING_BASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || isHttpsBaseUrl(value), {
+      message: 'MEETING_BASE_URL must be an https URL ending in "/", e.g. https://meet.jit.si/',
+    }),
+  // Never echoed in a message: it may hold the SMTP password.
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || isSmtpUrl(value), {
+      message: 'SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587',
+    }),
+  SMTP_FROM: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || MAIL_FROM.test(value.trim()), {
+      message: 'SMTP_FROM must be an e-mail address or "Name <address>"',
+    }),
+  REMINDER_TICK_MS: integer('REMINDER_TICK_MS', 1000, 3_600_000),
+  MAIL_TICK_MS: integer('MAIL_TICK_MS', 1000, 3_600_000),
 })
 
 /**
@@ -237,6 +296,11 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     throttle: { disabled: values.THROTTLE_DISABLED ?? false, rates },
     redisUrl: values.REDIS_URL || undefined,
     redisKeyPrefix: values.REDIS_KEY_PREFIX || 'innera:throttle:',
+    meetingBaseUrl: values.MEETING_BASE_URL || 'https://meet.jit.si/',
+    smtpUrl: values.SMTP_URL || undefined,
+    smtpFrom: values.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM,
+    reminderTickMs: values.REMINDER_TICK_MS ?? 30_000,
+    mailTickMs: values.MAIL_TICK_MS ?? 5_000,
   }
 }
 

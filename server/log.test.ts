@@ -15,6 +15,12 @@ describe('redactPath', () => {
     expect(redactPath('//users//password-reset-confirm/MTI/tok/')).toBe('/users/password-reset-confirm/[redacted]/[redacted]/')
   })
 
+  it('hides the token of a calendar feed, but not the signed-in feed endpoint', () => {
+    expect(redactPath('/appointments/calendar-feed/q3Vx8Jm2-Lr5Tn7Wc1Yz4Ab6Ed9Gh0Kp_Sv2Xf5Hj8N/')).toBe('/appointments/calendar-feed/[redacted]/')
+    expect(redactPath('/Appointments/Calendar-Feed/tok')).toBe('/Appointments/Calendar-Feed/[redacted]')
+    expect(redactPath('/appointments/calendar-feed/')).toBe('/appointments/calendar-feed/')
+  })
+
   it('drops the query string and leaves other paths alone', () => {
     expect(redactPath('/users/?search=ana@example.com')).toBe('/users/')
     expect(redactPath('/users/password-reset/')).toBe('/users/password-reset/')

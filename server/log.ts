@@ -21,6 +21,8 @@ export const silentLogger: Logger = () => undefined
 const SECRET_PATHS: { prefix: string; secretSegments: number }[] = [
   { prefix: '/users/password-reset-confirm/', secretSegments: 2 },
   { prefix: '/users/confirm-email/', secretSegments: 2 },
+  // The private calendar feed: the token is the only credential (GET /appointments/calendar-feed/{token}/).
+  { prefix: '/appointments/calendar-feed/', secretSegments: 1 },
 ]
 
 export const REDACTED = '[redacted]'

@@ -53,6 +53,10 @@ describe('server/main.ts', () => {
     expect(lines.filter((line) => line.startsWith('provider listening on'))).toHaveLength(1)
     // Every other stdout line is structured JSON (request and lifecycle logs).
     for (const line of lines.slice(1)) expect(() => JSON.parse(line)).not.toThrow()
+    // Without SMTP_URL mail stays in the outbox; the reminder tick ran and stopped with the process.
+    const ready = lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'provider ready')
+    expect(ready).toMatchObject({ mail: 'outbox only' })
+    expect(provider.output().stderr).not.toContain('background task failed')
   })
 
   it('warns once on stderr when a development stand-in is on in production', async () => {

@@ -1,8 +1,9 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createProviderApp } from './app'
-import { ConfigError, loadConfig, startupWarnings, type ProviderConfig } from './config'
+import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from './config'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from './db/client'
 import { seedDatabase } from './db/seed'
+import { startPeriodicJobs } from './jobs'
 import { jsonLogger } from './log'
 
 // In-flight requests get this long to finish on shutdown before the process exits anyway.
@@ -34,7 +35,17 @@ async function main(): Promise<void> {
   })
   // The one line on stdout before any request log: `npm start` waits for it.
   process.stdout.write(`provider listening on http://${config.host}:${config.port}\n`)
-  jsonLogger({ level: 'info', msg: 'provider ready', database: database.kind, seeded, throttle_store: app.services.throttle.store })
+  jsonLogger({
+    level: 'info',
+    msg: 'provider ready',
+    database: database.kind,
+    seeded,
+    throttle_store: app.services.throttle.store,
+    // Where mail goes, without the SMTP user or password.
+    mail: config.smtpUrl ? describeSmtpUrl(config.smtpUrl) : 'outbox only',
+  })
+  // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
+  startPeriodicJobs(app.services)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
@@ -46,11 +57,15 @@ async function main(): Promise<void> {
       process.exit(1)
     }, DRAIN_TIMEOUT_MS)
     forceExit.unref()
+    // No new tick starts from now on; one in progress finishes (its claims are whole transactions).
+    const ticksStopped = app.services.background.stop()
     // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed now.
     server.close(async (error) => {
       try {
+        await ticksStopped
         // Mail and accounts queued after their responses (background.ts) are finished first.
         await app.services.background.idle()
+        app.services.mailSender?.close()
         await app.services.throttle.close()
         await database.close()
       } finally {

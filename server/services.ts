@@ -7,6 +7,7 @@ import type { LinkTokenGenerator } from './auth/one-time-links'
 import type { TokenService } from './auth/tokens'
 import type { Throttle } from './http/throttle'
 import type { Logger } from './log'
+import type { MailSender } from './mail/delivery'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
 export type Services = {
@@ -18,6 +19,8 @@ export type Services = {
   throttle: Throttle
   emailConfirmationLinks: LinkTokenGenerator
   verifyGoogleIdToken: GoogleIdTokenVerifier
-  /** Work done after the response: see background.ts. */
+  /** Work done after the response, and the periodic ticks (jobs.ts): see background.ts. */
   background: BackgroundTasks
+  /** SMTP delivery of the outbox, when SMTP_URL is set (mail/delivery.ts). */
+  mailSender: MailSender | undefined
 }

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type z } from 'zod'
 import { changePasswordSchema, profileSchema } from './account-forms.ts'
+import { bookingSchema, cancelSchema } from './appointment-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
 import { scheduleSchema } from './schedule-form.ts'
@@ -19,6 +20,8 @@ const schemas = {
   changePassword: changePasswordSchema,
   contact: contactSchema,
   schedule: scheduleSchema,
+  booking: bookingSchema,
+  cancelAppointment: cancelSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

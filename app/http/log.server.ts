@@ -1,10 +1,15 @@
 /**
  * One JSON line per event. Paths are redacted: a password-reset or confirmation link carries a
- * token in its path, and query strings can carry OAuth codes, so neither ever reaches a log.
+ * token in its path, and so does a private calendar feed (the app's /calendario/<token>.ics and
+ * the provider's /appointments/calendar-feed/<token>/, under whatever prefix PROVIDER_API_URL
+ * has); query strings can carry OAuth codes. None of them ever reaches a log.
  */
 const SECRET_PATHS: [RegExp, string][] = [
   [/^\/auth\/(reset|confirm)\/[^/]+\/[^/]+/, '/auth/$1/:uid/:token'],
   [/^\/users\/(password-reset-confirm|confirm-email)\/[^/]+\/[^/]+/, '/users/$1/:uid/:token'],
+  // Repeated slashes or another case would not route, but must not carry a token into the log either.
+  [/^\/+calendario\/+[^/]+/i, '/calendario/:token.ics'],
+  [/^(.*\/appointments\/calendar-feed\/)[^/]+/i, '$1:token'],
 ]
 
 export function redactPath(pathWithQuery: string): string {

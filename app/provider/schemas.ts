@@ -1,11 +1,20 @@
 import { z } from 'zod'
+import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
 /** A text the provider may send as null or leave out (SPEC §3: "empty string if missing"). */
 const text = () => z.string().nullable().optional().transform((value) => value ?? '')
 /** A URL or nothing. */
 const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
 
-/** The signed-in user of SPEC §3, as /users/me/ returns it. */
+/** The user's time zone (a profile setting): America/Sao_Paulo when missing or not one we know. */
+const timeZone = () =>
+  z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value): string => (value && isTimeZone(value) ? value : DEFAULT_TIME_ZONE))
+
+/** The signed-in user of SPEC §3, as /users/me/ returns it, plus the time zone times are shown in. */
 export const sessionUserSchema = z.object({
   id: z.number(),
   username: z.string(),
@@ -14,6 +23,8 @@ export const sessionUserSchema = z.object({
   photo: optionalUrl(),
   first_name: text(),
   last_name: text(),
+  /** The user's IANA time zone (decision 0023): America/Sao_Paulo when left out or unknown. */
+  time_zone: timeZone(),
 })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 
@@ -41,6 +52,7 @@ export const loginResponseSchema = z.object({
   photo: optionalUrl(),
   first_name: text(),
   last_name: text(),
+  time_zone: timeZone(),
 })
 
 /** The refresh response is checked by hand: a missing access has its own SPEC §8 message. */
@@ -58,6 +70,7 @@ export const googleLoginResponseSchema = z.object({
       last_name: text(),
       groups: z.array(z.string()),
       photo: optionalUrl(),
+      time_zone: timeZone(),
     })
     .optional(),
   message: z.string().optional(),
@@ -79,6 +92,7 @@ export const profileSchema = z.object({
   phone: text(),
   birth_date: text(),
   bio: text(),
+  time_zone: timeZone(),
   groups: z.array(z.string()),
   email_verified: z.boolean().optional(),
   date_joined: z.string().optional(),

@@ -1,12 +1,18 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { supportedLanguages } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { formatDateTime, timeZoneOr } from '#app/domain/appointments.ts'
+import { getEnv } from '#app/env.server.ts'
+import { languageOf } from '#app/i18n/i18next.server.ts'
+import { createCalendarFeed, getCalendarFeedStatus, revokeCalendarFeed } from '#app/provider/calendar-feed.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { changePassword } from '#app/provider/users.server.ts'
+import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { type RootLoader } from '#app/root.tsx'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { changePasswordSchema } from '#app/forms/account-forms.ts'
@@ -24,16 +30,44 @@ export { headers } from '#app/forms/form-headers.ts'
 export const handle = { i18n: ['account'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request)
-  const t = await getFixedT(request, 'account')
-  return data({ meta: { title: `${t('settings.title')} · Innera`, description: t('settings.lead') } })
+  const { auth, user } = await requireUser(request)
+  const [t, language, feed] = await Promise.all([
+    getFixedT(request, 'account'),
+    languageOf(request),
+    // The rest of the page works without it: a failure here only says it could not be checked.
+    getCalendarFeedStatus(auth).catch((error: unknown) => {
+      if (error instanceof ProviderError) return null
+      throw error
+    }),
+  ])
+  return data({
+    meta: { title: `${t('settings.title')} · Innera`, description: t('settings.lead') },
+    calendar: feed && { active: feed.active, createdAt: feed.created_at ? formatDateTime(feed.created_at, timeZoneOr(user.time_zone), language) : null },
+  })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
+/** The settings forms, told apart by `intent`: the password (the default), and the calendar link. */
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
-  const submission = parseWithZod(await readFormData(request), { schema: changePasswordSchema })
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  if (intent === 'calendar-create' || intent === 'calendar-revoke') {
+    try {
+      if (intent === 'calendar-revoke') {
+        await revokeCalendarFeed(auth)
+        return redirectWithToast('/configuracoes', { type: 'success', message: { key: 'account:settings.calendar.revoked' } })
+      }
+      // Shown in this answer only (the provider keeps a hash): no redirect, the page shows it once.
+      const token = await createCalendarFeed(auth)
+      return data({ calendarUrl: `${getEnv().APP_PUBLIC_URL}/calendario/${token}.ics`, calendarError: null })
+    } catch (error) {
+      const t = await getFixedT(request, ['common', 'account'])
+      return data({ calendarUrl: null, calendarError: failureText(t, error) }, failureInit(error))
+    }
+  }
+  const submission = parseWithZod(formData, { schema: changePasswordSchema })
   const hideFields = ['old_password', 'new_password', 'confirm_password']
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   try {
@@ -58,7 +92,8 @@ export default function SettingsPage() {
   const { t } = useTranslation('account')
   const { t: tc } = useTranslation()
   const root = useRouteLoaderData<RootLoader>('root')
-  const lastResult = useActionData<typeof action>()?.result
+  const actionData = useActionData<typeof action>()
+  const lastResult = actionData && 'result' in actionData ? actionData.result : undefined
   const validation = useDeferredValidation('changePassword')
   const [form, fields] = useForm<FormInput<'changePassword'>, FormOutput<'changePassword'>>({
     id: 'password-form',
@@ -109,7 +144,85 @@ export default function SettingsPage() {
             </button>
           </form>
         </section>
+        <CalendarSection created={actionData && 'calendarUrl' in actionData ? actionData : undefined} />
       </div>
     </main>
+  )
+}
+
+/**
+ * The private calendar link (issue 12): create (or replace) and revoke, as plain forms that work
+ * without JavaScript. A new link's full URL is in the answer to its creation only, shown once.
+ */
+function CalendarSection({ created }: { created: { calendarUrl: string | null; calendarError: string | null } | undefined }) {
+  const { t } = useTranslation('account')
+  const { calendar } = useLoaderData<typeof loader>()
+  const url = created?.calendarUrl ?? null
+  const active = url !== null || calendar?.active === true
+  return (
+    <section aria-labelledby="calendar-title" className="rounded-2xl bg-white p-6 shadow-sm lg:col-span-2">
+      <h2 id="calendar-title" className="text-xl font-semibold">
+        {t('settings.calendar.title')}
+      </h2>
+      <p className="mt-2 text-muted">{t('settings.calendar.lead')}</p>
+      {created?.calendarError ? (
+        <p role="alert" className="mt-4 font-medium text-red-700">
+          {created.calendarError}
+        </p>
+      ) : null}
+      {url ? (
+        <div className="mt-4 space-y-3">
+          <label htmlFor="calendar-url" className="block font-medium">
+            {t('settings.calendar.urlLabel')}
+          </label>
+          <input
+            id="calendar-url"
+            type="text"
+            readOnly
+            value={url}
+            aria-describedby="calendar-url-hint"
+            className="block min-h-11 w-full rounded-lg border border-gray-400 bg-gray-50 px-3 py-2 font-mono text-sm text-ink"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <p id="calendar-url-hint" className="font-medium">
+            {t('settings.calendar.shownOnce')}
+          </p>
+          <h3 className="font-semibold">{t('settings.calendar.howToTitle')}</h3>
+          <ul className="list-disc space-y-1 pl-6 text-muted">
+            <li>{t('settings.calendar.howToApple')}</li>
+            <li>{t('settings.calendar.howToGoogle')}</li>
+            <li>{t('settings.calendar.howToOutlook')}</li>
+          </ul>
+        </div>
+      ) : calendar === null ? (
+        <p className="mt-4">{t('settings.calendar.unavailable')}</p>
+      ) : calendar.active && calendar.createdAt ? (
+        <p className="mt-4">{t('settings.calendar.activeSince', { date: calendar.createdAt })}</p>
+      ) : !calendar.active ? (
+        <p className="mt-4">{t('settings.calendar.none')}</p>
+      ) : null}
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="calendar-create" />
+          <SubmitButton className="btn-primary" pendingText={t('settings.calendar.working')} aria-describedby={active ? 'calendar-replace-hint' : undefined}>
+            {active ? t('settings.calendar.replace') : t('settings.calendar.create')}
+          </SubmitButton>
+        </Form>
+        {active ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="calendar-revoke" />
+            <SubmitButton className="btn-secondary" pendingText={t('settings.calendar.working')} aria-describedby="calendar-revoke-hint">
+              {t('settings.calendar.revoke')}
+            </SubmitButton>
+          </Form>
+        ) : null}
+      </div>
+      {active ? (
+        <div className="mt-3 space-y-1 text-sm text-muted">
+          <p id="calendar-replace-hint">{t('settings.calendar.replaceHint')}</p>
+          <p id="calendar-revoke-hint">{t('settings.calendar.revokeHint')}</p>
+        </div>
+      ) : null}
+    </section>
   )
 }

@@ -4,52 +4,82 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { progressPercent, weekOf } from '#app/domain/program.ts'
-import { type Language } from '#app/i18n/config.ts'
+import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getProgram } from '#app/provider/program.server.ts'
-import { listMyPatients } from '#app/provider/users.server.ts'
+import { getProfessionalDashboard, listAppointments } from '#app/provider/appointments.server.ts'
+import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
+import { consultationWindow, formatDateTime } from '#app/domain/appointments.ts'
+import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
+import { AgendaWeek } from '#app/ui/agenda-week.tsx'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['dashboard', 'assessment'] }
+export const handle = { i18n: ['dashboard'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const role = roleFromGroups(user.groups)
   if (role === 'admin') throw redirect('/admin/dashboard')
-  const [t, locale, patients, program] = await Promise.all([
+  const now = new Date()
+  const timeZone = user.time_zone ?? DEFAULT_TIME_ZONE
+  const week = weekToShow(new URL(request.url).searchParams.get('semana'), timeZone, now)
+  const [t, locale, agenda, program, upcoming] = await Promise.all([
     getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
-    role === 'profissional' ? listMyPatients(auth).catch(errorResponseFor) : Promise.resolve(null),
+    role === 'profissional' ? getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? getProgram(auth).catch(errorResponseFor) : Promise.resolve(null),
+    role === 'paciente' ? listAppointments(auth, 'upcoming').catch(errorResponseFor) : Promise.resolve(null),
   ])
   const lng = locale as Language
-  return data(
-    {
-      meta: { title: `${t('title')} · Innera`, description: t('description') },
-      role,
-      firstName: user.first_name || user.username,
-      welcome: new URL(request.url).searchParams.get('welcome') === '1',
-      program: program
-        ? {
-            week: program.current_week,
-            weeks: program.weeks,
-            progress: { ...program.progress, percent: progressPercent(program.progress) },
-            goals: (weekOf(program.schedule, program.current_week)?.goals ?? []).map((goal) => ({
-              id: goal.id,
-              text: goal.text[lng] ?? goal.text.en,
-              done: goal.done,
+  const next = upcoming?.results[0]
+  return data({
+    meta: { title: `${t('title')} · Innera`, description: t('description') },
+    role,
+    language: lng,
+    firstName: user.first_name || user.username,
+    welcome: new URL(request.url).searchParams.get('welcome') === '1',
+    program: program
+      ? {
+          week: program.current_week,
+          weeks: program.weeks,
+          progress: { ...program.progress, percent: progressPercent(program.progress) },
+          goals: (weekOf(program.schedule, program.current_week)?.goals ?? []).map((goal) => ({
+            id: goal.id,
+            text: goal.text[lng] ?? goal.text.en,
+            done: goal.done,
+          })),
+        }
+      : null,
+    nextAppointment: next
+      ? {
+          id: next.id,
+          start: next.start_time,
+          timeZone,
+          professional: [next.professional.first_name, next.professional.last_name].filter(Boolean).join(' '),
+          status: next.status,
+          until: timeUntil(next.start_time, now),
+          open: consultationWindow({ start: next.start_time, end: next.end_time }, now).state === 'open',
+        }
+      : null,
+    agenda: agenda
+      ? {
+          ...week,
+          timeZone: agenda.time_zone,
+          days: byLocalDate(agenda.appointments, week.days, agenda.time_zone).map((day) => ({
+            date: day.date,
+            items: day.items.map((item) => ({
+              id: item.id,
+              start_time: item.start_time,
+              end_time: item.end_time,
+              status: item.status,
+              patientName: [item.patient.first_name, item.patient.last_name].filter(Boolean).join(' '),
             })),
-          }
-        : null,
-      patients: patients?.map((patient) => ({
-        id: patient.id,
-        name: [patient.first_name, patient.last_name].filter(Boolean).join(' ') || patient.username,
-        email: patient.email,
-      })),
-    },
-  )
+          })),
+        }
+      : null,
+  })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
@@ -57,34 +87,23 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
 export default function Dashboard() {
-  const { role, firstName, patients, welcome, program } = useLoaderData<typeof loader>()
+  const { role, firstName, welcome, program, agenda, nextAppointment, language } = useLoaderData<typeof loader>()
   const { t } = useTranslation('dashboard')
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('greeting', { name: firstName })}</h1>
-      {role === 'profissional' ? (
-        <section aria-labelledby="patients-title" className="mt-8">
-          <h2 id="patients-title" className="text-2xl font-semibold">
-            {t('professional.patientsTitle')}
-          </h2>
-          <Link to="/profissional/avaliacoes" className="link mt-2 inline-block">
-            {t('shared.title', { ns: 'assessment' })}
-          </Link>
-          {patients && patients.length > 0 ? (
-            <ul className="mt-4 divide-y divide-brand-100 rounded-2xl bg-white shadow-sm">
-              {patients.map((patient) => (
-                <li key={patient.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-4">
-                  <span className="font-medium">{patient.name}</span>
-                  <a className="link text-sm" href={`mailto:${patient.email}`}>
-                    {patient.email}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="mt-4 rounded-2xl bg-white p-6 text-muted">{t('professional.noPatients')}</p>
-          )}
-        </section>
+      {role === 'profissional' && agenda ? (
+        <>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <Link to="/profissional/pacientes" className="link">
+              {t('professional.patientsLink')}
+            </Link>
+            <Link to="/agenda/disponibilidade" className="link">
+              {t('professional.availabilityLink')}
+            </Link>
+          </div>
+          <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} language={language} previous={agenda.previous} next={agenda.next} start={agenda.start} />
+        </>
       ) : (
         <>
           {welcome ? (
@@ -103,6 +122,7 @@ export default function Dashboard() {
               </div>
             </section>
           ) : null}
+          <NextAppointment appointment={nextAppointment} language={language} />
           {program ? (
             <section aria-labelledby="program-title" className="mt-8 rounded-2xl bg-white p-6 shadow-sm">
               <h2 id="program-title" className="text-2xl font-semibold">
@@ -149,5 +169,55 @@ export default function Dashboard() {
         </>
       )}
     </main>
+  )
+}
+
+type NextAppointmentProps = {
+  appointment: { id: number; start: string; timeZone: string; professional: string; status: string; until: { value: number; unit: 'day' | 'hour' | 'minute' }; open: boolean } | null
+  language: Language
+}
+
+/** The patient's next consultation, with how long until it starts, or the way to book one. */
+function NextAppointment({ appointment, language }: NextAppointmentProps) {
+  const { t } = useTranslation('dashboard')
+  const { t: tc } = useTranslation()
+  return (
+    <section aria-labelledby="appointment-title" className="mt-8 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="appointment-title" className="text-2xl font-semibold">
+        {t('patient.appointmentTitle')}
+      </h2>
+      {appointment ? (
+        <>
+          <p className="mt-2 text-lg">
+            {formatDateTime(appointment.start, appointment.timeZone, language)}
+            <span className="text-muted"> · {appointment.professional}</span>
+          </p>
+          <p className="mt-1 text-muted">
+            {new Intl.RelativeTimeFormat(languageTags[language], { numeric: 'auto' }).format(appointment.until.value, appointment.until.unit)} ·{' '}
+            {tc(`appointmentStatus.${appointment.status}`)}
+          </p>
+          <div className="mt-4 flex flex-wrap gap-3">
+            {appointment.open ? (
+              <Link to={`/consultas/${appointment.id}/consulta`} className="btn-primary">
+                {t('patient.joinConsultation')}
+              </Link>
+            ) : null}
+            <Link to={`/consultas/${appointment.id}`} className={appointment.open ? 'btn-secondary' : 'btn-primary'}>
+              {t('patient.appointmentDetails')}
+            </Link>
+            <Link to="/consultas" className="btn-secondary">
+              {t('patient.allAppointments')}
+            </Link>
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="mt-2 text-muted">{t('patient.noAppointment')}</p>
+          <Link to="/consultas/profissionais" className="btn-primary mt-4">
+            {t('patient.bookAppointment')}
+          </Link>
+        </>
+      )}
+    </section>
   )
 }

@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { DEFAULT_TIME_ZONE, timeZoneChoices } from '#app/domain/time-zones.ts'
 import { isFormSubmission } from '#app/http/request-context.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -40,12 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       meta: { title: `${t('profile.title')} · Innera`, description: t('profile.lead') },
       profile: { ...profile, photo: mediaUrl(profile.photo) },
+      timeZones: timeZoneChoices(profile.time_zone, new Date()),
     },
   )
 }
 
 function profileFromSession(user: SessionUser): Profile {
-  return { ...user, phone: '', birth_date: '', bio: '' }
+  return { ...user, phone: '', birth_date: '', bio: '', time_zone: user.time_zone ?? DEFAULT_TIME_ZONE }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
@@ -77,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProfilePage() {
-  const { profile } = useLoaderData<typeof loader>()
+  const { profile, timeZones } = useLoaderData<typeof loader>()
   const { t } = useTranslation('account')
   const validation = useDeferredValidation('profile')
   const [form, fields] = useForm<FormInput<'profile'>, FormOutput<'profile'>>({
@@ -89,6 +91,7 @@ export default function ProfilePage() {
       phone: profile.phone,
       birth_date: profile.birth_date,
       bio: profile.bio,
+      time_zone: profile.time_zone,
     },
     onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
@@ -130,6 +133,26 @@ export default function ProfilePage() {
               aria-describedby={fields.bio.errors ? `${fields.bio.id}-error` : undefined}
             />
             <ErrorList id={`${fields.bio.id}-error`} errors={fields.bio.errors} />
+          </div>
+          <div>
+            <label htmlFor={fields.time_zone.id} className="block font-medium">
+              {t('profile.timeZone')}
+            </label>
+            <p id={`${fields.time_zone.id}-hint`} className="text-sm text-muted">
+              {t('profile.timeZoneHint')}
+            </p>
+            <select
+              {...getSelectProps(fields.time_zone)}
+              aria-describedby={[`${fields.time_zone.id}-hint`, fields.time_zone.errors ? `${fields.time_zone.id}-error` : ''].filter(Boolean).join(' ')}
+              className="mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base"
+            >
+              {timeZones.map((zone) => (
+                <option key={zone.value} value={zone.value}>
+                  {zone.label}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={`${fields.time_zone.id}-error`} errors={fields.time_zone.errors} />
           </div>
           <Field
             labelProps={{ children: t('profile.photo') }}

@@ -9,13 +9,13 @@ function routePaths() {
   const dir = path.resolve(import.meta.dirname, '../routes')
   return readdirSync(dir)
     .filter((file) => file.endsWith('.tsx'))
-    .map((file) => `/${file.replace(/\.tsx$/, '').split('.').map((part) => part.replace(/_$/, '')).join('/')}`)
+    .map((file) => `/${file.replace(/\.tsx$/, '').split('.').filter((part) => part !== '_index').map((part) => part.replace(/_$/, '')).join('/')}`)
 }
 
 describe('member navigation', () => {
   test('each role gets its own areas, the default landing first', () => {
-    expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa'])
-    expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/avaliacoes'])
+    expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa', '/consultas'])
+    expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/pacientes', '/profissional/avaliacoes', '/agenda/disponibilidade'])
     expect(memberNavigation('admin').map((item) => item.to)).toEqual(['/admin/dashboard', '/admin/users', '/admin/messages'])
   })
 

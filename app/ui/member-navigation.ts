@@ -13,10 +13,13 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/dashboard', key: 'memberNav.dashboard', end: true },
     { to: '/avaliacao', key: 'memberNav.assessment' },
     { to: '/meu-programa', key: 'memberNav.program' },
+    { to: '/consultas', key: 'memberNav.appointments' },
   ],
   profissional: [
-    { to: '/dashboard', key: 'memberNav.patients', end: true },
+    { to: '/dashboard', key: 'memberNav.dashboardProfessional', end: true },
+    { to: '/profissional/pacientes', key: 'memberNav.patientsList' },
     { to: '/profissional/avaliacoes', key: 'memberNav.sharedAssessments' },
+    { to: '/agenda/disponibilidade', key: 'memberNav.availability' },
   ],
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },

@@ -12,7 +12,8 @@ type Props = {
   timeZones: { value: string; label: string }[]
 }
 
-const inputClass = 'mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
+const fieldClass = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
+const inputClass = `${fieldClass} w-full`
 
 /**
  * The availability editor: settings, each weekday on or off with its time ranges, and date
@@ -37,7 +38,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
     <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-8 space-y-8">
       <FormError id={form.errorId} errors={form.errors} />
 
-      <section aria-labelledby="settings-title" className="rounded-2xl bg-white p-6 shadow-sm">
+      <section aria-labelledby="settings-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="settings-title" className="text-xl font-semibold">
           {t('editor.settingsTitle')}
         </h2>
@@ -62,7 +63,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
         </div>
       </section>
 
-      <section aria-labelledby="week-title" className="rounded-2xl bg-white p-6 shadow-sm">
+      <section aria-labelledby="week-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="week-title" className="text-xl font-semibold">
           {t('editor.weekTitle')}
         </h2>
@@ -110,7 +111,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
         </div>
       </section>
 
-      <section aria-labelledby="exceptions-title" className="rounded-2xl bg-white p-6 shadow-sm">
+      <section aria-labelledby="exceptions-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="exceptions-title" className="text-xl font-semibold">
           {t('editor.exceptionsTitle')}
         </h2>
@@ -121,7 +122,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
             const number = index + 1
             return (
               <li key={exception.key}>
-                <fieldset className="rounded-xl border border-gray-200 p-4">
+                <fieldset className="rounded-xl border border-gray-200 p-3 sm:p-4">
                   <legend className="px-1 font-medium">{t('editor.exceptionLegend', { number })}</legend>
                   <div className="flex flex-wrap items-start gap-4">
                     <div>
@@ -176,7 +177,7 @@ function TimeInput({ meta, label, visibleLabel }: { meta: FieldMetadata<string |
         {visibleLabel ? <span aria-hidden="true">{visibleLabel}</span> : null}
         <span className={visibleLabel ? 'sr-only' : undefined}>{label}</span>
       </label>
-      <input {...getInputProps(meta, { type: 'time' })} step={300} className={`${inputClass} w-32`} />
+      <input {...getInputProps(meta, { type: 'time' })} step={300} className={`${fieldClass} w-28`} />
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   )

@@ -31,7 +31,7 @@ export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
       {toast ? (
         <div
           data-toast-type={toast.type}
-          className={`pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
+          className={`toast-expire pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
             toast.type === 'error' ? 'bg-red-800 text-white' : toast.type === 'success' ? 'bg-brand-800 text-white' : 'bg-ink text-white'
           }`}
         >

@@ -9,7 +9,7 @@ export const publicPaths = ['/', '/sobre', '/medicina-do-estilo-de-vida', '/prog
  * not pages. Signed-in pages are not listed: sign-in protects them, a crawler is sent to the sign-in
  * page, and a Disallow would only advertise them (docs/decisions/0006-robots.md).
  */
-export const crawlerExcludedPrefixes = ['/auth/reset/', '/auth/confirm/', '/auth/google', '/resources/', '/media/', '/bench/'] as const
+export const crawlerExcludedPrefixes = ['/auth/reset/', '/auth/confirm/', '/auth/google', '/calendario/', '/resources/', '/media/', '/bench/'] as const
 
 /** hreflang alternates of a page: one URL per language (?lng=), plus x-default (pt). */
 export function languageAlternates(origin: string, pathname: string) {

@@ -1,4 +1,4 @@
-import type { LocalizedText } from './schema'
+import type { LocalizedText, WeeklyAvailability } from './schema'
 
 export const GROUP_NAMES = ['admin', 'profissional', 'paciente'] as const
 export type GroupName = (typeof GROUP_NAMES)[number]
@@ -72,6 +72,16 @@ export const PILLARS: PillarSeed[] = [
 /** Every demo account logs in with this password (documented in the README). */
 export const DEMO_PASSWORD = 'innera-demo-2025'
 
+/** A demo professional's profile and schedule (decision 0023). */
+export type ProfessionalSeed = {
+  profession: string
+  registrationNumber: string
+  pillars: string[]
+  languages: string[]
+  priceCents: number
+  timeZone: string
+}
+
 export type DemoAccount = {
   email: string
   username: string
@@ -80,7 +90,27 @@ export type DemoAccount = {
   group: GroupName
   specialty?: string
   bio?: string
+  /** IANA; the users table's default (America/Sao_Paulo) when left out. */
+  timeZone?: string
+  professional?: ProfessionalSeed
 }
+
+/**
+ * The demo professionals' week, in their own time zone: weekdays 08:00-12:00 and 13:00-18:00,
+ * Saturday 09:00-12:00. With a 12-hour notice and a 60-day horizon there are always free times
+ * from now + 12 h on.
+ */
+export const DEMO_AVAILABILITY: WeeklyAvailability = {
+  monday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  tuesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  wednesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  thursday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  friday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  saturday: { enabled: true, slots: [{ start: '09:00', end: '12:00' }] },
+  sunday: { enabled: false, slots: [] },
+}
+
+export const DEMO_SCHEDULE_RULES = { consultationMinutes: 50, bufferMinutes: 10, minimumNoticeHours: 12, horizonDays: 60 }
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'admin@innera.local', username: 'admin', firstName: 'Alice', lastName: 'Admin', group: 'admin' },
@@ -92,6 +122,14 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     group: 'profissional',
     specialty: 'Medicina do estilo de vida',
     bio: 'Médica dedicada à medicina do estilo de vida, acompanha pacientes na construção de hábitos sustentáveis.',
+    professional: {
+      profession: 'Médica',
+      registrationNumber: 'CRM-SP 123456',
+      pillars: ['estresse', 'exercicio', 'sono', 'substancias'],
+      languages: ['pt', 'en'],
+      priceCents: 18000,
+      timeZone: 'America/Sao_Paulo',
+    },
   },
   {
     email: 'nutricionista@innera.local',
@@ -101,9 +139,53 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     group: 'profissional',
     specialty: 'Nutrição',
     bio: 'Nutricionista focado em alimentação baseada em comida de verdade e em mudanças possíveis no dia a dia.',
+    professional: {
+      profession: 'Nutricionista',
+      registrationNumber: 'CRN-3 45678',
+      pillars: ['alimento', 'exercicio'],
+      languages: ['pt'],
+      priceCents: 15000,
+      timeZone: 'America/Sao_Paulo',
+    },
   },
   { email: 'paciente@innera.local', username: 'paciente', firstName: 'Pedro', lastName: 'Santos', group: 'paciente' },
   { email: 'paciente2@innera.local', username: 'paciente2', firstName: 'Mariana', lastName: 'Alves', group: 'paciente' },
+  // Added with the appointments (decision 0023), after the others so their ids stay 1-5.
+  {
+    email: 'psicologa@innera.local',
+    username: 'psicologa',
+    firstName: 'Inês',
+    lastName: 'Marques',
+    group: 'profissional',
+    specialty: 'Psicologia',
+    bio: 'Psicóloga em Lisboa, trabalha com manejo do estresse, sono e relações, em português e em inglês.',
+    timeZone: 'Europe/Lisbon',
+    professional: {
+      profession: 'Psicóloga',
+      registrationNumber: 'OPP 024518',
+      pillars: ['estresse', 'sono', 'relacionamentos'],
+      languages: ['pt', 'en'],
+      priceCents: 20000,
+      timeZone: 'Europe/Lisbon',
+    },
+  },
+  {
+    email: 'educador@innera.local',
+    username: 'educador',
+    firstName: 'Lucas',
+    lastName: 'Ferreira',
+    group: 'profissional',
+    specialty: 'Educação física',
+    bio: 'Educador físico: movimento no dia a dia e apoio para reduzir o tabaco e o álcool, em português e em espanhol.',
+    professional: {
+      profession: 'Educador físico',
+      registrationNumber: 'CREF 012345-G/SP',
+      pillars: ['exercicio', 'substancias'],
+      languages: ['pt', 'es'],
+      priceCents: 12000,
+      timeZone: 'America/Sao_Paulo',
+    },
+  },
 ]
 
 /** Which professional follows which patient (by e-mail). */

@@ -1,11 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import { hashPassword } from '#server/auth/passwords.ts'
 import type { Database } from './client'
-import { groups, pillars, professionalPatients, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
-import { DEMO_ACCOUNTS, DEMO_CARE_LINKS, DEMO_PASSWORD, GROUP_NAMES, PILLARS } from './seed-data'
+import { groups, pillars, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
+import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS } from './seed-data'
 import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; questions: number }
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number }
 
 let demoPasswordHash: Promise<string> | undefined
 
@@ -52,6 +52,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
         lastName: account.lastName,
         specialty: account.specialty ?? '',
         bio: account.bio ?? '',
+        ...(account.timeZone && { timeZone: account.timeZone }),
         emailVerified: true,
       })
       .onConflictDoNothing()
@@ -79,7 +80,14 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     }
   }
 
-  return { groups: createdGroups.length, pillars: createdPillars.length, users: createdEmails.size, careLinks, questions: await seedQuestionnaire(db) }
+  return {
+    groups: createdGroups.length,
+    pillars: createdPillars.length,
+    users: createdEmails.size,
+    careLinks,
+    profiles: await seedProfessionalProfiles(db),
+    questions: await seedQuestionnaire(db),
+  }
 }
 
 /**
@@ -116,4 +124,23 @@ async function seedQuestionnaire(db: Database): Promise<number> {
       .returning({ id: questionnaireQuestions.id })
     return inserted.length
   })
+}
+
+/**
+ * The demo professionals' profiles and schedules, for those accounts that exist and have none
+ * yet (also accounts seeded before profiles existed): a schedule a professional has edited stays.
+ */
+async function seedProfessionalProfiles(db: Database): Promise<number> {
+  const accounts = DEMO_ACCOUNTS.filter((account) => account.professional)
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, accounts.map((account) => account.email)))
+  const idByEmail = new Map(rows.map((row) => [row.email.toLowerCase(), row.id]))
+  const values = accounts.flatMap(({ email, professional }) => {
+    const userId = idByEmail.get(email)
+    return userId === undefined ? [] : [{ userId, ...professional!, ...DEMO_SCHEDULE_RULES, availability: DEMO_AVAILABILITY, accredited: true }]
+  })
+  if (values.length === 0) return 0
+  return (await db.insert(professionalProfiles).values(values).onConflictDoNothing().returning({ userId: professionalProfiles.userId })).length
 }

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ApiError } from './errors'
-import { booleanField, charField, emailField, idField, isIsoDate, listField, nullableDateField, passwordField, validate } from './fields'
+import {
+  booleanField,
+  charField,
+  emailField,
+  idField,
+  instantField,
+  integerField,
+  isIsoDate,
+  listField,
+  nullableDateField,
+  parseInstant,
+  passwordField,
+  timeZoneField,
+  validate,
+} from './fields'
 
 function errorsOf(schema: z.ZodType, data: unknown) {
   try {
@@ -87,5 +101,41 @@ describe('DRF-style fields', () => {
     expect(errorsOf(schema, { tags: 'a' })).toEqual({ tags: ['Expected a list of items but got type "str".'] })
     expect(errorsOf(schema, { tags: [1] })).toEqual({ tags: ['Invalid input: expected string, received number'] })
     expect(errorsOf(z.object({ tags: listField(item, { maxLength: 3, allowEmpty: false }) }), { tags: [] })).toEqual({ tags: ['This list may not be empty.'] })
+  })
+})
+
+describe('integers, time zones and instants', () => {
+  it('reads bounded integers as DRF does', () => {
+    const schema = z.object({ minutes: integerField({ min: 15, max: 240 }) })
+    expect(validate(schema, { minutes: 50 })).toEqual({ minutes: 50 })
+    expect(validate(schema, { minutes: ' 60 ' })).toEqual({ minutes: 60 })
+    expect(errorsOf(schema, {})).toEqual({ minutes: ['This field is required.'] })
+    expect(errorsOf(schema, { minutes: null })).toEqual({ minutes: ['This field may not be null.'] })
+    expect(errorsOf(schema, { minutes: 50.5 })).toEqual({ minutes: ['A valid integer is required.'] })
+    expect(errorsOf(schema, { minutes: '9'.repeat(100_000) })).toEqual({ minutes: ['A valid integer is required.'] })
+    expect(errorsOf(schema, { minutes: 10 })).toEqual({ minutes: ['Ensure this value is greater than or equal to 15.'] })
+    expect(errorsOf(schema, { minutes: '241' })).toEqual({ minutes: ['Ensure this value is less than or equal to 240.'] })
+  })
+
+  it('accepts IANA time zones and UTC only', () => {
+    const schema = z.object({ time_zone: timeZoneField() })
+    for (const zone of ['America/Sao_Paulo', 'Europe/Lisbon', 'America/New_York', 'UTC']) expect(validate(schema, { time_zone: zone })).toEqual({ time_zone: zone })
+    for (const zone of ['Mars/Olympus', 'america/sao_paulo', '-03:00', 'x'.repeat(65)]) {
+      expect(Object.keys(errorsOf(schema, { time_zone: zone }))).toEqual(['time_zone'])
+    }
+    expect(errorsOf(schema, { time_zone: 'Nowhere/City' })).toEqual({ time_zone: ['Enter a valid time zone.'] })
+  })
+
+  it('reads instants with an offset, refusing wall times without one', () => {
+    expect(parseInstant('2026-12-01T12:00:00.000Z')).toBe(Date.UTC(2026, 11, 1, 12))
+    expect(parseInstant('2026-12-01T09:00-03:00')).toBe(Date.UTC(2026, 11, 1, 12))
+    expect(parseInstant('2026-12-01T13:00:00.123456+0100')).toBe(Date.UTC(2026, 11, 1, 12, 0, 0, 123))
+    for (const bad of ['2026-12-01T12:00:00', '2026-02-30T12:00Z', '2026-12-01T24:00Z', '2026-12-01', 'tomorrow', '2026-12-01 12:00Z']) expect(parseInstant(bad)).toBeUndefined()
+    const schema = z.object({ start_time: instantField() })
+    expect(errorsOf(schema, { start_time: 'soon' })).toEqual({
+      start_time: ['Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]](+HH:MM|-HH:MM|Z).'],
+    })
+    expect(errorsOf(schema, { start_time: 1_700_000_000_000 })).toEqual(errorsOf(schema, { start_time: 'soon' }))
+    expect(errorsOf(schema, {})).toEqual({ start_time: ['This field is required.'] })
   })
 })

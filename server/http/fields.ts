@@ -88,6 +88,74 @@ export function idField() {
   })
 }
 
+/**
+ * An IntegerField with bounds: an integer, or a string of digits (DRF accepts "12"), from min to
+ * max. The text is checked before it becomes a number, so a huge string costs nothing.
+ */
+export function integerField({ min, max }: { min: number; max: number }) {
+  return z.unknown().transform((value, context) => {
+    const fail = (message: string) => {
+      context.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    if (value === undefined || value === '') return fail(REQUIRED)
+    if (value === null) return fail(NOT_NULL)
+    const text = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : '') : typeof value === 'string' ? value.trim() : ''
+    if (!/^[-+]?\d{1,15}$/.test(text)) return fail('A valid integer is required.')
+    const number = Number(text)
+    if (number < min) return fail(`Ensure this value is greater than or equal to ${min}.`)
+    if (number > max) return fail(`Ensure this value is less than or equal to ${max}.`)
+    return number
+  })
+}
+
+export const TIME_ZONE_MESSAGE = 'Enter a valid time zone.'
+
+let timeZones: Set<string> | undefined
+
+/** An IANA time zone name the runtime knows (Intl.supportedValuesOf), or "UTC". */
+export function isTimeZone(value: string): boolean {
+  timeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
+  return timeZones.has(value)
+}
+
+export function timeZoneField() {
+  return charField({ maxLength: 64 }).refine(isTimeZone, TIME_ZONE_MESSAGE)
+}
+
+// An offset (or Z) is required: a wall time without one would be read in some server time zone.
+const INSTANT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i
+export const INSTANT_FORMAT_MESSAGE = 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]](+HH:MM|-HH:MM|Z).'
+
+/** An ISO 8601 date and time with its offset ("2026-12-01T12:00:00.000Z") → ms since the epoch; undefined when malformed. */
+export function parseInstant(value: string): number | undefined {
+  const match = INSTANT_PATTERN.exec(value.trim())
+  if (!match) return undefined
+  // The date part must exist as written (no 2026-02-30).
+  if (!isIsoDate(`${match[1]}-${match[2]}-${match[3]}`) || Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) return undefined
+  // JavaScript reads "+0300" only with a colon; microseconds are cut to milliseconds.
+  const normalised = value
+    .trim()
+    .replace(/(\.\d{3})\d+/, '$1')
+    .replace(/([+-]\d{2})(\d{2})$/, '$1:$2')
+  const instant = Date.parse(normalised)
+  return Number.isNaN(instant) ? undefined : instant
+}
+
+/** A DateTimeField (ISO 8601 with an offset), as ms since the epoch. */
+export function instantField() {
+  return z.unknown().transform((value, context) => {
+    if (value === undefined || value === '') context.addIssue({ code: 'custom', message: REQUIRED })
+    else if (value === null) context.addIssue({ code: 'custom', message: NOT_NULL })
+    else {
+      const instant = typeof value === 'string' && value.length <= 64 ? parseInstant(value) : undefined
+      if (instant !== undefined) return instant
+      context.addIssue({ code: 'custom', message: INSTANT_FORMAT_MESSAGE })
+    }
+    return z.NEVER
+  })
+}
+
 /** Python's name for a JSON value's type, as DRF's messages show it. */
 export function pythonTypeName(value: unknown): string {
   if (value === null) return 'NoneType'

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { appointmentMessage } from './appointment-messages'
 import { accountExistsMessage, confirmationMessage, passwordResetMessage } from './messages'
 
 describe('mail messages', () => {
@@ -29,5 +30,27 @@ describe('mail messages', () => {
     const message = passwordResetMessage({ to: 'ana@example.com', firstName: 'Ana', link: 'http://x.test/auth/reset/MQ/t' })
     expect(message.text).toContain('1 hora')
     expect(message.text).not.toContain('3 dias')
+  })
+})
+
+describe('appointment messages', () => {
+  const base = { to: { email: 'ana@example.com', firstName: 'Ana', timeZone: 'America/Manaus' }, otherFirstName: 'Paula', start: new Date('2026-12-02T12:00:00Z'), link: 'http://app.test/consultas/7' }
+
+  it('write the time in the recipient’s zone, the link, and an English line', () => {
+    const message = appointmentMessage({ ...base, kind: 'reminder_24h' })
+    expect(message.subject).toBe('Lembrete: Consulta Innera com Paula em 2/12 às 08:00')
+    expect(message.text).toContain('quarta-feira, 2 de dezembro de 2026 às 08:00 (Horário Padrão do Amazonas)')
+    expect(message.text).toContain('\nhttp://app.test/consultas/7\n')
+    expect(message.text).toMatch(/A reminder of your Innera consultation with Paula/)
+  })
+
+  it('fall back to São Paulo for an unknown zone and read well without the other name', () => {
+    const message = appointmentMessage({ ...base, kind: 'moved', previousStart: new Date('2026-12-01T12:00:00Z'), otherFirstName: ' ', to: { ...base.to, timeZone: 'Mars/Olympus' } })
+    expect(message.subject).toBe('Consulta Innera remarcada para 2/12 às 09:00')
+    expect(message.text).toContain('foi remarcada de terça-feira, 1 de dezembro de 2026 às 09:00 (Horário Padrão de Brasília) para quarta-feira')
+  })
+
+  it('escape names in the html', () => {
+    expect(appointmentMessage({ ...base, kind: 'cancelled', otherFirstName: '<b>Paula</b>' }).html).toContain('&lt;b&gt;Paula&lt;/b&gt;')
   })
 })

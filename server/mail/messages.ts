@@ -5,9 +5,13 @@ export type MailMessage = { to: string; subject: string; text: string; html: str
 
 type LinkMail = { to: string; firstName: string; link: string }
 
-const greeting = (firstName: string) => (firstName ? `Olá, ${firstName}!` : 'Olá!')
+export const greeting = (firstName: string) => (firstName ? `Olá, ${firstName}!` : 'Olá!')
 
-function render(to: string, subject: string, paragraphs: string[], link: string, english: string): MailMessage {
+/**
+ * A message in the house style: a greeting, a paragraph leading to the link, the link, any
+ * further paragraphs, then the English line and the signature; as text and as HTML.
+ */
+export function render(to: string, subject: string, paragraphs: string[], link: string, english: string): MailMessage {
   const text = [...paragraphs.slice(0, 1), '', ...paragraphs.slice(1, 2), link, '', ...paragraphs.slice(2), '', '—', english, '', 'Equipe Innera'].join('\n')
   const html = [
     `<p>${escapeHtml(paragraphs[0]!)}</p>`,

@@ -4,8 +4,8 @@ import { outbox } from '#server/db/schema.ts'
 import type { MailMessage } from './messages'
 
 /**
- * Sending an e-mail means queueing it in the outbox table. No SMTP transport exists yet;
- * in development the dev mailbox reads the outbox, and a real mailer would drain it.
+ * Sending an e-mail means queueing it in the outbox table. In development the dev mailbox reads
+ * the outbox; with SMTP_URL set the delivery worker (delivery.ts) sends it.
  */
 export async function queueMail(db: Database, message: MailMessage): Promise<number> {
   const [row] = await db
@@ -15,7 +15,16 @@ export async function queueMail(db: Database, message: MailMessage): Promise<num
   return row!.id
 }
 
-export type OutboxEntry = { id: number; to: string; subject: string; text: string; html: string | null; created_at: string }
+export type OutboxEntry = {
+  id: number
+  to: string
+  subject: string
+  text: string
+  html: string | null
+  created_at: string
+  /** Delivery through SMTP: sent, failed (given up) or pending (also when no SMTP_URL is set). */
+  delivery: { status: 'pending' | 'sent' | 'failed'; sent_at: string | null; failed_at: string | null; attempts: number; last_error: string | null }
+}
 
 export async function listMail(db: Database, { to }: { to?: string } = {}): Promise<OutboxEntry[]> {
   const rows = await db
@@ -31,6 +40,13 @@ export async function listMail(db: Database, { to }: { to?: string } = {}): Prom
     text: row.textBody,
     html: row.htmlBody,
     created_at: row.createdAt.toISOString(),
+    delivery: {
+      status: row.sentAt ? 'sent' : row.failedAt ? 'failed' : 'pending',
+      sent_at: row.sentAt?.toISOString() ?? null,
+      failed_at: row.failedAt?.toISOString() ?? null,
+      attempts: row.attempts,
+      last_error: row.lastError,
+    },
   }))
 }
 

@@ -25,7 +25,7 @@ describe('POST /authentication/custom-login/', () => {
     const response = await api.post('/authentication/custom-login/', { email: '  PACIENTE@Innera.Local', password: 'innera-demo-2025' })
     expect(response.status).toBe(200)
     expect(Object.keys(response.json).sort()).toEqual(
-      ['access', 'email', 'first_name', 'groups', 'last_name', 'photo', 'refresh', 'user_id', 'username'].sort(),
+      ['access', 'email', 'first_name', 'groups', 'last_name', 'photo', 'refresh', 'time_zone', 'user_id', 'username'].sort(),
     )
     expect(response.json).toMatchObject({
       username: 'paciente',

@@ -29,6 +29,14 @@ export function registerDevMailboxRoutes(api: Api, { db, background }: Services)
   })
 }
 
+/** "sent 2026-03-02 12:00:05 UTC", "failed after 3 attempts: EENVELOPE 550: …", "not sent (no SMTP_URL) or waiting". */
+function deliveryLine({ status, sent_at, failed_at, attempts, last_error }: OutboxEntry['delivery']): string {
+  const time = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`
+  if (status === 'sent' && sent_at) return `sent ${time(sent_at)}`
+  if (status === 'failed' && failed_at) return `failed ${time(failed_at)} after ${attempts} attempt${attempts === 1 ? '' : 's'}${last_error ? `: ${last_error}` : ''}`
+  return attempts > 0 ? `waiting to retry (${attempts} attempt${attempts === 1 ? '' : 's'}${last_error ? `: ${last_error}` : ''})` : 'not sent through SMTP (SMTP_URL unset) or waiting'
+}
+
 function renderMailbox(messages: OutboxEntry[]): string {
   const items = messages
     .map(
@@ -38,6 +46,7 @@ function renderMailbox(messages: OutboxEntry[]): string {
     <dl>
       <dt>To</dt><dd>${escapeHtml(message.to)}</dd>
       <dt>Date</dt><dd><time datetime="${message.created_at}">${escapeHtml(message.created_at.replace('T', ' ').slice(0, 19))} UTC</time></dd>
+      <dt>Delivery</dt><dd>${escapeHtml(deliveryLine(message.delivery))}</dd>
     </dl>
     <pre lang="pt-BR">${linkify(message.text)}</pre>
   </article>
@@ -46,7 +55,7 @@ function renderMailbox(messages: OutboxEntry[]): string {
     .join('\n')
   const body = `<main>
   <h1>Development mailbox</h1>
-  <p>E-mails the provider would have sent, newest first. ${messages.length} message${messages.length === 1 ? '' : 's'}.</p>
+  <p>E-mails the provider sent or would have sent (with SMTP_URL set, each also says how its delivery went), newest first. ${messages.length} message${messages.length === 1 ? '' : 's'}.</p>
   ${messages.length === 0 ? '<p>No messages yet.</p>' : `<ol reversed style="list-style: none; padding: 0">\n${items}\n</ol>`}
 </main>`
   const styles = `

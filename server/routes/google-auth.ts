@@ -103,6 +103,7 @@ export function registerGoogleAuthRoutes(api: Api, services: Services): void {
           first_name: user.firstName,
           last_name: user.lastName,
           groups: await groupNamesOf(db, user.id),
+          time_zone: user.timeZone,
         },
         message: isNew ? 'Conta criada com sucesso.' : 'Login realizado com sucesso.',
         is_new_user: isNew,

@@ -182,15 +182,15 @@ describe('POST /auth/google/', () => {
     expect(first.json).toEqual({
       success: true,
       tokens: { access: expect.any(String), refresh: expect.any(String) },
-      user: { id: 6, email: 'ana.souza@gmail.test', username: 'ana.souza', first_name: 'Ana', last_name: 'Souza', groups: ['paciente'] },
+      user: { id: 8, email: 'ana.souza@gmail.test', username: 'ana.souza', first_name: 'Ana', last_name: 'Souza', groups: ['paciente'], time_zone: 'America/Sao_Paulo' },
       message: expect.any(String),
       is_new_user: true,
     })
     const me = await api.get('/users/me/', { token: first.json.tokens.access })
-    expect(me.json).toMatchObject({ id: 6, groups: ['paciente'] })
+    expect(me.json).toMatchObject({ id: 8, groups: ['paciente'] })
 
     const second = await api.post('/auth/google/', { token: (await signInWithFakeGoogle({ account: 'ana.souza@gmail.test' })).id_token })
-    expect(second.json).toMatchObject({ success: true, is_new_user: false, user: { id: 6 } })
+    expect(second.json).toMatchObject({ success: true, is_new_user: false, user: { id: 8 } })
 
     // A Google-only account has no password to log in with.
     const passwordLogin = await api.post('/authentication/custom-login/', { email: 'ana.souza@gmail.test', password: '' })

@@ -41,6 +41,7 @@ describe('GET /users/me/', () => {
       photo: null,
       first_name: 'Pedro',
       last_name: 'Santos',
+      time_zone: 'America/Sao_Paulo',
     })
   })
 })
@@ -59,6 +60,7 @@ describe('profile', () => {
       phone: '',
       birth_date: null,
       bio: '',
+      time_zone: 'America/Sao_Paulo',
       groups: ['paciente'],
       email_verified: true,
       date_joined: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -72,6 +74,22 @@ describe('profile', () => {
     expect(patched.json).toMatchObject({ first_name: 'Pedro Henrique', last_name: 'Santos', phone: '+55 (11) 98888-7777', birth_date: '1990-05-17' })
     const put = await api.call('PUT', '/users/profile/update/', { body: { bio: 'Corro às terças.', birth_date: null }, token })
     expect(put.json).toMatchObject({ first_name: 'Pedro Henrique', bio: 'Corro às terças.', birth_date: null })
+  })
+
+  it('sets the time zone (an IANA name or UTC), shown on /users/me/ and the profile', async () => {
+    const updated = await api.patch('/users/profile/update/', { time_zone: 'Europe/Lisbon' }, { token })
+    expect(updated).toMatchObject({ status: 200, json: { time_zone: 'Europe/Lisbon' } })
+    expect((await api.get('/users/me/', { token })).json.time_zone).toBe('Europe/Lisbon')
+    expect((await api.patch('/users/profile/update/', { time_zone: 'UTC' }, { token })).json.time_zone).toBe('UTC')
+    for (const bad of ['Europe/Atlantis', 'GMT-3', '', 'x'.repeat(300)]) {
+      const refused = await api.patch('/users/profile/update/', { time_zone: bad }, { token })
+      expect(refused.status).toBe(400)
+      expect(Object.keys(refused.json)).toEqual(['time_zone'])
+    }
+    expect((await api.patch('/users/profile/update/', { time_zone: 'Mars/Olympus' }, { token })).json).toEqual({ time_zone: ['Enter a valid time zone.'] })
+    expect((await api.get('/users/profile/', { token })).json.time_zone).toBe('UTC')
+    // SPEC §3's fields, plus the time zone the app shows times in from the first page on (decision 0023).
+    expect(Object.keys(await api.login('paciente@innera.local'))).toContain('time_zone')
   })
 
   it('rejects invalid values with field errors', async () => {

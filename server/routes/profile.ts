@@ -10,7 +10,7 @@ import { photos, users } from '#server/db/schema.ts'
 import type { AppContext, Api } from '#server/http/api.ts'
 import { readFields, readRequestData } from '#server/http/body.ts'
 import { fieldError, validationError } from '#server/http/errors.ts'
-import { charField, nullableDateField, passwordField, validate } from '#server/http/fields.ts'
+import { charField, nullableDateField, passwordField, timeZoneField, validate } from '#server/http/fields.ts'
 import { detectImageType, MAX_PHOTO_BYTES } from '#server/media/image-type.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, type UserRow } from '#server/users/repository.ts'
@@ -27,6 +27,8 @@ const profileUpdateSchema = z.object({
     .optional(),
   birth_date: nullableDateField().optional(),
   bio: charField({ maxLength: 500, allowBlank: true }).optional(),
+  // Where the user reads times (decision 0023): an IANA name or UTC.
+  time_zone: timeZoneField().optional(),
 })
 
 const changePasswordSchema = z.object({ old_password: passwordField(), new_password: passwordField() })
@@ -41,6 +43,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
   api.endpoint('/users/me/', {
     GET: async (c) => {
       const { user, groups } = await authenticate(c, services)
+      // The login response shares serializeUser's shape (SPEC §3); the time zone is only here.
       return c.json(serializeUser(user, groups, photoBase))
     },
   })
@@ -74,6 +77,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
         ...(changes.phone !== undefined && { phone: changes.phone }),
         ...(changes.birth_date !== undefined && { birthDate: changes.birth_date }),
         ...(changes.bio !== undefined && { bio: changes.bio }),
+        ...(changes.time_zone !== undefined && { timeZone: changes.time_zone }),
         ...(newPhotoName !== undefined ? { photoName: newPhotoName } : removePhoto ? { photoName: null } : {}),
       })
       .where(eq(users.id, user.id))

@@ -59,7 +59,9 @@ describe('dev mailbox', () => {
 
     const json = await api.get('/dev/mailbox/messages/')
     expect(json.json.results.map((message: { to: string }) => message.to)).toEqual(['bia@example.com', 'paciente@innera.local'])
-    expect(Object.keys(json.json.results[0]).sort()).toEqual(['created_at', 'html', 'id', 'subject', 'text', 'to'])
+    expect(Object.keys(json.json.results[0]).sort()).toEqual(['created_at', 'delivery', 'html', 'id', 'subject', 'text', 'to'])
+    // No SMTP_URL in tests: nothing is sent, the table is all there is.
+    expect(json.json.results[0].delivery).toEqual({ status: 'pending', sent_at: null, failed_at: null, attempts: 0, last_error: null })
     expect((await api.get('/dev/mailbox/messages/?to=PACIENTE@innera.local')).json.results).toHaveLength(1)
 
     const page = await api.get('/dev/mailbox/')

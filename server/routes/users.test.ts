@@ -5,7 +5,8 @@ import { client, createMemoryDatabase, PUBLIC_URL, resetDatabase, testApp } from
 let database: DatabaseHandle
 let api: ReturnType<typeof client>
 const tokens: Record<'admin' | 'paula' | 'rafael' | 'pedro' | 'mariana', string> = { admin: '', paula: '', rafael: '', pedro: '', mariana: '' }
-// Seed order: 1 admin, 2 Paula (profissional), 3 Rafael (profissional), 4 Pedro, 5 Mariana.
+// Seed order: 1 admin, 2 Paula (profissional), 3 Rafael (profissional), 4 Pedro, 5 Mariana,
+// 6 Inês (profissional), 7 Lucas (profissional).
 const PEDRO = 4
 const MARIANA = 5
 
@@ -26,16 +27,16 @@ describe('GET /users/ (admin)', () => {
   it('paginates like DRF', async () => {
     const first = await api.get('/users/?page_size=2', { token: tokens.admin })
     expect(first.status).toBe(200)
-    expect(first.json.count).toBe(5)
+    expect(first.json.count).toBe(7)
     expect(first.json.previous).toBeNull()
     expect(first.json.next).toBe(`${PUBLIC_URL}/users/?page_size=2&page=2`)
     expect(first.json.results.map((user: { id: number }) => user.id)).toEqual([1, 2])
     expect(Object.keys(first.json.results[0]).sort()).toEqual(
       ['date_joined', 'email', 'email_verified', 'first_name', 'groups', 'id', 'is_active', 'last_login', 'last_name', 'photo', 'username'].sort(),
     )
-    const last = await api.get('/users/?page_size=2&page=3', { token: tokens.admin })
+    const last = await api.get('/users/?page_size=2&page=4', { token: tokens.admin })
     expect(last.json.next).toBeNull()
-    expect(last.json.previous).toBe(`${PUBLIC_URL}/users/?page_size=2&page=2`)
+    expect(last.json.previous).toBe(`${PUBLIC_URL}/users/?page_size=2&page=3`)
     expect(await api.get('/users/?page=9', { token: tokens.admin })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
   })
 
@@ -45,7 +46,7 @@ describe('GET /users/ (admin)', () => {
     const byFullName = await api.get(`/users/?search=${encodeURIComponent('mariana alves')}`, { token: tokens.admin })
     expect(byFullName.json.count).toBe(1)
     const group = await api.get('/users/?group=profissional', { token: tokens.admin })
-    expect(group.json.results.map((user: { id: number }) => user.id)).toEqual([2, 3])
+    expect(group.json.results.map((user: { id: number }) => user.id)).toEqual([2, 3, 6, 7])
     const wildcard = await api.get('/users/?search=%25', { token: tokens.admin })
     expect(wildcard.json.count).toBe(0)
   })
@@ -63,7 +64,7 @@ describe('GET /users/ (admin)', () => {
 describe('GET /users/stats/', () => {
   it('counts users by state and group', async () => {
     const response = await api.get('/users/stats/', { token: tokens.admin })
-    expect(response.json).toEqual({ total: 5, active: 5, by_group: { admin: 1, profissional: 2, paciente: 2 } })
+    expect(response.json).toEqual({ total: 7, active: 7, by_group: { admin: 1, profissional: 4, paciente: 2 } })
     expect((await api.get('/users/stats/', { token: tokens.pedro })).status).toBe(403)
   })
 })
@@ -109,7 +110,10 @@ describe('/users/{id}/', () => {
 })
 
 describe('professionals', () => {
+  // By name.
   const expected = [
+    { username: 'psicologa', first_name: 'Inês', last_name: 'Marques', specialty: 'Psicologia' },
+    { username: 'educador', first_name: 'Lucas', last_name: 'Ferreira', specialty: 'Educação física' },
     { username: 'profissional', first_name: 'Paula', last_name: 'Ribeiro', specialty: 'Medicina do estilo de vida' },
     { username: 'nutricionista', first_name: 'Rafael', last_name: 'Costa', specialty: 'Nutrição' },
   ]

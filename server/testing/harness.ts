@@ -78,7 +78,12 @@ async function schemaFingerprint(): Promise<string> {
   return hash.digest('hex').slice(0, 16)
 }
 
-export type PostgresTestDatabase = { handle: DatabaseHandle; drop(): Promise<void> }
+export type PostgresTestDatabase = {
+  handle: DatabaseHandle
+  /** Another connection pool on the same schema: a second provider process. The caller closes it. */
+  openAnother(): Promise<DatabaseHandle>
+  drop(): Promise<void>
+}
 
 /**
  * A fresh schema on the PostgreSQL at TEST_DATABASE_URL, migrated and seeded, or the reason it
@@ -101,6 +106,7 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
   await seedDatabase(handle.db)
   return {
     handle,
+    openAnother: () => openDatabase({ url, schema }),
     async drop() {
       await handle.close()
       await admin.query(`DROP SCHEMA ${schema} CASCADE`)
@@ -111,7 +117,24 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
 
 // Everything except the fake Google's signing key: regenerating it would only make jose's
 // JWKS cache refetch, and a stable key keeps tests fast.
-const RESETTABLE_TABLES = ['auth_sessions', 'password_reset_tokens', 'user_groups', 'professional_patients', 'users', 'photos', 'groups', 'pillars', 'outbox', 'fake_google_codes', 'contact_messages']
+const RESETTABLE_TABLES = [
+  'auth_sessions',
+  'password_reset_tokens',
+  'user_groups',
+  'professional_patients',
+  'users',
+  'photos',
+  'groups',
+  'pillars',
+  'outbox',
+  'fake_google_codes',
+  'contact_messages',
+  'professional_profiles',
+  'schedule_exceptions',
+  'appointments',
+  'scheduled_messages',
+  'calendar_feeds',
+]
 
 /**
  * Back to the freshly seeded state: empty tables, seed again. The seeded users' sign-in sessions

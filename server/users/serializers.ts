@@ -16,6 +16,8 @@ export function serializeUser(user: UserRow, groups: string[], photoBase: string
     photo: photoUrl(photoBase, user.photoName),
     first_name: user.firstName,
     last_name: user.lastName,
+    // The zone the app shows times in (decision 0023), from the first answer of a session on.
+    time_zone: user.timeZone,
   }
 }
 
@@ -30,6 +32,7 @@ export function serializeProfile(user: UserRow, groups: string[], photoBase: str
     phone: user.phone,
     birth_date: user.birthDate,
     bio: user.bio,
+    time_zone: user.timeZone,
     groups,
     email_verified: user.emailVerified,
     date_joined: user.dateJoined.toISOString(),

@@ -62,6 +62,6 @@ describe('route translation namespaces', () => {
 
   test('the scan sees through imports (the sign-in forms live in app/ui/auth) and t(key, { ns })', () => {
     expect(namespacesUsed(path.join(appDir, 'routes/auth_.reset.$uid.$token.tsx'))).toContain('auth')
-    expect(namespacesUsed(path.join(appDir, 'routes/dashboard.tsx'))).toContain('assessment')
+    expect(namespacesUsed(path.join(appDir, 'routes/profissional.pacientes.tsx'))).toContain('assessment')
   })
 })

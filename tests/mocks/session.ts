@@ -16,6 +16,7 @@ export const demoPatient: SessionUser = {
   photo: null,
   first_name: 'Pedro',
   last_name: 'Santos',
+  time_zone: 'America/Sao_Paulo',
 }
 
 export const demoProfessional: SessionUser = { ...demoPatient, id: 2, username: 'profissional', email: 'profissional@innera.local', groups: ['profissional'], first_name: 'Paula', last_name: 'Ribeiro' }

@@ -6,7 +6,7 @@ describe('robots.txt', () => {
     const response = loader()
     const text = await response.text()
     expect(text).toContain('User-agent: *')
-    for (const prefix of ['/auth/reset/', '/auth/confirm/', '/resources/', '/media/']) expect(text).toContain(`Disallow: ${prefix}`)
+    for (const prefix of ['/auth/reset/', '/auth/confirm/', '/calendario/', '/resources/', '/media/']) expect(text).toContain(`Disallow: ${prefix}`)
     // Sign-in protects these; a Disallow would cost them nothing and tell everyone where they are.
     for (const path of ['/dashboard', '/admin', '/perfil']) expect(text).not.toContain(`Disallow: ${path}`)
     expect(text).toMatch(/Sitemap: http:\/\/.+\/sitemap\.xml/)

@@ -156,7 +156,7 @@ describe('401 retry', () => {
 
   test('when the refresh fails, the user goes to the login page with the message', async () => {
     provider({ refresh: 'fail' })
-    providerMock.use(http.get(providerUrl('/users/professionals/patients/'), () => HttpResponse.json({ detail: 'nope' }, { status: 401 })))
+    providerMock.use(http.get(providerUrl('/appointments/dashboard/'), () => HttpResponse.json({ detail: 'nope' }, { status: 401 })))
     const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoProfessional })
     const result = await run(dashboardLoader, request(cookie, 'http://app.test/dashboard'))
     expect(result.status).toBe(303)
@@ -169,18 +169,18 @@ describe('401 retry', () => {
 describe('one refresh per request', () => {
   test('parallel loaders of one request share a single refresh', async () => {
     const counters = provider()
-    let patientsCalls = 0
+    let agendaCalls = 0
     providerMock.use(
-      http.get(providerUrl('/users/professionals/patients/'), () => {
-        patientsCalls += 1
-        return HttpResponse.json([])
+      http.get(providerUrl('/appointments/dashboard/'), () => {
+        agendaCalls += 1
+        return HttpResponse.json({ time_zone: 'America/Sao_Paulo', start: '2026-11-23', end: '2026-11-29', appointments: [] })
       }),
     )
     const cookie = await sessionCookie({ access: fakeJwt(-5), refresh: fakeJwt(3600), user: demoProfessional })
     const shared = request(cookie, 'http://app.test/dashboard')
     const [root, dashboard] = await Promise.all([run(rootLoader, shared), run(dashboardLoader, shared)])
     expect(counters.refresh).toBe(1)
-    expect(patientsCalls).toBe(1)
+    expect(agendaCalls).toBe(1)
     expect((await sessionFrom(root))?.access).toBe((await sessionFrom(dashboard))?.access)
   })
 })

@@ -1,0 +1,228 @@
+import { formatInTimeZone } from 'date-fns-tz'
+import { type Language, languageTags } from '#app/i18n/config.ts'
+import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
+
+/**
+ * Consultations as the patient reads them (docs/decisions/0023, SPEC §9): wall times in the
+ * patient's time zone, the consultation window, the cancellation terms and prices. Pure: every
+ * function takes the time zone, the language and "now" it needs; no I/O, no clock of its own.
+ */
+
+export { DEFAULT_TIME_ZONE }
+/** The patient's notes (the provider's bound). */
+export const NOTES_MAX_LENGTH = 1000
+/** A cancellation reason. */
+export const REASON_MAX_LENGTH = 500
+/** SPEC §9: consultations cancelled at least this long ahead are refunded in full. */
+export const FULL_REFUND_NOTICE_MS = 24 * 60 * 60 * 1000
+/** The consultation page opens this long before the start and closes at the end. */
+export const OPENS_BEFORE_MS = 10 * 60 * 1000
+/** How far ahead the booking page reads free times (the provider answers at most 62 days). */
+export const AVAILABILITY_WINDOW_DAYS = 60
+
+export type Slot = { start: string; end: string }
+export type RefundOutcome = 'full' | 'none'
+export type Canceller = 'patient' | 'professional' | 'admin'
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The zone to show times in: the given one when it is a real IANA zone, else the default. */
+export function timeZoneOr(value: unknown, fallback = DEFAULT_TIME_ZONE): string {
+  return typeof value === 'string' && value.length <= 64 && isTimeZone(value) ? value : fallback
+}
+
+/** A calendar date (YYYY-MM-DD) that exists. */
+export function isIsoDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !DATE_PATTERN.test(value)) return false
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+}
+
+const timeOf = (instant: string | Date) => (typeof instant === 'string' ? Date.parse(instant) : instant.getTime())
+
+/** The wall-clock date of an instant in a time zone. */
+export function localDate(instant: string | Date, timeZone: string): string {
+  return formatInTimeZone(new Date(timeOf(instant)), timeZone, 'yyyy-MM-dd')
+}
+
+/** Free times grouped by the date they fall on in `timeZone`, dates and times in order. */
+export function groupSlotsByDate<S extends Slot>(slots: readonly S[], timeZone: string): { date: string; slots: S[] }[] {
+  const byDate = new Map<string, S[]>()
+  for (const slot of [...slots].sort((a, b) => timeOf(a.start) - timeOf(b.start))) {
+    const date = localDate(slot.start, timeZone)
+    const list = byDate.get(date)
+    if (list) list.push(slot)
+    else byDate.set(date, [slot])
+  }
+  return [...byDate.entries()].map(([date, list]) => ({ date, slots: list }))
+}
+
+/** The requested date when it has free times, else the first date that has some (or null). */
+export function pickDate(dates: readonly string[], requested: unknown): string | null {
+  if (isIsoDate(requested) && dates.includes(requested)) return requested
+  return dates[0] ?? null
+}
+
+/** Dates grouped by the week they fall in (weeks start on `weekStartsOn`, 1 = Monday). */
+export function groupDatesByWeek(dates: readonly string[], weekStartsOn = 1): { weekStart: string; dates: string[] }[] {
+  const weeks = new Map<string, string[]>()
+  for (const date of [...dates].sort()) {
+    const day = new Date(`${date}T00:00:00Z`)
+    const back = (day.getUTCDay() - weekStartsOn + 7) % 7
+    const weekStart = new Date(day.getTime() - back * DAY_MS).toISOString().slice(0, 10)
+    const list = weeks.get(weekStart)
+    if (list) list.push(date)
+    else weeks.set(weekStart, [date])
+  }
+  return [...weeks.entries()].map(([weekStart, list]) => ({ weekStart, dates: list }))
+}
+
+// Intl formatters are costly to build and a page formats hundreds of times: one per setting.
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function dateTimeFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language}|${JSON.stringify(options)}`
+  let format = formatters.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(languageTags[language], options)
+    formatters.set(key, format)
+  }
+  return format
+}
+
+/** A clock time ("09:00", "9:00 AM") of an instant in a time zone. */
+export function formatTime(instant: string | Date, timeZone: string, language: Language): string {
+  return dateTimeFormat(language, { timeStyle: 'short', timeZone }).format(timeOf(instant))
+}
+
+/** Date and time in full ("segunda-feira, 30 de março de 2026 às 09:00"). */
+export function formatDateTime(instant: string | Date, timeZone: string, language: Language): string {
+  return dateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(timeOf(instant))
+}
+
+/** A shorter date and time for lists ("seg., 30 de mar. de 2026, 09:00"). */
+export function formatShortDateTime(instant: string | Date, timeZone: string, language: Language): string {
+  return dateTimeFormat(language, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone }).format(timeOf(instant))
+}
+
+/** A calendar date: `short` for date links ("seg., 30 de mar."), `long` for headings ("segunda-feira, 30 de março de 2026"). */
+export function formatDate(date: string, language: Language, style: 'short' | 'long' | 'dayMonth' = 'long'): string {
+  const options: Intl.DateTimeFormatOptions =
+    style === 'short'
+      ? { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }
+      : style === 'dayMonth'
+        ? { day: 'numeric', month: 'long', timeZone: 'UTC' }
+        : { dateStyle: 'full', timeZone: 'UTC' }
+  return dateTimeFormat(language, options).format(new Date(`${date}T12:00:00Z`))
+}
+
+function zonePart(instant: number, timeZone: string, language: Language, timeZoneName: 'longGeneric' | 'shortOffset'): string {
+  return dateTimeFormat(language, { timeZone, timeZoneName }).formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+}
+
+/** The UTC offset of a zone at an instant ("GMT-3", "GMT+1"). */
+export function utcOffset(instant: string | Date, timeZone: string, language: Language): string {
+  return zonePart(timeOf(instant), timeZone, language, 'shortOffset')
+}
+
+/** A time zone as a person recognises it: "Horário da Europa Ocidental (Lisbon, GMT+1)". */
+export function timeZoneLabel(timeZone: string, language: Language, at: string | Date): string {
+  const instant = timeOf(at)
+  return `${zonePart(instant, timeZone, language, 'longGeneric')} (${cityOf(timeZone)}, ${zonePart(instant, timeZone, language, 'shortOffset')})`
+}
+
+function canonicalZone(timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone }).resolvedOptions().timeZone
+  } catch {
+    return timeZone
+  }
+}
+
+/** Times need their zone named when the patient's differs from the professional's (aliases are the same zone). */
+export function shouldLabelTimeZone(patientZone: string, professionalZone: string): boolean {
+  return canonicalZone(patientZone) !== canonicalZone(professionalZone)
+}
+
+/**
+ * One day's times as labels. On a day whose offset changes (daylight saving starts or ends),
+ * each time also names its offset: "01:30 (GMT-4)" and "01:30 (GMT-5)" are two different times.
+ */
+export function timeLabels<S extends Slot>(slots: readonly S[], timeZone: string, language: Language): (S & { label: string })[] {
+  const offsets = slots.map((slot) => utcOffset(slot.start, timeZone, language))
+  const changes = new Set(offsets).size > 1
+  return slots.map((slot, index) => {
+    const time = formatTime(slot.start, timeZone, language)
+    return { ...slot, label: changes ? `${time} (${offsets[index]})` : time }
+  })
+}
+
+/** Whether a free time starts at this instant (whatever the instants' formatting). */
+export function hasSlotAt(slots: readonly Slot[], instant: string): boolean {
+  const wanted = Date.parse(instant)
+  return slots.some((slot) => Date.parse(slot.start) === wanted)
+}
+
+/** The `count` free times nearest to an instant, nearest first (the earlier one on a tie). */
+export function nearestSlots<S extends Slot>(slots: readonly S[], instant: string, count = 3): S[] {
+  const target = Date.parse(instant)
+  return [...slots]
+    .filter((slot) => Date.parse(slot.start) !== target)
+    .sort((a, b) => Math.abs(Date.parse(a.start) - target) - Math.abs(Date.parse(b.start) - target) || Date.parse(a.start) - Date.parse(b.start))
+    .slice(0, count)
+}
+
+/** The booking page's window of free times: from now for AVAILABILITY_WINDOW_DAYS. */
+export function availabilityWindow(now: Date): { start: string; end: string } {
+  return { start: new Date(now.getTime()).toISOString(), end: new Date(now.getTime() + AVAILABILITY_WINDOW_DAYS * DAY_MS).toISOString() }
+}
+
+/**
+ * SPEC §9 and decision 0023: a patient who cancels at least 24 hours before the start is refunded
+ * in full; later, the terms guarantee no refund. A professional or an admin cancelling always
+ * refunds in full.
+ */
+export function refundOnCancel({ start, now, by }: { start: string; now: Date; by: Canceller }): RefundOutcome {
+  if (by !== 'patient') return 'full'
+  return Date.parse(start) - now.getTime() >= FULL_REFUND_NOTICE_MS ? 'full' : 'none'
+}
+
+const LIVE_STATUSES: readonly string[] = ['scheduled', 'confirmed']
+
+/** Cancelling and rescheduling are possible while the appointment is live and has not started. */
+export function isChangeable({ status, start }: { status: string; start: string }, now: Date): boolean {
+  return LIVE_STATUSES.includes(status) && now.getTime() < Date.parse(start)
+}
+
+export type ConsultationWindow = { opensAt: string; closesAt: string; state: 'before' | 'open' | 'ended' }
+
+/** The consultation page's window: open from 10 minutes before the start until the end. */
+export function consultationWindow({ start, end }: { start: string; end: string }, now: Date): ConsultationWindow {
+  const opensAt = Date.parse(start) - OPENS_BEFORE_MS
+  const closesAt = Date.parse(end)
+  const at = now.getTime()
+  const state = at < opensAt ? 'before' : at < closesAt ? 'open' : 'ended'
+  return { opensAt: new Date(opensAt).toISOString(), closesAt: new Date(closesAt).toISOString(), state }
+}
+
+const priceFormats = new Map<string, Intl.NumberFormat>()
+/** A price in cents as the language writes money ("R$ 180,00", "R$180.00"). */
+export function formatPrice(cents: number, language: Language, currency = 'BRL'): string {
+  const key = `${language}|${currency}`
+  let format = priceFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(languageTags[language], { style: 'currency', currency })
+    priceFormats.set(key, format)
+  }
+  return format.format(cents / 100)
+}
+
+/** A language code ("pt", "en") named in the reader's language ("Português"). */
+export function languageName(code: string, language: Language): string {
+  try {
+    const name = new Intl.DisplayNames(languageTags[language], { type: 'language' }).of(code)
+    return name ? name.charAt(0).toLocaleUpperCase(languageTags[language]) + name.slice(1) : code
+  } catch {
+    return code
+  }
+}

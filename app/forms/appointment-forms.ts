@@ -1,0 +1,70 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { z } from 'zod'
+import { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointments.ts'
+import { INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
+import { type Message } from '#app/provider/errors.ts'
+
+/**
+ * The booking and cancellation forms' schemas, shared by the browser (conform's client
+ * validation) and the server (the actions). Messages are translation keys.
+ */
+
+export const bookingIntents = ['review', 'confirm', 'back'] as const
+export type BookingIntent = (typeof bookingIntents)[number]
+
+/** Pick a time and write notes; the same fields travel hidden through the review step. */
+export const bookingSchema = z.object({
+  start_time: z
+    .string({ error: 'appointments:validation.chooseTime' })
+    .trim()
+    .max(40, { error: 'appointments:validation.chooseTime', abort: true })
+    .regex(INSTANT_PATTERN, { error: 'appointments:validation.chooseTime', abort: true })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: 'appointments:validation.chooseTime' }),
+  notes: z.string().trim().max(NOTES_MAX_LENGTH, { error: 'appointments:validation.notesTooLong' }).optional().default(''),
+})
+export type BookingInput = z.input<typeof bookingSchema>
+
+export const cancelSchema = z.object({
+  reason: z.string().trim().max(REASON_MAX_LENGTH, { error: 'appointments:validation.reasonTooLong' }).optional().default(''),
+})
+
+/** The button that sent the booking form (a submission without one is the first step: review). */
+export function bookingIntentOf(value: FormDataEntryValue | null): BookingIntent {
+  return (bookingIntents as readonly string[]).includes(String(value)) ? (value as BookingIntent) : 'review'
+}
+
+/**
+ * The provider speaks English (decision 0023's messages on `start_time`); each becomes one of ours,
+ * with the number it names.
+ */
+export function startTimeMessage(providerMessage: string): Message {
+  const notice = /minimum notice of (\d+) hours?/i.exec(providerMessage)
+  if (notice) return { key: 'appointments:errors.notice', values: { count: Number(notice[1]) } }
+  const horizon = /horizon of (\d+) days?/i.exec(providerMessage)
+  if (horizon) return { key: 'appointments:errors.horizon', values: { count: Number(horizon[1]) } }
+  if (/in the past/i.test(providerMessage)) return { key: 'appointments:errors.past' }
+  if (/outside the professional/i.test(providerMessage)) return { key: 'appointments:errors.outside' }
+  return { key: 'appointments:errors.startTime' }
+}
+
+/** What the booking page's picker shows (built on the server: booking.server.ts). */
+export type PickerTime = { value: string; label: string; current: boolean }
+export type PickerView = {
+  /** The patient's zone, named when it is not the professional's (times are in it either way). */
+  zoneLabel: string | null
+  weeks: { weekStart: string; label: string; dates: { date: string; label: string; count: number; selected: boolean }[] }[]
+  selected: { date: string; label: string; times: PickerTime[] } | null
+  /** The free times could not be read (the provider failed while a submission was answered). */
+  unavailable: boolean
+}
+
+/** The booking form's answers: the picker again (with what was typed), or the review. */
+export type Choice = { value: string; label: string }
+export type BookingReply =
+  | { step: 'pick'; result: SubmissionResult<string[]>; chosen: Choice | null; taken: Choice[] | null }
+  | {
+      step: 'review'
+      result: SubmissionResult<string[]>
+      review: { start: string; notes: string; when: string; ends: string; minutes: number; zoneLabel: string | null }
+    }
+

@@ -1,0 +1,194 @@
+import { type SubmissionResult } from '@conform-to/react'
+import { type TFunction } from 'i18next'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import {
+  type Slot,
+  availabilityWindow,
+  formatDate,
+  formatDateTime,
+  formatShortDateTime,
+  formatTime,
+  groupDatesByWeek,
+  groupSlotsByDate,
+  nearestSlots,
+  pickDate,
+  shouldLabelTimeZone,
+  timeLabels,
+  timeZoneLabel,
+} from '#app/domain/appointments.ts'
+import { isFormSubmission } from '#app/http/request-context.server.ts'
+import { type Language } from '#app/i18n/config.ts'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { type Appointment, type Availability, INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
+import { getAvailability } from '#app/provider/appointments.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { type SignedInCaller } from '#app/provider/fetch.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { failureInit, failureText, messageText } from '#app/utils/messages.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { type BookingReply, type Choice, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage } from './appointment-forms.ts'
+
+/**
+ * The date and time picker of booking and rescheduling (docs/decisions/0023): the loader's view of
+ * the free times, and the action's steps: pick → review → confirm, each answer carrying what was
+ * typed, so nothing is lost when the time was taken meanwhile or the provider fails.
+ */
+
+/** The professional's free times from now on, as far as the booking page reads them. */
+export const fetchAvailability = (auth: SignedInCaller, professionalId: number) => getAvailability(auth, professionalId, availabilityWindow(new Date()))
+
+/**
+ * For a page's loader: a provider failure becomes the error page, except while a form submission
+ * is being answered (the action has already said what failed): then the page is drawn without
+ * that part (null), around what the user typed.
+ */
+export function nullWhileResubmitting(error: unknown): null {
+  if (isFormSubmission() && error instanceof ProviderError && (error.isNetwork || (error.status ?? 0) >= 500)) return null
+  return errorResponseFor(error)
+}
+
+/** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
+export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
+  if (!own || slots.some((slot) => Date.parse(slot.start) === Date.parse(own.start))) return [...slots]
+  return [...slots, own]
+}
+
+/** The picker as the page shows it: dates with free times (by week) in the patient's zone, the chosen date's times. */
+export function pickerView({
+  availability,
+  patientZone,
+  language,
+  requestedDate,
+  own,
+  t,
+}: {
+  availability: Availability | null
+  patientZone: string
+  language: Language
+  requestedDate: string | null
+  own?: Slot
+  t: TFunction
+}): PickerView {
+  if (!availability) return { zoneLabel: null, weeks: [], selected: null, unavailable: true }
+  const days = groupSlotsByDate(withOwnSlot(availability.slots, own), patientZone)
+  const date = pickDate(
+    days.map((day) => day.date),
+    requestedDate,
+  )
+  const counts = new Map(days.map((day) => [day.date, day.slots.length]))
+  const chosenDay = days.find((day) => day.date === date)
+  const ownStart = own ? Date.parse(own.start) : NaN
+  const firstSlot = days[0]?.slots[0]
+  return {
+    zoneLabel: firstSlot && shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, firstSlot.start) : null,
+    weeks: groupDatesByWeek(days.map((day) => day.date)).map((week) => ({
+      weekStart: week.weekStart,
+      label: t('picker.week', { date: formatDate(week.weekStart, language, 'dayMonth') }),
+      dates: week.dates.map((day) => ({ date: day, label: formatDate(day, language, 'short'), count: counts.get(day) ?? 0, selected: day === date })),
+    })),
+    selected:
+      chosenDay && date
+        ? {
+            date,
+            label: formatDate(date, language, 'long'),
+            times: timeLabels(chosenDay.slots, patientZone, language).map((slot) => ({
+              value: slot.start,
+              label: slot.label,
+              current: Date.parse(slot.start) === ownStart,
+            })),
+          }
+        : null,
+    unavailable: false,
+  }
+}
+
+/**
+ * The booking form's action, for booking (create) and rescheduling (update): `review` checks the
+ * chosen time against the free times again and shows the review; `back` returns to the picker
+ * with everything kept; `confirm` sends it. A time taken meanwhile (checked here, or the
+ * provider's 409) offers the nearest free times; a provider failure keeps what was typed.
+ */
+export async function bookingAction(
+  request: Request,
+  {
+    auth,
+    patientZone,
+    target,
+    submit,
+    done,
+  }: {
+    auth: SignedInCaller
+    patientZone: string
+    /** Whose free times the chosen time must be among (and, rescheduling, the appointment's own time). */
+    target: () => Promise<{ professionalId: number; own?: Slot }>
+    submit: (values: { start_time: string; notes: string }) => Promise<Appointment>
+    done: (appointment: Appointment) => Promise<Response>
+  },
+) {
+  const form = await readFormData(request)
+  const intent = bookingIntentOf(form.get('intent'))
+  const submission = parseWithZod(form, { schema: bookingSchema })
+  const [t, language] = await Promise.all([getFixedT(request, ['appointments', 'common']), languageOf(request)])
+  if (submission.status !== 'success') {
+    return data({ step: 'pick', result: submission.reply(), chosen: null, taken: null } satisfies BookingReply, { status: 400 })
+  }
+  const values = submission.value
+  const chosen = { value: values.start_time, label: formatDateTime(values.start_time, patientZone, language) }
+  const pick = (result: SubmissionResult<string[]>, init: ResponseInit = {}, taken: Choice[] | null = null) =>
+    data({ step: 'pick', result, chosen: taken ? null : chosen, taken } satisfies BookingReply, init)
+  const failure = (error: unknown) => pick(submission.reply({ formErrors: [failureText(t, error)] }), failureInit(error))
+  const takenReply = (nearest: readonly string[]) => {
+    // The taken time is no longer checked: the patient picks one of the others.
+    const result = submission.reply({ formErrors: [t('booking.taken')] })
+    return pick(
+      { ...result, initialValue: { ...result.initialValue, start_time: '' } },
+      { status: 409 },
+      nearest.filter((value) => INSTANT_PATTERN.test(value)).map((value) => ({ value, label: formatShortDateTime(value, patientZone, language) })),
+    )
+  }
+
+  if (intent === 'back') return pick(submission.reply())
+
+  if (intent === 'review') {
+    let availability: Availability
+    let own: Slot | undefined
+    try {
+      const chosenFrom = await target()
+      own = chosenFrom.own
+      availability = await fetchAvailability(auth, chosenFrom.professionalId)
+    } catch (error) {
+      return failure(error)
+    }
+    const slots = withOwnSlot(availability.slots, own)
+    const slot = slots.find((candidate) => Date.parse(candidate.start) === Date.parse(values.start_time))
+    if (!slot) return takenReply(nearestSlots(slots, values.start_time).map((candidate) => candidate.start))
+    return data({
+      step: 'review',
+      result: submission.reply(),
+      review: {
+        start: slot.start,
+        notes: values.notes,
+        when: formatDateTime(slot.start, patientZone, language),
+        ends: formatTime(slot.end, patientZone, language),
+        minutes: Math.round((Date.parse(slot.end) - Date.parse(slot.start)) / 60_000),
+        zoneLabel: shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, slot.start) : null,
+      },
+    } satisfies BookingReply)
+  }
+
+  try {
+    return await done(await submit(values))
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.failure.kind !== 'http') return failure(error)
+    const { status, fieldErrors } = error.failure
+    if (status === 409) return takenReply(fieldErrors?.nearest ?? [])
+    if (status === 400 && (fieldErrors?.start_time?.length || fieldErrors?.notes?.length)) {
+      const errors: Record<string, string[]> = {}
+      if (fieldErrors.start_time?.length) errors.start_time = fieldErrors.start_time.map((message) => messageText(t, startTimeMessage(message)))
+      if (fieldErrors.notes?.length) errors.notes = ['appointments:validation.notesTooLong']
+      return pick(submission.reply({ fieldErrors: errors }), { status: 400 })
+    }
+    return failure(error)
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import { paginated } from './schemas.ts'
+
+/**
+ * The appointment shapes of docs/decisions/0023-appointments-api.md, as the provider sends them.
+ * Instants cross the wire in UTC with a `Z`; the app converts them to wall times in
+ * app/domain/appointments.ts only.
+ */
+
+/** An ISO 8601 instant in UTC (`2026-12-01T12:00:00.000Z`). */
+export const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?Z$/
+export const instant = () => z.string().regex(INSTANT_PATTERN).refine((value) => !Number.isNaN(Date.parse(value)))
+
+/** A text the provider may send as null or leave out. */
+const text = () => z.string().nullable().optional().transform((value) => value ?? '')
+/** A URL or nothing. */
+const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
+
+export const appointmentStatuses = ['scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
+export type AppointmentStatus = (typeof appointmentStatuses)[number]
+
+/** A directory entry: an accredited professional with a schedule. */
+export const bookableProfessionalSchema = z.object({
+  id: z.number(),
+  first_name: text(),
+  last_name: text(),
+  photo: optionalUrl(),
+  profession: text(),
+  registration_number: text(),
+  pillars: z.array(z.string()).default([]),
+  languages: z.array(z.string()).default([]),
+  bio: text(),
+  consultation_minutes: z.number().int().positive(),
+  price_cents: z.number().int().nonnegative(),
+  currency: z.string().default('BRL'),
+  time_zone: z.string(),
+  next_free_time: instant().nullable().optional().transform((value) => value ?? null),
+})
+export type BookableProfessional = z.infer<typeof bookableProfessionalSchema>
+
+export const slotSchema = z.object({ start: instant(), end: instant() })
+export type Slot = z.infer<typeof slotSchema>
+
+export const availabilitySchema = z.object({
+  professional_id: z.number(),
+  time_zone: z.string(),
+  consultation_minutes: z.number().int().positive(),
+  slots: z.array(slotSchema),
+})
+export type Availability = z.infer<typeof availabilitySchema>
+
+export const appointmentSchema = z.object({
+  id: z.number(),
+  status: z.enum(appointmentStatuses),
+  start_time: instant(),
+  end_time: instant(),
+  /** The professional's. */
+  time_zone: z.string(),
+  notes: text(),
+  shared_notes: text(),
+  professional: z.object({
+    id: z.number(),
+    first_name: text(),
+    last_name: text(),
+    photo: optionalUrl(),
+    profession: text(),
+    registration_number: text(),
+  }),
+  patient: z.object({ id: z.number(), first_name: text(), last_name: text() }),
+  payment_reference: z.string().nullable().optional().transform((value) => value ?? null),
+  created_at: z.string(),
+  cancelled_at: z.string().nullable().optional().transform((value) => value ?? null),
+  cancelled_by: z.enum(['patient', 'professional', 'admin']).nullable().optional().transform((value) => value ?? null),
+  refund: z.enum(['full', 'none']).nullable().optional().transform((value) => value ?? null),
+})
+export type Appointment = z.infer<typeof appointmentSchema>
+
+export const appointmentPageSchema = paginated(appointmentSchema)
+export type AppointmentPage = z.infer<typeof appointmentPageSchema>
+
+export const consultationSchema = z.object({
+  appointment_id: z.number(),
+  status: z.enum(appointmentStatuses),
+  opens_at: instant(),
+  closes_at: instant(),
+  is_open: z.boolean(),
+  meeting_link: z.string().nullable().optional().transform((value) => value ?? null),
+  shared_notes: text(),
+})
+export type Consultation = z.infer<typeof consultationSchema>
+
+export const professionalDashboardSchema = z.object({
+  time_zone: z.string(),
+  start: z.string(),
+  end: z.string(),
+  appointments: z.array(appointmentSchema),
+})
+export type ProfessionalDashboard = z.infer<typeof professionalDashboardSchema>

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { type SignedInCaller } from './fetch.server.ts'
+import {
+  type AppointmentStatus,
+  appointmentPageSchema,
+  appointmentSchema,
+  availabilitySchema,
+  bookableProfessionalSchema,
+  consultationSchema,
+  professionalDashboardSchema,
+} from './appointment-schemas.ts'
+import { paginated } from './schemas.ts'
+
+/**
+ * One function per endpoint of docs/decisions/0023-appointments-api.md (the professional's
+ * schedule, current-schedule and update-schedule, is in schedule.server.ts).
+ */
+
+// Built once (zod compiles each schema it builds). The directory may come plain or DRF-paginated.
+const directorySchema = z.union([z.array(bookableProfessionalSchema), paginated(bookableProfessionalSchema).transform((page) => page.results)])
+
+/** The accredited professionals, by name; `pillar` filters. */
+export const listBookableProfessionals = (auth: SignedInCaller, pillar?: string) =>
+  auth.call('/appointments/professionals/', directorySchema, { query: { pillar } })
+
+/** Free times of one professional; the provider clips the window to its notice and horizon. */
+export const getAvailability = (auth: SignedInCaller, professionalId: number, window: { start?: string; end?: string } = {}) =>
+  auth.call('/appointments/calendar/availability/', availabilitySchema, { query: { professional_id: professionalId, start: window.start, end: window.end } })
+
+export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string }) =>
+  auth.call('/appointments/create/', appointmentSchema, { method: 'POST', json: body })
+
+export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page = 1) =>
+  auth.call('/appointments/', appointmentPageSchema, { query: { when, page: page > 1 ? page : undefined } })
+
+export const getAppointment = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/`, appointmentSchema)
+
+/** Reschedules (its own old time counts as free); the status goes back to scheduled. */
+export const updateAppointment = (auth: SignedInCaller, id: number, body: { start_time: string; notes?: string }) =>
+  auth.call(`/appointments/${id}/update/`, appointmentSchema, { method: 'PATCH', json: body })
+
+export const cancelAppointment = (auth: SignedInCaller, id: number, reason?: string) =>
+  auth.call(`/appointments/${id}/cancel/`, appointmentSchema, { method: 'POST', json: reason ? { reason } : {} })
+
+export const deleteAppointment = (auth: SignedInCaller, id: number) => auth.send(`/appointments/${id}/delete/`, { method: 'DELETE' })
+
+export const setAppointmentStatus = (auth: SignedInCaller, id: number, body: { status?: Exclude<AppointmentStatus, 'scheduled' | 'cancelled'>; shared_notes?: string }) =>
+  auth.call(`/appointments/${id}/status/`, appointmentSchema, { method: 'PATCH', json: body })
+
+export const getConsultation = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/consultation/`, consultationSchema)
+
+export const getProfessionalDashboard = (auth: SignedInCaller, query: { start?: string; days?: number } = {}) =>
+  auth.call('/appointments/dashboard/', professionalDashboardSchema, { query })

@@ -1,0 +1,291 @@
+import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { type Canceller, REASON_MAX_LENGTH, formatPrice, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
+import { cancelSchema } from '#app/forms/appointment-forms.ts'
+import { nullWhileResubmitting } from '#app/forms/booking.server.ts'
+import { replyToFailure } from '#app/forms/provider-reply.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { cancelAppointment, getAppointment, listBookableProfessionals } from '#app/provider/appointments.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { roleFromGroups } from '#app/session/roles.ts'
+import { ProfessionalPhoto } from '#app/ui/appointments/professional-card.tsx'
+import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
+import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
+import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { appointmentView } from '#app/utils/appointment-views.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseId } from '#app/utils/ids.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
+export { headers } from '#app/forms/form-headers.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['appointments'] }
+
+function idOf(params: Record<string, string | undefined>) {
+  const id = parseId(params.id)
+  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
+  return id
+}
+
+const cancellerOf = { paciente: 'patient', profissional: 'professional', admin: 'admin' } as const satisfies Record<string, Canceller>
+
+/** The price is a courtesy of the directory: without it the page still shows the appointment. */
+const withoutPrice = (error: unknown) => {
+  if (error instanceof ProviderError) return null
+  throw error
+}
+
+/**
+ * One appointment: who, when (in the patient's zone), status, notes, price; links to reschedule and
+ * to the consultation page; `?cancelar=1` shows what cancelling now means under the terms before
+ * the patient confirms it.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { auth, user } = await requireUser(request)
+  const id = idOf(params)
+  const [t, language, appointment, professionals] = await Promise.all([
+    getFixedT(request, 'appointments'),
+    languageOf(request),
+    getAppointment(auth, id).catch(nullWhileResubmitting),
+    listBookableProfessionals(auth).catch(withoutPrice),
+  ])
+  const meta = { title: `${t('details.title')} · Innera`, description: t('details.lead') }
+  if (!appointment) return data({ meta, appointment: null, cancel: null })
+  const now = new Date()
+  const role = roleFromGroups(user.groups)
+  const view = appointmentView(appointment, { language, patientZone: timeZoneOr(user.time_zone) })
+  const professional = professionals?.find((candidate) => candidate.id === appointment.professional.id)
+  const changeable = isChangeable({ status: appointment.status, start: appointment.start_time }, now)
+  const canceller = cancellerOf[role]
+  const refund = refundOnCancel({ start: appointment.start_time, now, by: canceller })
+  return data({
+    meta,
+    appointment: {
+      ...view,
+      viewer: role,
+      price: professional ? formatPrice(professional.price_cents, language, professional.currency || 'BRL') : null,
+      canCancel: changeable,
+      canReschedule: changeable && role !== 'profissional',
+      hasConsultation: appointment.status !== 'cancelled',
+    },
+    // What the terms (SPEC §9) make of cancelling now, said before the patient confirms.
+    cancel:
+      changeable && new URL(request.url).searchParams.get('cancelar') === '1'
+        ? { refund, terms: refund === 'full' ? [t(canceller === 'patient' ? 'cancel.fullRefund' : 'cancel.fullRefundOther')] : [t('cancel.lateNotice'), t('terms.late')] }
+        : null,
+  })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+/** Cancels after the confirmation; the toast says what the terms make of it. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { auth } = await requireUser(request)
+  const id = idOf(params)
+  const submission = parseWithZod(await readFormData(request), { schema: cancelSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const cancelled = await cancelAppointment(auth, id, submission.value.reason || undefined)
+    return redirectWithToast(`/consultas/${id}`, {
+      type: 'success',
+      message: { key: cancelled.refund === 'full' ? 'appointments:cancel.doneFull' : 'appointments:cancel.doneNone' },
+      durationMs: 8_000,
+    })
+  } catch (error) {
+    const t = await getFixedT(request, ['appointments', 'common'])
+    const { result, init } = replyToFailure(submission, error, t, { fields: { reason: 'reason' }, statusMessages: { 400: 'appointments:cancel.notAllowed' } })
+    return data({ result }, init)
+  }
+}
+
+type Details = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['appointment']>
+
+export default function AppointmentPage() {
+  const { appointment, cancel } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('appointments')
+  return (
+    <main id="main" className="container-page py-10">
+      <p>
+        <Link className="link" to="/consultas">
+          {t('details.backToList')}
+        </Link>
+      </p>
+      {appointment ? (
+        <>
+          <div className="mt-4 flex flex-wrap items-center gap-4">
+            <h1 className="text-3xl font-bold">
+              {appointment.viewer === 'profissional' ? t('details.titleWithPatient', { name: appointment.patient }) : t('details.titleWith', { name: appointment.professional.name })}
+            </h1>
+            <StatusBadge status={appointment.status} />
+          </div>
+          <AppointmentFacts appointment={appointment} />
+          {cancel ? <CancelConfirmation terms={cancel.terms} /> : <Actions appointment={appointment} />}
+        </>
+      ) : (
+        <>
+          <h1 className="mt-4 text-3xl font-bold">{t('details.title')}</h1>
+          <CancelConfirmation terms={[]} />
+        </>
+      )}
+    </main>
+  )
+}
+
+function AppointmentFacts({ appointment }: { appointment: Details }) {
+  const { t } = useTranslation('appointments')
+  const row = 'grid gap-1 border-t border-brand-100 py-3 sm:grid-cols-[12rem_1fr]'
+  return (
+    <section aria-labelledby="facts-title" className="mt-6 max-w-3xl rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="facts-title" className="sr-only">
+        {t('details.facts')}
+      </h2>
+      <div className="flex items-center gap-4 pb-4">
+        <ProfessionalPhoto name={appointment.professional.name} photo={appointment.professional.photo} size="size-16" />
+        <div>
+          <p className="text-lg font-semibold">{appointment.professional.name}</p>
+          <p className="text-muted">
+            {appointment.professional.profession}
+            {appointment.professional.registration ? ` · ${t('professional.registration', { number: appointment.professional.registration })}` : null}
+          </p>
+        </div>
+      </div>
+      <dl>
+        {appointment.viewer !== 'paciente' ? (
+          <div className={row}>
+            <dt className="text-muted">{t('details.patient')}</dt>
+            <dd>{appointment.patient}</dd>
+          </div>
+        ) : null}
+        <div className={row}>
+          <dt className="text-muted">{t('details.when')}</dt>
+          <dd className="font-medium">{t('review.whenValue', { when: appointment.whenLong, ends: appointment.ends })}</dd>
+        </div>
+        <div className={row}>
+          <dt className="text-muted">{t('details.zone')}</dt>
+          <dd>
+            {appointment.zone}
+            {appointment.professionalTime ? (
+              <span className="block text-sm text-muted">{t('details.professionalTime', { when: appointment.professionalTime.when, zone: appointment.professionalTime.zone })}</span>
+            ) : null}
+          </dd>
+        </div>
+        <div className={row}>
+          <dt className="text-muted">{t('review.duration')}</dt>
+          <dd>{t('minutes', { count: appointment.minutes })}</dd>
+        </div>
+        {appointment.price ? (
+          <div className={row}>
+            <dt className="text-muted">{t('professional.price')}</dt>
+            <dd>{appointment.price}</dd>
+          </div>
+        ) : null}
+        <div className={row}>
+          <dt className="text-muted">{t('details.notes')}</dt>
+          <dd className="whitespace-pre-line">{appointment.notes || t('review.noNotes')}</dd>
+        </div>
+        {appointment.sharedNotes ? (
+          <div className={row}>
+            <dt className="text-muted">{t('consultation.sharedNotes')}</dt>
+            <dd className="whitespace-pre-line">{appointment.sharedNotes}</dd>
+          </div>
+        ) : null}
+        {appointment.status === 'cancelled' ? (
+          <div className={row}>
+            <dt className="text-muted">{t('details.refund')}</dt>
+            <dd>{appointment.refund === 'full' ? t('details.refundFull') : t('details.refundNone')}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  )
+}
+
+function Actions({ appointment }: { appointment: Details }) {
+  const { t } = useTranslation('appointments')
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      {appointment.hasConsultation ? (
+        <Link className="btn-primary" to={`/consultas/${appointment.id}/consulta`}>
+          {t('details.consultation')}
+        </Link>
+      ) : null}
+      {appointment.canReschedule ? (
+        <Link className="btn-secondary" to={`/consultas/${appointment.id}/remarcar`}>
+          {t('details.reschedule')}
+        </Link>
+      ) : null}
+      {appointment.canCancel ? (
+        <Link className="btn-secondary" to="?cancelar=1" preventScrollReset>
+          {t('details.cancel')}
+        </Link>
+      ) : null}
+      {/* A file download, not a page: a plain link so the browser saves it. */}
+      <a className="btn-secondary" href={`/consultas/${appointment.id}/ics`} download>
+        {t('details.addToCalendar')}
+      </a>
+    </div>
+  )
+}
+
+/** What the terms make of cancelling now, then the cancellation itself (with an optional reason). */
+function CancelConfirmation({ terms }: { terms: string[] }) {
+  const { t } = useTranslation('appointments')
+  const lastResult = useActionData<typeof action>()?.result
+  const validation = useDeferredValidation('cancelAppointment')
+  const [form, fields] = useForm<FormInput<'cancelAppointment'>>({
+    id: 'cancel-form',
+    lastResult,
+    onValidate: validation.onValidate,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <section aria-labelledby="cancel-title" className="mt-6 max-w-3xl rounded-2xl border border-red-200 bg-white p-6 shadow-sm">
+      <h2 id="cancel-title" className="text-2xl font-semibold">
+        {t('cancel.title')}
+      </h2>
+      {terms.length ? (
+        <div className="mt-2 space-y-1" data-testid="refund-terms">
+          {terms.map((line, index) => (
+            <p key={line} className={index > 0 ? 'font-medium' : undefined}>
+              {line}
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-4 space-y-4">
+        <FormError id={form.errorId} errors={form.errors} />
+        <div>
+          <label htmlFor={fields.reason.id} className="block font-medium text-ink">
+            {t('cancel.reason')}
+          </label>
+          <p id={`${fields.reason.id}-hint`} className="text-sm text-muted">
+            {t('cancel.reasonHint', { max: REASON_MAX_LENGTH })}
+          </p>
+          <textarea
+            {...getTextareaProps(fields.reason)}
+            rows={3}
+            aria-describedby={[`${fields.reason.id}-hint`, fields.reason.errors?.length ? fields.reason.errorId : null].filter(Boolean).join(' ')}
+            className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
+          />
+          <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <SubmitButton className="btn-primary bg-red-700 hover:bg-red-800" pendingText={t('cancel.cancelling')}>
+            {t('cancel.confirm')}
+          </SubmitButton>
+          <Link className="btn-secondary" to="." preventScrollReset>
+            {t('cancel.keep')}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  )
+}

@@ -1,0 +1,86 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { bookingAction, fetchAvailability, nullWhileResubmitting, pickerView } from '#app/forms/booking.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { createAppointment, listBookableProfessionals } from '#app/provider/appointments.server.ts'
+import { listPillars } from '#app/provider/pillars.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { BookingFlow } from '#app/ui/appointments/booking-flow.tsx'
+import { ProfessionalCard } from '#app/ui/appointments/professional-card.tsx'
+import { professionalView } from '#app/utils/appointment-views.server.ts'
+import { parseId } from '#app/utils/ids.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
+export { headers } from '#app/forms/form-headers.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['appointments'] }
+
+function professionalIdOf(params: Record<string, string | undefined>) {
+  const id = parseId(params.professionalId)
+  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
+  return id
+}
+
+/** Booking (patients only): the professional, the dates with free times (`?data=`), the chosen date's times. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { auth, user } = await requireUser(request, { role: 'paciente' })
+  const id = professionalIdOf(params)
+  const [t, language, professionals, pillars, availability] = await Promise.all([
+    getFixedT(request, 'appointments'),
+    languageOf(request),
+    listBookableProfessionals(auth).catch(nullWhileResubmitting),
+    listPillars().catch(nullWhileResubmitting),
+    fetchAvailability(auth, id).catch(nullWhileResubmitting),
+  ])
+  const professional = professionals?.find((candidate) => candidate.id === id)
+  if (professionals && !professional) throw data({ reason: 'not-found' }, { status: 404 })
+  const patientZone = timeZoneOr(user.time_zone)
+  const view = professional ? professionalView(professional, { language, patientZone, pillars: pillars ?? [] }) : null
+  return data({
+    meta: { title: `${view ? t('booking.titleWith', { name: view.name }) : t('booking.title')} · Innera`, description: t('booking.lead') },
+    professional: view,
+    picker: pickerView({ availability, patientZone, language, requestedDate: new URL(request.url).searchParams.get('data'), t }),
+  })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { auth, user } = await requireUser(request, { role: 'paciente' })
+  const id = professionalIdOf(params)
+  return bookingAction(request, {
+    auth,
+    patientZone: timeZoneOr(user.time_zone),
+    target: async () => ({ professionalId: id }),
+    submit: (values) => createAppointment(auth, { professional_id: id, ...values }),
+    done: (appointment) => redirectWithToast(`/consultas/${appointment.id}`, { type: 'success', message: { key: 'appointments:booking.booked' } }),
+  })
+}
+
+export default function BookingPage() {
+  const { professional, picker } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  const { t } = useTranslation('appointments')
+  return (
+    <main id="main" className="container-page py-10">
+      <p>
+        <Link className="link" to="/consultas/profissionais">
+          {t('booking.backToDirectory')}
+        </Link>
+      </p>
+      <h1 className="mt-4 text-3xl font-bold">{t('booking.title')}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('booking.lead')}</p>
+      {professional ? (
+        <div className="mt-6">
+          <ProfessionalCard professional={professional} />
+        </div>
+      ) : null}
+      <BookingFlow picker={picker} reply={reply} mode="book" defaultNotes="" />
+    </main>
+  )
+}

@@ -1,0 +1,175 @@
+import { readFile } from 'node:fs/promises'
+import { type Page } from '@playwright/test'
+import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, registerFreshPatient, test } from './fixtures'
+
+/**
+ * Consultations (issue 12), as people use them: a patient books with JavaScript off, sees the
+ * appointment, downloads it for a calendar, reschedules and cancels; the same booking with
+ * JavaScript on and only the keyboard; a professional edits the week's availability (a bad slot
+ * first) and finds a booking in the agenda.
+ */
+
+const dateLinks = (page: Page) => page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link')
+const timeRadios = (page: Page) => page.getByRole('radio')
+
+test.describe('a patient with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('books, sees it, downloads the .ics, reschedules and cancels', async ({ page }) => {
+    await page.goto('/')
+    await registerFreshPatient(page, 'consulta')
+    await page.goto('/dashboard')
+
+    await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Consultas' }).click()
+    await page.getByRole('link', { name: 'Encontrar um profissional' }).click()
+    await expect(page).toHaveURL(/\/consultas\/profissionais$/)
+    // The filter is a link per pillar; Paula works with sleep.
+    await page.getByRole('link', { name: 'Sono' }).click()
+    await page.getByRole('article').filter({ hasText: 'Paula Ribeiro' }).getByRole('link', { name: 'Agendar' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Agendar consulta' })).toBeVisible()
+    await expect(page.getByRole('article', { name: 'Paula Ribeiro' })).toBeVisible()
+
+    // Dates are links; the second date's times replace the first's.
+    await dateLinks(page).nth(1).click()
+    await expect(page).toHaveURL(/\?data=\d{4}-\d{2}-\d{2}$/)
+    await timeRadios(page).first().check()
+    await page.getByLabel('Observações para o profissional (opcional)').fill('Quero falar sobre o meu sono.')
+    await page.getByRole('button', { name: 'Continuar' }).click()
+    await expect(page.getByRole('heading', { name: 'Confira seu agendamento' })).toBeVisible()
+    await expect(page.getByText('Quero falar sobre o meu sono.')).toBeVisible()
+    await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
+
+    await expect(page).toHaveURL(/\/consultas\/\d+$/)
+    await expect(page.getByText('Consulta agendada! Você a encontra em Minhas consultas.')).toBeVisible()
+    await expect(page.getByText('Agendada', { exact: true })).toBeVisible()
+    const detailsUrl = page.url()
+
+    // The calendar file: the time, a neutral title and the way back; nothing about health.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Adicionar ao calendário (.ics)' }).click()])
+    const ics = await readFile((await download.path())!, 'utf8')
+    expect(ics).toContain('SUMMARY:Consulta Innera com Paula')
+    expect(ics).toContain(`URL;VALUE=URI:${detailsUrl}`)
+    expect(ics).not.toContain('sono')
+
+    await page.getByRole('link', { name: 'Minhas consultas' }).first().click()
+    await expect(page.getByRole('region', { name: 'Próximas' }).getByText('Paula Ribeiro').first()).toBeVisible()
+    await page.goto(detailsUrl)
+
+    await page.getByRole('link', { name: 'Remarcar' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Remarcar consulta' })).toBeVisible()
+    await timeRadios(page).filter({ hasNot: page.getByText('horário atual') }).last().check()
+    await page.getByRole('button', { name: 'Continuar' }).click()
+    await page.getByRole('button', { name: 'Confirmar remarcação' }).click()
+    await expect(page.getByText('Consulta remarcada.')).toBeVisible()
+
+    await page.getByRole('link', { name: 'Cancelar consulta' }).click()
+    await expect(page.getByText('Faltam 24 horas ou mais para a consulta: se cancelar agora, você recebe o reembolso integral.')).toBeVisible()
+    await page.getByRole('button', { name: 'Confirmar cancelamento' }).click()
+    await expect(page.getByText('Consulta cancelada. O reembolso será integral.')).toBeVisible()
+    await expect(page.getByText('Cancelada', { exact: true })).toBeVisible()
+  })
+})
+
+test('a patient books with JavaScript on and only the keyboard; every page passes axe', async ({ page }) => {
+  await page.goto('/')
+  await registerFreshPatient(page, 'consultajs')
+  await page.goto('/consultas/profissionais')
+  await expectNoAxeViolations(page)
+
+  const card = page.getByRole('article').filter({ hasText: 'Inês Marques' })
+  await card.getByRole('link', { name: 'Agendar' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('article', { name: 'Inês Marques' })).toBeVisible()
+  // Inês works from Lisbon: the times say whose zone they are in.
+  await expect(page.getByText(/^Horários no seu fuso horário: .*Brasília/)).toBeVisible()
+  await expectNoAxeViolations(page)
+
+  await dateLinks(page).nth(2).focus()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\?data=/)
+  await timeRadios(page).first().focus()
+  await page.keyboard.press('Space')
+  await page.keyboard.press('ArrowDown')
+  const chosen = await page.getByRole('radio', { checked: true }).getAttribute('value')
+  await page.getByLabel('Observações para o profissional (opcional)').focus()
+  await page.keyboard.type('Primeira conversa.')
+  await page.getByRole('button', { name: 'Continuar' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name: 'Confira seu agendamento' })).toBeVisible()
+  await expect(page.locator('input[name="start_time"]')).toHaveValue(chosen!)
+  await expectNoAxeViolations(page)
+  await page.getByRole('button', { name: 'Confirmar agendamento' }).focus()
+  await page.keyboard.press('Enter')
+
+  await expect(page).toHaveURL(/\/consultas\/\d+$/)
+  await expect(page.getByText('Primeira conversa.')).toBeVisible()
+  await expectNoAxeViolations(page)
+  await page.goto('/dashboard')
+  await expect(page.getByRole('heading', { name: 'Sua próxima consulta' })).toBeVisible()
+  await expect(page.getByText(/Inês Marques/)).toBeVisible()
+})
+
+test('a professional fixes a bad slot, saves the week, and finds a booking in the agenda', async ({ page, browser }) => {
+  await loginAs(page, demoAccounts.nutricionista)
+  await page.goto('/dashboard')
+  await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Disponibilidade' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Disponibilidade' })).toBeVisible()
+  await expectNoAxeViolations(page)
+
+  // Friday afternoon's range ends before it starts: said on that field, nothing typed is lost.
+  await page.getByLabel('Sexta-feira: início do intervalo 2').fill('16:00')
+  await page.getByLabel('Sexta-feira: fim do intervalo 2').fill('15:00')
+  await page.getByRole('button', { name: 'Salvar disponibilidade' }).click()
+  await expect(page.getByText('O fim precisa ser depois do início.')).toBeVisible()
+  await expect(page.getByLabel('Sexta-feira: início do intervalo 2')).toHaveValue('16:00')
+  await page.getByLabel('Sexta-feira: fim do intervalo 2').fill('19:00')
+  await page.getByRole('button', { name: 'Salvar disponibilidade' }).click()
+  await expect(page.getByText('Disponibilidade salva.')).toBeVisible()
+  await expect(page.getByLabel('Sexta-feira: fim do intervalo 2')).toHaveValue('19:00')
+
+  // A patient books with Rafael in another browser.
+  const patientContext = await newContext(browser, { baseURL: test.info().project.use.baseURL, locale: 'pt-BR' })
+  const patient = await patientContext.newPage()
+  await patient.goto('/')
+  const { name: patientName } = await registerFreshPatient(patient, 'agenda')
+  await patient.goto('/consultas/profissionais')
+  await patient.getByRole('article').filter({ hasText: 'Rafael' }).getByRole('link', { name: 'Agendar' }).click()
+  await timeRadios(patient).first().check()
+  await patient.getByRole('button', { name: 'Continuar' }).click()
+  await patient.getByRole('button', { name: 'Confirmar agendamento' }).click()
+  await expect(patient).toHaveURL(/\/consultas\/\d+$/)
+  await patientContext.close()
+
+  // The agenda: this week or one of the next two (the first free time is at least 12 hours away).
+  await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Agenda' }).click()
+  await expect(page.getByRole('heading', { name: /^Sua semana/ })).toBeVisible()
+  for (let week = 0; week < 3 && !(await page.getByText(patientName).first().isVisible()); week += 1) {
+    const heading = await page.getByRole('heading', { name: /^Sua semana/ }).textContent()
+    await page.getByRole('link', { name: 'Próxima semana' }).click()
+    await expect(page.getByRole('heading', { name: /^Sua semana/ })).not.toHaveText(heading!)
+  }
+  const row = page.getByRole('listitem').filter({ hasText: patientName }).filter({ has: page.getByRole('link', { name: /^Detalhes/ }) }).last()
+  await expect(row).toBeVisible()
+  await expect(row.getByText('Agendada')).toBeVisible()
+  await expectNoAxeViolations(page)
+})
+
+test.describe('consultations at 360 px', () => {
+  async function fitsAndPassesAxe(page: Page, path: string) {
+    await page.goto(path)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0)
+    await expectNoAxeViolations(page)
+  }
+
+  test('the patient pages fit and pass axe @small-screen', async ({ page }) => {
+    await page.goto('/')
+    await registerFreshPatient(page, 'consultamobile')
+    for (const path of ['/consultas/profissionais', '/consultas/agendar/2', '/consultas']) await fitsAndPassesAxe(page, path)
+  })
+
+  test('the availability editor fits and passes axe @small-screen', async ({ page }) => {
+    await loginAs(page, demoAccounts.profissional)
+    await fitsAndPassesAxe(page, '/agenda/disponibilidade')
+  })
+})

@@ -1,0 +1,246 @@
+import { formatInTimeZone } from 'date-fns-tz'
+import { WEEKDAYS, type TimeSlot, type Weekday, type WeeklyAvailability } from '#server/db/schema.ts'
+
+/**
+ * The free times of a professional (decision 0023), without I/O: instants are milliseconds since
+ * the epoch, wall times are a local date ("YYYY-MM-DD") and minutes since its midnight in the
+ * professional's IANA time zone. date-fns-tz gives the zone's UTC offset at an instant; the rest
+ * is arithmetic, so a 60-day window costs two offset lookups per day (more on a change day).
+ */
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+// UTC offsets range from -12:00 to +14:00: every instant of a local date lies within these bounds.
+const EARLIEST_OFFSET = 14 * HOUR
+const LATEST_OFFSET = 12 * HOUR
+
+export type ScheduleRules = {
+  timeZone: string
+  consultationMinutes: number
+  bufferMinutes: number
+  minimumNoticeHours: number
+  horizonDays: number
+  availability: WeeklyAvailability
+}
+
+/** Other hours on one date; empty slots are a day off. */
+export type DateException = { date: string; slots: TimeSlot[] }
+
+/** A live appointment as the free-time rules see it: [start, blockedUntil) is taken. */
+export type Booking = { id?: number; start: number; blockedUntil: number }
+
+export type FreeTimeQuery = {
+  schedule: ScheduleRules
+  exceptions: DateException[]
+  booked: Booking[]
+  now: number
+  /** Narrows the result to starts in [start, end); always clipped to [now + notice, now + horizon]. */
+  window?: { start?: number; end?: number }
+  /** A rescheduled appointment: its own interval counts as free. */
+  ignoreAppointmentId?: number
+  /** Stop after this many free times (e.g. 1 for "next free time"). */
+  limit?: number
+}
+
+/** "HH:MM" (00:00-23:59, or "24:00" as an end) → minutes since midnight; undefined when malformed. */
+export function clockMinutes(text: string, { allowEndOfDay = false } = {}): number | undefined {
+  if (allowEndOfDay && text === '24:00') return 24 * 60
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text)
+  return match ? Number(match[1]) * 60 + Number(match[2]) : undefined
+}
+
+/**
+ * The zone's offset from UTC at an instant, in ms (local = UTC + offset). Read through
+ * formatInTimeZone's "xxx" ("-03:00"), which looks the instant up in the zone whatever the
+ * process's own time zone (date-fns-tz's getTimezoneOffset reads its date as a wall time instead).
+ */
+function offsetAt(timeZone: string, instant: number): number {
+  const text = formatInTimeZone(new Date(instant), timeZone, 'xxx')
+  const match = /^([+-])(\d{2}):(\d{2})$/.exec(text)
+  if (!match) throw new Error(`Unexpected UTC offset "${text}" for ${timeZone}`)
+  const minutes = Number(match[2]) * 60 + Number(match[3])
+  return (match[1] === '-' ? -minutes : minutes) * MINUTE
+}
+
+/** The local date ("YYYY-MM-DD") of an instant in a time zone. */
+export function localDateOf(instant: number, timeZone: string): string {
+  return new Date(instant + offsetAt(timeZone, instant)).toISOString().slice(0, 10)
+}
+
+const dateBase = (date: string) => Date.parse(`${date}T00:00:00Z`)
+
+export function addDays(date: string, days: number): string {
+  return new Date(dateBase(date) + days * DAY).toISOString().slice(0, 10)
+}
+
+export function weekdayOf(date: string): Weekday {
+  // getUTCDay: 0 is Sunday; WEEKDAYS starts on Monday.
+  return WEEKDAYS[(new Date(dateBase(date)).getUTCDay() + 6) % 7]!
+}
+
+/**
+ * Turns wall times of one local date into instants. Away from a daylight-saving change (almost
+ * every day) one offset serves the whole date; on a change each wall time is tried with the
+ * offsets before and after it: a time valid under neither is in the gap (undefined), one valid
+ * under both happens twice and the first is taken.
+ */
+export function wallTimeResolver(date: string, timeZone: string): (minutes: number) => number | undefined {
+  const base = dateBase(date)
+  const before = offsetAt(timeZone, base - EARLIEST_OFFSET)
+  const after = offsetAt(timeZone, base + DAY + LATEST_OFFSET)
+  if (before === after) return (minutes) => base + minutes * MINUTE - before
+  return (minutes) => {
+    const wall = base + minutes * MINUTE
+    let first: number | undefined
+    for (const offset of [before, after]) {
+      const instant = wall - offset
+      if (offsetAt(timeZone, instant) === offset && (first === undefined || instant < first)) first = instant
+    }
+    return first
+  }
+}
+
+/** The first instant of a local date (its midnight, or the end of a gap that swallowed midnight). */
+export function startOfLocalDay(date: string, timeZone: string): number {
+  const midnight = wallTimeResolver(date, timeZone)(0)
+  if (midnight !== undefined) return midnight
+  // Midnight fell in a gap: the day starts where the date changes, found by bisection.
+  let low = dateBase(date) - EARLIEST_OFFSET
+  let high = dateBase(date) + DAY + LATEST_OFFSET
+  while (high - low > MINUTE) {
+    const middle = low + Math.floor((high - low) / 2 / MINUTE) * MINUTE
+    if (localDateOf(middle, timeZone) < date) low = middle
+    else high = middle
+  }
+  return high
+}
+
+/** The slots of a date: its exception if it has one, else its weekday's when enabled. */
+function slotsOf(availability: WeeklyAvailability, exceptions: Map<string, TimeSlot[]>, date: string): TimeSlot[] {
+  const exception = exceptions.get(date)
+  if (exception) return exception
+  const day = availability[weekdayOf(date)]
+  return day?.enabled ? day.slots : []
+}
+
+const exceptionMap = (exceptions: DateException[]) => new Map(exceptions.map((exception) => [exception.date, exception.slots]))
+
+/**
+ * Every start the schedule offers in [from, to), ascending, ignoring notice, horizon and
+ * bookings: from each slot's start, stepped by the consultation length, while the whole
+ * consultation fits in the slot. Wall times in a gap are skipped; repeated ones come once.
+ */
+function* candidateStarts(schedule: ScheduleRules, exceptions: Map<string, TimeSlot[]>, from: number, to: number): Generator<number> {
+  if (!(from < to)) return
+  const length = schedule.consultationMinutes
+  const lastDate = localDateOf(to - 1, schedule.timeZone)
+  let previous = -Infinity
+  for (let date = localDateOf(from, schedule.timeZone); date <= lastDate; date = addDays(date, 1)) {
+    const slots = slotsOf(schedule.availability, exceptions, date)
+    if (slots.length === 0) continue
+    const ranges = slots
+      .map((slot) => ({ start: clockMinutes(slot.start), end: clockMinutes(slot.end, { allowEndOfDay: true }) }))
+      .filter((range): range is { start: number; end: number } => range.start !== undefined && range.end !== undefined)
+      .sort((a, b) => a.start - b.start)
+    const resolve = wallTimeResolver(date, schedule.timeZone)
+    for (const range of ranges) {
+      for (let minutes = range.start; minutes + length <= range.end; minutes += length) {
+        const instant = resolve(minutes)
+        // Strictly ascending: a repeated wall time (or a malformed overlap) is offered once.
+        if (instant === undefined || instant <= previous) continue
+        if (instant >= to) return
+        previous = instant
+        if (instant >= from) yield instant
+      }
+    }
+  }
+}
+
+/** The instants a booking may start at: [now + notice, now + horizon]. */
+export function bookingBounds(schedule: ScheduleRules, now: number): { earliest: number; latest: number } {
+  return { earliest: now + schedule.minimumNoticeHours * HOUR, latest: now + schedule.horizonDays * DAY }
+}
+
+/** Bookings sorted and merged into disjoint intervals, so one forward pointer can walk them. */
+function mergedBookings(booked: Booking[], ignoreId: number | undefined, from: number): { start: number; end: number }[] {
+  const live = booked.filter((booking) => booking.blockedUntil > from && (ignoreId === undefined || booking.id !== ignoreId))
+  live.sort((a, b) => a.start - b.start)
+  const merged: { start: number; end: number }[] = []
+  for (const booking of live) {
+    const last = merged[merged.length - 1]
+    if (last && booking.start <= last.end) last.end = Math.max(last.end, booking.blockedUntil)
+    else merged.push({ start: booking.start, end: booking.blockedUntil })
+  }
+  return merged
+}
+
+/**
+ * The free starts, ascending: candidates from now + notice to now + horizon (inclusive), within
+ * the window, whose [start, start + length + buffer) overlaps no booked [start, blockedUntil).
+ */
+export function freeTimes({ schedule, exceptions, booked, now, window, ignoreAppointmentId, limit = Infinity }: FreeTimeQuery): number[] {
+  const { earliest, latest } = bookingBounds(schedule, now)
+  const from = Math.max(earliest, window?.start ?? -Infinity)
+  const to = Math.min(latest + 1, window?.end ?? Infinity)
+  const busy = mergedBookings(booked, ignoreAppointmentId, from)
+  const occupies = (schedule.consultationMinutes + schedule.bufferMinutes) * MINUTE
+  const free: number[] = []
+  let pointer = 0
+  for (const start of candidateStarts(schedule, exceptionMap(exceptions), from, to)) {
+    while (pointer < busy.length && busy[pointer]!.end <= start) pointer += 1
+    const next = busy[pointer]
+    if (next && next.start < start + occupies) continue
+    free.push(start)
+    if (free.length >= limit) break
+  }
+  return free
+}
+
+/** Whether [start, start + length + buffer) is clear of every booking (the rescheduled one aside). */
+export function isClear(schedule: ScheduleRules, booked: Booking[], start: number, ignoreAppointmentId?: number): boolean {
+  const end = start + (schedule.consultationMinutes + schedule.bufferMinutes) * MINUTE
+  return !booked.some((booking) => booking.id !== ignoreAppointmentId && booking.start < end && start < booking.blockedUntil)
+}
+
+export const START_IN_PAST = 'This time is in the past.'
+export const startInsideNotice = (hours: number) => `This time is inside the minimum notice of ${hours} hours.`
+export const startBeyondHorizon = (days: number) => `This time is beyond the booking horizon of ${days} days.`
+export const START_OUTSIDE_AVAILABILITY = "This time is outside the professional's availability."
+
+/**
+ * Why a start cannot be booked by the schedule's rules, in the contract's order (past, notice,
+ * horizon, outside availability), or undefined when it can. Whether it is still free is asked
+ * separately (isClear), since that answers a 409 rather than a field error.
+ */
+export function startTimeProblem(schedule: ScheduleRules, exceptions: DateException[], now: number, start: number): string | undefined {
+  const { earliest, latest } = bookingBounds(schedule, now)
+  if (start < now) return START_IN_PAST
+  if (start < earliest) return startInsideNotice(schedule.minimumNoticeHours)
+  if (start > latest) return startBeyondHorizon(schedule.horizonDays)
+  const offered = candidateStarts(schedule, exceptionMap(exceptions), start, start + 1).next()
+  if (offered.done || offered.value !== start) return START_OUTSIDE_AVAILABILITY
+  return undefined
+}
+
+/** Up to `count` free times nearest to an instant (by distance, the earlier on a tie), nearest first. */
+export function nearestFree(instant: number, free: number[], count = 3): number[] {
+  // Binary search: `after` is the first free time at or after the instant.
+  let low = 0
+  let high = free.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (free[middle]! < instant) low = middle + 1
+    else high = middle
+  }
+  let before = low - 1
+  let after = low
+  const nearest: number[] = []
+  while (nearest.length < count && (before >= 0 || after < free.length)) {
+    const earlier = before >= 0 ? instant - free[before]! : Infinity
+    const later = after < free.length ? free[after]! - instant : Infinity
+    if (earlier <= later) nearest.push(free[before--]!)
+    else nearest.push(free[after++]!)
+  }
+  return nearest
+}

@@ -1,0 +1,216 @@
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Database } from '#server/db/client.ts'
+import { appointments, outbox, scheduledMessages, users, type MessageRecipient, type ScheduledMessageKind } from '#server/db/schema.ts'
+import { appointmentMessage, type AppointmentMailKind } from '#server/mail/appointment-messages.ts'
+
+/**
+ * Confirmations and reminders of appointments (issue 12). Booking schedules, in its own
+ * transaction, one row per (kind, recipient) in scheduled_messages: the confirmation due at once
+ * and the reminders 24 h and 1 h before the start (a reminder already due at booking is not
+ * scheduled). A due row becomes one outbox message: it is claimed by a single UPDATE … RETURNING
+ * over rows picked FOR UPDATE SKIP LOCKED, and the outbox row is written in the same transaction,
+ * so two processes (or a restart half-way) can never send it twice nor lose it. Cancelling
+ * cancels the pending rows and rescheduling moves them, each in the appointment's transaction,
+ * with a notice to both people written straight to the outbox.
+ */
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+export const REMINDER_OFFSETS_MS: Record<Exclude<ScheduledMessageKind, 'confirmation'>, number> = {
+  reminder_24h: 24 * HOUR,
+  reminder_1h: HOUR,
+}
+const REMINDER_KINDS = Object.keys(REMINDER_OFFSETS_MS) as (keyof typeof REMINDER_OFFSETS_MS)[]
+export const RECIPIENTS: MessageRecipient[] = ['patient', 'professional']
+
+/** How many due rows one transaction claims; a tick claims batches until none is left. */
+export const DISPATCH_BATCH = 100
+
+type Writer = Pick<Database, 'insert' | 'update' | 'select'>
+
+/** The rows a new booking schedules. Called inside the booking's transaction. */
+export async function scheduleBookingMessages(tx: Writer, appointment: { id: number; startTime: Date }, now: Date): Promise<void> {
+  const rows: (typeof scheduledMessages.$inferInsert)[] = []
+  for (const recipient of RECIPIENTS) {
+    rows.push({ appointmentId: appointment.id, kind: 'confirmation', recipient, dueAt: now, createdAt: now })
+    for (const kind of REMINDER_KINDS) {
+      const dueAt = new Date(appointment.startTime.getTime() - REMINDER_OFFSETS_MS[kind])
+      // Booked inside the reminder's window: that reminder is not sent (the confirmation says it all).
+      if (dueAt.getTime() > now.getTime()) rows.push({ appointmentId: appointment.id, kind, recipient, dueAt, createdAt: now })
+    }
+  }
+  await tx.insert(scheduledMessages).values(rows).onConflictDoNothing()
+}
+
+/**
+ * The reminders follow a moved appointment: each is due again before the new start (even one
+ * already sent for the old time), or skipped when that moment has already passed. A confirmation
+ * not yet sent goes out as it is (it shows the time current when it is sent). Called inside the
+ * reschedule's transaction.
+ */
+export async function moveScheduledMessages(tx: Writer, appointmentId: number, newStart: Date, now: Date): Promise<void> {
+  for (const kind of REMINDER_KINDS) {
+    const dueAt = new Date(newStart.getTime() - REMINDER_OFFSETS_MS[kind])
+    if (dueAt.getTime() > now.getTime()) {
+      await tx
+        .insert(scheduledMessages)
+        .values(RECIPIENTS.map((recipient) => ({ appointmentId, kind, recipient, dueAt, createdAt: now })))
+        .onConflictDoUpdate({
+          target: [scheduledMessages.appointmentId, scheduledMessages.kind, scheduledMessages.recipient],
+          set: { dueAt, status: 'pending', outboxId: null, processedAt: null },
+        })
+    } else {
+      await tx
+        .update(scheduledMessages)
+        .set({ status: 'skipped', processedAt: now })
+        .where(and(eq(scheduledMessages.appointmentId, appointmentId), eq(scheduledMessages.kind, kind), eq(scheduledMessages.status, 'pending')))
+    }
+  }
+}
+
+/** A cancelled appointment sends nothing more that was scheduled. Called inside the cancel's transaction. */
+export async function cancelScheduledMessages(tx: Writer, appointmentId: number, now: Date): Promise<void> {
+  await tx
+    .update(scheduledMessages)
+    .set({ status: 'cancelled', processedAt: now })
+    .where(and(eq(scheduledMessages.appointmentId, appointmentId), eq(scheduledMessages.status, 'pending')))
+}
+
+const patientUser = alias(users, 'patient_user')
+const professionalUser = alias(users, 'professional_user')
+
+type Person = { email: string; firstName: string; timeZone: string; isActive: boolean }
+type AppointmentPeople = { id: number; status: string; startTime: Date; patient: Person; professional: Person }
+
+const personColumns = <Table extends typeof patientUser | typeof professionalUser>(table: Table) => ({
+  email: table.email,
+  firstName: table.firstName,
+  timeZone: table.timeZone,
+  isActive: table.isActive,
+})
+
+async function appointmentsWithPeople(tx: Writer, ids: number[]): Promise<Map<number, AppointmentPeople>> {
+  if (ids.length === 0) return new Map()
+  const rows = await tx
+    .select({
+      id: appointments.id,
+      status: appointments.status,
+      startTime: appointments.startTime,
+      patient: personColumns(patientUser),
+      professional: personColumns(professionalUser),
+    })
+    .from(appointments)
+    .innerJoin(patientUser, eq(patientUser.id, appointments.patientId))
+    .innerJoin(professionalUser, eq(professionalUser.id, appointments.professionalId))
+    .where(inArray(appointments.id, ids))
+  return new Map(rows.map((row) => [row.id, row]))
+}
+
+/** What one message to one of the two people says, ready for the outbox. */
+function messageFor(kind: AppointmentMailKind, appointment: AppointmentPeople, recipient: MessageRecipient, appPublicUrl: string, previousStart?: Date) {
+  const to = appointment[recipient]
+  const other = appointment[recipient === 'patient' ? 'professional' : 'patient']
+  return appointmentMessage({
+    kind,
+    to: { email: to.email, firstName: to.firstName, timeZone: to.timeZone },
+    otherFirstName: other.firstName,
+    start: appointment.startTime,
+    previousStart,
+    link: `${appPublicUrl}/consultas/${appointment.id}`,
+  })
+}
+
+/** Why a due message is no longer worth sending, if it is not. */
+function staleReason(kind: ScheduledMessageKind, appointment: AppointmentPeople | undefined, recipient: MessageRecipient, now: number): string | undefined {
+  if (!appointment) return 'appointment gone'
+  if (appointment.status === 'cancelled' || appointment.status === 'completed' || appointment.status === 'no_show') return 'appointment closed'
+  if (!appointment[recipient].isActive) return 'recipient inactive'
+  const start = appointment.startTime.getTime()
+  if (kind !== 'confirmation' && now >= start) return 'too late'
+  // Came due late (the provider was down): within the last hour only the 1-hour reminder goes.
+  if (kind === 'reminder_24h' && now >= start - REMINDER_OFFSETS_MS.reminder_1h) return 'too late'
+  return undefined
+}
+
+export type DispatchReport = { sent: number; skipped: number }
+
+/**
+ * Turns due scheduled messages into outbox messages, each exactly once across processes: one
+ * transaction claims a batch (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING),
+ * so a concurrent claimer skips those rows, and writes their outbox rows before committing.
+ * `appointmentId` limits it to one appointment (right after booking).
+ */
+export async function dispatchDueMessages(
+  db: Database,
+  { now, appPublicUrl, appointmentId, batch = DISPATCH_BATCH }: { now: number; appPublicUrl: string; appointmentId?: number; batch?: number },
+): Promise<DispatchReport> {
+  const report: DispatchReport = { sent: 0, skipped: 0 }
+  for (;;) {
+    const claimed = await db.transaction(async (tx) => {
+      const at = new Date(now)
+      const due = and(eq(scheduledMessages.status, 'pending'), lte(scheduledMessages.dueAt, at), appointmentId === undefined ? undefined : eq(scheduledMessages.appointmentId, appointmentId))
+      const picked = tx
+        .select({ id: scheduledMessages.id })
+        .from(scheduledMessages)
+        .where(due)
+        .orderBy(asc(scheduledMessages.dueAt), asc(scheduledMessages.id))
+        .limit(batch)
+        .for('update', { skipLocked: true })
+      // The outer conditions are checked again on the row as it is when locked.
+      const rows = await tx
+        .update(scheduledMessages)
+        .set({ status: 'sent', processedAt: at })
+        .where(and(inArray(scheduledMessages.id, picked), due))
+        .returning()
+      if (rows.length === 0) return 0
+      const people = await appointmentsWithPeople(tx, [...new Set(rows.map((row) => row.appointmentId))])
+      const skipped: number[] = []
+      for (const row of rows) {
+        const appointment = people.get(row.appointmentId)
+        if (staleReason(row.kind, appointment, row.recipient, now) !== undefined) {
+          skipped.push(row.id)
+          continue
+        }
+        const message = messageFor(row.kind, appointment!, row.recipient, appPublicUrl)
+        const [queued] = await tx
+          .insert(outbox)
+          .values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html, createdAt: at, nextAttemptAt: at })
+          .returning({ id: outbox.id })
+        await tx.update(scheduledMessages).set({ outboxId: queued!.id }).where(eq(scheduledMessages.id, row.id))
+        report.sent += 1
+      }
+      if (skipped.length > 0) await tx.update(scheduledMessages).set({ status: 'skipped' }).where(inArray(scheduledMessages.id, skipped))
+      report.skipped += skipped.length
+      return rows.length
+    })
+    if (claimed < batch) return report
+  }
+}
+
+/**
+ * Tells both people their appointment moved or was cancelled: written to the outbox inside the
+ * transaction that moved or cancelled it, so it goes out exactly when that change happened.
+ */
+export async function queueAppointmentNotice(
+  tx: Writer,
+  { kind, appointmentId, previousStart, now, appPublicUrl }: { kind: 'moved' | 'cancelled'; appointmentId: number; previousStart?: Date; now: Date; appPublicUrl: string },
+): Promise<void> {
+  const appointment = (await appointmentsWithPeople(tx, [appointmentId])).get(appointmentId)
+  if (!appointment) return
+  const messages = RECIPIENTS.filter((recipient) => appointment[recipient].isActive).map((recipient) => messageFor(kind, appointment, recipient, appPublicUrl, previousStart))
+  if (messages.length === 0) return
+  await tx.insert(outbox).values(
+    messages.map((message) => ({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html, createdAt: now, nextAttemptAt: now })),
+  )
+}
+
+/** Scheduled messages of one appointment, for tests and support: kind, recipient, due and status. */
+export async function scheduledMessagesOf(db: Database, appointmentId: number) {
+  return db
+    .select({ kind: scheduledMessages.kind, recipient: scheduledMessages.recipient, dueAt: scheduledMessages.dueAt, status: scheduledMessages.status, outboxId: scheduledMessages.outboxId })
+    .from(scheduledMessages)
+    .where(eq(scheduledMessages.appointmentId, appointmentId))
+    .orderBy(asc(scheduledMessages.dueAt), sql`${scheduledMessages.kind}`, asc(scheduledMessages.recipient))
+}

@@ -1,0 +1,216 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Database } from '#server/db/client.ts'
+import { appointments, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
+import type { Booking, DateException } from './free-times'
+import { scheduleBookingMessages } from './reminders'
+import type { ScheduleInput } from './schedule'
+
+export type ProfileRow = typeof professionalProfiles.$inferSelect
+export type AppointmentRow = typeof appointments.$inferSelect
+export type UserRow = typeof users.$inferSelect
+export type ProfessionalWithProfile = { user: UserRow; profile: ProfileRow }
+
+/** Active, in the profissional group, with an accredited profile: who patients may book. */
+const bookable = and(
+  eq(users.isActive, true),
+  eq(professionalProfiles.accredited, true),
+  sql`exists (select 1 from ${userGroups} inner join ${groups} on ${groups.id} = ${userGroups.groupId} where ${userGroups.userId} = ${users.id} and ${groups.name} = 'profissional')`,
+)
+
+/** The booking directory, by name; `pillar` keeps those who work with it. */
+export async function bookableProfessionals(db: Database, pillar?: string): Promise<ProfessionalWithProfile[]> {
+  return db
+    .select({ user: users, profile: professionalProfiles })
+    .from(professionalProfiles)
+    .innerJoin(users, eq(users.id, professionalProfiles.userId))
+    .where(and(bookable, pillar ? sql`${professionalProfiles.pillars} @> ${JSON.stringify([pillar])}::jsonb` : undefined))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+}
+
+export async function findBookableProfessional(db: Database, id: number): Promise<ProfessionalWithProfile | undefined> {
+  const [row] = await db
+    .select({ user: users, profile: professionalProfiles })
+    .from(professionalProfiles)
+    .innerJoin(users, eq(users.id, professionalProfiles.userId))
+    .where(and(eq(professionalProfiles.userId, id), bookable))
+  return row
+}
+
+export async function findProfile(db: Database, userId: number): Promise<ProfileRow | undefined> {
+  const [row] = await db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, userId))
+  return row
+}
+
+/** Date exceptions per professional, by date. */
+export async function exceptionsOf(db: Database, professionalIds: number[]): Promise<Map<number, DateException[]>> {
+  const result = new Map<number, DateException[]>(professionalIds.map((id) => [id, []]))
+  if (professionalIds.length === 0) return result
+  const rows = await db
+    .select()
+    .from(scheduleExceptions)
+    .where(inArray(scheduleExceptions.professionalId, professionalIds))
+    .orderBy(asc(scheduleExceptions.date))
+  for (const row of rows) result.get(row.professionalId)?.push({ date: row.date, slots: row.slots })
+  return result
+}
+
+/** Live (not cancelled) appointments per professional still blocking time after `from`. */
+export async function bookingsOf(db: Database, professionalIds: number[], from: number): Promise<Map<number, Booking[]>> {
+  const result = new Map<number, Booking[]>(professionalIds.map((id) => [id, []]))
+  if (professionalIds.length === 0) return result
+  const rows = await db
+    .select({ id: appointments.id, professionalId: appointments.professionalId, start: appointments.startTime, blockedUntil: appointments.blockedUntil })
+    .from(appointments)
+    .where(and(inArray(appointments.professionalId, professionalIds), ne(appointments.status, 'cancelled'), gt(appointments.blockedUntil, new Date(from))))
+  for (const row of rows) result.get(row.professionalId)?.push({ id: row.id, start: row.start.getTime(), blockedUntil: row.blockedUntil.getTime() })
+  return result
+}
+
+/** Replaces a professional's schedule whole (creating the profile on first save), in one transaction. */
+export async function saveSchedule(db: Database, userId: number, schedule: ScheduleInput, now: Date): Promise<void> {
+  const rules = {
+    timeZone: schedule.timeZone,
+    consultationMinutes: schedule.consultationMinutes,
+    bufferMinutes: schedule.bufferMinutes,
+    minimumNoticeHours: schedule.minimumNoticeHours,
+    horizonDays: schedule.horizonDays,
+    availability: schedule.availability,
+    updatedAt: now,
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(professionalProfiles)
+      .values({ userId, ...rules })
+      .onConflictDoUpdate({ target: professionalProfiles.userId, set: rules })
+    await tx.delete(scheduleExceptions).where(eq(scheduleExceptions.professionalId, userId))
+    if (schedule.exceptions.length > 0) {
+      await tx.insert(scheduleExceptions).values(schedule.exceptions.map((exception) => ({ professionalId: userId, date: exception.date, slots: exception.slots })))
+    }
+  })
+}
+
+const professionalUser = alias(users, 'professional_user')
+const patientUser = alias(users, 'patient_user')
+
+/** An appointment with what its JSON shows of the professional (and their profile) and the patient. */
+export type AppointmentView = {
+  appointment: AppointmentRow
+  professional: { id: number; firstName: string; lastName: string; photoName: string | null; timeZone: string }
+  profile: { profession: string; registrationNumber: string; timeZone: string } | null
+  patient: { id: number; firstName: string; lastName: string }
+}
+
+function selectViews(db: Database) {
+  return db
+    .select({
+      appointment: appointments,
+      professional: {
+        id: professionalUser.id,
+        firstName: professionalUser.firstName,
+        lastName: professionalUser.lastName,
+        photoName: professionalUser.photoName,
+        timeZone: professionalUser.timeZone,
+      },
+      profile: {
+        profession: professionalProfiles.profession,
+        registrationNumber: professionalProfiles.registrationNumber,
+        timeZone: professionalProfiles.timeZone,
+      },
+      patient: { id: patientUser.id, firstName: patientUser.firstName, lastName: patientUser.lastName },
+    })
+    .from(appointments)
+    .innerJoin(professionalUser, eq(professionalUser.id, appointments.professionalId))
+    .innerJoin(patientUser, eq(patientUser.id, appointments.patientId))
+    .leftJoin(professionalProfiles, eq(professionalProfiles.userId, appointments.professionalId))
+}
+
+export async function findAppointmentView(db: Database, id: number): Promise<AppointmentView | undefined> {
+  const [row] = await selectViews(db).where(eq(appointments.id, id))
+  return row
+}
+
+export type NewAppointment = typeof appointments.$inferInsert
+
+/**
+ * Books: the appointment (the exclusion constraint refuses an overlap), the care relationship
+ * it creates, so the professional lists the patient and may read what they share (SPEC §6), and
+ * its confirmation and reminders (reminders.ts), all or nothing.
+ */
+export async function insertAppointment(db: Database, values: NewAppointment, now: Date): Promise<AppointmentRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(appointments).values(values).returning()
+    await tx.insert(professionalPatients).values({ professionalId: values.professionalId, patientId: values.patientId }).onConflictDoNothing()
+    await scheduleBookingMessages(tx, row!, now)
+    return row!
+  })
+}
+
+/** Whose appointments a list shows: a patient's, a professional's, or everyone's (admin). */
+export type AppointmentScope = { patientId: number } | { professionalId: number } | 'all'
+export type AppointmentPeriod = 'upcoming' | 'past' | undefined
+
+function listFilter(scope: AppointmentScope, period: AppointmentPeriod, now: Date): SQL | undefined {
+  const owner = scope === 'all' ? undefined : 'patientId' in scope ? eq(appointments.patientId, scope.patientId) : eq(appointments.professionalId, scope.professionalId)
+  // Upcoming: not ended and not cancelled. Past: everything else.
+  const upcoming = and(gt(appointments.endTime, now), ne(appointments.status, 'cancelled'))
+  const past = or(lte(appointments.endTime, now), eq(appointments.status, 'cancelled'))
+  return and(owner, period === 'upcoming' ? upcoming : period === 'past' ? past : undefined)
+}
+
+export async function countAppointments(db: Database, scope: AppointmentScope, period: AppointmentPeriod, now: Date): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(appointments).where(listFilter(scope, period, now))
+  return Number(row?.total ?? 0)
+}
+
+/** A page of a list: upcoming soonest first; past (and the unfiltered list) latest first. */
+export async function listAppointmentViews(
+  db: Database,
+  scope: AppointmentScope,
+  period: AppointmentPeriod,
+  now: Date,
+  page: { limit: number; offset: number },
+): Promise<AppointmentView[]> {
+  const order = period === 'upcoming' ? [asc(appointments.startTime), asc(appointments.id)] : [desc(appointments.startTime), desc(appointments.id)]
+  return selectViews(db)
+    .where(listFilter(scope, period, now))
+    .orderBy(...order)
+    .limit(page.limit)
+    .offset(page.offset)
+}
+
+/** A professional's appointments starting in [from, to), cancelled ones included, in order. */
+export async function professionalAppointmentViews(db: Database, professionalId: number, from: Date, to: Date): Promise<AppointmentView[]> {
+  return selectViews(db)
+    .where(and(eq(appointments.professionalId, professionalId), gte(appointments.startTime, from), lt(appointments.startTime, to)))
+    .orderBy(asc(appointments.startTime), asc(appointments.id))
+}
+
+/** Statuses after which an appointment cannot be moved or cancelled. */
+export const CLOSED_STATUSES: AppointmentStatus[] = ['cancelled', 'completed', 'no_show']
+
+/**
+ * Updates an appointment only while it is still open (not cancelled, completed or no-show, not
+ * started at `now`): a concurrent cancel or a clock passing the start cannot be overwritten.
+ * Undefined when that no longer holds.
+ */
+export async function updateOpenAppointment(db: Pick<Database, 'update'>, id: number, now: Date, changes: Partial<NewAppointment>): Promise<AppointmentRow | undefined> {
+  const [row] = await db
+    .update(appointments)
+    .set({ ...changes, updatedAt: now })
+    .where(and(eq(appointments.id, id), notInArray(appointments.status, CLOSED_STATUSES), gt(appointments.startTime, now)))
+    .returning()
+  return row
+}
+
+export async function updateAppointment(db: Database, id: number, changes: Partial<NewAppointment>, now: Date): Promise<void> {
+  await db
+    .update(appointments)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(appointments.id, id))
+}
+
+export async function deleteAppointment(db: Database, id: number): Promise<boolean> {
+  const deleted = await db.delete(appointments).where(eq(appointments.id, id)).returning({ id: appointments.id })
+  return deleted.length > 0
+}

@@ -1,0 +1,73 @@
+import { WEEKDAYS, type WeeklyAvailability } from '#server/db/schema.ts'
+import { photoUrl } from '#server/users/serializers.ts'
+import type { DateException, ScheduleRules } from './free-times'
+import type { AppointmentView, ProfileRow, UserRow } from './repository'
+
+/** The JSON shapes of decision 0023. Every instant is UTC ISO 8601 with "Z". */
+const instant = (value: Date | number) => new Date(value).toISOString()
+
+/** A directory item (GET /appointments/professionals/). */
+export function serializeBookableProfessional(user: UserRow, profile: ProfileRow, nextFreeTime: number | undefined, photoBase: string) {
+  return {
+    id: user.id,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    photo: photoUrl(photoBase, user.photoName),
+    profession: profile.profession,
+    registration_number: profile.registrationNumber,
+    pillars: profile.pillars,
+    languages: profile.languages,
+    bio: user.bio,
+    consultation_minutes: profile.consultationMinutes,
+    price_cents: profile.priceCents,
+    currency: 'BRL',
+    time_zone: profile.timeZone,
+    next_free_time: nextFreeTime === undefined ? null : instant(nextFreeTime),
+  }
+}
+
+export function serializeAppointment(view: AppointmentView, photoBase: string) {
+  const { appointment, professional, profile, patient } = view
+  return {
+    id: appointment.id,
+    status: appointment.status,
+    start_time: instant(appointment.startTime),
+    end_time: instant(appointment.endTime),
+    time_zone: profile?.timeZone ?? professional.timeZone,
+    notes: appointment.notes,
+    shared_notes: appointment.sharedNotes,
+    professional: {
+      id: professional.id,
+      first_name: professional.firstName,
+      last_name: professional.lastName,
+      photo: photoUrl(photoBase, professional.photoName),
+      profession: profile?.profession ?? '',
+      registration_number: profile?.registrationNumber ?? '',
+    },
+    patient: { id: patient.id, first_name: patient.firstName, last_name: patient.lastName },
+    payment_reference: appointment.paymentReference,
+    created_at: instant(appointment.createdAt),
+    cancelled_at: appointment.cancelledAt ? instant(appointment.cancelledAt) : null,
+    cancelled_by: appointment.cancelledBy,
+    refund: appointment.refund,
+  }
+}
+
+/** The availability in weekday order, every day present. */
+function serializeAvailability(availability: WeeklyAvailability) {
+  return Object.fromEntries(
+    WEEKDAYS.map((day) => [day, { enabled: availability[day]?.enabled ?? false, slots: (availability[day]?.slots ?? []).map(({ start, end }) => ({ start, end })) }]),
+  ) as WeeklyAvailability
+}
+
+export function serializeSchedule(rules: ScheduleRules, exceptions: DateException[]) {
+  return {
+    time_zone: rules.timeZone,
+    consultation_minutes: rules.consultationMinutes,
+    buffer_minutes: rules.bufferMinutes,
+    minimum_notice_hours: rules.minimumNoticeHours,
+    horizon_days: rules.horizonDays,
+    availability: serializeAvailability(rules.availability),
+    exceptions: exceptions.map(({ date, slots }) => ({ date, slots: slots.map(({ start, end }) => ({ start, end })) })),
+  }
+}

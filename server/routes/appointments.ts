@@ -1,0 +1,450 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import {
+  addDays,
+  freeTimes,
+  isClear,
+  localDateOf,
+  nearestFree,
+  startOfLocalDay,
+  startTimeProblem,
+  type Booking,
+  type DateException,
+  type ScheduleRules,
+} from '#server/appointments/free-times.ts'
+import {
+  bookableProfessionals,
+  bookingsOf,
+  countAppointments,
+  deleteAppointment,
+  exceptionsOf,
+  findAppointmentView,
+  findBookableProfessional,
+  findProfile,
+  insertAppointment,
+  listAppointmentViews,
+  professionalAppointmentViews,
+  saveSchedule,
+  updateAppointment,
+  updateOpenAppointment,
+  type AppointmentPeriod,
+  type AppointmentRow,
+  type AppointmentScope,
+  type AppointmentView,
+  type ProfileRow,
+} from '#server/appointments/repository.ts'
+import { cancelScheduledMessages, dispatchDueMessages, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
+import { parseSchedule } from '#server/appointments/schedule.ts'
+import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
+import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
+import { isExclusionViolation } from '#server/db/errors.ts'
+import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
+import { PILLARS } from '#server/db/seed-data.ts'
+import { idParam, type Api, type AppContext } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, parseInstant, validate } from '#server/http/fields.ts'
+import { paginate } from '#server/http/pagination.ts'
+import type { Services } from '#server/services.ts'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/** The longest window GET /appointments/calendar/availability/ answers for. */
+export const MAX_AVAILABILITY_DAYS = 62
+/** The consultation room opens this long before the start. */
+export const ROOM_OPENS_BEFORE_MINUTES = 10
+/** A patient's cancellation at least this long before the start is refunded in full (SPEC §9). */
+export const FULL_REFUND_NOTICE_HOURS = 24
+
+export const SLOT_TAKEN = 'This time is no longer available.'
+const CONSTRAINT = 'appointments_no_overlap'
+const WINDOW_FORMAT = 'Enter a date as YYYY-MM-DD or a date and time with its offset, e.g. 2026-12-01T12:00:00Z.'
+
+const PILLAR_SLUGS = PILLARS.map((pillar) => pillar.slug)
+const STATUS_CHOICES = ['confirmed', 'completed', 'no_show'] as const
+
+/** A choice as DRF echoes it, cut short: the value may be megabytes long. */
+const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
+
+const createSchema = z.object({
+  professional_id: idField(),
+  start_time: instantField(),
+  notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
+})
+const rescheduleSchema = z.object({ start_time: instantField(), notes: charField({ maxLength: 1000, allowBlank: true }).optional() })
+const cancelSchema = z.object({ reason: charField({ maxLength: 1000, allowBlank: true }).optional() })
+const statusSchema = z.object({
+  status: z
+    .unknown()
+    .transform((value, context) => {
+      if (typeof value === 'string' && (STATUS_CHOICES as readonly string[]).includes(value)) return value as (typeof STATUS_CHOICES)[number]
+      context.addIssue({ code: 'custom', message: value === null ? 'This field may not be null.' : invalidChoice(typeof value === 'string' ? value : JSON.stringify(value) ?? '') })
+      return z.NEVER
+    })
+    .optional(),
+  shared_notes: charField({ maxLength: 5000, allowBlank: true }).optional(),
+})
+const dashboardSchema = z.object({
+  start: z.string().refine(isIsoDate, DATE_FORMAT_MESSAGE).optional(),
+  days: integerField({ min: 1, max: 31 }).optional(),
+})
+
+const rulesOf = (profile: ProfileRow): ScheduleRules => ({
+  timeZone: profile.timeZone,
+  consultationMinutes: profile.consultationMinutes,
+  bufferMinutes: profile.bufferMinutes,
+  minimumNoticeHours: profile.minimumNoticeHours,
+  horizonDays: profile.horizonDays,
+  availability: profile.availability,
+})
+
+const CLOSED_WEEK = Object.fromEntries(WEEKDAYS.map((day) => [day, { enabled: false, slots: [] }])) as unknown as WeeklyAvailability
+
+/** Who the caller is to an appointment: its patient, its professional, an admin, or nobody. */
+function relationTo(caller: Caller, appointment: AppointmentRow): CancelledBy | undefined {
+  if (appointment.patientId === caller.user.id) return 'patient'
+  if (appointment.professionalId === caller.user.id) return 'professional'
+  if (roleOf(caller.groups) === 'admin') return 'admin'
+  return undefined
+}
+
+/** Why an appointment can no longer be moved or cancelled, if it cannot. */
+function closedReason(appointment: AppointmentRow, now: number): string | undefined {
+  if (appointment.status === 'cancelled') return 'This appointment is already cancelled.'
+  if (appointment.status === 'completed' || appointment.status === 'no_show') return 'This appointment has already taken place.'
+  if (appointment.startTime.getTime() <= now) return 'This appointment has already started.'
+  return undefined
+}
+
+/** Consultations, booking and schedules (SPEC §7 "Appointments", decision 0023). */
+export function registerAppointmentRoutes(api: Api, services: Services): void {
+  const { db, clock, config } = services
+  const photoBase = config.providerPublicUrl
+  const serialize = (view: AppointmentView) => serializeAppointment(view, photoBase)
+  const meetingLink = () => `${config.meetingBaseUrl}innera-${randomBytes(18).toString('base64url')}`
+
+  /** What the free-time rules need about one professional, read now. */
+  async function bookingContext(professionalId: number, now: number): Promise<{ exceptions: DateException[]; booked: Booking[] }> {
+    const [exceptions, booked] = await Promise.all([exceptionsOf(db, [professionalId]), bookingsOf(db, [professionalId], now)])
+    return { exceptions: exceptions.get(professionalId) ?? [], booked: booked.get(professionalId) ?? [] }
+  }
+
+  /** The 409 for a taken time, with the free times nearest to it (read again: the table just changed). */
+  async function slotTaken(professionalId: number, rules: ScheduleRules, start: number, ignoreAppointmentId?: number) {
+    const now = clock()
+    const { exceptions, booked } = await bookingContext(professionalId, now)
+    const free = freeTimes({ schedule: rules, exceptions, booked, now, ignoreAppointmentId })
+    return apiError(409, SLOT_TAKEN, { code: 'slot_taken', nearest: nearestFree(start, free, 3).map((time) => new Date(time).toISOString()) })
+  }
+
+  /** Checks a start against the rules and the bookings; answers the field error or the 409. */
+  async function checkStart(professionalId: number, rules: ScheduleRules, start: number, ignoreAppointmentId?: number): Promise<void> {
+    const now = clock()
+    const { exceptions, booked } = await bookingContext(professionalId, now)
+    const problem = startTimeProblem(rules, exceptions, now, start)
+    if (problem) throw fieldError('start_time', problem)
+    if (!isClear(rules, booked, start, ignoreAppointmentId)) throw await slotTaken(professionalId, rules, start, ignoreAppointmentId)
+  }
+
+  /** The appointment in the path, for a caller in one of the allowed relations (404 before 403). */
+  async function appointmentFor(c: AppContext, caller: Caller, allowed: CancelledBy[]): Promise<{ view: AppointmentView; relation: CancelledBy }> {
+    const view = await findAppointmentView(db, idParam(c, 'id'))
+    if (!view) throw notFound()
+    const relation = relationTo(caller, view.appointment)
+    if (!relation || !allowed.includes(relation)) throw permissionDenied()
+    return { view, relation }
+  }
+
+  const reread = async (id: number) => (await findAppointmentView(db, id))!
+
+  /** After the response: the appointment's due messages (its confirmations) into the outbox. */
+  const sendDueMessagesOf = (appointmentId: number) =>
+    services.background.run('appointment messages', () => dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, appointmentId }))
+
+  api.endpoint('/appointments/professionals/', {
+    GET: async (c) => {
+      await authenticate(c, services)
+      const pillar = c.req.query('pillar')?.trim() || undefined
+      if (pillar !== undefined && !PILLAR_SLUGS.includes(pillar)) throw fieldError('pillar', invalidChoice(pillar))
+      const professionals = await bookableProfessionals(db, pillar)
+      const ids = professionals.map(({ user }) => user.id)
+      const now = clock()
+      const [exceptions, booked] = await Promise.all([exceptionsOf(db, ids), bookingsOf(db, ids, now)])
+      return c.json(
+        professionals.map(({ user, profile }) => {
+          const [next] = freeTimes({ schedule: rulesOf(profile), exceptions: exceptions.get(user.id) ?? [], booked: booked.get(user.id) ?? [], now, limit: 1 })
+          return serializeBookableProfessional(user, profile, next, photoBase)
+        }),
+      )
+    },
+  })
+
+  api.endpoint('/appointments/calendar/availability/', {
+    GET: async (c) => {
+      await authenticate(c, services)
+      const { professional_id: professionalId } = validate(z.object({ professional_id: idField() }), { professional_id: c.req.query('professional_id') })
+      const found = await findBookableProfessional(db, professionalId)
+      if (!found) throw notFound()
+      const rules = rulesOf(found.profile)
+      const now = clock()
+
+      // A date is a whole local day in the professional's time zone; an instant is itself.
+      const errors: Record<string, string[]> = {}
+      const bound = (name: 'start' | 'end') => {
+        const raw = c.req.query(name)?.trim()
+        if (!raw) return undefined
+        if (isIsoDate(raw)) return startOfLocalDay(name === 'start' ? raw : addDays(raw, 1), rules.timeZone)
+        const instant = raw.length <= 64 ? parseInstant(raw) : undefined
+        if (instant === undefined) errors[name] = [WINDOW_FORMAT]
+        return instant
+      }
+      const start = bound('start') ?? now
+      const end = bound('end') ?? start + MAX_AVAILABILITY_DAYS * DAY
+      if (Object.keys(errors).length === 0 && end <= start) errors.end = ['The end must be after the start.']
+      if (Object.keys(errors).length === 0 && end - start > MAX_AVAILABILITY_DAYS * DAY) errors.end = [`The window can span at most ${MAX_AVAILABILITY_DAYS} days.`]
+      if (Object.keys(errors).length > 0) throw validationError(errors)
+
+      const { exceptions, booked } = await bookingContext(professionalId, now)
+      const free = freeTimes({ schedule: rules, exceptions, booked, now, window: { start, end } })
+      const length = rules.consultationMinutes * MINUTE
+      return c.json({
+        professional_id: professionalId,
+        time_zone: rules.timeZone,
+        consultation_minutes: rules.consultationMinutes,
+        slots: free.map((time) => ({ start: new Date(time).toISOString(), end: new Date(time + length).toISOString() })),
+      })
+    },
+  })
+
+  api.endpoint('/appointments/create/', {
+    POST: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const input = validate(createSchema, await readFields(c.req.raw))
+      const found = await findBookableProfessional(db, input.professional_id)
+      if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      const rules = rulesOf(found.profile)
+      await checkStart(found.user.id, rules, input.start_time)
+
+      const end = input.start_time + rules.consultationMinutes * MINUTE
+      let created: AppointmentRow
+      try {
+        created = await insertAppointment(db, {
+          professionalId: found.user.id,
+          patientId: user.id,
+          startTime: new Date(input.start_time),
+          endTime: new Date(end),
+          blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
+          notes: input.notes ?? '',
+          meetingLink: meetingLink(),
+          createdAt: new Date(clock()),
+          updatedAt: new Date(clock()),
+        }, new Date(clock()))
+      } catch (error) {
+        // Someone else took it between the check and the insert (another request or process).
+        if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
+        throw error
+      }
+      // The confirmations go out now rather than at the next tick (which would send them anyway).
+      sendDueMessagesOf(created.id)
+      return c.json(serialize(await reread(created.id)), 201)
+    },
+  })
+
+  api.endpoint('/appointments/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const when = c.req.query('when')?.trim() || undefined
+      if (when !== undefined && when !== 'upcoming' && when !== 'past') throw fieldError('when', invalidChoice(when))
+      const role = roleOf(caller.groups)
+      const scope: AppointmentScope = role === 'admin' ? 'all' : role === 'profissional' ? { professionalId: caller.user.id } : { patientId: caller.user.id }
+      const now = new Date(clock())
+      const period = when as AppointmentPeriod
+      const page = paginate(c, await countAppointments(db, scope, period, now))
+      const views = await listAppointmentViews(db, scope, period, now, page)
+      return c.json(page.envelope(views.map(serialize)))
+    },
+  })
+
+  api.endpoint('/appointments/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const { view } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
+      return c.json(serialize(view))
+    },
+  })
+
+  const reschedule = async (c: AppContext) => {
+    const caller = await authenticate(c, services)
+    const { view } = await appointmentFor(c, caller, ['patient', 'admin'])
+    const { appointment } = view
+    const closed = closedReason(appointment, clock())
+    if (closed) throw apiError(400, closed)
+    const input = validate(rescheduleSchema, await readFields(c.req.raw))
+    const found = await findBookableProfessional(db, appointment.professionalId)
+    if (!found) throw apiError(400, 'This professional is not taking appointments.')
+    const rules = rulesOf(found.profile)
+    await checkStart(appointment.professionalId, rules, input.start_time, appointment.id)
+
+    const end = input.start_time + rules.consultationMinutes * MINUTE
+    let updated: AppointmentRow | undefined
+    try {
+      const now = new Date(clock())
+      const newStart = new Date(input.start_time)
+      updated = await db.transaction(async (tx) => {
+        const row = await updateOpenAppointment(tx, appointment.id, now, {
+          startTime: newStart,
+          endTime: new Date(end),
+          blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
+          status: 'scheduled',
+          ...(input.notes !== undefined && { notes: input.notes }),
+        })
+        // Moved: the reminders follow, and both people hear of it (in this transaction: once).
+        if (row && row.startTime.getTime() !== appointment.startTime.getTime()) {
+          await moveScheduledMessages(tx, appointment.id, newStart, now)
+          await queueAppointmentNotice(tx, { kind: 'moved', appointmentId: appointment.id, previousStart: appointment.startTime, now, appPublicUrl: config.appPublicUrl })
+        }
+        return row
+      })
+    } catch (error) {
+      if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(appointment.professionalId, rules, input.start_time, appointment.id)
+      throw error
+    }
+    // Cancelled (or started) while we looked: say so, as if it had happened before.
+    if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
+    return c.json(serialize(await reread(appointment.id)))
+  }
+
+  api.endpoint('/appointments/:id{[0-9]+}/update/', { PATCH: reschedule, PUT: reschedule })
+
+  api.endpoint('/appointments/:id{[0-9]+}/cancel/', {
+    POST: async (c) => {
+      const caller = await authenticate(c, services)
+      const { view, relation } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
+      const { appointment } = view
+      const now = clock()
+      const closed = closedReason(appointment, now)
+      if (closed) throw apiError(400, closed)
+      const { reason } = validate(cancelSchema, await readFields(c.req.raw))
+      // The terms (SPEC §9): full refund when the patient cancels 24 h or more ahead; the
+      // professional's or an admin's cancellation is always refunded.
+      const ahead = appointment.startTime.getTime() - now
+      const refund = relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR ? 'full' : 'none'
+      const cancelled = await db.transaction(async (tx) => {
+        const row = await updateOpenAppointment(tx, appointment.id, new Date(now), {
+          status: 'cancelled',
+          cancelledAt: new Date(now),
+          cancelledBy: relation,
+          cancellationReason: reason ?? '',
+          refund,
+        })
+        // Its reminders are cancelled and both people are told, in this transaction: once.
+        if (row) {
+          await cancelScheduledMessages(tx, appointment.id, new Date(now))
+          await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl })
+        }
+        return row
+      })
+      if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
+      return c.json(serialize(await reread(appointment.id)))
+    },
+  })
+
+  api.endpoint('/appointments/:id{[0-9]+}/delete/', {
+    DELETE: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      if (!(await deleteAppointment(db, idParam(c, 'id')))) throw notFound()
+      return c.body(null, 204)
+    },
+  })
+
+  api.endpoint('/appointments/:id{[0-9]+}/status/', {
+    PATCH: async (c) => {
+      const caller = await authenticate(c, services)
+      const { view } = await appointmentFor(c, caller, ['professional', 'admin'])
+      const { appointment } = view
+      const input = validate(statusSchema, await readFields(c.req.raw))
+      const now = clock()
+      if (input.status !== undefined) {
+        const started = appointment.startTime.getTime() <= now
+        if (appointment.status === 'cancelled') throw fieldError('status', 'A cancelled appointment cannot change status.')
+        if (input.status === 'confirmed' && started) throw fieldError('status', 'An appointment can be confirmed only before it starts.')
+        if (input.status !== 'confirmed' && !started) throw fieldError('status', 'An appointment can be marked completed or no-show only after it starts.')
+      }
+      await updateAppointment(
+        db,
+        appointment.id,
+        {
+          ...(input.status !== undefined && { status: input.status }),
+          ...(input.shared_notes !== undefined && { sharedNotes: input.shared_notes }),
+        },
+        new Date(now),
+      )
+      return c.json(serialize(await reread(appointment.id)))
+    },
+  })
+
+  api.endpoint('/appointments/:id{[0-9]+}/consultation/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const { view } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
+      const { appointment } = view
+      const opensAt = appointment.startTime.getTime() - ROOM_OPENS_BEFORE_MINUTES * MINUTE
+      const closesAt = appointment.endTime.getTime()
+      const now = clock()
+      const isOpen = (appointment.status === 'scheduled' || appointment.status === 'confirmed') && now >= opensAt && now < closesAt
+      return c.json({
+        appointment_id: appointment.id,
+        status: appointment.status,
+        opens_at: new Date(opensAt).toISOString(),
+        closes_at: new Date(closesAt).toISOString(),
+        is_open: isOpen,
+        meeting_link: isOpen ? appointment.meetingLink : null,
+        shared_notes: appointment.sharedNotes,
+      })
+    },
+  })
+
+  api.endpoint('/appointments/dashboard/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'profissional')
+      const query = validate(dashboardSchema, { start: c.req.query('start')?.trim() || undefined, days: c.req.query('days')?.trim() || undefined })
+      const timeZone = (await findProfile(db, user.id))?.timeZone ?? user.timeZone
+      const start = query.start ?? localDateOf(clock(), timeZone)
+      const days = query.days ?? 7
+      const views = await professionalAppointmentViews(
+        db,
+        user.id,
+        new Date(startOfLocalDay(start, timeZone)),
+        new Date(startOfLocalDay(addDays(start, days), timeZone)),
+      )
+      return c.json({ time_zone: timeZone, start, end: addDays(start, days - 1), appointments: views.map(serialize) })
+    },
+  })
+
+  const currentSchedule = async (userId: number, fallbackTimeZone: string) => {
+    const [profile, exceptions] = await Promise.all([findProfile(db, userId), exceptionsOf(db, [userId])])
+    // Before the first save: a closed week with the contract's defaults.
+    const rules: ScheduleRules = profile
+      ? rulesOf(profile)
+      : { timeZone: fallbackTimeZone, consultationMinutes: 50, bufferMinutes: 0, minimumNoticeHours: 12, horizonDays: 60, availability: CLOSED_WEEK }
+    return serializeSchedule(rules, exceptions.get(userId) ?? [])
+  }
+
+  api.endpoint('/appointments/current-schedule/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'profissional')
+      return c.json(await currentSchedule(user.id, user.timeZone))
+    },
+  })
+
+  api.endpoint('/appointments/update-schedule/', {
+    PUT: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'profissional')
+      const schedule = parseSchedule(await readFields(c.req.raw))
+      await saveSchedule(db, user.id, schedule, new Date(clock()))
+      return c.json(await currentSchedule(user.id, user.timeZone))
+    },
+  })
+}

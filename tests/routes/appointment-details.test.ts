@@ -1,0 +1,267 @@
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { type BookingReply, type PickerView } from '#app/forms/appointment-forms.ts'
+import { action as detailsAction, loader as detailsLoader } from '#app/routes/consultas.$id.tsx'
+import { loader as consultationLoader } from '#app/routes/consultas.$id_.consulta.tsx'
+import { action as rescheduleAction, loader as rescheduleLoader } from '#app/routes/consultas.$id_.remarcar.tsx'
+import { loader as listLoader } from '#app/routes/consultas._index.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
+import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, signedIn } from '#tests/mocks/appointments.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
+import { demoProfessional } from '#tests/mocks/session.ts'
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(NOW)
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const page = (results: unknown[], { next = null, previous = null }: { next?: string | null; previous?: string | null } = {}) => ({ count: results.length, next, previous, results })
+
+/** GET /appointments/{id}/ answers this appointment. */
+function serves(answer: Record<string, unknown>) {
+  providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json(answer)))
+}
+
+async function toastOf(headers: Headers) {
+  const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
+  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
+}
+
+describe('my appointments', () => {
+  test('upcoming and past, each with the time in the patient’s zone, the professional and the status', async () => {
+    const asked: string[] = []
+    providerMock.use(
+      http.get(providerUrl('/appointments/'), ({ request }) => {
+        const url = new URL(request.url)
+        asked.push(url.search)
+        return url.searchParams.get('when') === 'upcoming'
+          ? HttpResponse.json(page([appointment(), appointment({ id: 32, status: 'confirmed', start_time: '2026-12-08T00:00:00.000Z', end_time: '2026-12-08T00:50:00.000Z' })]))
+          : HttpResponse.json(page([appointment({ id: 20, status: 'no_show', start_time: '2026-11-10T12:00:00.000Z', end_time: '2026-11-10T12:50:00.000Z' })], { previous: 'http://provider.test/appointments/?when=past', next: 'http://provider.test/appointments/?when=past&page=3' }))
+      }),
+    )
+    const result = await run(listLoader, new Request('http://app.test/consultas?page=2', { headers: { Cookie: await signedIn(inLisbon) } }))
+    expect(asked.sort()).toEqual(['?when=past&page=2', '?when=upcoming'])
+    const data = result.data as { upcoming: { items: unknown[] }; past: { items: unknown[]; page: number; previous: boolean; next: boolean }; zone: string; canBook: boolean }
+    expect(data.upcoming.items).toEqual([
+      { id: 31, status: 'scheduled', when: 'qua., 2 de dez. de 2026, 12:00', withWhom: 'Ana Lima', profession: 'Nutricionista' },
+      { id: 32, status: 'confirmed', when: 'ter., 8 de dez. de 2026, 00:00', withWhom: 'Ana Lima', profession: 'Nutricionista' },
+    ])
+    expect(data.past).toMatchObject({ page: 2, previous: true, next: true, items: [{ id: 20, status: 'no_show' }] })
+    expect(data.zone).toBe('Horário da Europa Ocidental (Lisbon, GMT+0)')
+    expect(data.canBook).toBe(true)
+  })
+
+  test('nothing yet: the empty state (the page links to the directory)', async () => {
+    providerMock.use(http.get(providerUrl('/appointments/'), () => HttpResponse.json(page([]))))
+    const result = await run(listLoader, new Request('http://app.test/consultas', { headers: { Cookie: await signedIn() } }))
+    expect(result.data).toMatchObject({ upcoming: { items: [] }, past: { items: [], page: 1 }, zone: null, canBook: true })
+  })
+
+  test('a professional reads whom they see', async () => {
+    providerMock.use(http.get(providerUrl('/appointments/'), () => HttpResponse.json(page([appointment()]))))
+    const result = await run(listLoader, new Request('http://app.test/consultas', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    expect((result.data as { upcoming: { items: { withWhom: string }[] } }).upcoming.items[0]?.withWhom).toBe('Pedro Santos')
+  })
+})
+
+describe('an appointment', () => {
+  const url = 'http://app.test/consultas/31'
+  const details = async (query = '', cookie?: string) => run(detailsLoader, new Request(`${url}${query}`, { headers: { Cookie: cookie ?? (await signedIn()) } }), { id: '31' })
+
+  test('who, when (in the patient’s zone and the professional’s), length, status, notes and price', async () => {
+    serves(appointment())
+    directoryAndAvailability()
+    const result = await details('', await signedIn(inLisbon))
+    const data = result.data as { appointment: Record<string, unknown>; cancel: unknown }
+    expect(data.appointment).toMatchObject({
+      id: 31,
+      status: 'scheduled',
+      whenLong: 'quarta-feira, 2 de dezembro de 2026 às 12:00',
+      ends: '12:50',
+      minutes: 50,
+      zone: 'Horário da Europa Ocidental (Lisbon, GMT+0)',
+      professionalTime: { when: 'quarta-feira, 2 de dezembro de 2026 às 09:00', zone: 'Horário Padrão de Brasília (Sao Paulo, GMT-3)' },
+      professional: { name: 'Ana Lima', profession: 'Nutricionista', registration: 'CRN-3 12345' },
+      notes: 'Quero dormir melhor.',
+      price: 'R$\u00a0180,00',
+      canCancel: true,
+      canReschedule: true,
+      hasConsultation: true,
+    })
+    expect(data.cancel).toBeNull()
+  })
+
+  test('the price is left out when the directory cannot say it; the provider’s 403 and 404 are the app’s pages', async () => {
+    serves(appointment())
+    providerMock.use(http.get(providerUrl('/appointments/professionals/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })))
+    expect(((await details()).data as { appointment: { price: unknown } }).appointment.price).toBeNull()
+    providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 })))
+    expect((await details()).status).toBe(403)
+    providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
+    expect((await details()).status).toBe(404)
+  })
+
+  test('cancelling 24 hours ahead or more: the confirmation says the refund is full', async () => {
+    serves(appointment({ start_time: '2026-12-01T12:00:00.000Z', end_time: '2026-12-01T12:50:00.000Z' })) // exactly 24 h from now
+    directoryAndAvailability()
+    const data = (await details('?cancelar=1')).data as { cancel: { refund: string; terms: string[] } }
+    expect(data.cancel).toEqual({ refund: 'full', terms: ['Faltam 24 horas ou mais para a consulta: se cancelar agora, você recebe o reembolso integral.'] })
+  })
+
+  test('cancelling less than 24 hours ahead: the confirmation gives the terms’ sentence', async () => {
+    serves(appointment({ start_time: '2026-12-01T11:59:00.000Z', end_time: '2026-12-01T12:49:00.000Z' }))
+    directoryAndAvailability()
+    const data = (await details('?cancelar=1')).data as { cancel: { refund: string; terms: string[] } }
+    expect(data.cancel.refund).toBe('none')
+    expect(data.cancel.terms).toEqual(['Faltam menos de 24 horas para a consulta.', 'Cancelamentos com menos de 24 horas de antecedência e ausências não garantem reembolso.'])
+    const english = (await details('?cancelar=1&lng=en')).data as { cancel: { terms: string[] } }
+    expect(english.cancel.terms[1]).toBe("Cancellations with less than 24 hours' notice and missed consultations are not guaranteed a refund.")
+  })
+
+  test('the professional cancelling late still refunds in full; a past or cancelled appointment offers no cancellation', async () => {
+    serves(appointment({ start_time: '2026-11-30T14:00:00.000Z', end_time: '2026-11-30T14:50:00.000Z' }))
+    directoryAndAvailability()
+    const professional = (await details('?cancelar=1', await signedIn(demoProfessional))).data as { cancel: { refund: string; terms: string[] }; appointment: { canReschedule: boolean } }
+    expect(professional.cancel).toEqual({ refund: 'full', terms: ['O paciente recebe o reembolso integral.'] })
+    expect(professional.appointment.canReschedule).toBe(false)
+    serves(appointment({ status: 'cancelled', refund: 'none', cancelled_by: 'patient' }))
+    const cancelled = (await details('?cancelar=1')).data as { cancel: unknown; appointment: { canCancel: boolean; hasConsultation: boolean; refund: string } }
+    expect(cancelled.cancel).toBeNull()
+    expect(cancelled.appointment).toMatchObject({ canCancel: false, hasConsultation: false, refund: 'none' })
+  })
+
+  test('confirming cancels with the reason and says the outcome in a toast', async () => {
+    let body: unknown
+    providerMock.use(
+      http.post(providerUrl('/appointments/:id/cancel/'), async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json(appointment({ status: 'cancelled', refund: 'none', cancelled_by: 'patient' }))
+      }),
+    )
+    const result = await run(detailsAction, formRequest(`${url}?cancelar=1`, { reason: ' Imprevisto no trabalho ' }, { Cookie: await signedIn() }), { id: '31' })
+    expect(body).toEqual({ reason: 'Imprevisto no trabalho' })
+    expect(result.location).toBe('/consultas/31')
+    expect(await toastOf(result.headers)).toMatchObject({ type: 'success', message: { key: 'appointments:cancel.doneNone' } })
+
+    providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json(appointment({ status: 'cancelled', refund: 'full' }))))
+    const full = await run(detailsAction, formRequest(url, {}, { Cookie: await signedIn() }), { id: '31' })
+    expect(await toastOf(full.headers)).toMatchObject({ message: { key: 'appointments:cancel.doneFull' } })
+  })
+
+  test('a refused or failed cancellation keeps the reason and says why', async () => {
+    providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json({ detail: 'This appointment is already cancelled.' }, { status: 400 })))
+    const refused = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    type Reply = { result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }
+    expect(refused.status).toBe(400)
+    expect((refused.data as Reply).result.error?.['']).toEqual(['Esta consulta não pode mais ser cancelada.'])
+    expect((refused.data as Reply).result.initialValue).toEqual({ reason: 'Viagem' })
+    providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.error()))
+    const failed = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    expect((failed.data as Reply).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    const tooLong = await run(detailsAction, formRequest(url, { reason: 'x'.repeat(501) }, { Cookie: await signedIn() }), { id: '31' })
+    expect((tooLong.data as Reply).result.error).toEqual({ reason: ['appointments:validation.reasonTooLong'] })
+  })
+})
+
+describe('rescheduling', () => {
+  const url = 'http://app.test/consultas/31/remarcar'
+  const own = '2026-12-02T12:00:00.000Z'
+
+  test('the picker of the same professional, the appointment’s own time on offer, the notes filled in', async () => {
+    serves(appointment())
+    const asked = directoryAndAvailability() // the provider's free times leave out the appointment's own
+    const result = await run(rescheduleLoader, new Request(`${url}?data=2026-12-02`, { headers: { Cookie: await signedIn() } }), { id: '31' })
+    const data = result.data as { picker: PickerView; current: { notes: string; when: string }; changeable: boolean }
+    expect(asked.availability[0]?.get('professional_id')).toBe('7')
+    expect(data.changeable).toBe(true)
+    expect(data.current).toMatchObject({ notes: 'Quero dormir melhor.', when: 'quarta-feira, 2 de dezembro de 2026 às 09:00' })
+    expect(data.picker.weeks[0]?.dates.map((day) => day.date)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03'])
+    expect(data.picker.selected?.times).toEqual([{ value: own, label: '09:00', current: true }])
+  })
+
+  test('its own time passes the review; confirming moves it (PATCH) and says so', async () => {
+    serves(appointment())
+    directoryAndAvailability()
+    const review = await run(rescheduleAction, formRequest(url, { intent: 'review', start_time: own, notes: 'Quero dormir melhor.' }, { Cookie: await signedIn() }), { id: '31' })
+    expect((review.data as BookingReply).step).toBe('review')
+
+    let patched: unknown
+    providerMock.use(
+      http.patch(providerUrl('/appointments/:id/update/'), async ({ request }) => {
+        patched = await request.json()
+        return HttpResponse.json(appointment({ start_time: freeTimes[3]!.start, end_time: freeTimes[3]!.end }))
+      }),
+    )
+    const result = await run(rescheduleAction, formRequest(url, { intent: 'confirm', start_time: freeTimes[3]!.start, notes: 'Agora à tarde' }, { Cookie: await signedIn() }), { id: '31' })
+    expect(patched).toEqual({ start_time: '2026-12-03T12:00:00.000Z', notes: 'Agora à tarde' })
+    expect(result.location).toBe('/consultas/31')
+    expect(await toastOf(result.headers)).toMatchObject({ message: { key: 'appointments:reschedule.done' } })
+  })
+
+  test('a time taken meanwhile: the nearest offered, the notes kept; a started appointment cannot be moved', async () => {
+    providerMock.use(
+      http.patch(providerUrl('/appointments/:id/update/'), () => HttpResponse.json({ detail: 'This time is no longer available.', code: 'slot_taken', nearest: [freeTimes[0]!.start] }, { status: 409 })),
+    )
+    const taken = await run(rescheduleAction, formRequest(url, { intent: 'confirm', start_time: freeTimes[1]!.start, notes: 'Manter' }, { Cookie: await signedIn() }), { id: '31' })
+    const reply = taken.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.taken?.map((choice) => choice.value)).toEqual([freeTimes[0]!.start])
+    expect(reply.result.initialValue).toMatchObject({ notes: 'Manter' })
+
+    serves(appointment({ start_time: '2026-11-30T11:30:00.000Z', end_time: '2026-11-30T12:20:00.000Z' }))
+    const started = await run(rescheduleLoader, new Request(url, { headers: { Cookie: await signedIn() } }), { id: '31' })
+    expect((started.data as { changeable: boolean }).changeable).toBe(false)
+  })
+
+  test('professionals do not reschedule here', async () => {
+    const result = await run(rescheduleLoader, new Request(url, { headers: { Cookie: await signedIn(demoProfessional) } }), { id: '31' })
+    expect(result.status).toBe(403)
+  })
+})
+
+describe('the consultation page', () => {
+  const url = 'http://app.test/consultas/31/consulta'
+  const consultation = (overrides: Record<string, unknown> = {}) => ({
+    appointment_id: 31,
+    status: 'confirmed',
+    opens_at: '2026-12-02T11:50:00.000Z',
+    closes_at: '2026-12-02T12:50:00.000Z',
+    is_open: false,
+    meeting_link: null,
+    shared_notes: 'Beba água ao longo do dia.',
+    ...overrides,
+  })
+  const open = async (answer: Record<string, unknown>, appointmentOverrides: Record<string, unknown> = {}) => {
+    serves(appointment({ status: 'confirmed', ...appointmentOverrides }))
+    providerMock.use(http.get(providerUrl('/appointments/:id/consultation/'), () => HttpResponse.json(answer)))
+    return (await run(consultationLoader, new Request(url, { headers: { Cookie: await signedIn() } }), { id: '31' })).data as Record<string, unknown>
+  }
+
+  test('before the window: when it opens, no link; the professional’s notes', async () => {
+    vi.setSystemTime(new Date('2026-12-02T11:49:00.000Z'))
+    const data = await open(consultation())
+    expect(data).toMatchObject({ state: 'before', link: null, opensAt: 'quarta-feira, 2 de dezembro de 2026 às 08:50', opensAtTime: '08:50', opensInMs: 60_000, sharedNotes: 'Beba água ao longo do dia.' })
+  })
+
+  test('from ten minutes before the start to the end: the meeting link', async () => {
+    vi.setSystemTime(new Date('2026-12-02T11:50:00.000Z'))
+    const data = await open(consultation({ is_open: true, meeting_link: 'https://meet.innera.local/r/abc' }))
+    expect(data).toMatchObject({ state: 'open', link: 'https://meet.innera.local/r/abc', opensInMs: null })
+  })
+
+  test('a link that is not a web address is never shown', async () => {
+    vi.setSystemTime(new Date('2026-12-02T12:10:00.000Z'))
+    const data = await open(consultation({ is_open: true, meeting_link: 'javascript:alert(1)' }))
+    expect(data).toMatchObject({ state: 'open', link: null })
+  })
+
+  test('after the end, and when cancelled', async () => {
+    vi.setSystemTime(new Date('2026-12-02T12:50:00.000Z'))
+    expect(await open(consultation())).toMatchObject({ state: 'ended', link: null })
+    vi.setSystemTime(new Date('2026-12-02T12:00:00.000Z'))
+    expect(await open(consultation({ status: 'cancelled' }), { status: 'cancelled' })).toMatchObject({ state: 'cancelled', link: null })
+  })
+})

@@ -1,0 +1,313 @@
+import { delay, http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { type BookingReply, type PickerView } from '#app/forms/appointment-forms.ts'
+import { action as bookAction, loader as bookLoader } from '#app/routes/consultas.agendar.$professionalId.tsx'
+import { loader as directoryLoader } from '#app/routes/consultas.profissionais.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
+import { NOW, ana, appointment, directoryAndAvailability, freeTimes, inLisbon, signedIn } from '#tests/mocks/appointments.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoProfessional } from '#tests/mocks/session.ts'
+
+beforeEach(() => {
+  // Only the clock: msw and the fetch timeouts keep real timers.
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(NOW)
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+type Professional = { name: string; price: string; nextFree: string | null; zoneLabel: string | null; pillars: { name: string }[]; languages: string[]; photo: string | null; registration: string }
+const BOOK_URL = 'http://app.test/consultas/agendar/7'
+const bookPage = async (url = BOOK_URL, cookie?: string) =>
+  run(bookLoader, new Request(url, { headers: { Cookie: cookie ?? (await signedIn()) } }), { professionalId: url.split('/').at(-1)!.split('?')[0]! })
+const post = async (fields: Record<string, string>, cookie?: string, url = BOOK_URL) =>
+  run(bookAction, formRequest(url, fields, { Cookie: cookie ?? (await signedIn()) }), { professionalId: '7' })
+
+/** Records the POSTs to /appointments/create/ and answers with `answer`. */
+function createAnswers(answer: () => Response | Promise<Response> = () => HttpResponse.json(appointment({ id: 55 }), { status: 201 })) {
+  const received: unknown[] = []
+  providerMock.use(
+    http.post(providerUrl('/appointments/create/'), async ({ request }) => {
+      received.push(await request.json())
+      return answer()
+    }),
+  )
+  return received
+}
+
+const notes = 'Tenho insônia há meses.\nGostaria de ajuda com a alimentação à noite.'
+const chosen = '2026-12-01T13:00:00.000Z'
+
+describe('the directory', () => {
+  test('each professional with profession, registration, pillars, languages, length, price in BRL and the next free time in the patient’s zone', async () => {
+    const asked = directoryAndAvailability()
+    const result = await run(directoryLoader, new Request('http://app.test/consultas/profissionais', { headers: { Cookie: await signedIn() } }))
+    const data = result.data as { professionals: Professional[]; canBook: boolean; pillar: string | null; pillars: { slug: string }[] }
+    expect(asked.directory[0]?.get('pillar')).toBeNull()
+    expect(data.canBook).toBe(true)
+    expect(data.pillars.map((pillar) => pillar.slug)).toEqual(['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias'])
+    const [first, second] = data.professionals
+    expect(first).toMatchObject({
+      name: 'Ana Lima',
+      photo: '/media/photos/ana.jpg',
+      registration: 'CRN-3 12345',
+      price: 'R$\u00a0180,00',
+      nextFree: 'ter., 1 de dez. de 2026, 09:00',
+      zoneLabel: null,
+      languages: ['Português', 'Inglês'],
+    })
+    expect(first?.pillars.map((pillar) => pillar.name)).toEqual(['Alimentação', 'Sono'])
+    expect(second).toMatchObject({ name: 'Bruno Costa', photo: null, nextFree: null })
+  })
+
+  test('filters by pillar with ?pilar=; an unknown pillar shows everyone', async () => {
+    const asked = directoryAndAvailability()
+    const cookie = await signedIn()
+    const filtered = await run(directoryLoader, new Request('http://app.test/consultas/profissionais?pilar=sono', { headers: { Cookie: cookie } }))
+    expect(asked.directory[0]?.get('pillar')).toBe('sono')
+    expect((filtered.data as { pillar: string }).pillar).toBe('sono')
+    await run(directoryLoader, new Request('http://app.test/consultas/profissionais?pilar=astrologia', { headers: { Cookie: cookie } }))
+    expect(asked.directory[1]?.get('pillar')).toBeNull()
+  })
+
+  test('a patient in Lisbon reads the next free time in Lisbon, with the zone named; a professional sees no booking link', async () => {
+    directoryAndAvailability()
+    const lisbon = await run(directoryLoader, new Request('http://app.test/consultas/profissionais?lng=en', { headers: { Cookie: await signedIn(inLisbon) } }))
+    expect((lisbon.data as { professionals: Professional[] }).professionals[0]).toMatchObject({
+      nextFree: 'Tue, Dec 1, 2026, 12:00 PM',
+      price: 'R$180.00',
+      zoneLabel: 'Western European Time (Lisbon, GMT+0)',
+    })
+    const professional = await run(directoryLoader, new Request('http://app.test/consultas/profissionais', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    expect((professional.data as { canBook: boolean }).canBook).toBe(false)
+  })
+})
+
+describe('the booking page', () => {
+  test('dates with free times are links in the patient’s zone, by week; the first is chosen and its times listed', async () => {
+    const asked = directoryAndAvailability()
+    const result = await bookPage()
+    const { picker, professional } = result.data as { picker: PickerView; professional: Professional }
+    expect(professional.name).toBe('Ana Lima')
+    // The window read: from now for 60 days.
+    expect(asked.availability[0]?.get('professional_id')).toBe('7')
+    expect(asked.availability[0]?.get('start')).toBe('2026-11-30T12:00:00.000Z')
+    expect(asked.availability[0]?.get('end')).toBe('2027-01-29T12:00:00.000Z')
+    expect(picker.weeks).toEqual([
+      {
+        weekStart: '2026-11-30',
+        label: 'Semana de 30 de novembro',
+        dates: [
+          { date: '2026-12-01', label: 'ter., 1 de dez.', count: 3, selected: true },
+          { date: '2026-12-03', label: 'qui., 3 de dez.', count: 1, selected: false },
+        ],
+      },
+      { weekStart: '2026-12-07', label: 'Semana de 7 de dezembro', dates: [{ date: '2026-12-07', label: 'seg., 7 de dez.', count: 1, selected: false }] },
+    ])
+    expect(picker.selected).toEqual({
+      date: '2026-12-01',
+      label: 'terça-feira, 1 de dezembro de 2026',
+      times: [
+        { value: '2026-12-01T12:00:00.000Z', label: '09:00', current: false },
+        { value: '2026-12-01T13:00:00.000Z', label: '10:00', current: false },
+        { value: '2026-12-01T17:00:00.000Z', label: '14:00', current: false },
+      ],
+    })
+    expect(picker.zoneLabel).toBeNull()
+  })
+
+  test('?data= chooses another date; a date without free times falls back to the first', async () => {
+    directoryAndAvailability()
+    const other = (await bookPage(`${BOOK_URL}?data=2026-12-03`)).data as { picker: PickerView }
+    expect(other.picker.selected?.times.map((time) => time.label)).toEqual(['09:00'])
+    const none = (await bookPage(`${BOOK_URL}?data=2026-12-02`)).data as { picker: PickerView }
+    expect(none.picker.selected?.date).toBe('2026-12-01')
+  })
+
+  test('a patient in Lisbon: times in Lisbon, the zone named, the late São Paulo slot on the next Lisbon date', async () => {
+    directoryAndAvailability()
+    const { picker } = (await bookPage(`${BOOK_URL}?data=2026-12-08`, await signedIn(inLisbon))).data as { picker: PickerView }
+    expect(picker.zoneLabel).toBe('Horário da Europa Ocidental (Lisbon, GMT+0)')
+    expect(picker.weeks.flatMap((week) => week.dates.map((day) => day.date))).toEqual(['2026-12-01', '2026-12-03', '2026-12-08'])
+    expect(picker.selected?.times).toEqual([{ value: '2026-12-08T00:00:00.000Z', label: '00:00', current: false }])
+  })
+
+  test('only patients book: a professional or an admin gets the 403 page; an unknown professional is a 404', async () => {
+    directoryAndAvailability()
+    expect((await bookPage(BOOK_URL, await signedIn(demoProfessional))).status).toBe(403)
+    expect((await bookPage(BOOK_URL, await signedIn(demoAdmin))).status).toBe(403)
+    expect((await post({ start_time: chosen }, await signedIn(demoProfessional))).status).toBe(403)
+    expect((await bookPage('http://app.test/consultas/agendar/99')).status).toBe(404)
+    expect((await bookPage('http://app.test/consultas/agendar/abc')).status).toBe(404)
+  })
+
+  test('the provider’s 403 and 404 become the app’s error pages', async () => {
+    directoryAndAvailability()
+    providerMock.use(http.get(providerUrl('/appointments/calendar/availability/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
+    expect((await bookPage()).status).toBe(404)
+    providerMock.use(http.get(providerUrl('/appointments/professionals/'), () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 })))
+    expect((await bookPage()).status).toBe(403)
+  })
+})
+
+describe('booking: pick, review, confirm', () => {
+  test('the chosen time is checked again and the review shows it, with the notes, nothing booked yet', async () => {
+    const asked = directoryAndAvailability()
+    const created = createAnswers()
+    const result = await post({ intent: 'review', start_time: chosen, notes })
+    expect(result.status).toBe(200)
+    const reply = result.data as Extract<BookingReply, { step: 'review' }>
+    expect(reply.step).toBe('review')
+    expect(reply.review).toEqual({
+      start: chosen,
+      notes,
+      when: 'terça-feira, 1 de dezembro de 2026 às 10:00',
+      ends: '10:50',
+      minutes: 50,
+      zoneLabel: null,
+    })
+    expect(asked.availability).toHaveLength(1)
+    expect(created).toEqual([])
+  })
+
+  test('a patient elsewhere sees the review in their zone, named', async () => {
+    directoryAndAvailability()
+    const result = await post({ intent: 'review', start_time: chosen, notes: '' }, await signedIn(inLisbon))
+    expect((result.data as Extract<BookingReply, { step: 'review' }>).review).toMatchObject({ when: 'terça-feira, 1 de dezembro de 2026 às 13:00', zoneLabel: 'Horário da Europa Ocidental (Lisbon, GMT+0)' })
+  })
+
+  test('“back” returns to the picker with the time and the notes', async () => {
+    const result = await post({ intent: 'back', start_time: chosen, notes })
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.step).toBe('pick')
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
+    expect(reply.chosen).toEqual({ value: chosen, label: 'terça-feira, 1 de dezembro de 2026 às 10:00' })
+  })
+
+  test('confirming books it and goes to the appointment with a toast', async () => {
+    const created = createAnswers()
+    const result = await post({ intent: 'confirm', start_time: chosen, notes })
+    expect(created).toEqual([{ professional_id: 7, start_time: chosen, notes: notes.trim() }])
+    expect(result.status).toBe(303)
+    expect(result.location).toBe('/consultas/55')
+    const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
+    const { toast } = await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))
+    expect(toast?.message).toEqual({ key: 'appointments:booking.booked' })
+  })
+
+  test('a time taken between the page and the review: the nearest free times are offered, the notes kept', async () => {
+    directoryAndAvailability({ slots: freeTimes.filter((slot) => slot.start !== chosen) })
+    const result = await post({ intent: 'review', start_time: chosen, notes })
+    expect(result.status).toBe(409)
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual(['Esse horário acabou de ser reservado por outra pessoa. Escolha outro; suas observações foram mantidas.'])
+    expect(reply.taken).toEqual([
+      { value: '2026-12-01T12:00:00.000Z', label: 'ter., 1 de dez. de 2026, 09:00' },
+      { value: '2026-12-01T17:00:00.000Z', label: 'ter., 1 de dez. de 2026, 14:00' },
+      { value: '2026-12-03T12:00:00.000Z', label: 'qui., 3 de dez. de 2026, 09:00' },
+    ])
+    expect(reply.result.initialValue).toMatchObject({ notes })
+  })
+
+  test('a time taken between the review and the confirmation (the provider’s 409): its nearest times are offered, the notes kept', async () => {
+    createAnswers(() =>
+      HttpResponse.json(
+        { detail: 'This time is no longer available.', code: 'slot_taken', nearest: ['2026-12-01T17:00:00.000Z', '2026-12-03T12:00:00.000Z'] },
+        { status: 409 },
+      ),
+    )
+    const result = await post({ intent: 'confirm', start_time: chosen, notes })
+    expect(result.status).toBe(409)
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.step).toBe('pick')
+    expect(reply.taken?.map((choice) => choice.value)).toEqual(['2026-12-01T17:00:00.000Z', '2026-12-03T12:00:00.000Z'])
+    expect(reply.taken?.[0]?.label).toBe('ter., 1 de dez. de 2026, 14:00')
+    expect(reply.chosen).toBeNull()
+    expect(reply.result.initialValue).toMatchObject({ notes })
+  })
+
+  test.each([
+    ['This time is inside the minimum notice of 12 hours.', 'Esse horário está dentro da antecedência mínima de 12 horas. Escolha um horário mais adiante.'],
+    ['This time is beyond the booking horizon of 60 days.', 'Esse horário passa do limite de agendamento de 60 dias. Escolha um horário mais próximo.'],
+    ['This time is in the past.', 'Esse horário já passou. Escolha outro.'],
+    ["This time is outside the professional's availability.", 'Esse horário está fora da agenda do profissional. Escolha um dos horários livres.'],
+  ])('a 400 on start_time (%s) is told in Portuguese, the notes kept', async (message, translated) => {
+    createAnswers(() => HttpResponse.json({ start_time: [message] }, { status: 400 }))
+    const result = await post({ intent: 'confirm', start_time: chosen, notes })
+    expect(result.status).toBe(400)
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error).toEqual({ start_time: [translated] })
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
+  })
+
+  test('a provider failure keeps the notes and says what happened (SPEC §8), in the user’s language', async () => {
+    createAnswers(() => HttpResponse.json({ detail: 'boom' }, { status: 500 }))
+    const failed = await post({ intent: 'confirm', start_time: chosen, notes })
+    expect(failed.status).toBe(400)
+    const reply = failed.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual(['Erro interno do servidor'])
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
+    expect(reply.chosen?.value).toBe(chosen)
+
+    providerMock.use(http.get(providerUrl('/appointments/calendar/availability/'), () => HttpResponse.error()))
+    const english = await post({ intent: 'review', start_time: chosen, notes }, undefined, `${BOOK_URL}?lng=en`)
+    expect((english.data as Extract<BookingReply, { step: 'pick' }>).result.error?.['']).toEqual(['Connection error. Check your internet connection and settings.'])
+  })
+
+  test('without the provider the page after a failed submission is still drawn (no error page), around what was typed', async () => {
+    providerMock.use(
+      http.post(providerUrl('/appointments/create/'), () => HttpResponse.error()),
+      http.get(providerUrl('/appointments/professionals/'), () => HttpResponse.error()),
+      http.get(providerUrl('/appointments/calendar/availability/'), () => HttpResponse.error()),
+    )
+    const request = formRequest(BOOK_URL, { intent: 'confirm', start_time: chosen, notes }, { Cookie: await signedIn() })
+    const answered = await run(bookAction, request, { professionalId: '7' })
+    expect((answered.data as Extract<BookingReply, { step: 'pick' }>).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    // The page's loader on the same (POST) request: no error page, the picker says the times could not be read.
+    const page = await run(bookLoader, request, { professionalId: '7' })
+    expect(page.status).toBe(200)
+    expect((page.data as { picker: PickerView; professional: unknown }).picker.unavailable).toBe(true)
+    expect((page.data as { professional: unknown }).professional).toBeNull()
+  })
+
+  test('a provider that hangs: the wait ends with the network message and the notes kept', async () => {
+    createAnswers(async () => {
+      await delay('infinite')
+      return HttpResponse.json({})
+    })
+    const result = await post({ intent: 'confirm', start_time: chosen, notes })
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    expect(reply.result.initialValue).toMatchObject({ notes })
+  })
+
+  test('no time chosen or notes too long: refused before the provider is asked, what was typed kept', async () => {
+    const asked = directoryAndAvailability()
+    const created = createAnswers()
+    const none = await post({ intent: 'review', notes })
+    expect(none.status).toBe(400)
+    expect((none.data as Extract<BookingReply, { step: 'pick' }>).result.error).toEqual({ start_time: ['appointments:validation.chooseTime'] })
+    expect((none.data as Extract<BookingReply, { step: 'pick' }>).result.initialValue).toMatchObject({ notes })
+    const long = await post({ intent: 'confirm', start_time: chosen, notes: 'x'.repeat(1001) })
+    expect((long.data as Extract<BookingReply, { step: 'pick' }>).result.error).toEqual({ notes: ['appointments:validation.notesTooLong'] })
+    const forged = await post({ intent: 'confirm', start_time: 'amanhã às 10h' })
+    expect((forged.data as Extract<BookingReply, { step: 'pick' }>).result.error).toEqual({ start_time: ['appointments:validation.chooseTime'] })
+    expect(asked.availability).toEqual([])
+    expect(created).toEqual([])
+  })
+
+  test('1000 characters of notes are accepted', async () => {
+    const created = createAnswers()
+    const result = await post({ intent: 'confirm', start_time: chosen, notes: 'x'.repeat(1000) })
+    expect(result.status).toBe(303)
+    expect(created).toHaveLength(1)
+  })
+})
+
+test('the professional in the booking card', async () => {
+  directoryAndAvailability({ professionals: [ana] })
+  const { professional } = (await bookPage()).data as { professional: Professional }
+  expect(professional).toMatchObject({ price: 'R$\u00a0180,00', registration: 'CRN-3 12345' })
+})
