@@ -1,4 +1,3 @@
-import { formatInTimeZone } from 'date-fns-tz'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
 
@@ -9,10 +8,7 @@ import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
  */
 
 export { DEFAULT_TIME_ZONE }
-/** The patient's notes (the provider's bound). */
-export const NOTES_MAX_LENGTH = 1000
-/** A cancellation reason. */
-export const REASON_MAX_LENGTH = 500
+export { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from './appointment-limits.ts'
 /** SPEC §9: consultations cancelled at least this long ahead are refunded in full. */
 export const FULL_REFUND_NOTICE_MS = 24 * 60 * 60 * 1000
 /** The consultation page opens this long before the start and closes at the end. */
@@ -41,9 +37,20 @@ export function isIsoDate(value: unknown): value is string {
 
 const timeOf = (instant: string | Date) => (typeof instant === 'string' ? Date.parse(instant) : instant.getTime())
 
+// One Intl formatter per zone: building one costs far more than using it, and the booking page
+// finds the local date of every free time of 60 days (hundreds) on each request.
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** The wall-clock date of an instant in a time zone. */
 export function localDate(instant: string | Date, timeZone: string): string {
-  return formatInTimeZone(new Date(timeOf(instant)), timeZone, 'yyyy-MM-dd')
+  let format = dateFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', calendar: 'gregory', numberingSystem: 'latn' })
+    dateFormats.set(timeZone, format)
+  }
+  const parts: Record<string, string> = {}
+  for (const part of format.formatToParts(timeOf(instant))) parts[part.type] = part.value
+  return `${parts.year}-${parts.month}-${parts.day}`
 }
 
 /** Free times grouped by the date they fall on in `timeZone`, dates and times in order. */

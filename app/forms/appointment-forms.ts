@@ -1,6 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { z } from 'zod'
-import { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointments.ts'
+import { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
 import { INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
 import { type Message } from '#app/provider/errors.ts'
 

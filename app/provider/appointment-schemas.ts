@@ -43,6 +43,8 @@ export type Slot = z.infer<typeof slotSchema>
 
 export const availabilitySchema = z.object({
   professional_id: z.number(),
+  /** The professional's directory entry, so the booking page needs no second call. */
+  professional: bookableProfessionalSchema.optional(),
   time_zone: z.string(),
   consultation_minutes: z.number().int().positive(),
   slots: z.array(slotSchema),

@@ -30,15 +30,16 @@ function professionalIdOf(params: Record<string, string | undefined>) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: 'paciente' })
   const id = professionalIdOf(params)
-  const [t, language, professionals, pillars, availability] = await Promise.all([
+  const [t, language, pillars, availability] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
-    listBookableProfessionals(auth).catch(nullWhileResubmitting),
     listPillars().catch(nullWhileResubmitting),
     fetchAvailability(auth, id).catch(nullWhileResubmitting),
   ])
-  const professional = professionals?.find((candidate) => candidate.id === id)
-  if (professionals && !professional) throw data({ reason: 'not-found' }, { status: 404 })
+  // The free times carry the professional (an unknown one is the provider's 404); an older
+  // provider without it is asked for the directory.
+  const professional = availability?.professional ?? (availability ? (await listBookableProfessionals(auth).catch(nullWhileResubmitting))?.find((candidate) => candidate.id === id) : undefined)
+  if (availability && !professional) throw data({ reason: 'not-found' }, { status: 404 })
   const patientZone = timeZoneOr(user.time_zone)
   const view = professional ? professionalView(professional, { language, patientZone, pillars: pillars ?? [] }) : null
   return data({

@@ -16,7 +16,8 @@ describe('useDeferredValidation', () => {
     expect(result.current.onValidate({ formData: form({}) }).status).toBe('success')
 
     act(() => result.current.formProps.onFocus())
-    await waitFor(() => expect(result.current.onValidate({ formData: form({}) }).status).toBe('error'))
+    // The first import transforms the schemas' modules: slow on a busy machine, so wait up to 10 s.
+    await waitFor(() => expect(result.current.onValidate({ formData: form({}) }).status).toBe('error'), { timeout: 10_000 })
     const submission = result.current.onValidate({ formData: form({ email: 'not-an-email', password: 'x' }) })
     expect(submission.reply().error).toMatchObject({ email: ['errors.invalidEmail'] })
     expect(result.current.onValidate({ formData: form({ email: 'ana@example.com', password: 'x' }) }).status).toBe('success')

@@ -144,6 +144,8 @@ describe('GET /appointments/calendar/availability/', () => {
     expect(tuesday.json.slots.map((slot: { start: string }) => slot.start)).toEqual(
       ['08:00', '08:50', '09:40', '10:30', '13:00', '13:50', '14:40', '15:30', '16:20', '17:10'].map((clock) => sp(TUE, clock)),
     )
+    // The professional comes along, as the directory shows them, with the next free time of all.
+    expect(tuesday.json.professional).toMatchObject({ id: ID.paula, first_name: 'Paula', time_zone: 'America/Sao_Paulo', next_free_time: expect.any(String) })
     const instants = await availability(`professional_id=${ID.paula}&start=${sp(TUE, '09:00')}&end=${sp(TUE, '11:00')}`)
     expect(instants.json.slots.map((slot: { start: string }) => slot.start)).toEqual([sp(TUE, '09:40'), sp(TUE, '10:30')])
     // Her local dates: Tuesday in Lisbon starts at 00:00Z.

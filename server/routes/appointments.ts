@@ -209,8 +209,11 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const { exceptions, booked } = await bookingContext(professionalId, now)
       const free = freeTimes({ schedule: rules, exceptions, booked, now, window: { start, end } })
       const length = rules.consultationMinutes * MINUTE
+      // The professional comes along (their card on the booking page), so the page needs one call.
+      const [next] = freeTimes({ schedule: rules, exceptions, booked, now, limit: 1 })
       return c.json({
         professional_id: professionalId,
+        professional: serializeBookableProfessional(found.user, found.profile, next, photoBase),
         time_zone: rules.timeZone,
         consultation_minutes: rules.consultationMinutes,
         slots: free.map((time) => ({ start: new Date(time).toISOString(), end: new Date(time + length).toISOString() })),

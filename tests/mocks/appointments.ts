@@ -69,7 +69,10 @@ export function directoryAndAvailability({ slots = freeTimes, professionals = [a
     }),
     http.get(providerUrl('/appointments/calendar/availability/'), ({ request }) => {
       asked.availability.push(new URL(request.url).searchParams)
-      return HttpResponse.json({ professional_id: 7, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, slots })
+      const professional = (professionals as { id: number }[]).find((candidate) => candidate.id === Number(new URL(request.url).searchParams.get('professional_id')))
+      // The provider answers the professional with the free times (and 404 for an unknown one).
+      if (!professional) return HttpResponse.json({ detail: 'Not found.' }, { status: 404 })
+      return HttpResponse.json({ professional_id: professional.id, professional, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, slots })
     }),
   )
   return asked

@@ -143,11 +143,17 @@ describe('the booking page', () => {
     expect((await bookPage('http://app.test/consultas/agendar/abc')).status).toBe(404)
   })
 
+  test('one provider call draws the page: the free times bring the professional (the pillars are kept)', async () => {
+    const asked = directoryAndAvailability()
+    expect((await bookPage()).status).toBe(200)
+    expect(asked).toMatchObject({ directory: [], availability: [expect.anything()] })
+  })
+
   test('the provider’s 403 and 404 become the app’s error pages', async () => {
     directoryAndAvailability()
     providerMock.use(http.get(providerUrl('/appointments/calendar/availability/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
     expect((await bookPage()).status).toBe(404)
-    providerMock.use(http.get(providerUrl('/appointments/professionals/'), () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 })))
+    providerMock.use(http.get(providerUrl('/appointments/calendar/availability/'), () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 })))
     expect((await bookPage()).status).toBe(403)
   })
 })
