@@ -143,7 +143,7 @@ describe('the booking page', () => {
     expect((await bookPage('http://app.test/consultas/agendar/abc')).status).toBe(404)
   })
 
-  test('one provider call draws the page: the free times bring the professional (the pillars are kept)', async () => {
+  test('the free times bring the professional: no directory call', async () => {
     const asked = directoryAndAvailability()
     expect((await bookPage()).status).toBe(200)
     expect(asked).toMatchObject({ directory: [], availability: [expect.anything()] })

@@ -1,7 +1,6 @@
 import '@testing-library/jest-dom/vitest'
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { PROVIDER_URL, providerMock } from '#tests/mocks/provider.ts'
-import { forgetPillars } from '#app/provider/pillars.server.ts'
 
 process.env.NODE_ENV = 'test'
 process.env.PROVIDER_API_URL = PROVIDER_URL
@@ -10,11 +9,7 @@ process.env.LOG_LEVEL = 'silent'
 process.env.PROVIDER_TIMEOUT_MS ??= '1000'
 
 beforeAll(() => providerMock.listen({ onUnhandledRequest: 'error' }))
-afterEach(() => {
-  providerMock.resetHandlers()
-  // Each test says what the provider answers: no pillar list kept from the one before.
-  forgetPillars()
-})
+afterEach(() => providerMock.resetHandlers())
 afterAll(() => providerMock.close())
 
 // A test that logs an unexpected console.error fails: errors must be handled, not printed.
