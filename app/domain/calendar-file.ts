@@ -24,6 +24,15 @@ export type CalendarTexts = {
   calendarName: string
 }
 
+/** The texts from the `schedule` namespace's `calendar.*` keys, for a download and the feed alike. */
+export function calendarTexts(t: (key: string, values?: Record<string, string>) => string): CalendarTexts {
+  return {
+    title: (name) => t('calendar.title', { name }),
+    manage: (url) => t('calendar.manage', { url }),
+    calendarName: t('calendar.name'),
+  }
+}
+
 export function appointmentsCalendar({
   appointments,
   origin,

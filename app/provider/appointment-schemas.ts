@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { paginated } from './schemas.ts'
+import { optionalUrl, paginated, text } from './schemas.ts'
 
 /**
  * The appointment shapes of docs/decisions/0023-appointments-api.md, as the provider sends them.
@@ -11,10 +11,6 @@ import { paginated } from './schemas.ts'
 export const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?Z$/
 export const instant = () => z.string().regex(INSTANT_PATTERN).refine((value) => !Number.isNaN(Date.parse(value)))
 
-/** A text the provider may send as null or leave out. */
-const text = () => z.string().nullable().optional().transform((value) => value ?? '')
-/** A URL or nothing. */
-const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
 
 export const appointmentStatuses = ['scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
 export type AppointmentStatus = (typeof appointmentStatuses)[number]

@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
 /** A text the provider may send as null or leave out (SPEC §3: "empty string if missing"). */
-const text = () => z.string().nullable().optional().transform((value) => value ?? '')
+export const text = () => z.string().nullable().optional().transform((value) => value ?? '')
 /** A URL or nothing. */
-const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
+export const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
 
 /** The user's time zone (a profile setting): America/Sao_Paulo when missing or not one we know. */
 const timeZone = () =>

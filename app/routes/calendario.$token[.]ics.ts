@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { appointmentsCalendar } from '#app/domain/calendar-file.ts'
+import { appointmentsCalendar, calendarTexts } from '#app/domain/calendar-file.ts'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { FEED_TOKEN_PATTERN, getCalendarFeed } from '#app/provider/calendar-feed.server.ts'
@@ -42,11 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     })),
     origin: getEnv().APP_PUBLIC_URL,
     timeZone: feed.time_zone,
-    texts: {
-      title: (name) => t('calendar.title', { name }),
-      manage: (url) => t('calendar.manage', { url }),
-      calendarName: t('calendar.name'),
-    },
+    texts: calendarTexts(t),
   })
   return new Response(body, {
     headers: {

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { appointmentsCalendar } from '#app/domain/calendar-file.ts'
+import { appointmentsCalendar, calendarTexts } from '#app/domain/calendar-file.ts'
 import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
@@ -19,11 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     appointments: [{ id: appointment.id, status: appointment.status, start: appointment.start_time, end: appointment.end_time, otherFirstName: other.first_name }],
     origin: getEnv().APP_PUBLIC_URL,
     timeZone: user.time_zone ?? DEFAULT_TIME_ZONE,
-    texts: {
-      title: (name) => t('calendar.title', { name }),
-      manage: (url) => t('calendar.manage', { url }),
-      calendarName: t('calendar.name'),
-    },
+    texts: calendarTexts(t),
   })
   return new Response(body, {
     headers: {
