@@ -61,6 +61,8 @@ export default defineConfig({
       PROVIDER_PUBLIC_URL: providerUrl,
       LOG_LEVEL: 'error',
       THROTTLE_DISABLED: '1',
+      // Confirmations and notices reach the development mailbox within a second.
+      REMINDER_TICK_MS: '1000',
     },
   },
 })

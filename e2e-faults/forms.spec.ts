@@ -403,3 +403,83 @@ test.describe('buttons that write, with JavaScript off', () => {
     }
   })
 })
+
+/**
+ * Booking a consultation (issue 12): the confirm step's write fails. The picker comes back with
+ * the chosen time still checked and the notes typed, and the session is kept; a storm of 401s ends
+ * the session. Server behaviour, JavaScript off, one test per fault class; with JavaScript on, the
+ * reply rendered in place once. Network faults are quick ones: a booking abandoned by the app must
+ * not reach the provider after the test moved on.
+ */
+test.describe('booking a consultation', () => {
+  const notes = 'Notas que não podem se perder.'
+  const notesField = (page: Page) => page.getByLabel('Observações para o profissional (opcional)')
+
+  test.beforeEach(async ({ page }) => {
+    await loginAs(page, accounts.paciente)
+  })
+
+  async function confirmWith(page: Page, fault: FaultSwitch, mode: FaultMode, aimed: boolean) {
+    await fault({ kind: 'pass' })
+    await page.goto('/consultas/agendar/2')
+    await page.getByRole('radio').first().check()
+    await notesField(page).fill(notes)
+    await page.getByRole('button', { name: 'Continuar' }).click()
+    await expect(page.getByRole('heading', { name: 'Confira seu agendamento' })).toBeVisible()
+    await fault(mode, aimed ? { paths: ['/appointments/create/'], methods: ['POST'] } : undefined)
+    const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
+    await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
+    expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
+  }
+
+  async function expectKept(page: Page, context: BrowserContext, message: string, before: Session) {
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
+    await expect(notesField(page), 'the notes kept').toHaveValue(notes)
+    await expect(page.getByRole('radio', { checked: true }), 'the chosen time still checked').toHaveCount(1)
+    await expect(accountMenu(page), 'still signed in').toBeVisible()
+    expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+  }
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false })
+
+    const network = oneOf(quickNetworkFaults, 2)
+    test(`the provider out of reach (${network.name}): the network message, the time and notes kept`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      await confirmWith(page, fault, network.mode, false)
+      await expectKept(page, context, messages.network, before)
+    })
+
+    const bad = oneOf(badAnswerFaults, 3)
+    test(`a bad answer to the booking (${bad.name}): its message, the time and notes kept`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      await confirmWith(page, fault, bad.mode, true)
+      await expectKept(page, context, bad.message, before)
+    })
+
+    test(`a ${unauthorizedFault.name} (refresh too): the session ends, and the sign-in page says so`, async ({ page, context, fault }) => {
+      await confirmWith(page, fault, unauthorizedFault.mode, false)
+      await expect(page).toHaveURL(/\/auth\?mode=login/)
+      await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
+      expect((await sessionData(context))?.refresh).toBeUndefined()
+    })
+  })
+
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+
+    const network = oneOf(quickNetworkFaults, 3)
+    const bad = oneOf(badAnswerFaults, 1)
+    test(`the reply rendered in place, the time and notes kept: ${network.name}, then ${bad.name}`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      await test.step(`the provider out of reach (${network.name})`, async () => {
+        await confirmWith(page, fault, network.mode, false)
+        await expectKept(page, context, messages.network, before)
+      })
+      await test.step(`a bad answer to the booking (${bad.name})`, async () => {
+        await confirmWith(page, fault, bad.mode, true)
+        await expectKept(page, context, bad.message, before)
+      })
+    })
+  })
+})

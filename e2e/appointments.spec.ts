@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { type Page } from '@playwright/test'
-import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, registerFreshPatient, test } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, loginAs, mailboxFor, newContext, registerFreshPatient, test } from './fixtures'
 
 /**
  * Consultations (issue 12), as people use them: a patient books with JavaScript off, sees the
@@ -15,9 +15,9 @@ const timeRadios = (page: Page) => page.getByRole('radio')
 test.describe('a patient with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('books, sees it, downloads the .ics, reschedules and cancels', async ({ page }) => {
+  test('books, sees it, downloads the .ics, reschedules and cancels; the mail tells each step', async ({ page }) => {
     await page.goto('/')
-    await registerFreshPatient(page, 'consulta')
+    const patient = await registerFreshPatient(page, 'consulta')
     await page.goto('/dashboard')
 
     await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Consultas' }).click()
@@ -57,6 +57,9 @@ test.describe('a patient with JavaScript off', () => {
 
     await page.getByRole('link', { name: 'Remarcar' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Remarcar consulta' })).toBeVisible()
+    // The last date offered is weeks away, so the cancellation below is 24 hours ahead or more
+    // whatever the time of day the test runs at (the first date's times may be sooner).
+    await dateLinks(page).last().click()
     await timeRadios(page).filter({ hasNot: page.getByText('horário atual') }).last().check()
     await page.getByRole('button', { name: 'Continuar' }).click()
     await page.getByRole('button', { name: 'Confirmar remarcação' }).click()
@@ -67,6 +70,16 @@ test.describe('a patient with JavaScript off', () => {
     await page.getByRole('button', { name: 'Confirmar cancelamento' }).click()
     await expect(page.getByText('Consulta cancelada. O reembolso será integral.')).toBeVisible()
     await expect(page.getByText('Cancelada', { exact: true })).toBeVisible()
+
+    // The provider's outbox (its reminder tick runs every second here) told the patient each step,
+    // once each; the 24 h and 1 h reminders were cancelled with the appointment (provider tests).
+    const subjects = async () => (await mailboxFor(page, patient.email)).map((mail) => mail.subject).filter((subject) => subject.startsWith('Consulta Innera'))
+    await expect.poll(subjects, { timeout: 10_000 }).toHaveLength(3)
+    const sent = await subjects()
+    for (const step of ['agendada para', 'remarcada para', 'cancelada']) expect(sent.filter((subject) => subject.includes(step)), step).toHaveLength(1)
+    expect(sent.every((subject) => subject.includes('com Paula')), 'the other person by first name only').toBe(true)
+    const toProfessional = await mailboxFor(page, demoAccounts.profissional)
+    expect(toProfessional.some((mail) => mail.subject.includes('com Pessoa') && mail.subject.includes('cancelada'))).toBe(true)
   })
 })
 

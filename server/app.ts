@@ -4,9 +4,11 @@ import { bodyLimit } from 'hono/body-limit'
 import { createLinkTokenGenerator } from './auth/one-time-links'
 import { createTokenService } from './auth/tokens'
 import { createBackgroundTasks } from './background'
+import { createTokenSealer } from './calendar/token-sealing'
 import { systemClock, type Clock } from './clock'
 import type { ProviderConfig } from './config'
 import type { Database } from './db/client'
+import { createGoogleCalendarApi } from './google/calendar-api'
 import { createGoogleIdTokenVerifier } from './google/verify-id-token'
 import { Api, type AppEnv } from './http/api'
 import { NULL_CHARACTERS } from './http/body'
@@ -18,10 +20,12 @@ import { createSmtpSender, type MailSender } from './mail/delivery'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
+import { registerCalendarRoutes } from './routes/calendar'
 import { registerCalendarFeedRoutes } from './routes/calendar-feed'
 import { registerContactRoutes } from './routes/contact'
 import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
+import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
 import { registerHealthRoutes } from './routes/health'
 import { registerMediaRoutes } from './routes/media'
@@ -39,7 +43,7 @@ export type ProviderAppOptions = {
   config: ProviderConfig
   clock?: Clock
   log?: Logger
-  /** Used to fetch Google's JWKS. Defaults to global fetch, served in-process for our own URLs. */
+  /** Used to reach Google (its JWKS, OAuth and Calendar). Defaults to global fetch, served in-process for our own URLs. */
   fetch?: typeof fetch
   /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
   mailSender?: MailSender
@@ -59,8 +63,9 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   const routes = new RouteTable()
   const api = new Api(app, routes)
 
-  // Requests for our own public URL (the fake Google's JWKS) are answered in-process: this
-  // works even where the public URL is not reachable from inside, e.g. in a container.
+  // Requests for our own public URL (the fake Google's JWKS, tokens and calendar) are answered
+  // in-process: this works even where the public URL is not reachable from inside, e.g. in a
+  // container, and lets tests drive the whole Google flow without a listening socket.
   const ownOrigin = `${config.providerPublicUrl}/`
   const loopbackFetch: typeof fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
@@ -94,6 +99,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     background: createBackgroundTasks(log),
     // nodemailer connects only when it sends: building the transport costs nothing.
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
+    googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),
+    tokenSealer: createTokenSealer(config.jwtSecret),
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -150,10 +157,14 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)
   registerCalendarFeedRoutes(api, services)
+  registerCalendarRoutes(api, services)
   registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)
-  if (config.fakeGoogle) registerFakeGoogleRoutes(api, services)
+  if (config.fakeGoogle) {
+    registerFakeGoogleRoutes(api, services)
+    registerFakeGoogleCalendarRoutes(api, services)
+  }
 
   app.notFound((c) => {
     const path = c.req.path

@@ -183,6 +183,71 @@ describe('mail delivery and reminders (SMTP_URL, SMTP_FROM, REMINDER_TICK_MS, MA
   })
 })
 
+describe('Google Calendar (GOOGLE_CLIENT_SECRET, GOOGLE_OAUTH_*_URL, GOOGLE_CALENDAR_API_URL, CALENDAR_SYNC_TICK_MS)', () => {
+  const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
+
+  it("points at the fake Google's consent, token, revoke and calendar URLs while the fake is on", () => {
+    expect(loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test' }).google).toMatchObject({
+      clientSecret: 'innera-dev-secret',
+      authorizationUrl: 'http://provider.test/fake-google/authorize',
+      tokenUrl: 'http://provider.test/fake-google/token',
+      revokeUrl: 'http://provider.test/fake-google/revoke',
+      calendarApiUrl: 'http://provider.test/fake-google',
+    })
+  })
+
+  it("points at Google's own URLs in production, with no secret unless given", () => {
+    expect(loadConfig(production).google).toMatchObject({
+      clientSecret: undefined,
+      authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      revokeUrl: 'https://oauth2.googleapis.com/revoke',
+      calendarApiUrl: 'https://www.googleapis.com',
+    })
+  })
+
+  it('takes each URL and the secret from the environment', () => {
+    const config = loadConfig({
+      ...production,
+      GOOGLE_CLIENT_SECRET: 'a-real-secret',
+      GOOGLE_OAUTH_AUTHORIZATION_URL: 'https://auth.example/authorize',
+      GOOGLE_OAUTH_TOKEN_URL: 'https://auth.example/token',
+      GOOGLE_OAUTH_REVOKE_URL: 'https://auth.example/revoke',
+      GOOGLE_CALENDAR_API_URL: 'https://apis.example/google/',
+    })
+    expect(config.google).toMatchObject({
+      clientSecret: 'a-real-secret',
+      authorizationUrl: 'https://auth.example/authorize',
+      tokenUrl: 'https://auth.example/token',
+      revokeUrl: 'https://auth.example/revoke',
+      calendarApiUrl: 'https://apis.example/google',
+    })
+  })
+
+  it('refuses URLs that are not http(s), without repeating the secret', () => {
+    const problems = problemsOf({
+      GOOGLE_CLIENT_SECRET: 'hunter22',
+      GOOGLE_OAUTH_AUTHORIZATION_URL: 'accounts.google.com',
+      GOOGLE_OAUTH_TOKEN_URL: 'ftp://x',
+      GOOGLE_OAUTH_REVOKE_URL: 'revoke',
+      GOOGLE_CALENDAR_API_URL: 'javascript:alert(1)',
+    })
+    expect(problems).toEqual([
+      'GOOGLE_OAUTH_AUTHORIZATION_URL must be an http(s) URL',
+      'GOOGLE_OAUTH_TOKEN_URL must be an http(s) URL',
+      'GOOGLE_OAUTH_REVOKE_URL must be an http(s) URL',
+      'GOOGLE_CALENDAR_API_URL must be an http(s) URL',
+    ])
+    expect(problems.join()).not.toContain('hunter22')
+  })
+
+  it('syncs stale calendars every minute by default, every 1 s to 1 h when set', () => {
+    expect(loadConfig({}).calendarSyncTickMs).toBe(60_000)
+    expect(loadConfig({ CALENDAR_SYNC_TICK_MS: '5000' }).calendarSyncTickMs).toBe(5000)
+    expect(problemsOf({ CALENDAR_SYNC_TICK_MS: '10' })).toEqual(['CALENDAR_SYNC_TICK_MS must be an integer between 1000 and 3600000'])
+  })
+})
+
 describe('parseRate', () => {
   it('understands DRF and compact spellings', () => {
     expect(parseRate('10/5m')).toEqual({ count: 10, windowSeconds: 300 })

@@ -34,6 +34,14 @@ export type ProviderConfig = {
     clientId: string
     issuer: string
     jwksUrl: string
+    /** The OAuth client's secret, for the calendar's code exchange and refreshes; unset only when the calendar cannot be connected. */
+    clientSecret: string | undefined
+    /** Google's consent page (the authorization endpoint) for the calendar connection. */
+    authorizationUrl: string
+    tokenUrl: string
+    revokeUrl: string
+    /** The root of Google's APIs: the Calendar v3 resources are under `${calendarApiUrl}/calendar/v3/`. */
+    calendarApiUrl: string
   }
   fakeGoogle: boolean
   devMailbox: boolean
@@ -55,6 +63,8 @@ export type ProviderConfig = {
   reminderTickMs: number
   /** How often the outbox is delivered through SMTP (only with smtpUrl). */
   mailTickMs: number
+  /** How often connected Google calendars whose last sync is stale are synced. */
+  calendarSyncTickMs: number
 }
 
 export class ConfigError extends Error {
@@ -68,6 +78,12 @@ export const DEFAULT_SMTP_FROM = 'Innera <nao-responda@innera.local>'
 const DEV_JWT_SECRET = 'innera-dev-only-jwt-secret-do-not-use-in-production'
 const GOOGLE_ISSUER = 'https://accounts.google.com'
 const GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
+const GOOGLE_AUTHORIZATION_URL = 'https://accounts.google.com/o/oauth2/v2/auth'
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token'
+const GOOGLE_REVOKE_URL = 'https://oauth2.googleapis.com/revoke'
+const GOOGLE_API_URL = 'https://www.googleapis.com'
+/** The fake Google's client secret (scripts/start.mjs gives the app the same one). */
+const FAKE_GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
 
 /** Env variable → rate it controls, with the default. Format "COUNT/WINDOW", e.g. "10/5m", "5/h", "30/300s". */
 const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: string]> = {
@@ -191,6 +207,12 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1, 'GOOGLE_CLIENT_ID must not be empty').optional(),
   GOOGLE_ISSUER: httpUrl('GOOGLE_ISSUER'),
   GOOGLE_JWKS_URL: httpUrl('GOOGLE_JWKS_URL'),
+  // Never echoed in a message.
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_OAUTH_AUTHORIZATION_URL: httpUrl('GOOGLE_OAUTH_AUTHORIZATION_URL'),
+  GOOGLE_OAUTH_TOKEN_URL: httpUrl('GOOGLE_OAUTH_TOKEN_URL'),
+  GOOGLE_OAUTH_REVOKE_URL: httpUrl('GOOGLE_OAUTH_REVOKE_URL'),
+  GOOGLE_CALENDAR_API_URL: httpUrl('GOOGLE_CALENDAR_API_URL'),
   FAKE_GOOGLE: flag('FAKE_GOOGLE'),
   DEV_MAILBOX: flag('DEV_MAILBOX'),
   PROVIDER_DELAY_MS: integer('PROVIDER_DELAY_MS', 0, 60_000),
@@ -229,6 +251,7 @@ const envSchema = z.object({
     }),
   REMINDER_TICK_MS: integer('REMINDER_TICK_MS', 1000, 3_600_000),
   MAIL_TICK_MS: integer('MAIL_TICK_MS', 1000, 3_600_000),
+  CALENDAR_SYNC_TICK_MS: integer('CALENDAR_SYNC_TICK_MS', 1000, 3_600_000),
 })
 
 /**
@@ -271,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
   // The defaults follow the fake: with it on, sign-in works offline against ourselves.
   const googleIssuer = values.GOOGLE_ISSUER ?? (fakeGoogle ? `${providerPublicUrl}/fake-google` : GOOGLE_ISSUER)
   const googleJwksUrl = values.GOOGLE_JWKS_URL ?? (fakeGoogle ? `${providerPublicUrl}/fake-google/certs` : GOOGLE_JWKS_URL)
+  const fakeGoogleBase = `${providerPublicUrl}/fake-google`
 
   return {
     isProduction,
@@ -288,6 +312,11 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       clientId: values.GOOGLE_CLIENT_ID ?? 'innera-dev-client',
       issuer: googleIssuer,
       jwksUrl: googleJwksUrl,
+      clientSecret: values.GOOGLE_CLIENT_SECRET || (fakeGoogle ? FAKE_GOOGLE_CLIENT_SECRET : undefined),
+      authorizationUrl: values.GOOGLE_OAUTH_AUTHORIZATION_URL ?? (fakeGoogle ? `${fakeGoogleBase}/authorize` : GOOGLE_AUTHORIZATION_URL),
+      tokenUrl: values.GOOGLE_OAUTH_TOKEN_URL ?? (fakeGoogle ? `${fakeGoogleBase}/token` : GOOGLE_TOKEN_URL),
+      revokeUrl: values.GOOGLE_OAUTH_REVOKE_URL ?? (fakeGoogle ? `${fakeGoogleBase}/revoke` : GOOGLE_REVOKE_URL),
+      calendarApiUrl: values.GOOGLE_CALENDAR_API_URL ?? (fakeGoogle ? fakeGoogleBase : GOOGLE_API_URL),
     },
     fakeGoogle,
     devMailbox: values.DEV_MAILBOX ?? !isProduction,
@@ -301,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     smtpFrom: values.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM,
     reminderTickMs: values.REMINDER_TICK_MS ?? 30_000,
     mailTickMs: values.MAIL_TICK_MS ?? 5_000,
+    calendarSyncTickMs: values.CALENDAR_SYNC_TICK_MS ?? 60_000,
   }
 }
 

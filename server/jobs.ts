@@ -1,11 +1,15 @@
 import { dispatchDueMessages, type DispatchReport } from './appointments/reminders'
+import { connectionsDueForSync } from './calendar/connections'
+import { syncCalendar } from './calendar/sync'
+import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import type { Services } from './services'
 
 /**
- * The provider's periodic work (issue 12), each run safe to repeat and to run in several
+ * The provider's periodic work (issues 12 and 13), each run safe to repeat and to run in several
  * processes at once: due confirmations and reminders become outbox messages
- * (appointments/reminders.ts), and with SMTP_URL the outbox is delivered (mail/delivery.ts).
+ * (appointments/reminders.ts), with SMTP_URL the outbox is delivered (mail/delivery.ts), and
+ * connected Google calendars are synced when their last sync is stale (calendar/sync.ts).
  * main.ts starts them; tests call the ticks directly with a fake clock.
  */
 
@@ -20,9 +24,38 @@ export async function mailTick({ db, clock, log, mailSender }: Services): Promis
   return deliverOutbox(db, { sender: mailSender, clock, log })
 }
 
+/** A calendar is synced by the job once its last sync (or attempt) is this old (SPEC §9). */
+export const CALENDAR_STALE_MS = 15 * 60_000
+/** At most this many calendars per tick, one after the other: the next tick takes the rest. */
+const CALENDARS_PER_TICK = 20
+
+export type CalendarSyncReport = { synced: number; failed: number }
+
+/**
+ * Syncs the connected calendars whose last sync is older than 15 minutes, so the busy time that
+ * free times leave out is at most that stale. Each sync holds its calendar's lease: a calendar
+ * being synced elsewhere (another process, a request) is skipped. A failure is logged, and the
+ * calendar waits another 15 minutes.
+ */
+export async function calendarSyncTick(services: Services): Promise<CalendarSyncReport> {
+  const now = services.clock()
+  const report: CalendarSyncReport = { synced: 0, failed: 0 }
+  for (const userId of await connectionsDueForSync(services.db, now, now - CALENDAR_STALE_MS, CALENDARS_PER_TICK)) {
+    try {
+      await syncCalendar(services, userId)
+      report.synced += 1
+    } catch (error) {
+      report.failed += 1
+      services.log({ level: 'warn', msg: 'periodic calendar sync failed', user_id: userId, error: errorFields(error).error })
+    }
+  }
+  return report
+}
+
 /** Starts the ticks on the background tasks; `background.stop()` ends them on shutdown. */
 export function startPeriodicJobs(services: Services): void {
   const { background, config } = services
   background.every('reminders', config.reminderTickMs, () => reminderTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
+  background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
 }

@@ -1,7 +1,9 @@
 import type { BackgroundTasks } from './background'
+import type { TokenSealer } from './calendar/token-sealing'
 import type { Clock } from './clock'
 import type { ProviderConfig } from './config'
 import type { Database } from './db/client'
+import type { GoogleCalendarApi } from './google/calendar-api'
 import type { GoogleIdTokenVerifier } from './google/verify-id-token'
 import type { LinkTokenGenerator } from './auth/one-time-links'
 import type { TokenService } from './auth/tokens'
@@ -23,4 +25,8 @@ export type Services = {
   background: BackgroundTasks
   /** SMTP delivery of the outbox, when SMTP_URL is set (mail/delivery.ts). */
   mailSender: MailSender | undefined
+  /** Google's OAuth and Calendar v3 at the configured URLs (the fake's with FAKE_GOOGLE). */
+  googleCalendar: GoogleCalendarApi
+  /** Seals the stored Google tokens under a key derived from PROVIDER_JWT_SECRET. */
+  tokenSealer: TokenSealer
 }

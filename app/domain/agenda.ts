@@ -1,4 +1,3 @@
-import { formatInTimeZone } from 'date-fns-tz'
 import { isIsoDate, localDate } from './appointments.ts'
 
 /**
@@ -21,7 +20,7 @@ export function mondayOf(date: string): string {
 
 /** Today's date in a time zone. */
 export function todayIn(timeZone: string, now: Date): string {
-  return formatInTimeZone(now, timeZone, 'yyyy-MM-dd')
+  return localDate(now, timeZone)
 }
 
 /** The week to show: the one holding the requested date when it is a real date, else this week. */

@@ -48,16 +48,18 @@ export function localDate(instant: string | Date, timeZone: string): string {
     format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', calendar: 'gregory', numberingSystem: 'latn' })
     dateFormats.set(timeZone, format)
   }
-  const parts: Record<string, string> = {}
-  for (const part of format.formatToParts(timeOf(instant))) parts[part.type] = part.value
-  return `${parts.year}-${parts.month}-${parts.day}`
+  // "MM/DD/YYYY" (en-US, Latin digits, Gregorian): a plain format is several times cheaper than formatToParts.
+  const text = format.format(timeOf(instant))
+  return `${text.slice(6)}-${text.slice(0, 2)}-${text.slice(3, 5)}`
 }
 
 /** Free times grouped by the date they fall on in `timeZone`, dates and times in order. */
 export function groupSlotsByDate<S extends Slot>(slots: readonly S[], timeZone: string): { date: string; slots: S[] }[] {
   const byDate = new Map<string, S[]>()
-  for (const slot of [...slots].sort((a, b) => timeOf(a.start) - timeOf(b.start))) {
-    const date = localDate(slot.start, timeZone)
+  // Each instant parsed once, not once per comparison.
+  const ordered = slots.map((slot) => ({ slot, time: timeOf(slot.start) })).sort((a, b) => a.time - b.time)
+  for (const { slot, time } of ordered) {
+    const date = localDate(new Date(time), timeZone)
     const list = byDate.get(date)
     if (list) list.push(slot)
     else byDate.set(date, [slot])
@@ -138,12 +140,19 @@ export function timeZoneLabel(timeZone: string, language: Language, at: string |
   return `${zonePart(instant, timeZone, language, 'longGeneric')} (${cityOf(timeZone)}, ${zonePart(instant, timeZone, language, 'shortOffset')})`
 }
 
+const canonicalZones = new Map<string, string>()
 function canonicalZone(timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone }).resolvedOptions().timeZone
-  } catch {
-    return timeZone
+  let canonical = canonicalZones.get(timeZone)
+  if (canonical === undefined) {
+    try {
+      canonical = new Intl.DateTimeFormat('en', { timeZone }).resolvedOptions().timeZone
+    } catch {
+      canonical = timeZone
+    }
+    // Bounded: there are about 600 zone names; anything past that is not worth remembering.
+    if (canonicalZones.size < 1000) canonicalZones.set(timeZone, canonical)
   }
+  return canonical
 }
 
 /** Times need their zone named when the patient's differs from the professional's (aliases are the same zone). */
@@ -225,9 +234,15 @@ export function formatPrice(cents: number, language: Language, currency = 'BRL')
 }
 
 /** A language code ("pt", "en") named in the reader's language ("Português"). */
+const languageNames = new Map<Language, Intl.DisplayNames>()
 export function languageName(code: string, language: Language): string {
   try {
-    const name = new Intl.DisplayNames(languageTags[language], { type: 'language' }).of(code)
+    let names = languageNames.get(language)
+    if (!names) {
+      names = new Intl.DisplayNames(languageTags[language], { type: 'language' })
+      languageNames.set(language, names)
+    }
+    const name = names.of(code)
     return name ? name.charAt(0).toLocaleUpperCase(languageTags[language]) + name.slice(1) : code
   } catch {
     return code

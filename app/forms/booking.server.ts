@@ -17,11 +17,13 @@ import {
   timeLabels,
   timeZoneLabel,
 } from '#app/domain/appointments.ts'
+import { getEnv } from '#app/env.server.ts'
 import { isFormSubmission } from '#app/http/request-context.server.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { type Appointment, type Availability, INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
 import { getAvailability } from '#app/provider/appointments.server.ts'
+import { checkCalendarAvailability } from '#app/provider/calendar.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -103,11 +105,58 @@ export function pickerView({
   }
 }
 
+/** The length assumed for the calendar check when the review did not say (the product's default consultation). */
+const DEFAULT_CONSULTATION_MINUTES = 50
+const DAY_MS = 24 * 60 * 60 * 1000
+/**
+ * The calendar check waits at most this long: Google is asked live behind it, and a slow answer
+ * counts as a failed check (the booking goes on) rather than a booking lost to a timeout.
+ */
+export const CALENDAR_CHECK_TIMEOUT_MS = 4_000
+
+/** The end of the chosen time: the review's (a hidden field), else the appointment's own length, else the default. */
+function chosenEnd(raw: FormDataEntryValue | null, start: string, own: Slot | undefined): string {
+  const from = Date.parse(start)
+  if (typeof raw === 'string' && INSTANT_PATTERN.test(raw)) {
+    const end = Date.parse(raw)
+    if (end > from && end - from <= DAY_MS) return new Date(end).toISOString()
+  }
+  const length = own ? Date.parse(own.end) - Date.parse(own.start) : DEFAULT_CONSULTATION_MINUTES * 60_000
+  return new Date(from + (length > 0 && length <= DAY_MS ? length : DEFAULT_CONSULTATION_MINUTES * 60_000)).toISOString()
+}
+
+/**
+ * The professional's Google Calendar on the chosen time, asked live (decision 0025): busy, free,
+ * or not known. SPEC §8: a failed check counts as free, and the patient is told it could not be
+ * made. Rescheduling, the appointment's own event (inside its current time) is not in the way.
+ */
+async function calendarCheck(
+  auth: SignedInCaller,
+  request: Request,
+  { professionalId, start, end, own }: { professionalId: number; start: string; end: string; own?: Slot },
+): Promise<'free' | 'busy' | 'unverified'> {
+  // Our own deadline, beside the visitor's, before the fetch wrapper's: a deadline of ours is a
+  // failed check, where the wrapper's would mark the provider unreachable and lose the booking.
+  const deadline = AbortSignal.timeout(Math.min(CALENDAR_CHECK_TIMEOUT_MS, Math.floor(getEnv().PROVIDER_TIMEOUT_MS / 2)))
+  try {
+    const answer = await checkCalendarAvailability(auth, { start_time: start, end_time: end, professional_id: professionalId }, { signal: AbortSignal.any([request.signal, deadline]) })
+    if (answer.available) return 'free'
+    if (!own || answer.conflicts.length === 0) return 'busy'
+    const inOwnTime = (conflict: { start: string; end: string }) => Date.parse(conflict.start) >= Date.parse(own.start) && Date.parse(conflict.end) <= Date.parse(own.end)
+    return answer.conflicts.every(inOwnTime) ? 'free' : 'busy'
+  } catch (error) {
+    if (error instanceof ProviderError) return 'unverified'
+    if (deadline.aborted && !request.signal.aborted) return 'unverified'
+    throw error
+  }
+}
+
 /**
  * The booking form's action, for booking (create) and rescheduling (update): `review` checks the
  * chosen time against the free times again and shows the review; `back` returns to the picker
- * with everything kept; `confirm` sends it. A time taken meanwhile (checked here, or the
- * provider's 409) offers the nearest free times; a provider failure keeps what was typed.
+ * with everything kept; `confirm` asks the professional's Google Calendar about the time, then
+ * sends it. A time taken meanwhile (checked here, busy in the calendar, or the provider's 409)
+ * offers the nearest free times; a provider failure keeps what was typed.
  */
 export async function bookingAction(
   request: Request,
@@ -123,7 +172,8 @@ export async function bookingAction(
     /** Whose free times the chosen time must be among (and, rescheduling, the appointment's own time). */
     target: () => Promise<{ professionalId: number; own?: Slot }>
     submit: (values: { start_time: string; notes: string }) => Promise<Appointment>
-    done: (appointment: Appointment) => Promise<Response>
+    /** `calendarUnverified`: the calendar check failed, the patient is to be told (SPEC §8). */
+    done: (appointment: Appointment, outcome: { calendarUnverified: boolean }) => Promise<Response>
   },
 ) {
   const form = await readFormData(request)
@@ -177,8 +227,33 @@ export async function bookingAction(
     } satisfies BookingReply)
   }
 
+  // confirm: the professional's Google Calendar first, live.
+  let chosenFrom: { professionalId: number; own?: Slot }
   try {
-    return await done(await submit(values))
+    chosenFrom = await target()
+  } catch (error) {
+    return failure(error)
+  }
+  const check = await calendarCheck(auth, request, {
+    professionalId: chosenFrom.professionalId,
+    start: values.start_time,
+    end: chosenEnd(form.get('end_time'), values.start_time, chosenFrom.own),
+    own: chosenFrom.own,
+  })
+  if (check === 'busy') {
+    // As a time taken meanwhile: the nearest free times (the busy one aside), the notes kept.
+    const slots = await fetchAvailability(auth, chosenFrom.professionalId).then(
+      (availability) => withOwnSlot(availability.slots, chosenFrom.own).filter((slot) => Date.parse(slot.start) !== Date.parse(values.start_time)),
+      (error: unknown) => {
+        if (error instanceof ProviderError) return []
+        throw error
+      },
+    )
+    return takenReply(nearestSlots(slots, values.start_time).map((slot) => slot.start))
+  }
+
+  try {
+    return await done(await submit(values), { calendarUnverified: check === 'unverified' })
   } catch (error) {
     if (!(error instanceof ProviderError) || error.failure.kind !== 'http') return failure(error)
     const { status, fieldErrors } = error.failure

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type z } from 'zod'
 import { changePasswordSchema, profileSchema } from './account-forms.ts'
 import { bookingSchema, cancelSchema } from './appointment-forms.ts'
+import { eventFormSchema } from './calendar-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
 import { scheduleSchema } from './schedule-form.ts'
@@ -22,6 +23,7 @@ const schemas = {
   schedule: scheduleSchema,
   booking: bookingSchema,
   cancelAppointment: cancelSchema,
+  calendarEvent: eventFormSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

@@ -113,6 +113,53 @@ describe('scheduleSchema', () => {
   })
 })
 
+describe('exceptions with several ranges', () => {
+  const rows = (entries: [string, string, string, string][]) =>
+    Object.fromEntries(
+      entries.flatMap(([date, kind, start, end], index) => [
+        [`exceptions[${index}].date`, date],
+        [`exceptions[${index}].kind`, kind],
+        [`exceptions[${index}].start`, start],
+        [`exceptions[${index}].end`, end],
+      ]),
+    )
+
+  it('reads rows of one date as the ranges of that day, in order', () => {
+    const submission = parseWithZod(form({ ...base, ...rows([['2026-12-24', 'hours', '14:00', '16:00'], ['2026-12-24', 'hours', '08:00', '10:00']]) }), { schema: scheduleSchema })
+    expect(submission.status).toBe('success')
+    if (submission.status !== 'success') return
+    expect(submission.value.exceptions).toEqual([{ date: '2026-12-24', slots: [{ start: '08:00', end: '10:00' }, { start: '14:00', end: '16:00' }] }])
+  })
+
+  it('refuses ranges of one date that overlap, and a day off beside other hours', () => {
+    const submission = parseWithZod(
+      form({ ...base, ...rows([['2026-12-24', 'hours', '08:00', '10:00'], ['2026-12-24', 'hours', '09:00', '11:00'], ['2026-12-31', 'off', '', ''], ['2026-12-31', 'hours', '08:00', '09:00']]) }),
+      { schema: scheduleSchema },
+    )
+    expect(submission.status).toBe('error')
+    if (submission.status !== 'error') return
+    expect(submission.error).toMatchObject({ 'exceptions[1].start': ['schedule:validation.overlap'], 'exceptions[3].date': ['schedule:validation.duplicateDate'] })
+  })
+
+  it('gives a saved date with several ranges one row per range', () => {
+    const closed = { enabled: false, slots: [] }
+    const values = scheduleFormValues({
+      time_zone: 'America/Sao_Paulo',
+      consultation_minutes: 50,
+      buffer_minutes: 0,
+      minimum_notice_hours: 12,
+      horizon_days: 60,
+      availability: { monday: closed, tuesday: closed, wednesday: closed, thursday: closed, friday: closed, saturday: closed, sunday: closed },
+      exceptions: [{ date: '2026-12-24', slots: [{ start: '14:00', end: '16:00' }, { start: '08:00', end: '10:00' }] }],
+    })
+    expect(values.exceptions).toEqual([
+      { date: '2026-12-24', kind: 'hours', start: '08:00', end: '10:00' },
+      { date: '2026-12-24', kind: 'hours', start: '14:00', end: '16:00' },
+      { date: '', kind: 'off', start: '', end: '' },
+    ])
+  })
+})
+
 describe('scheduleFormValues', () => {
   it('offers one blank row after the saved slots of each day and after the exceptions', () => {
     const values = scheduleFormValues({

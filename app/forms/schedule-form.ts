@@ -52,28 +52,48 @@ const exceptionRow = z.object({
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
 
+/**
+ * Exception rows: a date is either a day off (one row) or other hours, where several rows of one
+ * date are several ranges of that day (checked against each other like a weekday's slots).
+ */
 const exceptionRows = z
   .array(exceptionRow)
   .max(MAX_EXCEPTIONS + 1, { error: 'schedule:validation.tooManyExceptions' })
   .superRefine((rows, context) => {
-    const seen = new Set<string>()
+    const kinds = new Map<string, 'off' | 'hours'>()
+    const ranges = new Map<string, { row: { start: string; end: string }; index: number }[]>()
     rows.forEach((row, index) => {
       if (!row.date && !row.start && !row.end) return
+      const kind = row.kind === 'hours' ? 'hours' : 'off'
       if (!row.date) context.addIssue({ code: 'custom', path: [index, 'date'], message: 'errors.required' })
       else if (!isDate(row.date)) context.addIssue({ code: 'custom', path: [index, 'date'], message: 'validation.date' })
-      else if (seen.has(row.date)) context.addIssue({ code: 'custom', path: [index, 'date'], message: 'schedule:validation.duplicateDate' })
-      else seen.add(row.date)
-      if (row.kind !== 'hours') return
+      else if (kinds.has(row.date) && (kind === 'off' || kinds.get(row.date) === 'off')) {
+        context.addIssue({ code: 'custom', path: [index, 'date'], message: 'schedule:validation.duplicateDate' })
+      } else kinds.set(row.date, kind)
+      if (kind !== 'hours') return
       for (const field of ['start', 'end'] as const) {
         if (!row[field]) context.addIssue({ code: 'custom', path: [index, field], message: 'errors.required' })
       }
-      if (row.start && row.end) {
-        for (const issue of slotIssues([{ start: row.start, end: row.end }])) {
-          context.addIssue({ code: 'custom', path: [index, issue.field], message: SLOT_MESSAGES[issue.problem] })
-        }
-      }
+      if (row.start && row.end && row.date) ranges.set(row.date, [...(ranges.get(row.date) ?? []), { row: { start: row.start, end: row.end }, index }])
     })
+    for (const list of ranges.values()) {
+      for (const issue of slotIssues(list.map(({ row }) => row))) {
+        context.addIssue({ code: 'custom', path: [list[issue.index]!.index, issue.field], message: SLOT_MESSAGES[issue.problem] })
+      }
+    }
   })
+
+/** The exception rows as the provider takes them: one per date, its ranges in order. */
+function exceptionsOf(rows: readonly z.output<typeof exceptionRow>[]): { date: string; slots: Slot[] }[] {
+  const byDate = new Map<string, Slot[]>()
+  for (const row of rows) {
+    if (!row.date) continue
+    const slots = byDate.get(row.date) ?? []
+    if (row.kind === 'hours') slots.push({ start: row.start!, end: row.end! })
+    byDate.set(row.date, slots)
+  }
+  return [...byDate.entries()].map(([date, slots]) => ({ date, slots: sortedSlots(slots) })).sort((a, b) => a.date.localeCompare(b.date))
+}
 
 export const scheduleSchema = z
   .object({
@@ -97,10 +117,7 @@ export const scheduleSchema = z
         return [day, { enabled: Boolean(value.availability?.[day]?.enabled), slots: sortedSlots(slots) }]
       }),
     ) as Record<Weekday, { enabled: boolean; slots: Slot[] }>,
-    exceptions: (value.exceptions ?? [])
-      .filter((row) => row.date)
-      .map((row) => ({ date: row.date!, slots: row.kind === 'hours' ? [{ start: row.start!, end: row.end! }] : [] }))
-      .sort((a, b) => a.date.localeCompare(b.date)),
+    exceptions: exceptionsOf(value.exceptions ?? []),
   }))
 
 export type ScheduleValue = z.output<typeof scheduleSchema>
@@ -120,13 +137,13 @@ export function scheduleFormValues(schedule: ScheduleValue) {
       }),
     ),
     exceptions: [
-      ...schedule.exceptions.map((exception) => ({
-        date: exception.date,
-        kind: exception.slots.length === 0 ? ('off' as const) : ('hours' as const),
-        start: exception.slots[0]?.start ?? '',
-        end: exception.slots[0]?.end ?? '',
-      })),
-      { date: '', kind: 'off' as const, start: '', end: '' },
+      // Other hours on a date: one row per range.
+      ...schedule.exceptions.flatMap((exception): { date: string; kind: 'off' | 'hours'; start: string; end: string }[] =>
+        exception.slots.length === 0
+          ? [{ date: exception.date, kind: 'off', start: '', end: '' }]
+          : sortedSlots(exception.slots).map((slot) => ({ date: exception.date, kind: 'hours', start: slot.start, end: slot.end })),
+      ),
+      { date: '', kind: 'off', start: '', end: '' },
     ],
   }
 }

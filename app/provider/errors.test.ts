@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { messageForFailure, parseErrorBody } from './errors'
+import { errorCode, messageForFailure, parseErrorBody } from './errors'
 
 describe('messageForFailure', () => {
   test.each([
@@ -68,5 +68,16 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody('<html>')).toEqual({})
     expect(parseErrorBody(null)).toEqual({})
     expect(parseErrorBody([1])).toEqual({})
+  })
+})
+
+describe('errorCode', () => {
+  test('the machine-readable code beside the detail, when it is a short word', () => {
+    expect(errorCode({ detail: 'Calendar não está conectado', code: 'calendar_not_connected' })).toBe('calendar_not_connected')
+    expect(errorCode({ detail: 'Nope' })).toBeUndefined()
+    expect(errorCode({ code: 'not a code <script>' })).toBeUndefined()
+    expect(errorCode({ code: 42 })).toBeUndefined()
+    expect(errorCode('<html>')).toBeUndefined()
+    expect(errorCode(null)).toBeUndefined()
   })
 })

@@ -10,6 +10,8 @@ export type ProviderFailure =
       detail?: string
       fieldErrors?: Record<string, string[]>
       retryAfterSeconds?: number
+      /** The provider's machine-readable `code` beside the detail (e.g. `calendar_not_connected`). */
+      code?: string
     }
 
 export class ProviderError extends Error {
@@ -24,6 +26,9 @@ export class ProviderError extends Error {
   }
   get isNetwork() {
     return this.failure.kind === 'network'
+  }
+  get code() {
+    return this.failure.kind === 'http' ? this.failure.code : undefined
   }
 }
 
@@ -78,6 +83,13 @@ const STATUS_TEXTS: Record<number, string> = {
 
 function statusText(status: number) {
   return STATUS_TEXTS[status] ?? 'Unexpected response'
+}
+
+/** The `code` of an error body (`{"detail": ..., "code": "sync_in_progress"}`), when it is a short word. */
+export function errorCode(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const code = (body as Record<string, unknown>).code
+  return typeof code === 'string' && /^[a-z0-9_]{1,64}$/i.test(code) ? code : undefined
 }
 
 /** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */

@@ -2,7 +2,7 @@ import { type z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
-import { ProviderError, parseErrorBody } from './errors.ts'
+import { ProviderError, errorCode, parseErrorBody } from './errors.ts'
 
 export type ProviderRequest = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -87,13 +87,16 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
 
   const parsed = parseJson(text)
   if (!response.ok) {
-    const { detail, fieldErrors } = parseErrorBody(parsed.ok ? parsed.value : undefined)
+    const body = parsed.ok ? parsed.value : undefined
+    const { detail, fieldErrors } = parseErrorBody(body)
+    const code = errorCode(body)
     throw new ProviderError({
       kind: 'http',
       status: response.status,
       detail,
       fieldErrors,
       retryAfterSeconds: retryAfter(response.headers.get('Retry-After')),
+      ...(code ? { code } : {}),
     })
   }
   if (response.status === 204 || text === '') return null

@@ -67,7 +67,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return { professionalId: appointment.professional.id, own: { start: appointment.start_time, end: appointment.end_time } }
     },
     submit: (values) => updateAppointment(auth, id, values),
-    done: (appointment) => redirectWithToast(`/consultas/${appointment.id}`, { type: 'success', message: { key: 'appointments:reschedule.done' } }),
+    done: (appointment, { calendarUnverified }) =>
+      redirectWithToast(`/consultas/${appointment.id}`, {
+        type: 'success',
+        // SPEC §8: the Google Calendar check failed; done all the same, and the patient is told.
+        message: { key: calendarUnverified ? 'appointments:reschedule.doneUnverified' : 'appointments:reschedule.done' },
+        durationMs: calendarUnverified ? 10_000 : undefined,
+      }),
   })
 }
 

@@ -59,7 +59,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     patientZone: timeZoneOr(user.time_zone),
     target: async () => ({ professionalId: id }),
     submit: (values) => createAppointment(auth, { professional_id: id, ...values }),
-    done: (appointment) => redirectWithToast(`/consultas/${appointment.id}`, { type: 'success', message: { key: 'appointments:booking.booked' } }),
+    done: (appointment, { calendarUnverified }) =>
+      redirectWithToast(`/consultas/${appointment.id}`, {
+        type: 'success',
+        // SPEC §8: the Google Calendar check failed; booked all the same, and the patient is told.
+        message: { key: calendarUnverified ? 'appointments:booking.bookedUnverified' : 'appointments:booking.booked' },
+        durationMs: calendarUnverified ? 10_000 : undefined,
+      }),
   })
 }
 

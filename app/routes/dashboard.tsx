@@ -11,6 +11,8 @@ import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
 import { consultationWindow, formatDateTime } from '#app/domain/appointments.ts'
 import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
 import { AgendaWeek } from '#app/ui/agenda-week.tsx'
+import { type DashboardCalendar, dashboardCalendar, orNull } from '#app/forms/calendar.server.ts'
+import { getIntegrationStatus } from '#app/provider/calendar.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
@@ -25,18 +27,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date()
   const timeZone = user.time_zone ?? DEFAULT_TIME_ZONE
   const week = weekToShow(new URL(request.url).searchParams.get('semana'), timeZone, now)
-  const [t, locale, agenda, program, upcoming] = await Promise.all([
+  const [t, locale, agenda, program, upcoming, calendarStatus] = await Promise.all([
     getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
     role === 'profissional' ? getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? getProgram(auth).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? listAppointments(auth, 'upcoming').catch(errorResponseFor) : Promise.resolve(null),
+    // Beside the agenda: a professional without a connected calendar costs no more than this.
+    role === 'profissional' ? getIntegrationStatus(auth).catch(orNull) : Promise.resolve(null),
   ])
+  // Connected: the events and the schedule for the stats, read in parallel.
+  const calendar: DashboardCalendar | null = role === 'profissional' ? await dashboardCalendar(auth, calendarStatus, { now, timeZone }) : null
   const lng = locale as Language
   const next = upcoming?.results[0]
   return data({
     meta: { title: `${t('title')} · Innera`, description: t('description') },
     role,
+    calendar,
     language: lng,
     firstName: user.first_name || user.username,
     welcome: new URL(request.url).searchParams.get('welcome') === '1',
@@ -87,7 +94,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
 export default function Dashboard() {
-  const { role, firstName, welcome, program, agenda, nextAppointment, language } = useLoaderData<typeof loader>()
+  const { role, firstName, welcome, program, agenda, nextAppointment, language, calendar } = useLoaderData<typeof loader>()
   const { t } = useTranslation('dashboard')
   return (
     <main id="main" className="container-page py-10">
@@ -102,6 +109,7 @@ export default function Dashboard() {
               {t('professional.availabilityLink')}
             </Link>
           </div>
+          {calendar ? <CalendarSummary calendar={calendar} /> : null}
           <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} language={language} previous={agenda.previous} next={agenda.next} start={agenda.start} />
         </>
       ) : (
@@ -169,6 +177,46 @@ export default function Dashboard() {
         </>
       )}
     </main>
+  )
+}
+
+const STAT_NAMES = ['totalEvents', 'inneraEvents', 'externalEvents', 'upcomingEvents', 'conflictsDetected'] as const
+
+/** SPEC §3's calendar stats, when the professional's Google Calendar is connected; else the way to connect it. */
+function CalendarSummary({ calendar }: { calendar: DashboardCalendar }) {
+  const { t } = useTranslation('dashboard')
+  return (
+    <section aria-labelledby="calendar-title" className="mt-8 rounded-2xl bg-white p-6 shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="calendar-title" className="text-2xl font-semibold">
+          {t('professional.calendar.title')}
+        </h2>
+        <Link to="/agenda/calendario" className="link">
+          {calendar.state === 'not-connected' ? t('professional.calendar.connect') : t('professional.calendar.open')}
+        </Link>
+      </div>
+      {calendar.state === 'connected' ? (
+        <>
+          <p className="mt-1 text-sm text-muted">{t('professional.calendar.lead')}</p>
+          <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-5">
+            {STAT_NAMES.map((name) => (
+              <div key={name} className="rounded-xl bg-brand-50 p-3">
+                <dt className="text-sm text-muted">{t(`professional.calendar.${name}`)}</dt>
+                <dd className="text-2xl font-semibold tabular-nums">{calendar.stats[name] ?? '—'}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      ) : (
+        <p className="mt-2 text-muted">
+          {calendar.state === 'not-connected'
+            ? t('professional.calendar.notConnected')
+            : calendar.state === 'reconnect'
+              ? t('professional.calendar.reconnect')
+              : t('professional.calendar.unavailable')}
+        </p>
+      )}
+    </section>
   )
 }
 

@@ -6,7 +6,7 @@ import { type ProviderRequest, providerJson } from '#app/provider/fetch.server.t
 import { type SessionUser, refreshResponseSchema, sessionUserSchema } from '#app/provider/schemas.ts'
 import { toastHeader } from '#app/utils/toast.server.ts'
 import { type Role, hasRole } from './roles.ts'
-import { type SessionData, getSession, sessionStorage } from './session.server.ts'
+import { type CalendarOAuthState, type SessionData, getSession, sessionStorage } from './session.server.ts'
 import { expiryOf, isExpired } from './tokens.ts'
 
 /** The answer of a call whose body nobody reads. */
@@ -110,6 +110,7 @@ export class Auth {
     this.#session.unset('access')
     this.#session.unset('refresh')
     this.#session.unset('user')
+    this.#session.unset('calendarOAuth')
   }
 
   /** Stores a fresh sign-in (login, Google): the user comes with it, just confirmed. */
@@ -120,12 +121,32 @@ export class Auth {
     this.#session.set('refresh', refresh)
     this.#session.set('user', user)
     this.#session.set('userCheckedAt', Date.now())
+    // An authorization another account started in this browser is not this one's.
+    this.#session.unset('calendarOAuth')
   }
 
   /** The stored user is out of date (the user just changed their profile): the next request asks. */
   forgetUserCheck() {
     this.#changed = true
     this.#session.unset('userCheckedAt')
+  }
+
+  /** Starts a Google Calendar authorization: its `state` waits in the session for the callback. */
+  beginCalendarOAuth(value: CalendarOAuthState) {
+    this.#changed = true
+    this.#session.set('calendarOAuth', value)
+  }
+
+  /** The authorization waiting for its callback, if any (read only: `endCalendarOAuth` ends it). */
+  get pendingCalendarOAuth(): CalendarOAuthState | null {
+    return this.#session.get('calendarOAuth') ?? null
+  }
+
+  /** The callback used the `state`: it cannot be used again. */
+  endCalendarOAuth() {
+    if (!this.#session.has('calendarOAuth')) return
+    this.#changed = true
+    this.#session.unset('calendarOAuth')
   }
 
   /** Replaces both tokens of the signed-in user (a password change issues a new pair). */

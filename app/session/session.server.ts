@@ -8,7 +8,11 @@ export type SessionData = {
   user: SessionUser
   /** When the provider last confirmed the stored user (ms since the epoch); see Auth.syncUser. */
   userCheckedAt?: number
+  /** A Google Calendar authorization in progress (decision 0025): its `state`, checked once by the callback. */
+  calendarOAuth?: CalendarOAuthState
 }
+
+export type CalendarOAuthState = { state: string; popup: boolean; createdAt: number }
 
 export type SessionFlashData = {
   toast: string

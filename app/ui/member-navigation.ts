@@ -20,6 +20,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/profissional/pacientes', key: 'memberNav.patientsList' },
     { to: '/profissional/avaliacoes', key: 'memberNav.sharedAssessments' },
     { to: '/agenda/disponibilidade', key: 'memberNav.availability' },
+    { to: '/agenda/calendario', key: 'memberNav.calendar' },
   ],
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },

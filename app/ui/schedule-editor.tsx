@@ -5,11 +5,17 @@ import { type scheduleFormValues } from '#app/forms/schedule-form.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { type ConflictItem, SlotConflicts } from '#app/ui/calendar/conflict-list.tsx'
+
+/** A Google Calendar conflict (issue 13), shown beside the weekday and slot it hits. */
+export type EditorConflict = ConflictItem & { dayName: string; timeSlot: string }
 
 type Props = {
   defaultValue: ReturnType<typeof scheduleFormValues>
   lastResult?: SubmissionResult<string[]>
   timeZones: { value: string; label: string }[]
+  /** With a connected Google Calendar: the conflicts of the next 30 days. */
+  conflicts?: EditorConflict[] | null
 }
 
 const fieldClass = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
@@ -20,7 +26,7 @@ const inputClass = `${fieldClass} w-full`
  * exceptions. Every button works without JavaScript: "add" and "remove" are conform list intents
  * that the server answers with the list changed and nothing saved; a blank row is simply ignored.
  */
-export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
+export function ScheduleEditor({ defaultValue, lastResult, timeZones, conflicts }: Props) {
   const { t } = useTranslation('schedule')
   const validation = useDeferredValidation('schedule')
   const [form, fields] = useForm<FormInput<'schedule'>, FormOutput<'schedule'>>({
@@ -73,6 +79,9 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
             const dayFields = days[day].getFieldset()
             const slots = dayFields.slots.getFieldList()
             const dayName = t(`weekdays.${day}`)
+            const dayConflicts = (conflicts ?? []).filter((conflict) => conflict.dayName === day)
+            const slotKey = (range: { start: { initialValue?: unknown }; end: { initialValue?: unknown } }) => `${String(range.start.initialValue ?? '')}-${String(range.end.initialValue ?? '')}`
+            const shownSlots = new Set(slots.map((slot) => slotKey(slot.getFieldset())))
             return (
               <fieldset key={day} className="py-4">
                 <legend className="sr-only">{dayName}</legend>
@@ -98,10 +107,13 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones }: Props) {
                         >
                           {t('editor.remove')}
                         </button>
+                        <SlotConflicts conflicts={dayConflicts.filter((conflict) => conflict.timeSlot === slotKey(range))} />
                       </li>
                     )
                   })}
                 </ul>
+                {/* Conflicts of slots no row has now (a date exception's, or a slot changed since). */}
+                <SlotConflicts conflicts={dayConflicts.filter((conflict) => !shownSlots.has(conflict.timeSlot))} />
                 <button {...form.insert.getButtonProps({ name: dayFields.slots.name, defaultValue: { start: '', end: '' } })} className="btn-secondary mt-2 min-h-11">
                   {t('editor.addSlot', { day: dayName })}
                 </button>

@@ -137,6 +137,25 @@ describe('freeTimes', () => {
     expect(isClear(rules(), booked, at('2026-03-02T15:10:00Z'), 7)).toBe(false)
   })
 
+  it('leaves out busy time like a booking, also for the rescheduled appointment (decision 0026)', () => {
+    // Busy 08:55-10:00 local (another calendar's event): 08:00 runs into it with its buffer, 08:50 and 09:40 overlap it.
+    const busy = [{ start: at('2026-03-02T11:55:00Z'), end: at('2026-03-02T13:00:00Z') }]
+    const monday = (options: { ignore?: number; booked?: Booking[] } = {}) =>
+      freeTimes({ schedule: rules(), exceptions: [], booked: options.booked ?? [], busy, now: SUNDAY_MORNING, window: { start: at(MONDAY.start), end: at(MONDAY.end) }, ignoreAppointmentId: options.ignore }).map(iso)
+    expect(monday()).toEqual(MONDAY_FREE.slice(3))
+    // Without the buffer 08:00-08:50 ends before the busy time.
+    const noBuffer = freeTimes({ schedule: rules({ bufferMinutes: 0 }), exceptions: [], booked: [], busy, now: SUNDAY_MORNING, window: { start: at(MONDAY.start), end: at(MONDAY.end) } }).map(iso)
+    expect(noBuffer).toEqual([MONDAY_FREE[0], ...MONDAY_FREE.slice(3)])
+    // Merged with the bookings, whatever the order.
+    const booked = [{ id: 3, start: at('2026-03-02T16:00:00Z'), blockedUntil: at('2026-03-02T17:00:00Z') }]
+    expect(monday({ booked })).not.toContain('2026-03-02T16:00:00.000Z')
+    expect(monday({ booked, ignore: 3 })).toContain('2026-03-02T16:00:00.000Z')
+    expect(isClear(rules(), [], at('2026-03-02T11:00:00Z'), undefined, busy)).toBe(false)
+    // Touching is not overlapping: 10:00 starts as the busy time ends.
+    expect(isClear(rules(), [], at('2026-03-02T13:00:00Z'), undefined, busy)).toBe(true)
+    expect(isClear(rules(), [], at('2026-03-02T11:00:00Z'))).toBe(true)
+  })
+
   it('starts at now + minimum notice', () => {
     const mondayNine = at('2026-03-02T12:00:00Z')
     expect(free(rules(), mondayNine, MONDAY)).toEqual([])

@@ -1,10 +1,9 @@
-import { formatInTimeZone } from 'date-fns-tz'
 import { WEEKDAYS, type TimeSlot, type Weekday, type WeeklyAvailability } from '#server/db/schema.ts'
 
 /**
  * The free times of a professional (decision 0023), without I/O: instants are milliseconds since
  * the epoch, wall times are a local date ("YYYY-MM-DD") and minutes since its midnight in the
- * professional's IANA time zone. date-fns-tz gives the zone's UTC offset at an instant; the rest
+ * professional's IANA time zone. Intl gives the zone's UTC offset at an instant; the rest
  * is arithmetic, so a 60-day window costs two offset lookups per day (more on a change day).
  */
 
@@ -30,10 +29,15 @@ export type DateException = { date: string; slots: TimeSlot[] }
 /** A live appointment as the free-time rules see it: [start, blockedUntil) is taken. */
 export type Booking = { id?: number; start: number; blockedUntil: number }
 
+/** Other busy time of the professional (their Google calendar, decision 0026): [start, end) is taken, like a booking. */
+export type BusyInterval = { start: number; end: number }
+
 export type FreeTimeQuery = {
   schedule: ScheduleRules
   exceptions: DateException[]
   booked: Booking[]
+  /** Taken like bookings, but never ignored for a rescheduled appointment. */
+  busy?: BusyInterval[]
   now: number
   /** Narrows the result to starts in [start, end); always clipped to [now + notice, now + horizon]. */
   window?: { start?: number; end?: number }
@@ -50,17 +54,40 @@ export function clockMinutes(text: string, { allowEndOfDay = false } = {}): numb
   return match ? Number(match[1]) * 60 + Number(match[2]) : undefined
 }
 
+// One Intl formatter per zone: building one costs far more than using it, and 60 days of free
+// times look the offset up a few hundred times per request.
+const zoneClocks = new Map<string, Intl.DateTimeFormat>()
+function zoneClock(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneClocks.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+    // Bounded: there are about 600 zone names.
+    if (zoneClocks.size < 1000) zoneClocks.set(timeZone, format)
+  }
+  return format
+}
+
 /**
- * The zone's offset from UTC at an instant, in ms (local = UTC + offset). Read through
- * formatInTimeZone's "xxx" ("-03:00"), which looks the instant up in the zone whatever the
- * process's own time zone (date-fns-tz's getTimezoneOffset reads its date as a wall time instead).
+ * The zone's offset from UTC at an instant, in ms (local = UTC + offset), to the minute: the
+ * instant's wall clock in the zone ("MM/DD/YYYY, HH:MM", a plain format being several times
+ * cheaper than formatToParts) read back as if it were UTC. Looks the instant up in the zone
+ * whatever the process's own time zone.
  */
 function offsetAt(timeZone: string, instant: number): number {
-  const text = formatInTimeZone(new Date(instant), timeZone, 'xxx')
-  const match = /^([+-])(\d{2}):(\d{2})$/.exec(text)
-  if (!match) throw new Error(`Unexpected UTC offset "${text}" for ${timeZone}`)
-  const minutes = Number(match[2]) * 60 + Number(match[3])
-  return (match[1] === '-' ? -minutes : minutes) * MINUTE
+  const text = zoneClock(timeZone).format(instant)
+  const wall = Date.UTC(Number(text.slice(6, 10)), Number(text.slice(0, 2)) - 1, Number(text.slice(3, 5)), Number(text.slice(12, 14)), Number(text.slice(15, 17)))
+  if (Number.isNaN(wall)) throw new Error(`Unexpected wall clock "${text}" for ${timeZone}`)
+  return wall - Math.floor(instant / MINUTE) * MINUTE
 }
 
 /** The local date ("YYYY-MM-DD") of an instant in a time zone. */
@@ -162,15 +189,19 @@ export function bookingBounds(schedule: ScheduleRules, now: number): { earliest:
   return { earliest: now + schedule.minimumNoticeHours * HOUR, latest: now + schedule.horizonDays * DAY }
 }
 
-/** Bookings sorted and merged into disjoint intervals, so one forward pointer can walk them. */
-function mergedBookings(booked: Booking[], ignoreId: number | undefined, from: number): { start: number; end: number }[] {
-  const live = booked.filter((booking) => booking.blockedUntil > from && (ignoreId === undefined || booking.id !== ignoreId))
+/** Bookings and busy time sorted and merged into disjoint intervals, so one forward pointer can walk them. */
+function mergedBookings(booked: Booking[], busy: BusyInterval[], ignoreId: number | undefined, from: number): BusyInterval[] {
+  const live = booked
+    .filter((booking) => ignoreId === undefined || booking.id !== ignoreId)
+    .map((booking): BusyInterval => ({ start: booking.start, end: booking.blockedUntil }))
+    .concat(busy)
+    .filter((interval) => interval.end > from)
   live.sort((a, b) => a.start - b.start)
-  const merged: { start: number; end: number }[] = []
-  for (const booking of live) {
+  const merged: BusyInterval[] = []
+  for (const interval of live) {
     const last = merged[merged.length - 1]
-    if (last && booking.start <= last.end) last.end = Math.max(last.end, booking.blockedUntil)
-    else merged.push({ start: booking.start, end: booking.blockedUntil })
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end)
+    else merged.push({ ...interval })
   }
   return merged
 }
@@ -179,11 +210,11 @@ function mergedBookings(booked: Booking[], ignoreId: number | undefined, from: n
  * The free starts, ascending: candidates from now + notice to now + horizon (inclusive), within
  * the window, whose [start, start + length + buffer) overlaps no booked [start, blockedUntil).
  */
-export function freeTimes({ schedule, exceptions, booked, now, window, ignoreAppointmentId, limit = Infinity }: FreeTimeQuery): number[] {
+export function freeTimes({ schedule, exceptions, booked, busy: otherBusy = [], now, window, ignoreAppointmentId, limit = Infinity }: FreeTimeQuery): number[] {
   const { earliest, latest } = bookingBounds(schedule, now)
   const from = Math.max(earliest, window?.start ?? -Infinity)
   const to = Math.min(latest + 1, window?.end ?? Infinity)
-  const busy = mergedBookings(booked, ignoreAppointmentId, from)
+  const busy = mergedBookings(booked, otherBusy, ignoreAppointmentId, from)
   const occupies = (schedule.consultationMinutes + schedule.bufferMinutes) * MINUTE
   const free: number[] = []
   let pointer = 0
@@ -197,9 +228,10 @@ export function freeTimes({ schedule, exceptions, booked, now, window, ignoreApp
   return free
 }
 
-/** Whether [start, start + length + buffer) is clear of every booking (the rescheduled one aside). */
-export function isClear(schedule: ScheduleRules, booked: Booking[], start: number, ignoreAppointmentId?: number): boolean {
+/** Whether [start, start + length + buffer) is clear of every booking (the rescheduled one aside) and of the busy time. */
+export function isClear(schedule: ScheduleRules, booked: Booking[], start: number, ignoreAppointmentId?: number, busy: BusyInterval[] = []): boolean {
   const end = start + (schedule.consultationMinutes + schedule.bufferMinutes) * MINUTE
+  if (busy.some((interval) => interval.start < end && start < interval.end)) return false
   return !booked.some((booking) => booking.id !== ignoreAppointmentId && booking.start < end && start < booking.blockedUntil)
 }
 

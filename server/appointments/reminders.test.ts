@@ -203,6 +203,15 @@ function remindersSuite(open: () => Promise<{ first: DatabaseHandle; second: Dat
     expect(statuses.sort()).toEqual(['reminder_1h:pending', 'reminder_1h:pending', 'reminder_24h:skipped', 'reminder_24h:skipped'])
   })
 
+  it("writes the professional's messages in the zone of their schedule, not their account's", async () => {
+    // Paula's account says Lisbon (she travels); her schedule, and so her agenda, is in São Paulo.
+    await first.db.update(users).set({ timeZone: 'Europe/Lisbon' }).where(eq(users.id, PAULA_ID))
+    await book(WED_8)
+    await tickBoth()
+    const [paulaConfirmation] = await mailTo(PAULA)
+    expect(paulaConfirmation!.subject).toBe('Consulta Innera com Pedro agendada para 4/03 às 08:00')
+  })
+
   it("writes each person's message in their own time zone, with the other's first name and no health details", async () => {
     await first.db.update(users).set({ timeZone: 'Europe/Lisbon' }).where(eq(users.id, PEDRO_ID))
     const id = await book(WED_8, 'Insônia e ansiedade há meses')

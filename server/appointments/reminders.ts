@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
-import { appointments, outbox, scheduledMessages, users, type MessageRecipient, type ScheduledMessageKind } from '#server/db/schema.ts'
+import { appointments, outbox, professionalProfiles, scheduledMessages, users, type MessageRecipient, type ScheduledMessageKind } from '#server/db/schema.ts'
 import { appointmentMessage, type AppointmentMailKind } from '#server/mail/appointment-messages.ts'
 
 /**
@@ -99,11 +99,13 @@ async function appointmentsWithPeople(tx: Writer, ids: number[]): Promise<Map<nu
       status: appointments.status,
       startTime: appointments.startTime,
       patient: personColumns(patientUser),
-      professional: personColumns(professionalUser),
+      // The professional reads times in the zone they work in (their schedule's), as the agenda shows them.
+      professional: { ...personColumns(professionalUser), timeZone: sql<string>`coalesce(${professionalProfiles.timeZone}, ${professionalUser.timeZone})` },
     })
     .from(appointments)
     .innerJoin(patientUser, eq(patientUser.id, appointments.patientId))
     .innerJoin(professionalUser, eq(professionalUser.id, appointments.professionalId))
+    .leftJoin(professionalProfiles, eq(professionalProfiles.userId, appointments.professionalId))
     .where(inArray(appointments.id, ids))
   return new Map(rows.map((row) => [row.id, row]))
 }

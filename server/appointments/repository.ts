@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
+import { preparedQuery } from '#server/db/prepared.ts'
 import { appointments, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
 import type { Booking, DateException } from './free-times'
 import { scheduleBookingMessages } from './reminders'
@@ -28,17 +29,55 @@ export async function bookableProfessionals(db: Database, pillar?: string): Prom
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
 }
 
-export async function findBookableProfessional(db: Database, id: number): Promise<ProfessionalWithProfile | undefined> {
-  const [row] = await db
+// The booking page's reads (one professional's profile, exceptions and bookings) run on every
+// visit and every booking: prepared once per database, like the session lookup.
+const bookableProfessionalQuery = preparedQuery((db) =>
+  db
     .select({ user: users, profile: professionalProfiles })
     .from(professionalProfiles)
     .innerJoin(users, eq(users.id, professionalProfiles.userId))
-    .where(and(eq(professionalProfiles.userId, id), bookable))
+    .where(and(eq(professionalProfiles.userId, sql.placeholder('id')), bookable))
+    .prepare('bookable_professional'),
+)
+
+export async function findBookableProfessional(db: Database, id: number): Promise<ProfessionalWithProfile | undefined> {
+  const [row] = await bookableProfessionalQuery(db).execute({ id })
   return row
 }
 
+const professionalExceptionsQuery = preparedQuery((db) =>
+  db
+    .select({ date: scheduleExceptions.date, slots: scheduleExceptions.slots })
+    .from(scheduleExceptions)
+    .where(eq(scheduleExceptions.professionalId, sql.placeholder('id')))
+    .orderBy(asc(scheduleExceptions.date))
+    .prepare('professional_exceptions'),
+)
+
+const professionalBookingsQuery = preparedQuery((db) =>
+  db
+    .select({ id: appointments.id, start: appointments.startTime, blockedUntil: appointments.blockedUntil })
+    .from(appointments)
+    .where(and(eq(appointments.professionalId, sql.placeholder('id')), ne(appointments.status, 'cancelled'), gt(appointments.blockedUntil, sql.placeholder('from'))))
+    .prepare('professional_bookings'),
+)
+
+/** One professional's date exceptions and live bookings still blocking time after `from`. */
+export async function bookingRulesOf(db: Database, professionalId: number, from: number): Promise<{ exceptions: DateException[]; booked: Booking[] }> {
+  const [exceptions, booked] = await Promise.all([
+    professionalExceptionsQuery(db).execute({ id: professionalId }),
+    professionalBookingsQuery(db).execute({ id: professionalId, from: new Date(from).toISOString() }),
+  ])
+  return {
+    exceptions: exceptions.map((row) => ({ date: row.date, slots: row.slots })),
+    booked: booked.map((row) => ({ id: row.id, start: row.start.getTime(), blockedUntil: row.blockedUntil.getTime() })),
+  }
+}
+
+const profileQuery = preparedQuery((db) => db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, sql.placeholder('id'))).prepare('professional_profile'))
+
 export async function findProfile(db: Database, userId: number): Promise<ProfileRow | undefined> {
-  const [row] = await db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, userId))
+  const [row] = await profileQuery(db).execute({ id: userId })
   return row
 }
 
@@ -180,10 +219,16 @@ export async function listAppointmentViews(
 }
 
 /** A professional's appointments starting in [from, to), cancelled ones included, in order. */
-export async function professionalAppointmentViews(db: Database, professionalId: number, from: Date, to: Date): Promise<AppointmentView[]> {
-  return selectViews(db)
-    .where(and(eq(appointments.professionalId, professionalId), gte(appointments.startTime, from), lt(appointments.startTime, to)))
+// The professional's week: their /dashboard reads it on every visit.
+const professionalWeekQuery = preparedQuery((db) =>
+  selectViews(db)
+    .where(and(eq(appointments.professionalId, sql.placeholder('id')), gte(appointments.startTime, sql.placeholder('from')), lt(appointments.startTime, sql.placeholder('to'))))
     .orderBy(asc(appointments.startTime), asc(appointments.id))
+    .prepare('professional_week'),
+)
+
+export async function professionalAppointmentViews(db: Database, professionalId: number, from: Date, to: Date): Promise<AppointmentView[]> {
+  return professionalWeekQuery(db).execute({ id: professionalId, from: from.toISOString(), to: to.toISOString() })
 }
 
 /** Statuses after which an appointment cannot be moved or cancelled. */

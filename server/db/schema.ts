@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -7,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -201,11 +203,76 @@ export const fakeGoogleCodes = pgTable('fake_google_codes', {
   redirectUri: text('redirect_uri').notNull(),
   scope: text('scope').notNull(),
   nonce: text('nonce'),
+  // "offline": the exchange also grants a refresh token (the calendar connection asks for one).
+  accessType: varchar('access_type', { length: 20 }),
   subject: varchar('subject', { length: 255 }).notNull(),
   email: varchar('email', { length: 254 }).notNull(),
   name: varchar('name', { length: 255 }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+})
+
+/**
+ * Offline grants of the fake Google (a refresh token and the access tokens minted from it). Only
+ * the refresh token's SHA-256 is kept; revoking the grant (revoke endpoint, dev helper) makes both
+ * kinds of token fail as Google's do: invalid_grant on refresh, 401 on the Calendar API.
+ */
+export const fakeGoogleGrants = pgTable(
+  'fake_google_grants',
+  {
+    id: serial('id').primaryKey(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    clientId: varchar('client_id', { length: 255 }).notNull(),
+    scope: text('scope').notNull(),
+    refreshTokenHash: varchar('refresh_token_hash', { length: 64 }).notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [uniqueIndex('fake_google_grants_refresh_token_hash_unique').on(table.refreshTokenHash), index('fake_google_grants_subject_idx').on(table.subject)],
+)
+
+/** The primary calendar of a fake Google account: its id is the account's e-mail, as at Google. */
+export const fakeGoogleCalendars = pgTable('fake_google_calendars', {
+  subject: varchar('subject', { length: 255 }).primaryKey(),
+  email: varchar('email', { length: 254 }).notNull(),
+  timeZone: varchar('time_zone', { length: 64 }).notNull().default('America/Sao_Paulo'),
+  createdAt: createdAt(),
+})
+
+/** Every write to a fake calendar event takes the next number: sync tokens are a position in it. */
+export const fakeGoogleEventChanges = pgSequence('fake_google_event_changes')
+
+/**
+ * Events of the fake Google calendars, as Google's event resource (`resource`), with the columns
+ * the queries need beside it. A deleted event stays, `cancelled`, so incremental syncs report it.
+ */
+export const fakeGoogleEvents = pgTable(
+  'fake_google_events',
+  {
+    id: serial('id').primaryKey(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    eventId: varchar('event_id', { length: 1024 }).notNull(),
+    resource: jsonb('resource').$type<Record<string, unknown>>().notNull(),
+    status: varchar('status', { length: 20 }).notNull(),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }).notNull(),
+    changeSeq: bigint('change_seq', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('fake_google_events_subject_event_unique').on(table.subject, table.eventId),
+    index('fake_google_events_subject_start_idx').on(table.subject, table.startAt, table.id),
+    index('fake_google_events_subject_change_idx').on(table.subject, table.changeSeq),
+  ],
+)
+
+/** nextSyncTokens the fake handed out: changes after `watermark`; an expired one answers 410. */
+export const fakeGoogleSyncTokens = pgTable('fake_google_sync_tokens', {
+  token: varchar('token', { length: 64 }).primaryKey(),
+  subject: varchar('subject', { length: 255 }).notNull(),
+  watermark: bigint('watermark', { mode: 'number' }).notNull(),
+  createdAt: createdAt(),
+  expiredAt: timestamp('expired_at', { withTimezone: true, mode: 'date' }),
 })
 
 /** What visitors write through the contact form; admins read it and mark it handled. */
@@ -419,6 +486,8 @@ export const appointments = pgTable(
     cancelledBy: varchar('cancelled_by', { length: 20 }).$type<CancelledBy>(),
     cancellationReason: text('cancellation_reason').notNull().default(''),
     refund: varchar('refund', { length: 10 }).$type<Refund>(),
+    // The event mirroring it in the professional's Google calendar (calendar/appointment-events.ts).
+    googleEventId: varchar('google_event_id', { length: 1024 }),
   },
   (table) => [
     index('appointments_professional_start_idx').on(table.professionalId, table.startTime),
@@ -481,4 +550,81 @@ export const calendarFeeds = pgTable(
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('calendar_feeds_token_hash_unique').on(table.tokenHash)],
+)
+
+/** A Google event time: a `dateTime` with its offset (timed) or a `date` (all-day, end exclusive). */
+export type GoogleEventTime = { dateTime?: string; date?: string; timeZone?: string }
+export type GoogleAttendee = { email: string; displayName?: string; responseStatus?: string; self?: boolean }
+
+/**
+ * A professional's Google Calendar connection (decision 0025). The refresh token (and the cached
+ * access token) are sealed with AES-256-GCM under a key derived from PROVIDER_JWT_SECRET
+ * (calendar/token-sealing.ts). `token_valid` turns false when Google answers invalid_grant (the
+ * grant was revoked or expired): the professional must connect again. A sync holds the lease
+ * (`sync_lease_id` until `sync_lease_until`), so one sync of a calendar runs at a time across
+ * processes.
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    googleEmail: varchar('google_email', { length: 254 }),
+    primaryCalendarId: varchar('primary_calendar_id', { length: 1024 }),
+    // The calendar's own zone: where its all-day events begin and end.
+    calendarTimeZone: varchar('calendar_time_zone', { length: 64 }),
+    refreshTokenSealed: text('refresh_token_sealed').notNull(),
+    accessTokenSealed: text('access_token_sealed'),
+    // As Google's client library counts it (the wall clock), only to reuse the access token.
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true, mode: 'date' }),
+    scope: text('scope').notNull().default(''),
+    tokenValid: boolean('token_valid').notNull().default(true),
+    syncToken: text('sync_token'),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true, mode: 'date' }),
+    syncStartedAt: timestamp('sync_started_at', { withTimezone: true, mode: 'date' }),
+    syncLeaseId: varchar('sync_lease_id', { length: 64 }),
+    syncLeaseUntil: timestamp('sync_lease_until', { withTimezone: true, mode: 'date' }),
+    connectedAt: createdAt(),
+  },
+  (table) => [index('calendar_connections_last_sync_idx').on(table.lastSyncAt).where(sql`${table.tokenValid}`)],
+)
+
+/**
+ * The synced copy of each connected professional's primary calendar: what GET /calendar/ reads
+ * within the cache time and what free times count as busy (decision 0026). Cancelled events are
+ * not kept. `start_at`/`end_at` are instants (an all-day event's dates at midnight in the
+ * calendar's zone); `start`/`end` are Google's own.
+ */
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    googleEventId: varchar('google_event_id', { length: 1024 }).notNull(),
+    summary: text('summary').notNull().default(''),
+    description: text('description').notNull().default(''),
+    location: text('location').notNull().default(''),
+    start: jsonb('start').$type<GoogleEventTime>().notNull(),
+    end: jsonb('end').$type<GoogleEventTime>().notNull(),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }).notNull(),
+    allDay: boolean('all_day').notNull(),
+    status: varchar('status', { length: 20 }).notNull(),
+    transparency: varchar('transparency', { length: 20 }).notNull().default('opaque'),
+    attendees: jsonb('attendees').$type<GoogleAttendee[]>().notNull().default([]),
+    // The calendar owner's answer when the event is an invitation (accepted, declined, …).
+    selfResponseStatus: varchar('self_response_status', { length: 20 }),
+    htmlLink: text('html_link'),
+    colorId: varchar('color_id', { length: 20 }),
+    // Set on the events the product writes for its appointments (no foreign key: the event outlives a deleted appointment until the hook removes it).
+    inneraAppointmentId: integer('innera_appointment_id'),
+    createdByInnera: boolean('created_by_innera').notNull().default(false),
+  },
+  (table) => [
+    uniqueIndex('calendar_events_user_event_unique').on(table.userId, table.googleEventId),
+    index('calendar_events_user_start_idx').on(table.userId, table.startAt),
+  ],
 )

@@ -4,6 +4,7 @@ import { ApiError } from './errors'
 import {
   booleanField,
   charField,
+  choiceField,
   emailField,
   idField,
   instantField,
@@ -101,6 +102,18 @@ describe('DRF-style fields', () => {
     expect(errorsOf(schema, { tags: 'a' })).toEqual({ tags: ['Expected a list of items but got type "str".'] })
     expect(errorsOf(schema, { tags: [1] })).toEqual({ tags: ['Invalid input: expected string, received number'] })
     expect(errorsOf(z.object({ tags: listField(item, { maxLength: 3, allowEmpty: false }) }), { tags: [] })).toEqual({ tags: ['This list may not be empty.'] })
+  })
+})
+
+describe('choices', () => {
+  it('takes one of the choices and names a wrong one, cut short', () => {
+    const schema = z.object({ kind: choiceField(['class', 'personal']), other: choiceField(['a']).optional() })
+    expect(validate(schema, { kind: 'class' })).toEqual({ kind: 'class' })
+    expect(errorsOf(schema, { kind: 'yoga' })).toEqual({ kind: ['"yoga" is not a valid choice.'] })
+    expect(errorsOf(schema, { kind: 'y'.repeat(100) })).toEqual({ kind: [`"${'y'.repeat(40)}…" is not a valid choice.`] })
+    expect(errorsOf(schema, { kind: 3 })).toEqual({ kind: ['"3" is not a valid choice.'] })
+    expect(errorsOf(schema, {})).toEqual({ kind: ['This field is required.'] })
+    expect(errorsOf(schema, { kind: null })).toEqual({ kind: ['This field may not be null.'] })
   })
 })
 

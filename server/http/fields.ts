@@ -65,6 +65,17 @@ export function booleanField() {
   })
 }
 
+/** A ChoiceField: one of the given strings; DRF echoes a wrong value, cut short here (it may be huge). */
+export function choiceField<const Choice extends string>(choices: readonly Choice[]) {
+  return z.unknown().transform((value, context): Choice => {
+    if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as Choice
+    const shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+    const message = value === undefined ? REQUIRED : value === null ? NOT_NULL : `"${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}" is not a valid choice.`
+    context.addIssue({ code: 'custom', message })
+    return z.NEVER
+  })
+}
+
 const ID_PROBLEMS = {
   'not-integer': 'A valid integer is required.',
   'too-small': 'Ensure this value is greater than or equal to 1.',

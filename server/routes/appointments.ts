@@ -9,11 +9,13 @@ import {
   startOfLocalDay,
   startTimeProblem,
   type Booking,
+  type BusyInterval,
   type DateException,
   type ScheduleRules,
 } from '#server/appointments/free-times.ts'
 import {
   bookableProfessionals,
+  bookingRulesOf,
   bookingsOf,
   countAppointments,
   deleteAppointment,
@@ -37,6 +39,9 @@ import { cancelScheduledMessages, dispatchDueMessages, moveScheduledMessages, qu
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
+import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
+import { findConnection } from '#server/calendar/connections.ts'
+import { calendarBusyTime, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { PILLARS } from '#server/db/seed-data.ts'
@@ -126,26 +131,26 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   const meetingLink = () => `${config.meetingBaseUrl}innera-${randomBytes(18).toString('base64url')}`
 
   /** What the free-time rules need about one professional, read now. */
-  async function bookingContext(professionalId: number, now: number): Promise<{ exceptions: DateException[]; booked: Booking[] }> {
-    const [exceptions, booked] = await Promise.all([exceptionsOf(db, [professionalId]), bookingsOf(db, [professionalId], now)])
-    return { exceptions: exceptions.get(professionalId) ?? [], booked: booked.get(professionalId) ?? [] }
+  async function bookingContext(professionalId: number, now: number): Promise<{ exceptions: DateException[]; booked: Booking[]; busy: BusyInterval[] }> {
+    const [{ exceptions, booked }, busy] = await Promise.all([bookingRulesOf(db, professionalId, now), calendarBusyTime(db, professionalId, now)])
+    return { exceptions, booked, busy }
   }
 
   /** The 409 for a taken time, with the free times nearest to it (read again: the table just changed). */
   async function slotTaken(professionalId: number, rules: ScheduleRules, start: number, ignoreAppointmentId?: number) {
     const now = clock()
-    const { exceptions, booked } = await bookingContext(professionalId, now)
-    const free = freeTimes({ schedule: rules, exceptions, booked, now, ignoreAppointmentId })
+    const { exceptions, booked, busy } = await bookingContext(professionalId, now)
+    const free = freeTimes({ schedule: rules, exceptions, booked, busy, now, ignoreAppointmentId })
     return apiError(409, SLOT_TAKEN, { code: 'slot_taken', nearest: nearestFree(start, free, 3).map((time) => new Date(time).toISOString()) })
   }
 
   /** Checks a start against the rules and the bookings; answers the field error or the 409. */
   async function checkStart(professionalId: number, rules: ScheduleRules, start: number, ignoreAppointmentId?: number): Promise<void> {
     const now = clock()
-    const { exceptions, booked } = await bookingContext(professionalId, now)
+    const { exceptions, booked, busy } = await bookingContext(professionalId, now)
     const problem = startTimeProblem(rules, exceptions, now, start)
     if (problem) throw fieldError('start_time', problem)
-    if (!isClear(rules, booked, start, ignoreAppointmentId)) throw await slotTaken(professionalId, rules, start, ignoreAppointmentId)
+    if (!isClear(rules, booked, start, ignoreAppointmentId, busy)) throw await slotTaken(professionalId, rules, start, ignoreAppointmentId)
   }
 
   /** The appointment in the path, for a caller in one of the allowed relations (404 before 403). */
@@ -171,10 +176,10 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const professionals = await bookableProfessionals(db, pillar)
       const ids = professionals.map(({ user }) => user.id)
       const now = clock()
-      const [exceptions, booked] = await Promise.all([exceptionsOf(db, ids), bookingsOf(db, ids, now)])
+      const [exceptions, booked, busy] = await Promise.all([exceptionsOf(db, ids), bookingsOf(db, ids, now), calendarBusyTimes(db, ids, now)])
       return c.json(
         professionals.map(({ user, profile }) => {
-          const [next] = freeTimes({ schedule: rulesOf(profile), exceptions: exceptions.get(user.id) ?? [], booked: booked.get(user.id) ?? [], now, limit: 1 })
+          const [next] = freeTimes({ schedule: rulesOf(profile), exceptions: exceptions.get(user.id) ?? [], booked: booked.get(user.id) ?? [], busy: busy.get(user.id), now, limit: 1 })
           return serializeBookableProfessional(user, profile, next, photoBase)
         }),
       )
@@ -206,11 +211,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       if (Object.keys(errors).length === 0 && end - start > MAX_AVAILABILITY_DAYS * DAY) errors.end = [`The window can span at most ${MAX_AVAILABILITY_DAYS} days.`]
       if (Object.keys(errors).length > 0) throw validationError(errors)
 
-      const { exceptions, booked } = await bookingContext(professionalId, now)
-      const free = freeTimes({ schedule: rules, exceptions, booked, now, window: { start, end } })
+      const { exceptions, booked, busy } = await bookingContext(professionalId, now)
+      const free = freeTimes({ schedule: rules, exceptions, booked, busy, now, window: { start, end } })
       const length = rules.consultationMinutes * MINUTE
       // The professional comes along (their card on the booking page), so the page needs one call.
-      const [next] = freeTimes({ schedule: rules, exceptions, booked, now, limit: 1 })
+      // A window from now on (the booking page's) already starts with their next free time.
+      const [next] = start <= now && free.length > 0 ? free : freeTimes({ schedule: rules, exceptions, booked, busy, now, limit: 1 })
       return c.json({
         professional_id: professionalId,
         professional: serializeBookableProfessional(found.user, found.profile, next, photoBase),
@@ -251,6 +257,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       }
       // The confirmations go out now rather than at the next tick (which would send them anyway).
       sendDueMessagesOf(created.id)
+      mirrorAppointmentLater(services, created.id)
       return c.json(serialize(await reread(created.id)), 201)
     },
   })
@@ -316,6 +323,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     }
     // Cancelled (or started) while we looked: say so, as if it had happened before.
     if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
+    mirrorAppointmentLater(services, appointment.id)
     return c.json(serialize(await reread(appointment.id)))
   }
 
@@ -350,6 +358,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         return row
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
+      mirrorAppointmentLater(services, appointment.id)
       return c.json(serialize(await reread(appointment.id)))
     },
   })
@@ -357,6 +366,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   api.endpoint('/appointments/:id{[0-9]+}/delete/', {
     DELETE: async (c) => {
       await authenticateWithRole(c, services, 'admin')
+      await mirrorAppointmentDeletion(services, idParam(c, 'id'))
       if (!(await deleteAppointment(db, idParam(c, 'id')))) throw notFound()
       return c.body(null, 204)
     },
@@ -413,7 +423,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'profissional')
       const query = validate(dashboardSchema, { start: c.req.query('start')?.trim() || undefined, days: c.req.query('days')?.trim() || undefined })
-      const timeZone = (await findProfile(db, user.id))?.timeZone ?? user.timeZone
+      const [profile, connection] = await Promise.all([findProfile(db, user.id), findConnection(db, user.id)])
+      const timeZone = profile?.timeZone ?? user.timeZone
       const start = query.start ?? localDateOf(clock(), timeZone)
       const days = query.days ?? 7
       const views = await professionalAppointmentViews(
@@ -422,7 +433,14 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         new Date(startOfLocalDay(start, timeZone)),
         new Date(startOfLocalDay(addDays(start, days), timeZone)),
       )
-      return c.json({ time_zone: timeZone, start, end: addDays(start, days - 1), appointments: views.map(serialize) })
+      return c.json({
+        time_zone: timeZone,
+        start,
+        end: addDays(start, days - 1),
+        appointments: views.map(serialize),
+        // The calendar's state comes along, so the professional's home needs no second call to know it.
+        calendar: { calendar_enabled: connection !== undefined, token_valid: connection?.tokenValid ?? false },
+      })
     },
   })
 

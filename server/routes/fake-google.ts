@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
-import { jwtVerify, SignJWT } from 'jose'
-import { toSeconds } from '#server/clock.ts'
 import { fakeGoogleCodes } from '#server/db/schema.ts'
+import { CALENDAR_SCOPE } from '#server/google/calendar-api.ts'
+import { renderCalendarConsent } from '#server/google/fake-calendar-consent.ts'
+import {
+  createFakeGrant,
+  FAKE_TOKEN_LIFETIME_SECONDS,
+  findLiveGrantByRefreshToken,
+  revokeFakeToken,
+  signFakeGoogleToken,
+  verifyFakeAccessToken,
+} from '#server/google/fake-grants.ts'
 import { fakeGoogleKey } from '#server/google/fake-google-keys.ts'
 import { customIdentity, FAKE_GOOGLE_IDENTITIES, initialsOf, type FakeGoogleIdentity } from '#server/google/fake-identities.ts'
 import { pathParam, type AppContext, type Api } from '#server/http/api.ts'
@@ -11,14 +19,26 @@ import { escapeHtml, HTML_PAGE_HEADERS, htmlDocument } from '#server/http/html.t
 import type { Services } from '#server/services.ts'
 
 const CODE_LIFETIME_SECONDS = 5 * 60
-const TOKEN_LIFETIME_SECONDS = 3599
 
-type AuthorizeRequest = { clientId: string; redirectUri: string; responseType: string; scope: string; state: string; nonce: string }
+type AuthorizeRequest = {
+  clientId: string
+  redirectUri: string
+  responseType: string
+  scope: string
+  state: string
+  nonce: string
+  /** "offline": the code also buys a refresh token. */
+  accessType: string
+  /** The account to offer first (Google's login_hint). */
+  loginHint: string
+}
 
 /**
  * A stand-in for Google's OpenID Connect provider, for development and tests without network
- * access: discovery document, account chooser (authorization-code flow), token endpoint,
- * userinfo and JWKS. Mounted under /fake-google only when FAKE_GOOGLE is on.
+ * access: discovery document, account chooser (authorization-code flow), the consent page for
+ * the calendar scope, token endpoint (codes and refresh tokens), revocation, userinfo and JWKS.
+ * Mounted under /fake-google only when FAKE_GOOGLE is on; the calendar itself is in
+ * fake-google-calendar.ts.
  */
 export function registerFakeGoogleRoutes(api: Api, services: Services): void {
   const { db, config, clock } = services
@@ -33,6 +53,7 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
         userinfo_endpoint: `${base}/userinfo`,
+        revocation_endpoint: `${base}/revoke`,
         jwks_uri: `${base}/certs`,
         response_types_supported: ['code'],
         subject_types_supported: ['public'],
@@ -40,7 +61,7 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
         scopes_supported: ['openid', 'email', 'profile'],
         token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
         claims_supported: ['aud', 'email', 'email_verified', 'exp', 'family_name', 'given_name', 'iat', 'iss', 'name', 'picture', 'sub'],
-        grant_types_supported: ['authorization_code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
       }),
   })
 
@@ -68,6 +89,8 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       const problem = pageError(request)
       if (problem) return c.body(renderErrorPage(problem), 400, HTML_PAGE_HEADERS)
       if (request.responseType !== 'code') return redirectWith(c, request, { error: 'unsupported_response_type' })
+      // Asked for the calendar (the calendar connection), Google shows its consent screen.
+      if (asksForCalendar(request)) return c.body(renderCalendarConsent({ loginHint: request.loginHint, hiddenFields: hiddenFields(request) }), 200, HTML_PAGE_HEADERS)
       return c.body(renderChooser(request), 200, HTML_PAGE_HEADERS)
     },
     POST: async (c) => {
@@ -76,10 +99,15 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       const request = authorizeRequest(field)
       const problem = pageError(request)
       if (problem) return c.body(renderErrorPage(problem), 400, HTML_PAGE_HEADERS)
-      if (field('decision') === 'cancel') return redirectWith(c, request, { error: 'access_denied' })
+      // "cancel" on the account chooser, "deny" on the consent screen.
+      if (field('decision') === 'cancel' || field('decision') === 'deny') return redirectWith(c, request, { error: 'access_denied' })
 
       const identity = chosenIdentity(field('account'), field('email'), field('name'))
-      if (!identity) return c.body(renderChooser(request, 'Enter a valid e-mail address to continue.'), 400, HTML_PAGE_HEADERS)
+      if (!identity) {
+        const problem = 'Enter a valid e-mail address to continue.'
+        const page = asksForCalendar(request) ? renderCalendarConsent({ loginHint: request.loginHint, hiddenFields: hiddenFields(request), error: problem }) : renderChooser(request, problem)
+        return c.body(page, 400, HTML_PAGE_HEADERS)
+      }
 
       const code = `4/${randomBytes(32).toString('base64url')}`
       await db.insert(fakeGoogleCodes).values({
@@ -88,6 +116,7 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
         redirectUri: request.redirectUri,
         scope: request.scope || 'openid email profile',
         nonce: request.nonce || null,
+        accessType: request.accessType || null,
         subject: identity.subject,
         email: identity.email,
         name: identity.name,
@@ -106,8 +135,25 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       const oauthError = (status: 400 | 401, error: string, description: string) =>
         c.json({ error, error_description: description }, status, { 'Cache-Control': 'no-store' })
 
-      if (field('grant_type') !== 'authorization_code') return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type: ' + field('grant_type'))
+      const grantType = field('grant_type')
+      if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type: ' + grantType)
       if (requestClientId !== clientId) return oauthError(401, 'invalid_client', 'The OAuth client was not found.')
+      const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
+
+      if (grantType === 'refresh_token') {
+        // A revoked grant (or an unknown token) is what Google calls invalid_grant.
+        const grant = await findLiveGrantByRefreshToken(db, field('refresh_token'))
+        if (!grant || grant.clientId !== requestClientId) return oauthError(400, 'invalid_grant', 'Token has been expired or revoked.')
+        const identity = customIdentity(grant.email, '')
+        const accessToken = await signFakeGoogleToken(db, {
+          issuer,
+          audience: grant.clientId,
+          subject: grant.subject,
+          now: clock(),
+          claims: { token_use: 'access', scope: grant.scope, gid: grant.id, ...profileClaims(identity, grant.subject) },
+        })
+        return c.json({ access_token: accessToken, token_type: 'Bearer', expires_in: FAKE_TOKEN_LIFETIME_SECONDS, scope: grant.scope }, 200, noStore)
+      }
 
       // Claim the code atomically: a code is good for exactly one exchange.
       const [grant] = await db
@@ -120,27 +166,40 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       if (grant.redirectUri !== field('redirect_uri')) return oauthError(400, 'redirect_uri_mismatch', 'Bad Request')
 
       const identity = customIdentity(grant.email, grant.name)
-      const key = await fakeGoogleKey(db)
-      const now = toSeconds(clock())
-      const sign = (claims: Record<string, unknown>) =>
-        new SignJWT(claims)
-          .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
-          .setIssuer(issuer)
-          .setAudience(grant.clientId)
-          .setSubject(grant.subject)
-          .setIssuedAt(now)
-          .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
-          .sign(key.privateKey)
+      const now = clock()
+      const sign = (claims: Record<string, unknown>) => signFakeGoogleToken(db, { issuer, audience: grant.clientId, subject: grant.subject, now, claims })
+      // Offline access: a grant with a refresh token, named by the access tokens minted from it.
+      const offline =
+        grant.accessType === 'offline' ? await createFakeGrant(db, { subject: grant.subject, email: grant.email, clientId: grant.clientId, scope: grant.scope, now }) : undefined
 
       const profile = profileClaims(identity, grant.subject)
       // The access token carries the profile, so /userinfo needs no lookup.
-      const accessToken = await sign({ token_use: 'access', scope: grant.scope, ...profile })
+      const accessToken = await sign({ token_use: 'access', scope: grant.scope, ...profile, ...(offline && { gid: offline.grant.id }) })
       const idToken = await sign({ azp: grant.clientId, ...profile, ...(grant.nonce && { nonce: grant.nonce }) })
       return c.json(
-        { access_token: accessToken, id_token: idToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: grant.scope },
+        {
+          access_token: accessToken,
+          id_token: idToken,
+          token_type: 'Bearer',
+          expires_in: FAKE_TOKEN_LIFETIME_SECONDS,
+          scope: grant.scope,
+          ...(offline && { refresh_token: offline.refreshToken }),
+        },
         200,
-        { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+        noStore,
       )
+    },
+  })
+
+  // Google's revocation endpoint: the token in the query (as google-auth-library sends it) or the form.
+  api.endpoint('/fake-google/revoke', {
+    POST: async (c) => {
+      const form = await readFields(c.req.raw)
+      const token = c.req.query('token') ?? stringField(form, 'token') ?? ''
+      if (!(await revokeFakeToken(db, { issuer, token, now: clock() }))) {
+        return c.json({ error: 'invalid_token', error_description: 'Token expired or revoked' }, 400, { 'Cache-Control': 'no-store' })
+      }
+      return c.json({}, 200, { 'Cache-Control': 'no-store' })
     },
   })
 
@@ -152,15 +211,10 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
         })
       const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1]
       if (!token) return unauthorized()
-      const key = await fakeGoogleKey(db)
-      try {
-        const { payload } = await jwtVerify(token, key.publicJwk, { issuer, algorithms: ['RS256'], currentDate: new Date(clock()) })
-        if (payload.token_use !== 'access' || typeof payload.sub !== 'string') return unauthorized()
-        const { sub, email, email_verified, name, given_name, family_name, picture, locale } = payload
-        return c.json({ sub, email, email_verified, name, given_name, family_name, picture, locale })
-      } catch {
-        return unauthorized()
-      }
+      const payload = await verifyFakeAccessToken(db, { issuer, token, now: clock() })
+      if (!payload) return unauthorized()
+      const { sub, email, email_verified, name, given_name, family_name, picture, locale } = payload
+      return c.json({ sub, email, email_verified, name, given_name, family_name, picture, locale })
     },
   })
 
@@ -201,13 +255,20 @@ function authorizeRequest(read: (name: string) => string | undefined): Authorize
     scope: read('scope') ?? '',
     state: read('state') ?? '',
     nonce: read('nonce') ?? '',
+    accessType: read('access_type') ?? '',
+    loginHint: read('login_hint') ?? '',
   }
 }
 
+const asksForCalendar = (request: AuthorizeRequest) => request.scope.split(/\s+/).includes(CALENDAR_SCOPE)
+
+const isEmailAddress = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && value.length <= 254
+
+/** The account picked from the list (a demo account, or the one the consent page was hinted), or typed in. */
 function chosenIdentity(account: string | undefined, email: string | undefined, name: string | undefined): FakeGoogleIdentity | undefined {
-  if (account) return FAKE_GOOGLE_IDENTITIES.find((identity) => identity.email === account)
+  if (account) return FAKE_GOOGLE_IDENTITIES.find((identity) => identity.email === account) ?? (isEmailAddress(account) ? customIdentity(account, '') : undefined)
   const typed = email?.trim() ?? ''
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(typed) || typed.length > 254) return undefined
+  if (!isEmailAddress(typed)) return undefined
   return customIdentity(typed, (name ?? '').slice(0, 150))
 }
 
@@ -242,6 +303,8 @@ function hiddenFields(request: AuthorizeRequest): string {
     ['scope', request.scope],
     ['state', request.state],
     ['nonce', request.nonce],
+    ['access_type', request.accessType],
+    ['login_hint', request.loginHint],
   ]
   return fields.map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`).join('')
 }

@@ -134,6 +134,12 @@ const RESETTABLE_TABLES = [
   'appointments',
   'scheduled_messages',
   'calendar_feeds',
+  'calendar_connections',
+  'calendar_events',
+  'fake_google_grants',
+  'fake_google_calendars',
+  'fake_google_events',
+  'fake_google_sync_tokens',
 ]
 
 /**

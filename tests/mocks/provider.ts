@@ -26,6 +26,12 @@ export const demoPillars = [
 export const defaultHandlers = [
   http.get(providerUrl('/pillars/'), () => HttpResponse.json(demoPillars)),
   http.get(providerUrl('/healthz/'), () => HttpResponse.json({ status: 'ok', database: 'ok' })),
+  // Professionals' pages read the Google Calendar status (decision 0025): not connected unless a test says otherwise.
+  http.get(providerUrl('/calendar/integration-status/'), () =>
+    HttpResponse.json({ calendar_enabled: false, token_valid: false, primary_calendar_id: null, last_sync: null, connected: false, needs_reconnect: false, sync_in_progress: false, google_email: null }),
+  ),
+  // Booking's confirm step asks the professional's Google Calendar (decision 0025): free unless a test says otherwise.
+  http.post(providerUrl('/calendar/availability/'), () => HttpResponse.json({ available: true, conflicts: [], warnings: [] })),
 ]
 
 export const providerMock = setupServer(...defaultHandlers)

@@ -203,6 +203,8 @@ describe('rescheduling', () => {
   })
 
   test('a time taken meanwhile: the nearest offered, the notes kept; a started appointment cannot be moved', async () => {
+    // Confirming reads the appointment (whose professional's calendar is asked about the time).
+    serves(appointment())
     providerMock.use(
       http.patch(providerUrl('/appointments/:id/update/'), () => HttpResponse.json({ detail: 'This time is no longer available.', code: 'slot_taken', nearest: [freeTimes[0]!.start] }, { status: 409 })),
     )

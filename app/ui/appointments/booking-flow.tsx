@@ -174,6 +174,8 @@ function ReviewStep({ review, mode }: { review: Extract<BookingReply, { step: 'r
       </dl>
       <Form method="post" className="mt-6 flex flex-wrap gap-3">
         <input type="hidden" name="start_time" value={review.start} />
+        {/* The end, for the check of the professional's Google Calendar on confirming. */}
+        <input type="hidden" name="end_time" value={new Date(Date.parse(review.start) + review.minutes * 60_000).toISOString()} />
         <input type="hidden" name="notes" value={review.notes} />
         <SubmitButton name="intent" value="confirm" className="btn-primary" pendingText={t('review.confirming')}>
           {mode === 'book' ? t('review.confirm') : t('reschedule.confirm')}

@@ -1,0 +1,173 @@
+import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { startOfLocalDay } from '#server/appointments/free-times.ts'
+import type { Database } from '#server/db/client.ts'
+import { preparedQuery } from '#server/db/prepared.ts'
+import { calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
+import type { GoogleEvent } from '#server/google/calendar-api.ts'
+import { isIsoDate, parseInstant } from '#server/http/fields.ts'
+
+/**
+ * The synced copy of a professional's calendar (decision 0025): Google's events reduced to what
+ * the product shows and what decides busy time, written by the sync and by the product's own
+ * writes, read by GET /calendar/ and the free-time rules.
+ */
+
+export type StoredEvent = typeof calendarEvents.$inferSelect
+export type NewStoredEvent = typeof calendarEvents.$inferInsert
+
+/** The private extended properties the product writes on its own events. */
+export const INNERA_PROPERTY = 'innera'
+export const APPOINTMENT_PROPERTY = 'inneraAppointmentId'
+
+type Tx = Pick<Database, 'insert' | 'delete' | 'select' | 'update'>
+
+function eventTime(time: GoogleEvent['start']): GoogleEventTime | undefined {
+  if (time?.dateTime && parseInstant(time.dateTime) !== undefined) return { dateTime: time.dateTime, ...(time.timeZone && { timeZone: time.timeZone }) }
+  if (time?.date && isIsoDate(time.date)) return { date: time.date }
+  return undefined
+}
+
+/**
+ * A Google event as stored for one professional, or undefined when there is nothing to keep
+ * (cancelled, or without usable times). `owners` are the calendar's own addresses, to find the
+ * professional's answer among the attendees when Google does not mark it `self`; all-day dates
+ * become instants at midnight in `timeZone`, the calendar's.
+ */
+export function storedEventOf(event: GoogleEvent, userId: number, { owners, timeZone }: { owners: string[]; timeZone: string }): NewStoredEvent | undefined {
+  if (!event.id || event.status === 'cancelled') return undefined
+  const start = eventTime(event.start)
+  const end = eventTime(event.end)
+  if (!start || !end) return undefined
+  const instant = (time: GoogleEventTime) => (time.date !== undefined ? startOfLocalDay(time.date, timeZone) : parseInstant(time.dateTime!)!)
+  const ownAddresses = owners.map((owner) => owner.toLowerCase())
+  const attendees: GoogleAttendee[] = (event.attendees ?? []).flatMap((attendee) =>
+    attendee.email
+      ? [
+          {
+            email: attendee.email,
+            ...(attendee.displayName && { displayName: attendee.displayName }),
+            ...(attendee.responseStatus && { responseStatus: attendee.responseStatus }),
+            ...(attendee.self && { self: true }),
+          },
+        ]
+      : [],
+  )
+  const own = attendees.find((attendee) => attendee.self) ?? attendees.find((attendee) => ownAddresses.includes(attendee.email.toLowerCase()))
+  const properties = event.extendedProperties?.private ?? {}
+  const appointmentId = Number(properties[APPOINTMENT_PROPERTY])
+  return {
+    userId,
+    googleEventId: event.id,
+    summary: event.summary ?? '',
+    description: event.description ?? '',
+    location: event.location ?? '',
+    start,
+    end,
+    startAt: new Date(instant(start)),
+    endAt: new Date(instant(end)),
+    allDay: start.date !== undefined,
+    status: event.status ?? 'confirmed',
+    transparency: event.transparency === 'transparent' ? 'transparent' : 'opaque',
+    attendees,
+    selfResponseStatus: own?.responseStatus ?? null,
+    htmlLink: event.htmlLink ?? null,
+    colorId: event.colorId ?? null,
+    inneraAppointmentId: Number.isSafeInteger(appointmentId) && appointmentId > 0 ? appointmentId : null,
+    createdByInnera: properties[INNERA_PROPERTY] === '1',
+  }
+}
+
+const STORED_FIELDS = (event: NewStoredEvent) => {
+  const { userId: _userId, googleEventId: _googleEventId, id: _id, ...fields } = event
+  return fields
+}
+
+/** Writes events (new or changed) of one professional. */
+export async function upsertStoredEvents(db: Tx, events: NewStoredEvent[]): Promise<void> {
+  for (const event of events) {
+    await db
+      .insert(calendarEvents)
+      .values(event)
+      .onConflictDoUpdate({ target: [calendarEvents.userId, calendarEvents.googleEventId], set: STORED_FIELDS(event) })
+  }
+}
+
+export async function removeStoredEvents(db: Tx, userId: number, googleEventIds: string[]): Promise<void> {
+  if (googleEventIds.length === 0) return
+  await db.delete(calendarEvents).where(and(eq(calendarEvents.userId, userId), inArray(calendarEvents.googleEventId, googleEventIds)))
+}
+
+/** A full sync's result replaces everything stored for the professional. */
+export async function replaceStoredEvents(db: Tx, userId: number, events: NewStoredEvent[]): Promise<void> {
+  await db.delete(calendarEvents).where(eq(calendarEvents.userId, userId))
+  await upsertStoredEvents(db, events)
+}
+
+export async function findStoredEvent(db: Database, userId: number, googleEventId: string): Promise<StoredEvent | undefined> {
+  const [row] = await db
+    .select()
+    .from(calendarEvents)
+    .where(and(eq(calendarEvents.userId, userId), eq(calendarEvents.googleEventId, googleEventId)))
+  return row
+}
+
+/** At most this many events answer one read (62 days of a very busy calendar fit). */
+export const MAX_EVENTS_READ = 2500
+
+/** The stored events overlapping [from, to), by start; `includeInnera: false` leaves out the product's own. */
+export async function storedEventsBetween(db: Database, userId: number, from: number, to: number, { includeInnera }: { includeInnera: boolean }): Promise<StoredEvent[]> {
+  return db
+    .select()
+    .from(calendarEvents)
+    .where(
+      and(
+        eq(calendarEvents.userId, userId),
+        lt(calendarEvents.startAt, new Date(to)),
+        gt(calendarEvents.endAt, new Date(from)),
+        includeInnera ? undefined : and(eq(calendarEvents.createdByInnera, false), isNull(calendarEvents.inneraAppointmentId)),
+      ),
+    )
+    .orderBy(asc(calendarEvents.startAt), asc(calendarEvents.id))
+    .limit(MAX_EVENTS_READ)
+}
+
+// Every booking page and booking reads one professional's busy time: prepared once per database.
+const professionalEventsAfterQuery = preparedQuery((db) =>
+  db
+    .select()
+    .from(calendarEvents)
+    .where(and(eq(calendarEvents.userId, sql.placeholder('userId')), gt(calendarEvents.endAt, sql.placeholder('from'))))
+    .prepare('professional_calendar_events_after'),
+)
+
+/** One professional's stored events still running after `from` (for the free-time rules). */
+export async function storedEventsOfAfter(db: Database, userId: number, from: number): Promise<StoredEvent[]> {
+  return professionalEventsAfterQuery(db).execute({ userId, from: new Date(from).toISOString() })
+}
+
+/** Stored events of several professionals still running after `from` (for the free-time rules). */
+export async function storedEventsAfter(db: Database, userIds: number[], from: number): Promise<StoredEvent[]> {
+  if (userIds.length === 0) return []
+  return db
+    .select()
+    .from(calendarEvents)
+    .where(and(inArray(calendarEvents.userId, userIds), gt(calendarEvents.endAt, new Date(from))))
+}
+
+/** The Event (read) of decision 0025: Google's fields, plus transparency and innera_appointment_id. */
+export function serializeStoredEvent(event: StoredEvent) {
+  return {
+    id: event.googleEventId,
+    summary: event.summary,
+    start: event.start,
+    end: event.end,
+    description: event.description,
+    location: event.location,
+    attendees: event.attendees,
+    status: event.status,
+    htmlLink: event.htmlLink,
+    colorId: event.colorId,
+    transparency: event.transparency,
+    innera_appointment_id: event.inneraAppointmentId,
+  }
+}
