@@ -7,7 +7,9 @@
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
  * reported), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
- * median ratio is reported), BENCH_SOAK_SECONDS (60), BENCH_SOAK_CONNECTIONS (200).
+ * median ratio is reported), BENCH_SOAK_SECONDS (60), BENCH_SOAK_CONNECTIONS (200),
+ * BENCH_DATABASE_URL (unset: the provider on its in-memory PGlite; a PostgreSQL server URL: the
+ * provider on a throwaway database there, as a deployment past one process runs it).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -16,6 +18,7 @@ import path from 'node:path'
 import { ensureBuild } from '../scripts/lib/build.mjs'
 import { appNodeArgs } from '../scripts/lib/runtime.mjs'
 import { buildFloor, startFloor } from './lib/floor.mjs'
+import { redactedURL } from './lib/database.mjs'
 import { killAll, residentMemory, root, signIn, snapshotBuild, startInstance } from './lib/instance.mjs'
 import { measureFirstLoadJs } from './js-size.mjs'
 import { measureLighthouse } from './lighthouse.mjs'
@@ -39,6 +42,8 @@ const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)
 const throughputRounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3)
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60)
 const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 200)
+/** Where the instances' provider keeps its data: unset, PGlite in memory; else a PostgreSQL server. */
+const databaseServer = process.env.BENCH_DATABASE_URL || undefined
 /** First-load JavaScript goals, as multiples of the bare Remix app's (issue 11). */
 const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35 }
 const JS_PAGES = Object.keys(JS_GOALS)
@@ -99,6 +104,7 @@ function machine() {
     loadAverageAtStart: os.loadavg().map((value) => Math.round(value * 100) / 100),
     chromium,
     commit,
+    providerDatabase: databaseServer ? `PostgreSQL (${redactedURL(databaseServer)}, a throwaway database per instance)` : 'PGlite in memory',
   }
 }
 
@@ -126,6 +132,7 @@ async function measureAll(buildDir) {
     const instance = await startInstance({
       name: 'bench',
       buildDir,
+      databaseServer,
       appNodeArgs: APP_NODE_ARGS,
       providerEnv: { ACCESS_TOKEN_LIFETIME: '86400', REFRESH_TOKEN_LIFETIME: '172800' },
     }).catch(async (error) => {
@@ -236,6 +243,7 @@ async function measureAll(buildDir) {
     const instance = await startInstance({
       name: 'bench-delay',
       buildDir,
+      databaseServer,
       providerEnv: { PROVIDER_DELAY_MS: String(delayMs), ACCESS_TOKEN_LIFETIME: '86400' },
     })
     floorBuild ??= buildFloor()
@@ -287,7 +295,7 @@ async function measureAll(buildDir) {
   writeFileSync(path.join(dir, 'latest.json'), json)
 
   const m = results.machine
-  console.log(`\nInnera benchmarks · ${m.date} · ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.chromium ?? 'no Chromium'}\n`)
+  console.log(`\nInnera benchmarks · ${m.date} · ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.chromium ?? 'no Chromium'}; the provider on ${m.providerDatabase}\n`)
   const busy = Math.max(results.machine.loadAverageAtStart[0], results.machine.loadAverageAtEnd[0]) > results.machine.cpus
   console.log(`load average ${results.machine.loadAverageAtStart.join(' ')} at the start, ${results.machine.loadAverageAtEnd.join(' ')} at the end${busy ? ': the machine was busy with other work, figures are pessimistic' : ''}\n`)
   printTable(rows)
@@ -318,6 +326,7 @@ async function soak(buildDir) {
     const instance = await startInstance({
       name: `bench-soak-${name}`,
       buildDir,
+      databaseServer,
       appNodeArgs: nodeArgs,
       providerEnv: { ACCESS_TOKEN_LIFETIME: '86400', REFRESH_TOKEN_LIFETIME: '172800' },
     })

@@ -10,6 +10,7 @@ import path from 'node:path'
 
 import { root } from '../../scripts/lib/build.mjs'
 import { freePort, waitFor } from '../../scripts/lib/net.mjs'
+import { throwawayDatabase } from './database.mjs'
 
 export { freePort, root }
 
@@ -37,7 +38,9 @@ export function killAll() {
 /**
  * Also used by the fault suite (e2e-faults/support/instance.ts), which puts its proxy between the
  * two (`providerVia`) and serves the app as http://localhost (a secure context for Secure cookies).
- * @param {{ providerEnv?: Record<string,string>, appEnv?: Record<string,string>, name?: string, buildDir?: string, appNodeArgs?: string[], providerNodeArgs?: string[], host?: string, providerVia?: (providerURL: string) => Promise<string> }} options
+ * `databaseServer` (a PostgreSQL URL) runs the provider on a throwaway database there instead of
+ * its in-memory PGlite, dropped at close.
+ * @param {{ providerEnv?: Record<string,string>, appEnv?: Record<string,string>, name?: string, buildDir?: string, appNodeArgs?: string[], providerNodeArgs?: string[], host?: string, providerVia?: (providerURL: string) => Promise<string>, databaseServer?: string }} options
  */
 export async function startInstance({
   providerEnv = {},
@@ -48,7 +51,18 @@ export async function startInstance({
   providerNodeArgs = [],
   host = '127.0.0.1',
   providerVia = async (url) => url,
+  databaseServer,
 } = {}) {
+  const database = databaseServer ? await throwawayDatabase(databaseServer) : undefined
+  try {
+    return await startProcesses({ providerEnv: database ? { ...providerEnv, DATABASE_URL: database.url } : providerEnv, appEnv, name, buildDir, appNodeArgs, providerNodeArgs, host, providerVia, database })
+  } catch (error) {
+    await database?.drop().catch(() => undefined)
+    throw error
+  }
+}
+
+async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs, providerNodeArgs, host, providerVia, database }) {
   const [appPort, providerPort] = await Promise.all([freePort(), freePort()])
   const dir = mkdtempSync(path.join(tmpdir(), `innera-${name}-`))
   const providerURL = `http://127.0.0.1:${providerPort}/`
@@ -135,6 +149,7 @@ export async function startInstance({
       await Promise.all([stop(app), stop(provider)])
       for (const fd of Object.values(fds)) closeSync(fd)
       rmSync(dir, { recursive: true, force: true })
+      await database?.drop()
     },
   }
 }
