@@ -34,7 +34,9 @@ export default defineConfig({
     baseURL: appUrl,
     locale: 'pt-BR',
     timezoneId: 'America/Sao_Paulo',
-    trace: 'retain-on-failure',
+    // Recording a trace of every test costs a good share of the suite's CPU; CI retries a failed
+    // test once, and that retry records one.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_FLAGS,
