@@ -27,6 +27,7 @@ import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
 import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
+import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
 import { registerMediaRoutes } from './routes/media'
 import { registerPillarRoutes } from './routes/pillars'
@@ -158,6 +159,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerAppointmentRoutes(api, services)
   registerCalendarFeedRoutes(api, services)
   registerCalendarRoutes(api, services)
+  registerHabitRoutes(api, services)
   registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)

@@ -1,6 +1,7 @@
 import { dispatchDueMessages, type DispatchReport } from './appointments/reminders'
 import { connectionsDueForSync } from './calendar/connections'
 import { syncCalendar } from './calendar/sync'
+import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import type { Services } from './services'
@@ -16,6 +17,11 @@ import type { Services } from './services'
 /** Due scheduled messages into the outbox, as of now. */
 export function reminderTick({ db, clock, config }: Services): Promise<DispatchReport> {
   return dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl })
+}
+
+/** Habit reminders due now into the outbox (issue 14), once per habit and day. */
+export function habitReminderTick({ db, clock, config }: Services): Promise<HabitReminderReport> {
+  return dispatchHabitReminders(db, { now: clock(), appPublicUrl: config.appPublicUrl })
 }
 
 /** The outbox through SMTP; nothing without SMTP_URL (the development mailbox shows the table). */
@@ -56,6 +62,7 @@ export async function calendarSyncTick(services: Services): Promise<CalendarSync
 export function startPeriodicJobs(services: Services): void {
   const { background, config } = services
   background.every('reminders', config.reminderTickMs, () => reminderTick(services))
+  background.every('habit reminders', config.reminderTickMs, () => habitReminderTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
 }

@@ -140,6 +140,9 @@ const RESETTABLE_TABLES = [
   'fake_google_calendars',
   'fake_google_events',
   'fake_google_sync_tokens',
+  'habits',
+  'habit_entries',
+  'habit_reminders',
 ]
 
 /**
