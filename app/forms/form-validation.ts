@@ -5,6 +5,7 @@ import { bookingSchema, cancelSchema } from './appointment-forms.ts'
 import { eventFormSchema } from './calendar-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
+import { habitFormSchema } from './habit-forms.ts'
 import { scheduleSchema } from './schedule-form.ts'
 
 /**
@@ -24,6 +25,7 @@ const schemas = {
   booking: bookingSchema,
   cancelAppointment: cancelSchema,
   calendarEvent: eventFormSchema,
+  habit: habitFormSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

@@ -13,6 +13,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/dashboard', key: 'memberNav.dashboard', end: true },
     { to: '/avaliacao', key: 'memberNav.assessment' },
     { to: '/meu-programa', key: 'memberNav.program' },
+    { to: '/habitos', key: 'memberNav.habits' },
     { to: '/consultas', key: 'memberNav.appointments' },
   ],
   profissional: [

@@ -1,0 +1,31 @@
+import { type SignedInCaller } from './fetch.server.ts'
+import {
+  type HabitPayload,
+  type TrackStatus,
+  habitDetailSchema,
+  habitListSchema,
+  habitStatsSchema,
+  habitSuggestionsSchema,
+  habitSummarySchema,
+} from './habit-schemas.ts'
+
+/** The patient's habits (decision 0027): active ones, or the archived ones. */
+export const listHabits = (auth: SignedInCaller, { archived = false }: { archived?: boolean } = {}) =>
+  auth.call('/habits/', habitListSchema, archived ? { query: { archived: 'true' } } : {})
+
+export const getHabit = (auth: SignedInCaller, id: number) => auth.call(`/habits/${id}/`, habitDetailSchema)
+
+export const createHabit = (auth: SignedInCaller, body: HabitPayload) => auth.call('/habits/', habitSummarySchema, { method: 'POST', json: body })
+
+export const updateHabit = (auth: SignedInCaller, id: number, body: Partial<HabitPayload> & { archived?: boolean }) =>
+  auth.call(`/habits/${id}/`, habitDetailSchema, { method: 'PATCH', json: body })
+
+export const deleteHabit = (auth: SignedInCaller, id: number) => auth.send(`/habits/${id}/`, { method: 'DELETE' })
+
+/** One day's answer (today or one of the six days before); `none` forgets it. Answers the habit's new summary. */
+export const trackHabit = (auth: SignedInCaller, id: number, body: { date: string; status: TrackStatus; amount?: number | null }) =>
+  auth.call(`/habits/${id}/track/`, habitSummarySchema, { method: 'POST', json: body })
+
+export const getHabitStats = (auth: SignedInCaller) => auth.call('/habits/stats/', habitStatsSchema)
+
+export const getHabitSuggestions = (auth: SignedInCaller) => auth.call('/habits/suggestions/', habitSuggestionsSchema)

@@ -1,0 +1,88 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { inPillarOrder } from '#app/domain/pillars.ts'
+import { weekdayNames } from '#app/domain/habits.ts'
+import { habitFormSchema, habitFormValues } from '#app/forms/habit-forms.ts'
+import { habitFormFailure } from '#app/forms/habits.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { getHabit, updateHabit } from '#app/provider/habits.server.ts'
+import { listPillars } from '#app/provider/pillars.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { HabitForm } from '#app/ui/habits/habit-form.tsx'
+import { pillarNames } from '#app/utils/habit-views.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseId } from '#app/utils/ids.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export { headers } from '#app/forms/form-headers.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['habits'] }
+
+function idOf(params: Record<string, string | undefined>): number {
+  const id = parseId(params.id)
+  if (!id) throw data({ reason: 'not-found' }, { status: 404 })
+  return id
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { auth } = await requireUser(request, { role: 'paciente' })
+  const id = idOf(params)
+  const [t, language, habit, pillars] = await Promise.all([getFixedT(request, 'habits'), languageOf(request), getHabit(auth, id).catch(errorResponseFor), listPillars().catch(errorResponseFor)])
+  const names = pillarNames(pillars, language)
+  return data({
+    meta: { title: `${t('edit.title', { name: habit.name })} · Innera`, description: t('edit.lead') },
+    id: habit.id,
+    name: habit.name,
+    defaultValue: habitFormValues(habit),
+    pillars: inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: names[pillar.slug]! })),
+    weekdayNames: weekdayNames(language, 'long'),
+  })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { auth } = await requireUser(request, { role: 'paciente' })
+  const id = idOf(params)
+  const submission = parseWithZod(await readFormData(request), { schema: habitFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const habit = await updateHabit(auth, id, submission.value)
+    return redirectWithToast(`/habitos/${id}`, { type: 'success', message: { key: 'habits:toast.saved', values: { name: habit.name } } })
+  } catch (error) {
+    const t = await getFixedT(request, ['habits', 'common'])
+    const { result, init } = habitFormFailure(submission, error, t)
+    return data({ result }, init)
+  }
+}
+
+export default function EditHabitPage() {
+  const { id, name, defaultValue, pillars, weekdayNames } = useLoaderData<typeof loader>()
+  const lastResult = useActionData<typeof action>()?.result
+  const { t } = useTranslation('habits')
+  return (
+    <main id="main" className="container-page py-10">
+      <p>
+        <Link to={`/habitos/${id}`} className="link">
+          {t('edit.back', { name })}
+        </Link>
+      </p>
+      <h1 className="mt-4 text-3xl font-bold">{t('edit.title', { name })}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('edit.lead')}</p>
+      <HabitForm
+        defaultValue={defaultValue}
+        lastResult={lastResult}
+        pillars={pillars}
+        weekdayNames={weekdayNames}
+        submitLabel={t('edit.submit')}
+        pendingLabel={t('edit.submitting')}
+        cancelTo={`/habitos/${id}`}
+      />
+    </main>
+  )
+}

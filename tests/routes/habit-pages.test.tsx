@@ -1,0 +1,153 @@
+// @vitest-environment jsdom
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { createRemixStub } from '@remix-run/testing'
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
+import { TranslationsProvider } from '#app/i18n/react.tsx'
+import HabitPage, { loader as habitLoader } from '#app/routes/habitos.$id.tsx'
+import HabitsPage, { action as listAction, loader as listLoader } from '#app/routes/habitos._index.tsx'
+import NewHabitPage, { loader as newLoader } from '#app/routes/habitos.novo.tsx'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/** The habit pages as the browser draws them, over their real loaders and actions (msw as the provider). */
+
+const TODAY = '2026-11-25'
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+
+function summary(status: 'done' | null = null) {
+  const week = Array.from({ length: 7 }, (_, index) => ({ date: addDays(TODAY, index - 6), due: true, trackable: index >= 5, status: index === 6 ? status : null, amount: null }))
+  return {
+    id: 12,
+    name: 'Beber água',
+    pillar: 'alimento',
+    frequency: 'daily',
+    weekdays: [],
+    times_per_week: null,
+    target: 8,
+    unit: 'copos',
+    reminder_time: '08:00',
+    created_on: addDays(TODAY, -1),
+    archived: false,
+    archived_at: null,
+    today: week[6],
+    week,
+    current_streak: { length: status === 'done' ? 1 : 0, unit: 'day' },
+    strength: 5,
+  }
+}
+
+beforeEach(() => {
+  const warn = console.warn
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
+  })
+})
+afterEach(() => cleanup())
+
+type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
+
+function asPatient(fn: Server, cookie: string) {
+  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
+    const headers = new Headers(request.headers)
+    headers.set('Cookie', cookie)
+    const body = request.method === 'POST' ? await request.text() : undefined
+    if (body !== undefined) headers.set('Content-Type', 'application/x-www-form-urlencoded')
+    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
+  }
+}
+
+async function renderRoutes(path: string, routes: (cookie: string) => Parameters<typeof createRemixStub>[0]) {
+  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
+  const Stub = createRemixStub(routes(cookie))
+  return render(
+    <TranslationsProvider value={translationsFor('pt')}>
+      <Stub initialEntries={[path]} />
+    </TranslationsProvider>,
+  )
+}
+
+describe('habit pages', () => {
+  test('the list: a tap answers at once; a refusal puts the saved answer back with the reason', async () => {
+    let saved: 'done' | null = null
+    let refuse = false
+    providerMock.use(
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: [summary(saved)] })),
+      http.post(providerUrl('/habits/12/track/'), async ({ request }) => {
+        const body = (await request.json()) as { status: string }
+        if (refuse) return HttpResponse.error()
+        saved = body.status === 'done' ? 'done' : null
+        return HttpResponse.json(summary(saved))
+      }),
+    )
+    await renderRoutes('/habitos', (cookie) => [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: asPatient(listLoader, cookie), action: asPatient(listAction, cookie) }] }])
+    const card = await screen.findByRole('article', { name: 'Beber água' })
+    expect(within(card).getByRole('link', { name: 'Beber água' })).toHaveAttribute('href', '/habitos/12')
+    expect(screen.getByRole('heading', { level: 2, name: 'Alimentação' })).toBeInTheDocument()
+    const today = within(card).getByRole('group', { name: /^Hoje, / })
+    expect(within(card).getByText(/^Ontem, .*/)).toBeInTheDocument()
+    expect(within(card).getAllByText(/antes do início deste hábito/).length).toBe(5)
+    const done = within(today).getByRole('button', { name: 'Feito' })
+    expect(done).toHaveAttribute('aria-pressed', 'false')
+
+    await userEvent.click(done)
+    await waitFor(() => expect(within(today).getByRole('button', { name: 'Feito' })).toHaveAttribute('aria-pressed', 'true'))
+    await waitFor(() => expect(within(card).getByText('1 dia')).toBeInTheDocument())
+
+    // Taken back while the provider is down: the answer returns to "done", the reason is said.
+    refuse = true
+    await userEvent.type(within(today).getByLabelText('Quantidade (copos)'), '3')
+    await userEvent.click(within(today).getByRole('button', { name: 'Feito' }))
+    expect(await within(today).findByRole('alert')).toHaveTextContent('Erro de conexão. Verifique sua internet e configurações.')
+    expect(within(today).getByRole('button', { name: 'Feito' })).toHaveAttribute('aria-pressed', 'true')
+    expect(within(today).getByLabelText('Quantidade (copos)')).toHaveValue('3')
+  })
+
+  test('the habit page: figures, the heat map with its words, twelve weeks, the delete link', async () => {
+    providerMock.use(
+      http.get(providerUrl('/habits/12/'), () =>
+        HttpResponse.json({
+          ...summary('done'),
+          best_streak: { length: 4, unit: 'day' },
+          weeks: Array.from({ length: 12 }, (_, index) => ({ week_start: addDays('2026-11-23', (index - 11) * 7), due: index === 0 ? 0 : 7, done: index === 0 ? 0 : 5, rate: index === 0 ? null : 0.714 })),
+          heat_map: Array.from({ length: 182 }, (_, index) => ({ date: addDays(TODAY, index - 181), level: index === 181 ? 4 : 0, status: index === 181 ? 'done' : 'not_due' })),
+          entries: [{ date: TODAY, status: 'done', amount: null }],
+        }),
+      ),
+    )
+    await renderRoutes('/habitos/12', (cookie) => [{ path: '/habitos/:id', Component: HabitPage, loader: asPatient(habitLoader, cookie) }])
+    expect(await screen.findByRole('heading', { level: 1, name: 'Beber água' })).toBeInTheDocument()
+    expect(screen.getByText('4 dias')).toBeInTheDocument()
+    const map = screen.getByRole('img', { name: /^Mapa de calor de/ })
+    expect(map.querySelectorAll('rect')).toHaveLength(182)
+    expect(map.querySelector('rect[data-date="2026-11-25"] title')?.textContent).toBe('25 de novembro de 2026: feito')
+    const weeks = within(screen.getByTestId('weekly-rates')).getAllByRole('listitem')
+    expect(weeks).toHaveLength(12)
+    expect(weeks[0]).toHaveTextContent('nada previsto')
+    expect(weeks[11]).toHaveTextContent('Esta semana5 de 7 (71%)')
+    expect(screen.getByRole('link', { name: 'Excluir' })).toHaveAttribute('href', '/habitos/12?excluir=1')
+  })
+
+  test('the create page: suggestions are links; the form has every field labelled', async () => {
+    providerMock.use(
+      http.get(providerUrl('/habits/suggestions/'), () =>
+        HttpResponse.json({
+          focus_pillars: ['sono'],
+          results: [{ key: 'bedtime', pillar: 'sono', name: { pt: 'Deitar no mesmo horário', en: 'Same bedtime', es: 'Acostarse a la misma hora' }, frequency: 'weekly', weekdays: [], times_per_week: 5, target: null, unit: null, goal: { id: 3, text: { pt: 'Dormir 7 horas', en: 'Sleep 7 hours', es: 'Dormir 7 horas' } } }],
+        }),
+      ),
+    )
+    await renderRoutes('/habitos/novo', (cookie) => [{ path: '/habitos/novo', Component: NewHabitPage, loader: asPatient(newLoader, cookie) }])
+    const link = await screen.findByRole('link', { name: 'Deitar no mesmo horário' })
+    expect(link.getAttribute('href')).toBe('/habitos/novo?name=Deitar+no+mesmo+hor%C3%A1rio&pillar=sono&frequency=weekly&times_per_week=5')
+    expect(screen.getByText('Ajuda na meta desta semana: Dormir 7 horas')).toBeInTheDocument()
+    expect(screen.getByText(/5 vezes por semana/)).toBeInTheDocument()
+    for (const label of ['Nome', 'Pilar', 'Quantidade por dia', 'Unidade', 'Lembrete (opcional)', 'Vezes por semana (1 a 7)']) expect(screen.getByLabelText(label)).toBeInTheDocument()
+    expect(screen.getByRole('radio', { name: 'Todos os dias' })).toBeChecked()
+    expect(screen.getByRole('group', { name: 'Dias da semana' })).toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: 'segunda-feira' })).toBeInTheDocument()
+  })
+})
