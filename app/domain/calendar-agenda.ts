@@ -134,3 +134,21 @@ export function eventInstants(date: string, start: string, end: string, timeZone
   if (endTime <= startTime) return null
   return { start_time: new Date(startTime).toISOString(), end_time: new Date(endTime).toISOString() }
 }
+
+/** One row of the week: a product appointment or a Google event (built by forms/calendar.server.ts). */
+export type AppointmentItem = { kind: 'appointment'; key: string; id: number; time: string; title: string; status: string }
+export type EventItem = {
+  kind: 'event'
+  key: string
+  id: string
+  time: string
+  title: string
+  allDay: boolean
+  innera: boolean
+  status: 'confirmed' | 'tentative' | 'cancelled'
+  free: boolean
+  declined: boolean
+  location: string
+  htmlLink: string | null
+  editable: boolean
+}

@@ -4,7 +4,19 @@ import { type TFunction } from 'i18next'
 import { addDays, byLocalDate, mondayOf } from '#app/domain/agenda.ts'
 import { formatDate, formatShortDateTime, formatTime, timeZoneOr } from '#app/domain/appointments.ts'
 import { type CalendarEvent, type CalendarStats, calendarStats, eventInterval, isAllDay, isInneraEvent } from '#app/domain/calendar.ts'
-import { calendarWeek, eventFormTimes, eventInstants, eventsByDay, eventsQuery, inRefreshWindow, isAppointmentEvent, isDeclined, meaningfulConflicts } from '#app/domain/calendar-agenda.ts'
+import {
+  type AppointmentItem,
+  type EventItem,
+  calendarWeek,
+  eventFormTimes,
+  eventInstants,
+  eventsByDay,
+  eventsQuery,
+  inRefreshWindow,
+  isAppointmentEvent,
+  isDeclined,
+  meaningfulConflicts,
+} from '#app/domain/calendar-agenda.ts'
 import { isStale } from '#app/domain/calendar-cache.ts'
 import { type CalendarConflict, type ConflictSeverity, type ConflictSchedule, findConflicts } from '#app/domain/calendar-conflicts.ts'
 import { type Language } from '#app/i18n/config.ts'
@@ -167,24 +179,8 @@ export function orNull(error: unknown): null {
 
 /* ---------------------------------------------------------------- the calendar page */
 
-export type WeekItem =
-  | { kind: 'appointment'; key: string; id: number; time: string; title: string; status: string; sort: number }
-  | {
-      kind: 'event'
-      key: string
-      id: string
-      time: string
-      title: string
-      allDay: boolean
-      innera: boolean
-      status: 'confirmed' | 'tentative' | 'cancelled'
-      free: boolean
-      declined: boolean
-      location: string
-      htmlLink: string | null
-      editable: boolean
-      sort: number
-    }
+/** A row of the week with its sort key (appointments and events share a day's list). */
+export type WeekItem = (AppointmentItem | EventItem) & { sort: number }
 
 /** Timed items sort after every all-day event of the day (instants are far below this). */
 const TIMED = 1e15

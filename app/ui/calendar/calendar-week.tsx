@@ -1,23 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
-
-type AppointmentItem = { kind: 'appointment'; key: string; id: number; time: string; title: string; status: string }
-type EventItem = {
-  kind: 'event'
-  key: string
-  id: string
-  time: string
-  title: string
-  allDay: boolean
-  innera: boolean
-  status: 'confirmed' | 'tentative' | 'cancelled'
-  free: boolean
-  declined: boolean
-  location: string
-  htmlLink: string | null
-  editable: boolean
-}
+import { type AppointmentItem, type EventItem } from '#app/domain/calendar-agenda.ts'
 
 export type CalendarWeekView = {
   start: string
