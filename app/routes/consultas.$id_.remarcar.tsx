@@ -14,6 +14,8 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
+// The review and back steps change nothing: the page's data is not read again behind them.
+export { keepDataAfterBookingStep as shouldRevalidate } from '#app/forms/booking-revalidation.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }
