@@ -19,6 +19,9 @@ test.describe('npm start with NODE_ENV=production', () => {
   let providerUrl: string
 
   test.beforeAll(async () => {
+    // A fresh data folder: the provider migrates and seeds it first, which a loaded machine takes
+    // well past the default 30 s for (waitFor below has its own 90 s).
+    test.setTimeout(120_000)
     const [appPort, providerPort] = await Promise.all([freePort(), freePort()])
     dataDir = mkdtempSync(path.join(tmpdir(), 'innera-start-production-'))
     appUrl = `http://localhost:${appPort}`
