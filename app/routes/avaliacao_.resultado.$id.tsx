@@ -15,12 +15,8 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
-function idOf(params: Record<string, string | undefined>) {
-  const id = parseId(params.id)
-  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  return id
-}
 
 const fullName = (person: { first_name: string; last_name: string; username: string }) => `${person.first_name} ${person.last_name}`.trim() || person.username
 
@@ -29,7 +25,7 @@ export const handle = { i18n: ['assessment'] }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
-  const id = idOf(params)
+  const id = routeId(params)
   const [t, language, definition, result] = await Promise.all([
     getFixedT(request, 'assessment'),
     languageOf(request),
@@ -66,7 +62,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const id = idOf(params)
+  const id = routeId(params)
   const form = await readFormData(request)
   const t = await getFixedT(request, ['assessment', 'common'])
   const intent = form.get('intent')

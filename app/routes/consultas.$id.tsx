@@ -18,9 +18,9 @@ import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validati
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
@@ -28,11 +28,6 @@ export { headers } from '#app/forms/form-headers.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }
 
-function idOf(params: Record<string, string | undefined>) {
-  const id = parseId(params.id)
-  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  return id
-}
 
 const cancellerOf = { paciente: 'patient', profissional: 'professional', admin: 'admin' } as const satisfies Record<string, Canceller>
 
@@ -49,7 +44,7 @@ const withoutPrice = (error: unknown) => {
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
-  const id = idOf(params)
+  const id = routeId(params)
   const [t, language, appointment, professionals] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
@@ -88,7 +83,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 /** Cancels after the confirmation; the toast says what the terms make of it. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
-  const id = idOf(params)
+  const id = routeId(params)
   const submission = parseWithZod(await readFormData(request), { schema: cancelSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {

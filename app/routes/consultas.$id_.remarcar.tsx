@@ -8,9 +8,9 @@ import { getAppointment, updateAppointment } from '#app/provider/appointments.se
 import { requireUser } from '#app/session/auth.server.ts'
 import { BookingFlow } from '#app/ui/appointments/booking-flow.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
-import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
@@ -23,16 +23,11 @@ export const handle = { i18n: ['appointments'] }
 /** Rescheduling is the patient's (or an admin's), as the provider allows it. */
 const roles = ['paciente', 'admin'] as const
 
-function idOf(params: Record<string, string | undefined>) {
-  const id = parseId(params.id)
-  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  return id
-}
 
 /** The booking picker for another time of the same professional; the appointment's own time stays on offer. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: roles })
-  const id = idOf(params)
+  const id = routeId(params)
   const [t, language, appointment] = await Promise.all([getFixedT(request, 'appointments'), languageOf(request), getAppointment(auth, id).catch(nullWhileResubmitting)])
   const meta = { title: `${t('reschedule.title')} · Innera`, description: t('reschedule.lead') }
   const patientZone = timeZoneOr(user.time_zone)
@@ -60,7 +55,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: roles })
-  const id = idOf(params)
+  const id = routeId(params)
   return bookingAction(request, {
     auth,
     patientZone: timeZoneOr(user.time_zone),

@@ -16,24 +16,19 @@ import { HabitFigures, frequencyText } from '#app/ui/habits/habit-figures.tsx'
 import { HabitHeatMap, WeeklyRates } from '#app/ui/habits/heat-map.tsx'
 import { habitDetailView, pillarNames } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
-function idOf(params: Record<string, string | undefined>): number {
-  const id = parseId(params.id)
-  if (!id) throw data({ reason: 'not-found' }, { status: 404 })
-  return id
-}
 
 /** One habit: its streaks, strength, six months as a heat map and twelve weeks of completion; `?excluir=1` asks before deleting. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: 'paciente' })
-  const id = idOf(params)
+  const id = routeId(params)
   const [language, habit, pillars] = await Promise.all([languageOf(request), getHabit(auth, id).catch(errorResponseFor), listPillars().catch(errorResponseFor)])
   const t = await getFixedT(request, 'habits')
   const today = habit.today.date
@@ -51,7 +46,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 /** Archive, restore, or delete (after the confirmation). */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const id = idOf(params)
+  const id = routeId(params)
   const intent = (await readFormData(request)).get('intent')
   if (intent === 'archive' || intent === 'restore') return archiveAction(request, auth, id, intent === 'archive', `/habitos/${id}`)
   if (intent !== 'delete') throw data({ reason: 'invalid' }, { status: 400 })

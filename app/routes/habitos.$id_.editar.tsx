@@ -14,24 +14,19 @@ import { requireUser } from '#app/session/auth.server.ts'
 import { HabitForm } from '#app/ui/habits/habit-form.tsx'
 import { pillarNames } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
 export { headers } from '#app/forms/form-headers.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
-function idOf(params: Record<string, string | undefined>): number {
-  const id = parseId(params.id)
-  if (!id) throw data({ reason: 'not-found' }, { status: 404 })
-  return id
-}
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const id = idOf(params)
+  const id = routeId(params)
   const [t, language, habit, pillars] = await Promise.all([getFixedT(request, 'habits'), languageOf(request), getHabit(auth, id).catch(errorResponseFor), listPillars().catch(errorResponseFor)])
   const names = pillarNames(pillars, language)
   return data({
@@ -48,7 +43,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const id = idOf(params)
+  const id = routeId(params)
   const submission = parseWithZod(await readFormData(request), { schema: habitFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
