@@ -80,8 +80,14 @@ for (const javaScriptEnabled of [true, false]) {
 
     test('the choice can be changed later from the footer', async ({ page, context }) => {
       await page.goto('/')
+      // The banner hides at once; the choice is saved, and the page's data read again, a moment
+      // later. A click before that would race the save (the panel would show the old choice).
+      const reread =
+        javaScriptEnabled && page.waitForResponse((response) => response.request().method() === 'GET' && new URL(response.url()).pathname.endsWith('.data'))
       await banner(page).getByRole('button', { name: 'Aceitar todos' }).click()
       await expect(banner(page)).toBeHidden()
+      await reread
+      expect(await storedConsent(context)).toMatchObject({ marketing: true })
       await page.getByRole('link', { name: 'Configurações de cookies' }).click()
       await expect(banner(page)).toBeVisible()
       await expect(banner(page).getByRole('checkbox', { name: /Marketing/ })).toBeChecked()
