@@ -25,8 +25,24 @@ for (const javaScriptEnabled of [true, false]) {
       await thisWeek.getByRole('button', { name: /^Concluir/ }).first().click()
       await expect(page.getByText(/^1 de \d+ metas concluídas/)).toBeVisible()
 
+      // A goal leads to a habit of its pillar; the habit is then named beside the goal (issue 14).
+      const sleepGoal = thisWeek.getByRole('listitem').filter({ hasText: 'Sono' }).first()
+      await sleepGoal.getByRole('link', { name: /^Criar um hábito para esta meta/ }).click()
+      await expect(page.getByLabel('Pilar')).toHaveValue('sono')
+      await page.getByLabel('Nome').fill('Deitar às 22h')
+      await page.getByRole('radio', { name: 'Todos os dias' }).check()
+      await page.getByRole('button', { name: 'Criar hábito' }).click()
+      await expect(page.getByRole('article', { name: 'Deitar às 22h' })).toBeVisible()
+      await page.goto('/meu-programa')
+      await expect(sleepGoal).toContainText('Hábitos para esta meta: Deitar às 22h')
+
+      // The dashboard: the program's week, and today's habits answered with one tap.
       await page.goto('/dashboard')
       await expect(page.getByRole('heading', { name: 'Seu programa: semana 1 de 8' })).toBeVisible()
+      const todayHabit = page.getByRole('region', { name: 'Hábitos de hoje' }).getByRole('group', { name: /^Deitar às 22h/ })
+      await todayHabit.getByRole('button', { name: 'Feito', exact: true }).click()
+      await expect(todayHabit.getByRole('button', { name: 'Feito', exact: true })).toHaveAttribute('aria-pressed', 'true')
+      if (!javaScriptEnabled) await expect(page).toHaveURL(/\/dashboard#habitos-hoje$/)
       if (javaScriptEnabled) await expectNoAxeViolations(page)
       if (javaScriptEnabled) {
         await page.goto('/meu-programa')

@@ -33,6 +33,7 @@ import {
   updateCalendarEvent,
 } from '#app/provider/calendar.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
+import { orNull } from '#app/provider/responses.server.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { type Schedule, getSchedule } from '#app/provider/schedule.server.ts'
 import { type SessionUser } from '#app/provider/schemas.ts'
@@ -171,11 +172,6 @@ export async function editorConflicts(
   return conflictViews(conflictsOf(schedule, events.list.events, now), { t, language, timeZone: schedule.time_zone })
 }
 
-/** A failed read that the page can do without. */
-export function orNull(error: unknown): null {
-  if (error instanceof ProviderError) return null
-  throw error
-}
 
 /* ---------------------------------------------------------------- the calendar page */
 

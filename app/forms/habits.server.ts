@@ -7,23 +7,24 @@ import { trackHabit, updateHabit } from '#app/provider/habits.server.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { parseId } from '#app/utils/ids.ts'
-import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { replyToFailure } from './provider-reply.server.ts'
 import { trackSchema } from './habit-forms.ts'
 
 /**
- * The habit pages' actions (issue 14). A tap on a day is a small form: without JavaScript it
- * posts and comes back to the habit (303 with a toast); with JavaScript the page's fetcher marks
- * it `via=fetcher` and gets data instead, so nothing reloads. A refusal or a provider failure
- * answers 400 with the message and what was typed, both ways.
+ * The habit pages' actions (issue 14). A tap on a day is a small form posted to the page it is on
+ * (the habits list, a habit's page, the dashboard): without JavaScript it comes back there (303
+ * with a toast), and a refusal re-renders that same page with the message beside the day; with
+ * JavaScript the fetcher marks it `via=fetcher` and gets data instead, so nothing reloads. A
+ * refusal or a provider failure answers 400 with the message and what was typed, both ways.
  */
 
 const TRACK_TOASTS = { done: 'habits:toast.done', not_done: 'habits:toast.notDone', skipped: 'habits:toast.skipped', none: 'habits:toast.cleared' } as const
 
 export type TrackFailure = { habit: number | null; date: string; amount: string; error: string }
 
-export async function trackAction(request: Request, auth: SignedInCaller, form: FormData, back: string) {
+/** `back(habitId)`: where a post without JavaScript returns once the answer is saved. */
+export async function trackAction(request: Request, auth: SignedInCaller, form: FormData, back: (habitId: number) => string) {
   const fields = Object.fromEntries([...form].filter(([, value]) => typeof value === 'string' && value.trim() !== '')) as Record<string, string>
   const typed = { habit: parseId(fields.habit) ?? null, date: String(fields.date ?? ''), amount: String(form.get('amount') ?? '').slice(0, 20) }
   const byFetcher = fields.via === 'fetcher'
@@ -42,10 +43,7 @@ export async function trackAction(request: Request, auth: SignedInCaller, form: 
   try {
     const habit = await trackHabit(auth, input.habit, { date: input.date, status: input.status, ...(input.amount === undefined || input.status === 'skipped' ? {} : { amount: input.amount }) })
     if (byFetcher) return data({ tracked: { habit: habit.id, date: input.date } })
-    // The habit's own page sends where it wants to come back to; only a habits page is taken.
-    const asked = safeRedirect(form.get('back'), '')
-    const destination = /^\/habitos\/\d+$/.test(asked) ? asked : `${back}#habito-${habit.id}`
-    return redirectWithToast(destination, { type: 'success', message: { key: TRACK_TOASTS[input.status], values: { name: habit.name } } })
+    return redirectWithToast(back(habit.id), { type: 'success', message: { key: TRACK_TOASTS[input.status], values: { name: habit.name } } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const message = error.code === 'habit_archived' ? t('habits:track.archived') : error.failure.kind === 'http' && error.failure.fieldErrors?.date ? t('habits:track.outsideWindow') : failureText(t, error)

@@ -50,6 +50,7 @@ export const habitSummarySchema = habitSchema.extend({
 export type HabitSummary = z.infer<typeof habitSummarySchema>
 
 export const habitListSchema = z.object({ today: z.string(), time_zone: z.string(), results: z.array(habitSummarySchema) })
+export type HabitList = z.infer<typeof habitListSchema>
 
 export const heatMapDaySchema = z.object({
   date: z.string(),

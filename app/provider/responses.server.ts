@@ -12,3 +12,9 @@ export function errorResponseFor(error: unknown): never {
   const status = error.failure.status
   throw data({ reason: 'provider' }, { status: status >= 500 ? 500 : status })
 }
+
+/** A failed read that the page can do without (`.catch(orNull)`): the page shows the rest and says what is missing. */
+export function orNull(error: unknown): null {
+  if (error instanceof ProviderError) return null
+  throw error
+}

@@ -1,8 +1,8 @@
-import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { progressPercent, weekOf } from '#app/domain/program.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getProgram } from '#app/provider/program.server.ts'
@@ -11,14 +11,19 @@ import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
 import { consultationWindow, formatDateTime } from '#app/domain/appointments.ts'
 import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
 import { AgendaWeek } from '#app/ui/agenda-week.tsx'
-import { type DashboardCalendar, dashboardCalendar, orNull } from '#app/forms/calendar.server.ts'
+import { type DashboardCalendar, dashboardCalendar } from '#app/forms/calendar.server.ts'
+import { trackAction } from '#app/forms/habits.server.ts'
+import { listHabits } from '#app/provider/habits.server.ts'
+import { TodayHabits } from '#app/ui/habits/today-habits.tsx'
+import { todayHabitViews } from '#app/utils/habit-views.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { getIntegrationStatus } from '#app/provider/calendar.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['dashboard'] }
+export const handle = { i18n: ['dashboard', 'habits'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
@@ -27,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date()
   const timeZone = user.time_zone ?? DEFAULT_TIME_ZONE
   const week = weekToShow(new URL(request.url).searchParams.get('semana'), timeZone, now)
-  const [t, locale, agenda, program, upcoming, calendarStatus] = await Promise.all([
+  const [t, locale, agenda, program, upcoming, calendarStatus, habits] = await Promise.all([
     getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
     role === 'profissional' ? getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(errorResponseFor) : Promise.resolve(null),
@@ -35,6 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     role === 'paciente' ? listAppointments(auth, 'upcoming').catch(errorResponseFor) : Promise.resolve(null),
     // Beside the agenda: a professional without a connected calendar costs no more than this.
     role === 'profissional' ? getIntegrationStatus(auth).catch(orNull) : Promise.resolve(null),
+    // Today's habits: the page says so when they cannot be read, and shows the rest.
+    role === 'paciente' ? listHabits(auth).catch(orNull) : Promise.resolve(undefined),
   ])
   // Connected: the events and the schedule for the stats, read in parallel.
   const calendar: DashboardCalendar | null = role === 'profissional' ? await dashboardCalendar(auth, calendarStatus, { now, timeZone }) : null
@@ -46,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     calendar,
     language: lng,
     firstName: user.first_name || user.username,
+    habits: habits === undefined ? undefined : habits && todayHabitViews(habits, locale as Language),
     welcome: new URL(request.url).searchParams.get('welcome') === '1',
     program: program
       ? {
@@ -91,10 +99,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
+/** One tap on today's habits; without JavaScript the page comes back here, the answer saved or the refusal beside it. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { auth } = await requireUser(request, { role: 'paciente' })
+  const form = await readFormData(request)
+  if (form.get('intent') !== 'track') throw data({ reason: 'invalid' }, { status: 400 })
+  return trackAction(request, auth, form, () => '/dashboard#habitos-hoje')
+}
+
 const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
 export default function Dashboard() {
-  const { role, firstName, welcome, program, agenda, nextAppointment, language, calendar } = useLoaderData<typeof loader>()
+  const { role, firstName, welcome, program, agenda, nextAppointment, language, calendar, habits } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
   const { t } = useTranslation('dashboard')
   return (
     <main id="main" className="container-page py-10">
@@ -131,6 +148,7 @@ export default function Dashboard() {
             </section>
           ) : null}
           <NextAppointment appointment={nextAppointment} language={language} />
+          {habits !== undefined ? <TodayHabits habits={habits} failure={actionData && 'track' in actionData ? actionData.track : null} /> : null}
           {program ? (
             <section aria-labelledby="program-title" className="mt-8 rounded-2xl bg-white p-6 shadow-sm">
               <h2 id="program-title" className="text-2xl font-semibold">

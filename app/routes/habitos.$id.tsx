@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { weekdayNames } from '#app/domain/habits.ts'
-import { archiveAction } from '#app/forms/habits.server.ts'
+import { archiveAction, trackAction } from '#app/forms/habits.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -43,11 +43,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
-/** Archive, restore, or delete (after the confirmation). */
+/** A day's answer, archive, restore, or delete (after the confirmation). */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const id = routeId(params)
-  const intent = (await readFormData(request)).get('intent')
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+  if (intent === 'track') return trackAction(request, auth, form, () => `/habitos/${id}`)
   if (intent === 'archive' || intent === 'restore') return archiveAction(request, auth, id, intent === 'archive', `/habitos/${id}`)
   if (intent !== 'delete') throw data({ reason: 'invalid' }, { status: 400 })
   try {
@@ -82,7 +84,7 @@ export default function HabitPage() {
       </p>
       <p className="text-sm text-muted">{t('detail.since', { date: habit.createdOn })}</p>
       <div className="mt-4">
-        <FormError errors={actionData?.error ? [actionData.error] : null} />
+        <FormError errors={actionData && 'error' in actionData ? [actionData.error] : null} />
       </div>
 
       <HabitFigures streak={habit.streak} best={habit.bestStreak} strength={habit.strength} className="mt-6" />
@@ -96,7 +98,7 @@ export default function HabitPage() {
             {habit.days
               .filter((day) => day.trackable)
               .map((day) => (
-                <DayForm key={day.date} habit={habit} day={day} failure={null} back={`/habitos/${habit.id}`} />
+                <DayForm key={day.date} habit={habit} day={day} failure={actionData && 'track' in actionData ? actionData.track : null} action={`/habitos/${habit.id}`} />
               ))}
           </div>
         </section>

@@ -51,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!id) throw data({ reason: 'invalid' }, { status: 400 })
     return archiveAction(request, auth, id, false, back)
   }
-  return trackAction(request, auth, form, back)
+  return trackAction(request, auth, form, (habit) => `${back}#habito-${habit}`)
 }
 
 export default function HabitsPage() {

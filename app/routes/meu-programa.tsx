@@ -9,7 +9,8 @@ import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { createProgram, getProgram, setGoalDone } from '#app/provider/program.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
+import { listHabits } from '#app/provider/habits.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { FormError } from '#app/ui/forms.tsx'
 import { failureText } from '#app/utils/messages.server.ts'
@@ -24,12 +25,14 @@ export const handle = { i18n: ['program'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const [t, locale, program, pillars, cookies] = await Promise.all([
+  const [t, locale, program, pillars, cookies, habits] = await Promise.all([
     getFixedT(request, 'program'),
     i18nServer().getLocale(request),
     getProgram(auth).catch(errorResponseFor),
     listPillars().catch(errorResponseFor),
     readPillarCookies(request),
+    // The habits beside this week's goals; without them the page still shows the program.
+    listHabits(auth).catch(orNull),
   ])
   const lng = locale as Language
   const names = Object.fromEntries(pillars.map((pillar) => [pillar.slug, pillar.name[lng] ?? pillar.name.en]))
@@ -53,7 +56,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
             endsOn: program.ends_on,
             progress: { ...program.progress, percent: progressPercent(program.progress) },
             focus: program.focus_pillars.map((slug) => names[slug] ?? slug),
-            thisWeek: (weekOf(program.schedule, program.current_week)?.goals ?? []).map(goal),
+            // Each goal of this week with the habits of its pillar, the way to reach it (issue 14).
+            thisWeek: (weekOf(program.schedule, program.current_week)?.goals ?? []).map((item) => ({
+              ...goal(item),
+              habits: habits ? { pillar: item.pillar, list: habits.results.filter((habit) => habit.pillar === item.pillar).map(({ id, name }) => ({ id, name })) } : null,
+            })),
             schedule: program.schedule.map((week) => ({ week: week.week, startsOn: week.starts_on, endsOn: week.ends_on, goals: week.goals.map(goal) })),
           }
         : null,
@@ -97,7 +104,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast('/meu-programa', { type: 'success', message: { key: 'program:created' } })
 }
 
-function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string; done: boolean; focus: boolean } }) {
+type GoalHabits = { pillar: string; list: { id: number; name: string }[] } | null
+
+function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string; done: boolean; focus: boolean; habits?: GoalHabits } }) {
   const { t } = useTranslation('program')
   return (
     <li className="flex flex-wrap items-start gap-3 rounded-xl border border-brand-100 bg-white p-4">
@@ -107,6 +116,7 @@ function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string
           {goal.focus ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t('focus')}</span> : null}
         </p>
         <p className={goal.done ? 'text-muted line-through' : ''}>{goal.text}</p>
+        {goal.habits ? <GoalHabitLinks habits={goal.habits} goal={goal.text} /> : null}
       </div>
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="goal" />
@@ -118,6 +128,34 @@ function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string
         </button>
       </Form>
     </li>
+  )
+}
+
+/** The habits that work towards a goal (those of its pillar), or the way to start one. */
+function GoalHabitLinks({ habits, goal }: { habits: NonNullable<GoalHabits>; goal: string }) {
+  const { t } = useTranslation('program')
+  if (habits.list.length === 0) {
+    return (
+      <p className="mt-2 text-sm">
+        <Link to={`/habitos/novo?pillar=${habits.pillar}`} className="link">
+          {t('goalHabits.create')}
+          <span className="sr-only">: {goal}</span>
+        </Link>
+      </p>
+    )
+  }
+  return (
+    <p className="mt-2 text-sm">
+      <span className="text-muted">{t('goalHabits.label')} </span>
+      {habits.list.map((habit, index) => (
+        <span key={habit.id}>
+          {index > 0 ? ', ' : null}
+          <Link to={`/habitos/${habit.id}`} className="link">
+            {habit.name}
+          </Link>
+        </span>
+      ))}
+    </p>
   )
 }
 

@@ -2,7 +2,7 @@ import { localDate } from '#app/domain/appointments.ts'
 import { inPillarOrder } from '#app/domain/pillars.ts'
 import { WEEKDAY_KEYS, addDays, dayMonth, formatAmount, heatMapGrid, heatMapTally, longDate, percent, shortDate, weekdayNames } from '#app/domain/habits.ts'
 import { type Language } from '#app/i18n/config.ts'
-import { type HabitDetail, type HabitSummary } from '#app/provider/habit-schemas.ts'
+import { type HabitDetail, type HabitList, type HabitSummary } from '#app/provider/habit-schemas.ts'
 import { type Pillar } from '#app/provider/schemas.ts'
 
 /**
@@ -101,3 +101,18 @@ export function habitDetailView(habit: HabitDetail, context: { language: Languag
   }
 }
 export type HabitDetailView = ReturnType<typeof habitDetailView>
+
+/**
+ * The dashboard's "today" (issue 14): each active habit whose today is due or already answered,
+ * with its form for today; `total` tells "no habits yet" from "none due today".
+ */
+export function todayHabitViews(list: HabitList, language: Language) {
+  const context = { language, names: {}, today: list.today, timeZone: list.time_zone }
+  const items = list.results.flatMap((habit) => {
+    const view = habitCardView(habit, context)
+    const today = view.days[0]
+    return today && today.date === list.today && today.trackable && (today.due || today.status !== null) ? [{ habit: view, today }] : []
+  })
+  return { total: list.results.length, items }
+}
+export type TodayHabitsView = ReturnType<typeof todayHabitViews>

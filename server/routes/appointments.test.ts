@@ -766,7 +766,10 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
   // the app's own check (reads are not blocked): the exclusion constraint alone must then refuse
   // nine of them. (PGlite has one connection, so nothing can wait behind a lock there.)
   it.skipIf(kind === 'pglite')('refuses through the constraint when every check passed before any insert', async () => {
-    const processes = [client(testApp(db, { clock: time.clock, env: ENV })), client(testApp(db, { clock: time.clock, env: ENV }))]
+    // What went wrong, should a request fail: the assertion then names it.
+    const logged: string[] = []
+    const log = (entry: { level: string }) => void (entry.level === 'error' && logged.push(JSON.stringify(entry)))
+    const processes = [client(testApp(db, { clock: time.clock, env: ENV, log })), client(testApp(db, { clock: time.clock, env: ENV, log }))]
     const patients = [await processes[0]!.login(EMAILS.pedro), await processes[1]!.login(EMAILS.mariana)]
     let release!: () => void
     const released = new Promise<void>((resolve) => (release = resolve))
@@ -807,7 +810,7 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
     }
     expect(waiting).toBe(9)
     const responses = await pending
-    expect(responses.map((response) => response.status).sort()).toEqual([201, ...Array(9).fill(409)])
+    expect(responses.map((response) => response.status).sort(), logged.join('\n')).toEqual([201, ...Array(9).fill(409)])
     expect(responses.filter((response) => response.status === 409).every((response) => response.json.code === 'slot_taken')).toBe(true)
     expect(await db.select().from(appointments)).toHaveLength(1)
   })

@@ -11,7 +11,7 @@ import { findMigrationsDir, openDatabase, type Database, type DatabaseHandle } f
 import { authSessions, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/db/seed.ts'
 import { DEMO_PASSWORD } from '#server/db/seed-data.ts'
-import { silentLogger } from '#server/log.ts'
+import { type Logger, silentLogger } from '#server/log.ts'
 
 export const PUBLIC_URL = 'http://provider.test'
 export const APP_URL = 'http://app.test'
@@ -165,8 +165,9 @@ export function fakeClock(start = Date.UTC(2025, 2, 18, 12, 0, 0)) {
   return { clock, advance: (seconds: number) => (now += seconds * 1000), set: (time: number) => (now = time) }
 }
 
-export function testApp(db: Database, { clock, env }: { clock?: Clock; env?: Record<string, string> } = {}): ProviderApp {
-  return createProviderApp({ db, config: testConfig(env), clock, log: silentLogger })
+/** `log`: to read what the app logged (a test that fails on a 500 can then say why). */
+export function testApp(db: Database, { clock, env, log = silentLogger }: { clock?: Clock; env?: Record<string, string>; log?: Logger } = {}): ProviderApp {
+  return createProviderApp({ db, config: testConfig(env), clock, log })
 }
 
 type JsonRequest = { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> }

@@ -4,6 +4,7 @@ import { action as listAction, loader as listLoader } from '#app/routes/habitos.
 import { action as newAction, loader as newLoader } from '#app/routes/habitos.novo.tsx'
 import { action as habitAction, loader as habitLoader } from '#app/routes/habitos.$id.tsx'
 import { action as editAction, loader as editLoader } from '#app/routes/habitos.$id_.editar.tsx'
+import { action as dashboardAction, loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -92,12 +93,15 @@ describe('tracking a day', () => {
     expect(result.headers.get('Set-Cookie')).toContain('innera_toast=')
   })
 
-  test("from the habit's own page, the post comes back there; any other address is ignored", async () => {
+  test("on the habit's own page the post goes to that page: saved, it comes back there; refused, that page shows why", async () => {
     providerMock.use(http.post(providerUrl('/habits/12/track/'), () => HttpResponse.json(habit())))
-    const fromPage = await run(listAction, await post('http://app.test/habitos?index', { intent: 'track', habit: '12', date: TODAY, status: 'skipped', back: '/habitos/12' }))
-    expect(fromPage.location).toBe('/habitos/12')
-    const elsewhere = await run(listAction, await post('http://app.test/habitos?index', { intent: 'track', habit: '12', date: TODAY, status: 'skipped', back: '//evil.example/habitos/12' }))
-    expect(elsewhere.location).toBe('/habitos#habito-12')
+    const saved = await run(habitAction, await post('http://app.test/habitos/12', { intent: 'track', habit: '12', date: TODAY, status: 'skipped' }), { id: '12' })
+    expect(saved.status).toBe(303)
+    expect(saved.location).toBe('/habitos/12')
+    providerMock.use(http.post(providerUrl('/habits/12/track/'), () => HttpResponse.error()))
+    const refused = await run(habitAction, await post('http://app.test/habitos/12', { intent: 'track', habit: '12', date: TODAY, status: 'amount', amount: '5', target: '8' }), { id: '12' })
+    expect(refused.status).toBe(400)
+    expect(refused.data).toEqual({ track: { habit: 12, date: TODAY, amount: '5', error: 'Erro de conexão. Verifique sua internet e configurações.' } })
   })
 
   test('with JavaScript (the fetcher): data, no redirect; an amount reaching the target counts as done', async () => {
@@ -276,5 +280,59 @@ describe('the habit page', () => {
     const refused = await run(habitAction, await post('http://app.test/habitos/12', { intent: 'restore' }), { id: '12' })
     expect(refused.status).toBe(400)
     expect(refused.data).toEqual({ error: 'Você já tem 30 hábitos ativos. Arquive um antes de criar ou restaurar outro.', habit: 12 })
+  })
+})
+
+describe("the dashboard's habits of today", () => {
+  const dashboard = async () => new Request('http://app.test/dashboard', { headers: { Cookie: await signedIn() } })
+
+  test('lists the habits due today or answered today, each with its form; the others stay on /habitos', async () => {
+    // A habit whose today is not due, and one not due but answered anyway.
+    const withToday = (overrides: Record<string, unknown>, today: { due: boolean; status: string | null }) => {
+      const base = habit(overrides)
+      const day = { ...base.today, ...today }
+      return { ...base, today: day, week: [...base.week.slice(0, 6), day] }
+    }
+    const notDue = withToday({ id: 14, name: 'Treino de força' }, { due: false, status: null })
+    const answered = withToday({ id: 15, name: 'Leitura', target: null, unit: '' }, { due: false, status: 'done' })
+    providerMock.use(
+      http.get(providerUrl('/program/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
+      http.get(providerUrl('/appointments/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: [habit(), notDue, answered] })),
+    )
+    const result = await run(dashboardLoader, await dashboard())
+    const habits = (result.data as { habits: { total: number; items: { habit: { name: string }; today: { date: string; status: string | null } }[] } }).habits
+    expect(habits.total).toBe(3)
+    expect(habits.items.map((item) => [item.habit.name, item.today.date, item.today.status])).toEqual([
+      ['Beber água', TODAY, null],
+      ['Leitura', TODAY, 'done'],
+    ])
+  })
+
+  test('the habits unreadable: the dashboard still shows, and says so (habits: null)', async () => {
+    providerMock.use(
+      http.get(providerUrl('/program/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
+      http.get(providerUrl('/appointments/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
+      http.get(providerUrl('/habits/'), () => HttpResponse.error()),
+    )
+    const result = await run(dashboardLoader, await dashboard())
+    expect(result.status).toBe(200)
+    expect((result.data as { habits: unknown }).habits).toBeNull()
+  })
+
+  test('without JavaScript a tap comes back to the dashboard; a refusal re-renders it with the amount typed', async () => {
+    providerMock.use(http.post(providerUrl('/habits/12/track/'), () => HttpResponse.json(habit())))
+    const saved = await run(dashboardAction, await post('http://app.test/dashboard', { intent: 'track', habit: '12', date: TODAY, status: 'done' }))
+    expect(saved.status).toBe(303)
+    expect(saved.location).toBe('/dashboard#habitos-hoje')
+    providerMock.use(http.post(providerUrl('/habits/12/track/'), () => HttpResponse.json({ detail: 'An archived habit cannot be tracked.', code: 'habit_archived' }, { status: 400 })))
+    const refused = await run(dashboardAction, await post('http://app.test/dashboard', { intent: 'track', habit: '12', date: TODAY, status: 'amount', amount: '4', target: '8' }))
+    expect(refused.status).toBe(400)
+    expect(refused.data).toEqual({ track: { habit: 12, date: TODAY, amount: '4', error: 'Este hábito está arquivado. Restaure-o para registrar.' } })
+  })
+
+  test('a professional cannot track from the dashboard', async () => {
+    const request = formRequest('http://app.test/dashboard', { intent: 'track', habit: '12', date: TODAY, status: 'done' }, { Cookie: await signedIn(demoProfessional), Origin: 'http://app.test' })
+    expect((await run(dashboardAction, request)).status).toBe(403)
   })
 })

@@ -27,19 +27,49 @@ const program = {
   })),
 }
 
+const habitSummary = {
+  frequency: 'daily',
+  weekdays: [],
+  times_per_week: null,
+  target: null,
+  unit: '',
+  reminder_time: null,
+  created_on: '2026-11-01',
+  archived: false,
+  archived_at: null,
+  today: { date: '2026-11-25', due: true, trackable: true, status: null, amount: null },
+  week: [],
+  current_streak: { length: 0, unit: 'day' },
+  strength: 0,
+}
+
 async function signedIn(user = demoPatient) {
   return sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
 }
 
 describe('my program', () => {
-  test("shows this week's goals and the progress", async () => {
-    providerMock.use(http.get(providerUrl('/program/'), () => HttpResponse.json(program)))
+  test("shows this week's goals and the progress; each goal names the habits of its pillar", async () => {
+    const habit = (id: number, name: string, pillar: string) => ({ ...habitSummary, id, name, pillar })
+    providerMock.use(
+      http.get(providerUrl('/program/'), () => HttpResponse.json(program)),
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', results: [habit(3, 'Deitar no mesmo horário', 'sono'), habit(4, 'Caminhada', 'exercicio')] })),
+    )
     const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
-    const data = result.data as { program: { currentWeek: number; thisWeek: { text: string }[]; progress: { percent: number }; focus: string[] } }
+    const data = result.data as { program: { currentWeek: number; thisWeek: { text: string; habits: unknown }[]; progress: { percent: number }; focus: string[] } }
     expect(data.program.currentWeek).toBe(2)
     expect(data.program.thisWeek.map((goal) => goal.text)).toEqual(['Meta 2'])
+    expect(data.program.thisWeek[0]!.habits).toEqual({ pillar: 'sono', list: [{ id: 3, name: 'Deitar no mesmo horário' }] })
     expect(data.program.progress.percent).toBe(6)
     expect(data.program.focus).toEqual(['Sono'])
+  })
+
+  test('the habits unreadable: the program still shows, its goals without habit links', async () => {
+    providerMock.use(
+      http.get(providerUrl('/program/'), () => HttpResponse.json(program)),
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })),
+    )
+    const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
+    expect((result.data as { program: { thisWeek: { habits: unknown }[] } }).program.thisWeek[0]!.habits).toBeNull()
   })
 
   test('no program yet: the page offers to build one', async () => {

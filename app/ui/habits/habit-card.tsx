@@ -64,9 +64,11 @@ function dayTitle(t: TFunction, day: DayView) {
 
 /**
  * One day: done, not done, skipped (pressed again, an answer is taken back), and the amount when
- * the habit counts one. `back` is where a post without JavaScript returns (the habits page by default).
+ * the habit counts one. `action`: the page it is on, whose action takes `intent=track` (the habits
+ * list by default), so that a post without JavaScript comes back to that page, also on a refusal.
+ * `compact`: the dashboard's form of today, titled with the habit's name.
  */
-export function DayForm({ habit, day, failure, back }: { habit: HabitCardView; day: DayView; failure: TrackFailure | null; back?: string }) {
+export function DayForm({ habit, day, failure, action = '/habitos?index', compact = false }: { habit: HabitCardView; day: DayView; failure: TrackFailure | null; action?: string; compact?: boolean }) {
   const { t } = useTranslation('habits')
   const fetcher = useFetcher<{ track?: TrackFailure; tracked?: unknown }>()
   const hydrated = useHydrated()
@@ -98,17 +100,26 @@ export function DayForm({ habit, day, failure, back }: { habit: HabitCardView; d
   const statusId = `track-${habit.id}-${day.date}-status`
   const amountId = `track-${habit.id}-${day.date}-amount`
   return (
-    <fetcher.Form method="post" action="/habitos?index" preventScrollReset className="mt-3" aria-busy={pending ? true : undefined}>
+    <fetcher.Form method="post" action={action} preventScrollReset className={compact ? 'mt-2' : 'mt-3'} aria-busy={pending ? true : undefined}>
       <fieldset aria-describedby={[statusId, shownFailure ? errorId : null].filter(Boolean).join(' ')}>
-        <legend className="font-medium">
-          {title}
-          <span className="sr-only"> · {habit.name}</span>
-        </legend>
+        {/* On the dashboard a day form stands for its habit: the name leads and links to it. */}
+        {compact ? (
+          <legend className="font-semibold">
+            <Link to={`/habitos/${habit.id}`} className="link">
+              {habit.name}
+            </Link>
+            <span className="sr-only"> · {title}</span>
+          </legend>
+        ) : (
+          <legend className="font-medium">
+            {title}
+            <span className="sr-only"> · {habit.name}</span>
+          </legend>
+        )}
         <input type="hidden" name="intent" value="track" />
         <input type="hidden" name="habit" value={habit.id} />
         <input type="hidden" name="date" value={day.date} />
         {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
-        {back ? <input type="hidden" name="back" value={back} /> : null}
         <p id={statusId} aria-live="polite" className="text-sm text-muted">
           {statusText(t, status, day, habit)}
           {!day.due ? ` · ${t('card.notDue')}` : null}
