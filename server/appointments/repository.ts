@@ -171,6 +171,20 @@ export async function findAppointmentView(db: Database, id: number): Promise<App
 
 export type NewAppointment = typeof appointments.$inferInsert
 
+/** The advisory-lock class of a professional's bookings (the other key is the professional's id). */
+const BOOKINGS_LOCK = 0x1ab0
+
+/**
+ * Orders the writes of one professional's bookings, across requests and processes, until the
+ * transaction ends. The exclusion constraint still decides what may be booked; but two overlapping
+ * inserts in flight at once each wait for the other's check, and PostgreSQL then aborts one as a
+ * deadlock (a 500) instead of refusing it as an overlap (the 409). In order, the second one sees
+ * the first one's row and is refused.
+ */
+export async function lockBookingsOf(tx: Pick<Database, 'execute'>, professionalId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${BOOKINGS_LOCK}::int, ${professionalId}::int)`)
+}
+
 /**
  * Books: the appointment (the exclusion constraint refuses an overlap), the care relationship
  * it creates, so the professional lists the patient and may read what they share (SPEC §6), and
@@ -178,6 +192,7 @@ export type NewAppointment = typeof appointments.$inferInsert
  */
 export async function insertAppointment(db: Database, values: NewAppointment, now: Date): Promise<AppointmentRow> {
   return db.transaction(async (tx) => {
+    await lockBookingsOf(tx, values.professionalId)
     const [row] = await tx.insert(appointments).values(values).returning()
     await tx.insert(professionalPatients).values({ professionalId: values.professionalId, patientId: values.patientId }).onConflictDoNothing()
     await scheduleBookingMessages(tx, row!, now)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { databaseError, isDeadlock, isExclusionViolation } from './errors.ts'
+import { databaseError, isExclusionViolation } from './errors.ts'
 
 /** A driver's error as drizzle hands it on: wrapped, the driver's own as `cause`. */
 const wrapped = (fields: Record<string, unknown>) => Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('driver'), fields) })
@@ -17,11 +17,5 @@ describe('database errors', () => {
     expect(isExclusionViolation(wrapped({ code: '23P01' }), 'appointments_no_overlap')).toBe(true)
     expect(isExclusionViolation(wrapped({ code: '23P01', constraint: 'other' }), 'appointments_no_overlap')).toBe(false)
     expect(isExclusionViolation(wrapped({ code: '40P01' }), 'appointments_no_overlap')).toBe(false)
-  })
-
-  test('a deadlock PostgreSQL broke is told apart from other failures', () => {
-    expect(isDeadlock(wrapped({ code: '40P01' }))).toBe(true)
-    expect(isDeadlock(wrapped({ code: '23P01' }))).toBe(false)
-    expect(isDeadlock(new Error('timeout'))).toBe(false)
   })
 })

@@ -1,7 +1,5 @@
 /** SQLSTATE of an exclusion-constraint violation (e.g. two overlapping appointments). */
 export const EXCLUSION_VIOLATION = '23P01'
-/** SQLSTATE of a deadlock PostgreSQL broke by aborting one of the transactions. */
-export const DEADLOCK_DETECTED = '40P01'
 
 /**
  * The PostgreSQL error behind a failed query, whichever driver raised it: node-postgres and
@@ -25,13 +23,4 @@ export function isExclusionViolation(error: unknown, constraint: string): boolea
   const found = databaseError(error)
   // A driver that leaves `constraint` out still names it in the message, which the code check covers.
   return found?.code === EXCLUSION_VIOLATION && (found.constraint === undefined || found.constraint === constraint)
-}
-
-/**
- * Whether PostgreSQL aborted this query to break a deadlock. Overlapping inserts in flight at
- * once can deadlock on an exclusion constraint (each waits for the other's check to settle);
- * the aborted one may simply try again.
- */
-export function isDeadlock(error: unknown): boolean {
-  return databaseError(error)?.code === DEADLOCK_DETECTED
 }

@@ -795,7 +795,9 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
       Number(
         (
           await watcher.query<{ waiting: string }>(
-            `select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "appointments"%'`,
+            // The first insert waits for the table; the others wait their turn behind it
+            // (the professional's bookings lock, decision 0023) or, without it, at the insert.
+            `select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and (query like 'insert into "appointments"%' or query like '%pg_advisory_xact_lock%')`,
           )
         ).rows[0]!.waiting,
       )

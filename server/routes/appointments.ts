@@ -24,6 +24,7 @@ import {
   findBookableProfessional,
   findProfile,
   insertAppointment,
+  lockBookingsOf,
   listAppointmentViews,
   professionalAppointmentViews,
   saveSchedule,
@@ -42,7 +43,7 @@ import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { findConnection } from '#server/calendar/connections.ts'
 import { calendarBusyTime, calendarBusyTimes } from '#server/calendar/busy-time.ts'
-import { isDeadlock, isExclusionViolation } from '#server/db/errors.ts'
+import { isExclusionViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
@@ -144,24 +145,6 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     return apiError(409, SLOT_TAKEN, { code: 'slot_taken', nearest: nearestFree(start, free, 3).map((time) => new Date(time).toISOString()) })
   }
 
-  /**
-   * A booking's write, which the exclusion constraint guards: its refusal is the 409 (someone took
-   * the time between the check and the write, in another request or process). Two overlapping
-   * writes in flight at once can instead deadlock on the constraint, and PostgreSQL aborts one:
-   * that one checks the time again (the 409 when it is now taken) and tries again, at most twice.
-   */
-  async function guardedWrite<T>(write: () => Promise<T>, { recheck, taken }: { recheck: () => Promise<void>; taken: () => Promise<Error> }): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await write()
-      } catch (error) {
-        if (isExclusionViolation(error, CONSTRAINT)) throw await taken()
-        if (!isDeadlock(error) || attempt === 3) throw error
-        await recheck()
-      }
-    }
-  }
-
   /** Checks a start against the rules and the bookings; answers the field error or the 409. */
   async function checkStart(professionalId: number, rules: ScheduleRules, start: number, ignoreAppointmentId?: number): Promise<void> {
     const now = clock()
@@ -255,8 +238,9 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       await checkStart(found.user.id, rules, input.start_time)
 
       const end = input.start_time + rules.consultationMinutes * MINUTE
-      const created: AppointmentRow = await guardedWrite(
-        () => insertAppointment(db, {
+      let created: AppointmentRow
+      try {
+        created = await insertAppointment(db, {
           professionalId: found.user.id,
           patientId: user.id,
           startTime: new Date(input.start_time),
@@ -266,9 +250,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
           meetingLink: meetingLink(),
           createdAt: new Date(clock()),
           updatedAt: new Date(clock()),
-        }, new Date(clock())),
-        { recheck: () => checkStart(found.user.id, rules, input.start_time), taken: () => slotTaken(found.user.id, rules, input.start_time) },
-      )
+        }, new Date(clock()))
+      } catch (error) {
+        // Someone else took it between the check and the insert (another request or process).
+        if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
+        throw error
+      }
       // The confirmations go out now rather than at the next tick (which would send them anyway).
       sendDueMessagesOf(created.id)
       mirrorAppointmentLater(services, created.id)
@@ -312,10 +299,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     await checkStart(appointment.professionalId, rules, input.start_time, appointment.id)
 
     const end = input.start_time + rules.consultationMinutes * MINUTE
-    const now = new Date(clock())
-    const newStart = new Date(input.start_time)
-    const updated: AppointmentRow | undefined = await guardedWrite(
-      () => db.transaction(async (tx) => {
+    let updated: AppointmentRow | undefined
+    try {
+      const now = new Date(clock())
+      const newStart = new Date(input.start_time)
+      updated = await db.transaction(async (tx) => {
+        await lockBookingsOf(tx, appointment.professionalId)
         const row = await updateOpenAppointment(tx, appointment.id, now, {
           startTime: newStart,
           endTime: new Date(end),
@@ -329,12 +318,11 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
           await queueAppointmentNotice(tx, { kind: 'moved', appointmentId: appointment.id, previousStart: appointment.startTime, now, appPublicUrl: config.appPublicUrl })
         }
         return row
-      }),
-      {
-        recheck: () => checkStart(appointment.professionalId, rules, input.start_time, appointment.id),
-        taken: () => slotTaken(appointment.professionalId, rules, input.start_time, appointment.id),
-      },
-    )
+      })
+    } catch (error) {
+      if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(appointment.professionalId, rules, input.start_time, appointment.id)
+      throw error
+    }
     // Cancelled (or started) while we looked: say so, as if it had happened before.
     if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
     mirrorAppointmentLater(services, appointment.id)
