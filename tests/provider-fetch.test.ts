@@ -1,24 +1,30 @@
 import { http, HttpResponse, delay } from 'msw'
-import { afterAll, describe, expect, test } from 'vitest'
-import { type RequestContext, requestContextStorage } from '#app/http/request-context.server.ts'
-import { providerFetch } from '#app/provider/fetch.server.ts'
-import { ProviderError, messageForFailure } from '#app/provider/errors.ts'
-import { loader as rootLoader } from '#app/root.tsx'
+import { afterAll, describe, expect, test, vi } from 'vitest'
+import type { RequestContext } from '#app/http/request-context.server.ts'
+// The mock provider the setup file started: imported before the modules are renewed below.
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie, sessionFrom } from '#tests/mocks/session.ts'
 
-// Read before the first getEnv() of this file (each test file has its own modules): reads time out
-// after 200 ms, writes after the setup's 1000 ms.
+// Read by the first getEnv() of this file: the modules below are imported afresh (test files share
+// a worker's modules), and again after it for the files that follow. Reads time out after 200 ms,
+// writes after the setup's 1000 ms.
 const saved = { read: process.env.PROVIDER_READ_TIMEOUT_MS, secret: process.env.PROVIDER_FORWARDING_SECRET }
 process.env.PROVIDER_READ_TIMEOUT_MS = '200'
 process.env.PROVIDER_FORWARDING_SECRET = 'forwarding-secret-for-the-tests-0123456789'
+vi.resetModules()
 afterAll(() => {
   for (const [name, value] of [['PROVIDER_READ_TIMEOUT_MS', saved.read], ['PROVIDER_FORWARDING_SECRET', saved.secret]] as const) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
+  vi.resetModules()
 })
+
+const { requestContextStorage } = await import('#app/http/request-context.server.ts')
+const { providerFetch } = await import('#app/provider/fetch.server.ts')
+const { ProviderError, messageForFailure } = await import('#app/provider/errors.ts')
+const { loader: rootLoader } = await import('#app/root.tsx')
+const { run } = await import('#tests/mocks/route.ts')
+const { demoPatient, fakeJwt, sessionCookie, sessionFrom } = await import('#tests/mocks/session.ts')
 
 const SLOWER_THAN_A_READ_MS = 500
 

@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 
-// Read by the first getEnv() of this file (each test file has its own modules). APP_PUBLIC_URL is
-// left unset: its default (localhost on the app's port) must win over whatever host was asked for.
+// Read by the first getEnv() of this file: the modules below are imported afresh (test files share
+// a worker's modules), and again after it for the files that follow. APP_PUBLIC_URL is left unset:
+// its default (localhost on the app's port) must win over whatever host was asked for.
 const names = ['APP_PUBLIC_URL', 'PORT', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const
 const saved = names.map((name) => [name, process.env[name]] as const)
 delete process.env.APP_PUBLIC_URL
@@ -9,11 +10,13 @@ process.env.PORT = '3999'
 const PUBLIC = 'http://localhost:3999'
 process.env.GOOGLE_CLIENT_ID = 'test-client-id'
 process.env.GOOGLE_CLIENT_SECRET = 'test-client-secret'
+vi.resetModules()
 afterAll(() => {
   for (const [name, value] of saved) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
+  vi.resetModules()
 })
 
 const { loader: robotsLoader } = await import('#app/routes/robots[.]txt.ts')
