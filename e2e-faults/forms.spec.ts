@@ -89,6 +89,14 @@ const forms: FormCase[] = [
     submit: 'Alterar senha',
   },
   {
+    name: 'new habit',
+    as: 'paciente',
+    path: '/habitos/novo',
+    call: '/habits/',
+    fields: { name: 'Beber água nas falhas', pillar: 'alimento', target: '8', unit: 'copos' },
+    submit: 'Criar hábito',
+  },
+  {
     name: 'contact',
     path: '/contato',
     call: '/contact/',

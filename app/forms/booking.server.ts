@@ -18,7 +18,6 @@ import {
   timeZoneLabel,
 } from '#app/domain/appointments.ts'
 import { getEnv } from '#app/env.server.ts'
-import { isFormSubmission } from '#app/http/request-context.server.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { type Appointment, type Availability, INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
@@ -26,7 +25,6 @@ import { getAvailability } from '#app/provider/appointments.server.ts'
 import { checkCalendarAvailability } from '#app/provider/calendar.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { failureInit, failureText, messageText } from '#app/utils/messages.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { type BookingReply, type Choice, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage } from './appointment-forms.ts'
@@ -40,15 +38,6 @@ import { type BookingReply, type Choice, type PickerView, bookingIntentOf, booki
 /** The professional's free times from now on, as far as the booking page reads them. */
 export const fetchAvailability = (auth: SignedInCaller, professionalId: number) => getAvailability(auth, professionalId, availabilityWindow(new Date()))
 
-/**
- * For a page's loader: a provider failure becomes the error page, except while a form submission
- * is being answered (the action has already said what failed): then the page is drawn without
- * that part (null), around what the user typed.
- */
-export function nullWhileResubmitting(error: unknown): null {
-  if (isFormSubmission() && error instanceof ProviderError && (error.isNetwork || (error.status ?? 0) >= 500)) return null
-  return errorResponseFor(error)
-}
 
 /** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
 export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {

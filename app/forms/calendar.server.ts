@@ -33,14 +33,13 @@ import {
   updateCalendarEvent,
 } from '#app/provider/calendar.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
-import { orNull } from '#app/provider/responses.server.ts'
+import { nullWhileResubmitting, orNull } from '#app/provider/responses.server.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { type Schedule, getSchedule } from '#app/provider/schedule.server.ts'
 import { type SessionUser } from '#app/provider/schemas.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { nullWhileResubmitting } from './booking.server.ts'
 import { type CalendarIntent, type CalendarReply, type EventFormDefaults, calendarIntentOf, eventFormSchema, eventIdField } from './calendar-forms.ts'
 
 /**

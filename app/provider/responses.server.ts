@@ -1,4 +1,5 @@
 import { data } from '@remix-run/node'
+import { isFormSubmission } from '#app/http/request-context.server.ts'
 import { NETWORK_ERROR_REASON } from '#app/utils/error-page.ts'
 import { ProviderError } from './errors.ts'
 
@@ -17,4 +18,14 @@ export function errorResponseFor(error: unknown): never {
 export function orNull(error: unknown): null {
   if (error instanceof ProviderError) return null
   throw error
+}
+
+/**
+ * For a page's loader: a provider failure becomes the error page, except while a form submission
+ * is being answered (the action has already said what failed): then the page is drawn without
+ * that part (null), around what the user typed.
+ */
+export function nullWhileResubmitting(error: unknown): null {
+  if (isFormSubmission() && error instanceof ProviderError && (error.isNetwork || (error.status ?? 0) >= 500)) return null
+  return errorResponseFor(error)
 }

@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { type Canceller, REASON_MAX_LENGTH, formatPrice, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
 import { cancelSchema } from '#app/forms/appointment-forms.ts'
-import { nullWhileResubmitting } from '#app/forms/booking.server.ts'
+import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'

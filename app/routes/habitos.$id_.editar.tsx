@@ -1,18 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { inPillarOrder } from '#app/domain/pillars.ts'
 import { weekdayNames } from '#app/domain/habits.ts'
-import { habitFormSchema, habitFormValues } from '#app/forms/habit-forms.ts'
+import { habitFormFromQuery, habitFormSchema, habitFormValues } from '#app/forms/habit-forms.ts'
 import { habitFormFailure } from '#app/forms/habits.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getHabit, updateHabit } from '#app/provider/habits.server.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { HabitForm } from '#app/ui/habits/habit-form.tsx'
-import { pillarNames } from '#app/utils/habit-views.server.ts'
+import { pillarOptions } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -27,14 +26,20 @@ export const handle = { i18n: ['habits'] }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const id = routeId(params)
-  const [t, language, habit, pillars] = await Promise.all([getFixedT(request, 'habits'), languageOf(request), getHabit(auth, id).catch(errorResponseFor), listPillars().catch(errorResponseFor)])
-  const names = pillarNames(pillars, language)
+  // After a failed save with the provider out of reach, the page comes back around what was typed
+  // (the form's last result) even though the habit and the pillars cannot be read.
+  const [t, language, habit, pillars] = await Promise.all([
+    getFixedT(request, ['habits', 'pages']),
+    languageOf(request),
+    getHabit(auth, id).catch(nullWhileResubmitting),
+    listPillars().catch(nullWhileResubmitting),
+  ])
   return data({
-    meta: { title: `${t('edit.title', { name: habit.name })} · Innera`, description: t('edit.lead') },
-    id: habit.id,
-    name: habit.name,
-    defaultValue: habitFormValues(habit),
-    pillars: inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: names[pillar.slug]! })),
+    meta: { title: `${habit ? t('edit.title', { name: habit.name }) : t('edit.titleUnnamed')} · Innera`, description: t('edit.lead') },
+    id,
+    name: habit?.name ?? null,
+    defaultValue: habit ? habitFormValues(habit) : habitFormFromQuery(new URLSearchParams()),
+    pillars: pillarOptions(pillars, language, t),
     weekdayNames: weekdayNames(language, 'long'),
   })
 }
@@ -64,10 +69,10 @@ export default function EditHabitPage() {
     <main id="main" className="container-page py-10">
       <p>
         <Link to={`/habitos/${id}`} className="link">
-          {t('edit.back', { name })}
+          {name === null ? t('edit.backUnnamed') : t('edit.back', { name })}
         </Link>
       </p>
-      <h1 className="mt-4 text-3xl font-bold">{t('edit.title', { name })}</h1>
+      <h1 className="mt-4 text-3xl font-bold">{name === null ? t('edit.titleUnnamed') : t('edit.title', { name })}</h1>
       <p className="mt-2 max-w-2xl text-lg text-muted">{t('edit.lead')}</p>
       <HabitForm
         defaultValue={defaultValue}

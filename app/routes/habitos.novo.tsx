@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { inPillarOrder } from '#app/domain/pillars.ts'
 import { formatAmount, weekdayNames } from '#app/domain/habits.ts'
 import { habitFormFromQuery, habitFormQuery, habitFormSchema } from '#app/forms/habit-forms.ts'
 import { habitFormFailure } from '#app/forms/habits.server.ts'
@@ -10,10 +9,10 @@ import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { createHabit, getHabitSuggestions } from '#app/provider/habits.server.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { HabitForm } from '#app/ui/habits/habit-form.tsx'
-import { frequencyView, pillarNames } from '#app/utils/habit-views.server.ts'
+import { frequencyView, pillarOptions } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -37,16 +36,17 @@ const withoutSuggestions = (error: unknown) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const [t, language, pillars, suggestions] = await Promise.all([
-    getFixedT(request, 'habits'),
+    getFixedT(request, ['habits', 'pages']),
     languageOf(request),
-    listPillars().catch(errorResponseFor),
+    listPillars().catch(nullWhileResubmitting),
     getHabitSuggestions(auth).catch(withoutSuggestions),
   ])
-  const names = pillarNames(pillars, language)
+  const options = pillarOptions(pillars, language, t)
+  const names = Object.fromEntries(options.map((option) => [option.slug, option.name]))
   return data({
     meta: { title: `${t('new.title')} · Innera`, description: t('new.lead') },
     defaultValue: habitFormFromQuery(new URL(request.url).searchParams),
-    pillars: inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: names[pillar.slug]! })),
+    pillars: options,
     weekdayNames: weekdayNames(language, 'long'),
     suggestions: (suggestions?.results ?? []).map((suggestion) => {
       const name = suggestion.name[language] ?? suggestion.name.en

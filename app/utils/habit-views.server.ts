@@ -1,5 +1,5 @@
 import { localDate } from '#app/domain/appointments.ts'
-import { inPillarOrder } from '#app/domain/pillars.ts'
+import { PILLAR_ORDER, inPillarOrder } from '#app/domain/pillars.ts'
 import { WEEKDAY_KEYS, addDays, dayMonth, formatAmount, heatMapGrid, heatMapTally, longDate, percent, shortDate, weekdayNames } from '#app/domain/habits.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { type HabitDetail, type HabitList, type HabitSummary } from '#app/provider/habit-schemas.ts'
@@ -15,6 +15,19 @@ export type PillarNames = Record<string, string>
 
 export function pillarNames(pillars: readonly Pillar[], language: Language): PillarNames {
   return Object.fromEntries(pillars.map((pillar) => [pillar.slug, pillar.name[language] ?? pillar.name.en]))
+}
+
+/**
+ * The habit form's pillar choices, in the spec's order: the provider's names or, while a failed
+ * submission is answered without them (`pillars` null), the names the app's own pages use, so
+ * the form comes back whole with what was chosen.
+ */
+export function pillarOptions(pillars: readonly Pillar[] | null, language: Language, t: (key: string) => string) {
+  if (pillars) {
+    const names = pillarNames(pillars, language)
+    return inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: names[pillar.slug]! }))
+  }
+  return PILLAR_ORDER.map((slug) => ({ slug, name: t(`pages:lifestyleMedicine.pillars.items.${slug}.name`) }))
 }
 
 /** What a frequency says: "Todos os dias", "seg., qua., sex.", "3 vezes por semana" (the words are the page's). */

@@ -336,3 +336,35 @@ describe("the dashboard's habits of today", () => {
     expect((await run(dashboardAction, request)).status).toBe(403)
   })
 })
+
+describe('the habit forms after a failed save, with the provider out of reach', () => {
+  test('the new-habit page comes back whole: the pillars from the app’s own names', async () => {
+    providerMock.use(
+      http.get(providerUrl('/pillars/'), () => HttpResponse.error()),
+      http.get(providerUrl('/habits/suggestions/'), () => HttpResponse.error()),
+    )
+    // The loaders that follow a document POST run in that POST's request.
+    const result = await run(newLoader, await post('http://app.test/habitos/novo', { name: 'Beber água' }))
+    expect(result.status).toBe(200)
+    expect((result.data as { pillars: { slug: string; name: string }[] }).pillars).toEqual([
+      { slug: 'estresse', name: 'Gestão do estresse' },
+      { slug: 'exercicio', name: 'Atividade física' },
+      { slug: 'alimento', name: 'Alimentação' },
+      { slug: 'sono', name: 'Sono' },
+      { slug: 'relacionamentos', name: 'Relacionamentos' },
+      { slug: 'substancias', name: 'Controle de substâncias' },
+    ])
+  })
+
+  test('the edit page too, titled without the name it cannot read; a plain visit still gets the error page', async () => {
+    providerMock.use(
+      http.get(providerUrl('/pillars/'), () => HttpResponse.error()),
+      http.get(providerUrl('/habits/12/'), () => HttpResponse.error()),
+    )
+    const resubmitted = await run(editLoader, await post('http://app.test/habitos/12/editar', { name: 'Beber água' }), { id: '12' })
+    expect(resubmitted.status).toBe(200)
+    expect(resubmitted.data).toMatchObject({ id: 12, name: null, meta: { title: 'Editar hábito · Innera' } })
+    const visit = await run(editLoader, new Request('http://app.test/habitos/12/editar', { headers: { Cookie: await signedIn() } }), { id: '12' })
+    expect(visit.status).toBe(503)
+  })
+})
