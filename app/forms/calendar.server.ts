@@ -53,7 +53,18 @@ export const CALENDAR_PATH = '/agenda/calendario'
 
 /** Connected, as far as the provider says (a revoked grant is still connected: it needs "Reconnect"). */
 export const isConnected = (status: Pick<IntegrationStatus, 'connected' | 'calendar_enabled'>) => status.connected || status.calendar_enabled
-export const needsReconnect = (status: IntegrationStatus) => isConnected(status) && (status.needs_reconnect || !status.token_valid)
+export const needsReconnect = (status: ConnectionState) => isConnected(status) && (status.needs_reconnect || !status.token_valid)
+
+/** What a page needs to know of the integration to choose what to show. */
+export type ConnectionState = Pick<IntegrationStatus, 'connected' | 'calendar_enabled' | 'needs_reconnect' | 'token_valid'>
+
+/** The calendar state the professional's agenda brings along (`calendar_enabled`, `token_valid`), as a status. */
+export const connectionStateOf = ({ calendar_enabled, token_valid }: { calendar_enabled: boolean; token_valid: boolean }): ConnectionState => ({
+  calendar_enabled,
+  token_valid,
+  connected: calendar_enabled,
+  needs_reconnect: calendar_enabled && !token_valid,
+})
 
 /**
  * What a failed calendar call means for the user (SPEC §8's calendar rows): not connected, a grant
@@ -138,11 +149,11 @@ export type DashboardCalendar =
   | { state: 'connected'; stats: Omit<CalendarStats, 'conflictsDetected'> & { conflictsDetected: number | null } }
 
 /**
- * The dashboard's calendar stats (SPEC §3), for a professional: the integration status has been
- * read beside the agenda, so one without a connected calendar costs nothing more; a connected one
- * reads the events and the schedule, in parallel.
+ * The dashboard's calendar stats (SPEC §3), for a professional: the integration's state came with
+ * the agenda, so one without a connected calendar costs nothing more; a connected one reads the
+ * events and the schedule, in parallel.
  */
-export async function dashboardCalendar(auth: SignedInCaller, status: IntegrationStatus | null, { now, timeZone }: { now: Date; timeZone: string }): Promise<DashboardCalendar> {
+export async function dashboardCalendar(auth: SignedInCaller, status: ConnectionState | null, { now, timeZone }: { now: Date; timeZone: string }): Promise<DashboardCalendar> {
   if (!status) return { state: 'unavailable' }
   if (!isConnected(status)) return { state: 'not-connected' }
   if (needsReconnect(status)) return { state: 'reconnect' }

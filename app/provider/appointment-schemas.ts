@@ -92,5 +92,7 @@ export const professionalDashboardSchema = z.object({
   start: z.string(),
   end: z.string(),
   appointments: z.array(appointmentSchema),
+  /** The Google Calendar's state (decision 0025), so the dashboard needs no second call to know it. */
+  calendar: z.object({ calendar_enabled: z.boolean(), token_valid: z.boolean() }).optional(),
 })
 export type ProfessionalDashboard = z.infer<typeof professionalDashboardSchema>

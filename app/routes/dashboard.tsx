@@ -11,7 +11,7 @@ import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
 import { consultationWindow, formatDateTime } from '#app/domain/appointments.ts'
 import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
 import { AgendaWeek } from '#app/ui/agenda-week.tsx'
-import { type DashboardCalendar, dashboardCalendar } from '#app/forms/calendar.server.ts'
+import { type DashboardCalendar, connectionStateOf, dashboardCalendar } from '#app/forms/calendar.server.ts'
 import { trackAction } from '#app/forms/habits.server.ts'
 import { listHabits } from '#app/provider/habits.server.ts'
 import { TodayHabits } from '#app/ui/habits/today-habits.tsx'
@@ -32,18 +32,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const now = new Date()
   const timeZone = user.time_zone ?? DEFAULT_TIME_ZONE
   const week = weekToShow(new URL(request.url).searchParams.get('semana'), timeZone, now)
-  const [t, locale, agenda, program, upcoming, calendarStatus, habits] = await Promise.all([
+  const [t, locale, agenda, program, upcoming, habits] = await Promise.all([
     getFixedT(request, 'dashboard'),
     i18nServer().getLocale(request),
     role === 'profissional' ? getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? getProgram(auth).catch(errorResponseFor) : Promise.resolve(null),
     role === 'paciente' ? listAppointments(auth, 'upcoming').catch(errorResponseFor) : Promise.resolve(null),
-    // Beside the agenda: a professional without a connected calendar costs no more than this.
-    role === 'profissional' ? getIntegrationStatus(auth).catch(orNull) : Promise.resolve(null),
     // Today's habits: the page says so when they cannot be read, and shows the rest.
     role === 'paciente' ? listHabits(auth).catch(orNull) : Promise.resolve(undefined),
   ])
-  // Connected: the events and the schedule for the stats, read in parallel.
+  // The calendar's state comes with the agenda (an older provider's is asked for); connected, the
+  // events and the schedule for the stats are read in parallel.
+  const calendarStatus = agenda ? (agenda.calendar ? connectionStateOf(agenda.calendar) : await getIntegrationStatus(auth).catch(orNull)) : null
   const calendar: DashboardCalendar | null = role === 'profissional' ? await dashboardCalendar(auth, calendarStatus, { now, timeZone }) : null
   const lng = locale as Language
   const next = upcoming?.results[0]

@@ -110,6 +110,7 @@ export function calendarProvider({
   connectAnswer,
   authorizationAnswer,
   availabilityAnswer,
+  agendaCarriesState = true,
 }: {
   status?: Record<string, unknown>
   events?: unknown[]
@@ -129,6 +130,8 @@ export function calendarProvider({
   connectAnswer?: Answer
   authorizationAnswer?: Answer
   availabilityAnswer?: Answer
+  /** Whether the professional's agenda brings the calendar's state along (as this provider's does). */
+  agendaCarriesState?: boolean
 } = {}): CalendarAsked {
   const asked: CalendarAsked = {
     status: 0,
@@ -215,7 +218,8 @@ export function calendarProvider({
     http.get(providerUrl('/appointments/dashboard/'), ({ request }) => {
       const query = new URL(request.url).searchParams
       asked.dashboard.push(query)
-      return json({ time_zone: 'America/Sao_Paulo', start: query.get('start'), end: query.get('start'), appointments })
+      const state = agendaCarriesState ? { calendar: { calendar_enabled: connected, token_valid: Boolean(status.token_valid) } } : {}
+      return json({ time_zone: 'America/Sao_Paulo', start: query.get('start'), end: query.get('start'), appointments, ...state })
     }),
   )
   return asked

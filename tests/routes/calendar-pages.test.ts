@@ -139,34 +139,23 @@ describe('the professional’s dashboard', () => {
     return { ...result, calendar: (result.data as { calendar: DashboardCalendar | null }).calendar }
   }
 
-  test('not connected: the status is read beside the agenda, and nothing more', async () => {
+  test('not connected: the state comes with the agenda, and nothing more is asked', async () => {
     const asked = calendarProvider({ status: notConnected })
     const { status, calendar } = await dashboard()
     expect(status).toBe(200)
     expect(calendar).toEqual({ state: 'not-connected' })
-    expect(asked).toMatchObject({ integration: 1, schedule: 0, events: [] })
+    expect(asked).toMatchObject({ integration: 0, schedule: 0, events: [] })
     expect(asked.dashboard).toHaveLength(1)
   })
 
-  test('the status and the agenda are asked at once (no extra round trip before the agenda)', async () => {
-    const started: string[] = []
-    let release: () => void = () => undefined
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    calendarProvider({ status: notConnected })
-    providerMock.use(
-      http.get(providerUrl('/calendar/integration-status/'), async () => {
-        started.push('status')
-        await gate
-        return HttpResponse.json(notConnected)
-      }),
-      http.get(providerUrl('/appointments/dashboard/'), ({ request }) => {
-        started.push('agenda')
-        release()
-        return HttpResponse.json({ time_zone: 'America/Sao_Paulo', start: new URL(request.url).searchParams.get('start'), end: '', appointments: [] })
-      }),
-    )
-    expect((await dashboard()).status).toBe(200)
-    expect(started.sort()).toEqual(['agenda', 'status'])
+  test('an agenda without the state (an older provider): the integration status is asked for it', async () => {
+    const asked = calendarProvider({ status: integrationStatus({ needs_reconnect: true, token_valid: false }), agendaCarriesState: false })
+    expect((await dashboard()).calendar).toEqual({ state: 'reconnect' })
+    expect(asked.integration).toBe(1)
+    calendarProvider({ agendaCarriesState: false, integrationAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
+    const failed = await dashboard()
+    expect(failed.status).toBe(200)
+    expect(failed.calendar).toEqual({ state: 'unavailable' })
   })
 
   test('connected: SPEC §3’s stats over the refresh window, the events and the schedule read once each', async () => {
@@ -178,14 +167,13 @@ describe('the professional’s dashboard', () => {
   })
 
   test('a revoked grant, or the calendar unreadable: said, the dashboard still shown', async () => {
-    calendarProvider({ status: integrationStatus({ needs_reconnect: true, token_valid: false }) })
+    const asked = calendarProvider({ status: integrationStatus({ needs_reconnect: true, token_valid: false }) })
     expect((await dashboard()).calendar).toEqual({ state: 'reconnect' })
-    calendarProvider({ integrationAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
+    expect(asked).toMatchObject({ integration: 0, events: [] })
+    calendarProvider({ eventsAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 502 }) })
     const failed = await dashboard()
     expect(failed.status).toBe(200)
     expect(failed.calendar).toEqual({ state: 'unavailable' })
-    calendarProvider({ eventsAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 502 }) })
-    expect((await dashboard()).calendar).toEqual({ state: 'unavailable' })
   })
 
   test('the schedule unreadable: the stats without the conflicts', async () => {
