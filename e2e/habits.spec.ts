@@ -58,6 +58,7 @@ test.describe('habits with JavaScript off', () => {
     await expect(today(card).getByRole('button', { name: 'Feito', exact: true })).toHaveAttribute('aria-pressed', 'true')
     await expect(today(card)).toContainText('8 de 8 copos')
     await expect(card.getByText('1 dia', { exact: true })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Alimentação' })).toContainText('Últimos 28 dias: 100% dos dias previstos cumpridos')
     // Yesterday came before the habit: shown, not trackable.
     await card.getByText('Outros dias da semana').click()
     await expect(card.getByText(/^Ontem, .*: antes do início deste hábito$/)).toBeVisible()

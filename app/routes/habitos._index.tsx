@@ -3,9 +3,9 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { archiveAction, trackAction } from '#app/forms/habits.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
-import { listHabits } from '#app/provider/habits.server.ts'
+import { getHabitStats, listHabits } from '#app/provider/habits.server.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { FormError } from '#app/ui/forms.tsx'
 import { HabitCard } from '#app/ui/habits/habit-card.tsx'
@@ -22,19 +22,21 @@ export const handle = { i18n: ['habits'] }
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const showArchived = new URL(request.url).searchParams.get('arquivados') === '1'
-  const [t, language, habits, pillars, archived] = await Promise.all([
+  const [t, language, habits, pillars, archived, stats] = await Promise.all([
     getFixedT(request, 'habits'),
     languageOf(request),
     listHabits(auth).catch(errorResponseFor),
     listPillars().catch(errorResponseFor),
     showArchived ? listHabits(auth, { archived: true }).catch(errorResponseFor) : null,
+    // Each pillar's completion over its last days; the list shows without it when it cannot be read.
+    getHabitStats(auth).catch(orNull),
   ])
   const names = pillarNames(pillars, language)
   const context = { language, names, today: habits.today, timeZone: habits.time_zone }
   return data({
     meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
     today: shortDate(habits.today, language),
-    groups: habitsByPillar(habits.results.map((habit) => habitCardView(habit, context)), pillars, names),
+    groups: habitsByPillar(habits.results.map((habit) => habitCardView(habit, context)), pillars, names, stats?.pillars ?? null),
     archived: archived ? archived.results.map((habit) => habitCardView(habit, context)) : null,
   })
 }
@@ -89,6 +91,11 @@ export default function HabitsPage() {
             <h2 id={`pillar-${group.pillar}`} className="text-2xl font-semibold">
               {group.name}
             </h2>
+            {group.rate ? (
+              <p className="mt-1 text-sm text-muted">
+                {group.rate.percent === null ? t('list.pillarRateNone', { days: group.rate.days }) : t('list.pillarRate', { percent: group.rate.percent, days: group.rate.days })}
+              </p>
+            ) : null}
             <div className="mt-4 space-y-4">
               {group.habits.map((habit) => (
                 <HabitCard key={habit.id} habit={habit} failure={failure} />

@@ -82,13 +82,21 @@ export function habitCardView(habit: HabitSummary, { language, names, today, tim
 }
 export type HabitCardView = ReturnType<typeof habitCardView>
 
-/** Active habits grouped under their pillars, in the pillars' order (pillars without habits left out). */
-export function habitsByPillar(habits: readonly HabitCardView[], pillars: readonly Pillar[], names: PillarNames) {
+/** A pillar's completion over its recent days, as the provider's stats give it (`GET /habits/stats/`). */
+export type PillarRate = { pillar: string; rate: number | null; days: number }
+
+/**
+ * Active habits grouped under their pillars, in the pillars' order (pillars without habits left
+ * out), each pillar with its completion rate when the stats could be read (else `rate` is undefined).
+ */
+export function habitsByPillar(habits: readonly HabitCardView[], pillars: readonly Pillar[], names: PillarNames, rates: readonly PillarRate[] | null = null) {
   const known = inPillarOrder(pillars).map((pillar) => pillar.slug)
   const slugs = [...known, ...new Set(habits.map((habit) => habit.pillar).filter((slug) => !known.includes(slug)))]
   return slugs.flatMap((slug) => {
     const list = habits.filter((habit) => habit.pillar === slug)
-    return list.length ? [{ pillar: slug, name: names[slug] ?? slug, habits: list }] : []
+    const found = rates?.find((rate) => rate.pillar === slug)
+    const rate = found ? { percent: found.rate === null ? null : percent(found.rate), days: found.days } : undefined
+    return list.length ? [{ pillar: slug, name: names[slug] ?? slug, habits: list, rate }] : []
   })
 }
 

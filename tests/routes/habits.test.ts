@@ -54,11 +54,17 @@ describe('my habits', () => {
         const archived = new URL(request.url).searchParams.get('archived') === 'true'
         return HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: archived ? [habit({ id: 30, name: 'Ler', archived: true, archived_at: '2026-11-20T12:00:00Z' })] : [habit(), habit({ id: 13, name: 'Caminhada', pillar: 'exercicio', target: null, unit: '' })] })
       }),
+      http.get(providerUrl('/habits/stats/'), () =>
+        HttpResponse.json({ today: TODAY, habits: [], pillars: [{ pillar: 'exercicio', rate: null, days: 28 }, { pillar: 'alimento', rate: 0.7142, days: 28 }] }),
+      ),
     )
     const result = await run(listLoader, await listRequest())
-    const data = result.data as { groups: { name: string; habits: { name: string; days: { date: string; relative: string | null; label: string }[]; streak: unknown; strength: number }[] }[]; archived: unknown }
-    // Pillars in the spec's order: physical activity before nutrition.
-    expect(data.groups.map((group) => group.name)).toEqual(['Atividade física', 'Alimentação'])
+    const data = result.data as { groups: { name: string; rate: unknown; habits: { name: string; days: { date: string; relative: string | null; label: string }[]; streak: unknown; strength: number }[] }[]; archived: unknown }
+    // Pillars in the spec's order: physical activity before nutrition; each with its completion rate.
+    expect(data.groups.map((group) => [group.name, group.rate])).toEqual([
+      ['Atividade física', { percent: null, days: 28 }],
+      ['Alimentação', { percent: 71, days: 28 }],
+    ])
     const water = data.groups[1]!.habits[0]!
     expect(water.days).toHaveLength(7)
     expect(water.days[0]).toMatchObject({ date: TODAY, relative: 'today' })
