@@ -5,7 +5,7 @@ import { expect, expectNoAxeViolations, registerFreshPatient, test } from './fix
  * Habit tracking (issue 14), as a patient uses it: with JavaScript off, create a habit with a
  * target (a wrong form first), answer today by plain form posts, see the streak, open the habit's
  * page, archive and restore it, delete it after the confirmation; with JavaScript on, a suggestion
- * fills the form and a tap answers without a reload (a refused amount rolls back, with the reason).
+ * fills the form and a tap answers without a reload (a refused amount rolls back, with a toast).
  */
 
 const habitCard = (page: Page, name: string) => page.getByRole('article', { name })
@@ -112,10 +112,13 @@ test.describe('habits with JavaScript on', () => {
     await expect(card.getByText('1 dia', { exact: true })).toBeVisible()
     expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
 
-    // A refused amount: the optimistic answer goes back to the saved one, with the reason.
+    // A refused amount: the optimistic answer goes back to the saved one; a toast says why, and
+    // the reason stays beside the day.
     await today(card).getByLabel('Quantidade (minutos)').fill('muito')
     await today(card).getByRole('button', { name: 'Salvar quantidade' }).click()
-    await expect(today(card).getByRole('alert')).toHaveText('Informe uma quantidade válida (um número a partir de zero)')
+    const reason = 'Informe uma quantidade válida (um número a partir de zero)'
+    await expect(page.getByRole('status').filter({ hasText: reason })).toBeVisible()
+    await expect(today(card).getByText(reason)).toBeVisible()
     await expect(today(card).getByRole('button', { name: 'Feito', exact: true })).toHaveAttribute('aria-pressed', 'true')
     await expect(today(card).getByLabel('Quantidade (minutos)')).toHaveValue('muito')
     expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)

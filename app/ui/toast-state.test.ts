@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest'
-import { type Toast, DEFAULT_TOAST_DURATION_MS, toastDuration, toastReducer } from './toast-state'
+import { describe, expect, test, vi } from 'vitest'
+import { type Toast, CLIENT_TOAST_EVENT, DEFAULT_TOAST_DURATION_MS, showClientToast, toastDuration, toastReducer } from './toast-state'
 
 const first: Toast = { id: 'a', type: 'info', message: { text: 'first' } }
 const second: Toast = { id: 'b', type: 'error', message: { key: 'errors.network' } }
@@ -20,5 +20,21 @@ describe('toastReducer', () => {
     expect(DEFAULT_TOAST_DURATION_MS).toBe(5_000)
     expect(toastDuration(first)).toBe(5_000)
     expect(toastDuration({ ...first, durationMs: 8_000 })).toBe(8_000)
+  })
+})
+
+describe('toasts from the browser', () => {
+  test('each goes out as an event with its own id, for the one toast region', () => {
+    const target = new EventTarget()
+    vi.stubGlobal('window', target)
+    const seen: Toast[] = []
+    target.addEventListener(CLIENT_TOAST_EVENT, (event) => seen.push((event as CustomEvent<Toast>).detail))
+    showClientToast({ type: 'error', message: { text: 'Informe uma quantidade válida' } })
+    showClientToast({ type: 'error', message: { text: 'Informe uma quantidade válida' } })
+    vi.unstubAllGlobals()
+    expect(seen.map((toast) => toast.message)).toEqual([{ text: 'Informe uma quantidade válida' }, { text: 'Informe uma quantidade válida' }])
+    expect(new Set(seen.map((toast) => toast.id)).size).toBe(2)
+    // The region shows the newest, as with the server's toasts.
+    expect(seen.reduce<Toast | null>((current, toast) => toastReducer(current, { type: 'show', toast }), null)).toEqual(seen[1])
   })
 })

@@ -21,3 +21,14 @@ export function toastReducer(current: Toast | null, action: ToastAction): Toast 
 export function toastDuration(toast: Toast) {
   return toast.durationMs ?? DEFAULT_TOAST_DURATION_MS
 }
+
+/** The browser event through which a component shows a toast the server did not send (a fetcher's failure). */
+export const CLIENT_TOAST_EVENT = 'innera:toast'
+
+let clientToasts = 0
+
+/** Shows a toast from the browser, in the one toast region (replacing the current toast). */
+export function showClientToast(toast: Omit<Toast, 'id'>) {
+  clientToasts += 1
+  window.dispatchEvent(new CustomEvent<Toast>(CLIENT_TOAST_EVENT, { detail: { ...toast, id: `client-${clientToasts}` } }))
+}

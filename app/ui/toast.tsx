@@ -1,6 +1,6 @@
 import { useEffect, useReducer } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { type Toast, type ToastMessage, toastDuration, toastReducer } from './toast-state.ts'
+import { CLIENT_TOAST_EVENT, type Toast, type ToastMessage, toastDuration, toastReducer } from './toast-state.ts'
 
 export function useMessage() {
   const { t } = useTranslation()
@@ -9,7 +9,8 @@ export function useMessage() {
 
 /**
  * The one toast region: a live region that is always in the page, so screen readers announce
- * what appears in it. Server toasts arrive through the root loader; a new one replaces the current.
+ * what appears in it. Server toasts arrive through the root loader, the browser's own through
+ * showClientToast; a new one replaces the current.
  */
 export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
   const [toast, dispatch] = useReducer(toastReducer, incoming)
@@ -19,6 +20,13 @@ export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
   useEffect(() => {
     if (incoming) dispatch({ type: 'show', toast: incoming })
   }, [incoming])
+
+  // Toasts from the browser (showClientToast): a one-tap answer that the server refused, say.
+  useEffect(() => {
+    const show = (event: Event) => dispatch({ type: 'show', toast: (event as CustomEvent<Toast>).detail })
+    window.addEventListener(CLIENT_TOAST_EVENT, show)
+    return () => window.removeEventListener(CLIENT_TOAST_EVENT, show)
+  }, [])
 
   useEffect(() => {
     if (!toast) return

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type TFunction } from '#app/i18n/translator.ts'
 import type { DayView, HabitCardView } from '#app/utils/habit-views.server.ts'
+import { showClientToast } from '../toast-state.ts'
 import { HabitFigures, frequencyText } from './habit-figures.tsx'
 
 /** A failed tap as the action answered it (JavaScript off: the page's action data). */
@@ -72,6 +73,12 @@ export function DayForm({ habit, day, failure, action = '/habitos?index', compac
   const { t } = useTranslation('habits')
   const fetcher = useFetcher<{ track?: TrackFailure; tracked?: unknown }>()
   const hydrated = useHydrated()
+  const fetchFailure = fetcher.state === 'idle' ? fetcher.data?.track : undefined
+  // A refused tap: the answer goes back to the saved one, and a toast says why (the reason also
+  // stays beside the day, with what was typed).
+  useEffect(() => {
+    if (fetchFailure) showClientToast({ type: 'error', message: { text: fetchFailure.error } })
+  }, [fetchFailure])
   const title = dayTitle(t, day)
   if (!day.trackable) {
     return (
@@ -94,7 +101,6 @@ export function DayForm({ habit, day, failure, action = '/habitos?index', compac
           : (sent as Status)
       : undefined
   const status = optimistic === undefined ? day.status : optimistic
-  const fetchFailure = fetcher.state === 'idle' ? fetcher.data?.track : undefined
   const shownFailure = fetchFailure ?? (failure && failure.habit === habit.id && failure.date === day.date ? failure : null)
   const errorId = `track-${habit.id}-${day.date}-error`
   const statusId = `track-${habit.id}-${day.date}-status`
@@ -168,7 +174,7 @@ export function DayForm({ habit, day, failure, action = '/habitos?index', compac
           })}
         </div>
         {shownFailure ? (
-          <p id={errorId} role="alert" className="mt-2 text-sm font-medium text-red-700">
+          <p id={errorId} role={fetchFailure ? undefined : 'alert'} className="mt-2 text-sm font-medium text-red-700">
             {shownFailure.error}
           </p>
         ) : null}
