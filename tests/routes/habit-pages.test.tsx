@@ -10,6 +10,7 @@ import { TranslationsProvider } from '#app/i18n/react.tsx'
 import HabitPage, { loader as habitLoader } from '#app/routes/habitos.$id.tsx'
 import HabitsPage, { action as listAction, loader as listLoader } from '#app/routes/habitos._index.tsx'
 import NewHabitPage, { loader as newLoader } from '#app/routes/habitos.novo.tsx'
+import { CLIENT_TOAST_EVENT } from '#app/ui/toast-state.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 
@@ -99,14 +100,21 @@ describe('habit pages', () => {
 
     // Taken back while the provider is down: the answer returns to "done", the reason is said.
     refuse = true
+    const toasts: string[] = []
+    const onToast = (event: Event) => toasts.push(JSON.stringify((event as CustomEvent<{ message: unknown }>).detail.message))
+    window.addEventListener(CLIENT_TOAST_EVENT, onToast)
     await userEvent.type(within(today).getByLabelText('Quantidade (copos)'), '3')
     await userEvent.click(within(today).getByRole('button', { name: 'Feito' }))
-    expect(await within(today).findByRole('alert')).toHaveTextContent('Erro de conexão. Verifique sua internet e configurações.')
+    expect(await within(today).findByText('Erro de conexão. Verifique sua internet e configurações.')).toBeInTheDocument()
+    // The toast says it (the one live region); the reason beside the day is not a second alert.
+    expect(toasts).toEqual([JSON.stringify({ text: 'Erro de conexão. Verifique sua internet e configurações.' })])
+    expect(within(today).queryByRole('alert')).toBeNull()
+    window.removeEventListener(CLIENT_TOAST_EVENT, onToast)
     expect(within(today).getByRole('button', { name: 'Feito' })).toHaveAttribute('aria-pressed', 'true')
     expect(within(today).getByLabelText('Quantidade (copos)')).toHaveValue('3')
   })
 
-  test('the habit page: figures, the heat map with its words, twelve weeks, the delete link', async () => {
+  test('the habit page: figures, the heat map with its words, twelve weeks as a chart and a list, the delete link', async () => {
     providerMock.use(
       http.get(providerUrl('/habits/12/'), () =>
         HttpResponse.json({
@@ -124,6 +132,10 @@ describe('habit pages', () => {
     const map = screen.getByRole('img', { name: /^Mapa de calor de/ })
     expect(map.querySelectorAll('rect')).toHaveLength(182)
     expect(map.querySelector('rect[data-date="2026-11-25"] title')?.textContent).toBe('25 de novembro de 2026: feito')
+    const chart = screen.getByRole('img', { name: 'Conclusão nas últimas 12 semanas Média de 71% dos dias previstos cumpridos; esta semana, 71%.' })
+    // Eleven bars, and a dashed mark for the week with nothing due.
+    expect(chart.querySelectorAll('rect')).toHaveLength(12)
+    expect(chart.querySelectorAll('rect[stroke-dasharray]')).toHaveLength(1)
     const weeks = within(screen.getByTestId('weekly-rates')).getAllByRole('listitem')
     expect(weeks).toHaveLength(12)
     expect(weeks[0]).toHaveTextContent('nada previsto')

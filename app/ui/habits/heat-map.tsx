@@ -68,20 +68,74 @@ export function HabitHeatMap({ heatMap, weekdayLabels }: { heatMap: HeatMap; wee
   )
 }
 
-/** The twelve weeks' completion, oldest first, the current week last: a list with bars. */
+const BAR = 20
+const BAR_GAP = 8
+const CHART_HEIGHT = 80
+const CHART_TOP = 8
+const CHART_LEFT = 34
+const AXIS_LABELS = 14
+
+/**
+ * The twelve weeks' completion, oldest first, the current week last: a bar chart drawn on the
+ * server (named and summed up in words), then the same figures as a list, its text alternative.
+ */
 export function WeeklyRates({ weeks }: { weeks: HabitDetailView['weeks'] }) {
   const { t } = useTranslation('habits')
+  const titleId = useId()
+  const descId = useId()
+  const width = CHART_LEFT + weeks.length * (BAR + BAR_GAP)
+  const height = CHART_TOP + CHART_HEIGHT + AXIS_LABELS
+  const due = weeks.filter((week) => week.percent !== null)
+  const average = due.length ? Math.round(due.reduce((sum, week) => sum + (week.percent ?? 0), 0) / due.length) : null
+  const current = weeks.at(-1)
   return (
-    <ol className="mt-4 space-y-2" data-testid="weekly-rates">
-      {weeks.map((week, index) => (
-        <li key={week.start} className="grid grid-cols-[1fr_auto] items-center gap-x-3 text-sm sm:grid-cols-[10rem_1fr_9rem]">
-          <span className="font-medium">{index === weeks.length - 1 ? t('detail.thisWeek') : t('detail.weekOf', { date: week.start })}</span>
-          <meter min={0} max={1} value={week.rate ?? 0} aria-hidden="true" className="order-last col-span-2 h-3 w-full sm:order-none sm:col-span-1" />
-          <span className="text-right text-muted sm:text-left">
-            {week.percent === null ? t('detail.nothingDue') : t('detail.weekRate', { done: week.done, due: week.due, percent: week.percent })}
-          </span>
-        </li>
-      ))}
-    </ol>
+    <>
+      <svg role="img" aria-labelledby={`${titleId} ${descId}`} viewBox={`0 0 ${width} ${height}`} className="mt-4 h-auto w-full max-w-xl" data-testid="weekly-chart">
+        <title id={titleId}>{t('detail.weeksChartTitle', { count: weeks.length })}</title>
+        <desc id={descId}>
+          {average === null
+            ? t('detail.weeksChartNothingDue')
+            : t('detail.weeksChartSummary', { average, current: current?.percent === null || current === undefined ? '—' : `${current.percent}%` })}
+        </desc>
+        {[0, 50, 100].map((level) => {
+          const y = CHART_TOP + CHART_HEIGHT - (level / 100) * CHART_HEIGHT
+          return (
+            <g key={level}>
+              <line x1={CHART_LEFT - 4} x2={width} y1={y} y2={y} className="stroke-gray-200" />
+              <text x={0} y={y + 3} className="fill-muted text-[10px]">{`${level}%`}</text>
+            </g>
+          )
+        })}
+        {weeks.map((week, index) => {
+          const x = CHART_LEFT + index * (BAR + BAR_GAP)
+          const barHeight = week.rate === null ? 0 : Math.max(week.rate * CHART_HEIGHT, week.rate > 0 ? 2 : 0)
+          const isCurrent = index === weeks.length - 1
+          return (
+            <g key={week.start}>
+              {week.rate === null ? (
+                // Nothing was due that week: a dashed outline, not an empty bar.
+                <rect x={x} y={CHART_TOP + CHART_HEIGHT - 4} width={BAR} height={4} className="fill-none stroke-gray-400" strokeDasharray="2 2" />
+              ) : (
+                <rect x={x} y={CHART_TOP + CHART_HEIGHT - barHeight} width={BAR} height={barHeight} rx={2} className={isCurrent ? 'fill-brand-800' : 'fill-brand-600'} />
+              )}
+              <text x={x + BAR / 2} y={height - 2} textAnchor="middle" className="fill-muted text-[9px]">
+                {isCurrent ? t('detail.thisWeekShort') : week.start}
+              </text>
+            </g>
+          )
+        })}
+      </svg>
+      <ol className="mt-4 space-y-2" data-testid="weekly-rates">
+        {weeks.map((week, index) => (
+          <li key={week.start} className="grid grid-cols-[1fr_auto] items-center gap-x-3 text-sm sm:grid-cols-[10rem_1fr_9rem]">
+            <span className="font-medium">{index === weeks.length - 1 ? t('detail.thisWeek') : t('detail.weekOf', { date: week.start })}</span>
+            <meter min={0} max={1} value={week.rate ?? 0} aria-hidden="true" className="order-last col-span-2 h-3 w-full sm:order-none sm:col-span-1" />
+            <span className="text-right text-muted sm:text-left">
+              {week.percent === null ? t('detail.nothingDue') : t('detail.weekRate', { done: week.done, due: week.due, percent: week.percent })}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </>
   )
 }
