@@ -23,6 +23,7 @@ import {
   findAppointmentView,
   findBookableProfessional,
   findProfile,
+  dashboardContextOf,
   insertAppointment,
   lockBookingsOf,
   listAppointmentViews,
@@ -41,7 +42,6 @@ import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
-import { findConnection } from '#server/calendar/connections.ts'
 import { calendarBusyTime, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
@@ -425,8 +425,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'profissional')
       const query = validate(dashboardSchema, { start: c.req.query('start')?.trim() || undefined, days: c.req.query('days')?.trim() || undefined })
-      const [profile, connection] = await Promise.all([findProfile(db, user.id), findConnection(db, user.id)])
-      const timeZone = profile?.timeZone ?? user.timeZone
+      const context = await dashboardContextOf(db, user.id)
+      const timeZone = context.timeZone ?? user.timeZone
       const start = query.start ?? localDateOf(clock(), timeZone)
       const days = query.days ?? 7
       const views = await professionalAppointmentViews(
@@ -441,7 +441,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         end: addDays(start, days - 1),
         appointments: views.map(serialize),
         // The calendar's state comes along, so the professional's home needs no second call to know it.
-        calendar: { calendar_enabled: connection !== undefined, token_valid: connection?.tokenValid ?? false },
+        calendar: context.calendar,
       })
     },
   })
