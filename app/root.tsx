@@ -1,5 +1,6 @@
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { useEffect } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { languageTags, type Language } from './i18n/config.ts'
 import { i18nFor, i18nServer, languageCookie } from './i18n/i18next.server.ts'
@@ -118,6 +119,11 @@ function LanguageAlternates({ origin }: { origin: string }) {
 export default function App() {
   const { accessExpiresAt } = useLoaderData<typeof loader>()
   useSessionRefresh(accessExpiresAt)
+  // Once the page is hydrated its links and forms are enhanced: `data-hydrated` on <html> says so
+  // (the end-to-end walks wait for it before a click that only JavaScript handles, a popup say).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   return <Outlet />
 }
 

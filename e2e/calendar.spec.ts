@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test'
-import { expect, expectNoAxeViolations, loginAs, newContext, providerUrl, registerFreshPatient, test } from './fixtures'
+import { expect, expectNoAxeViolations, hydrated, loginAs, newContext, providerUrl, registerFreshPatient, test } from './fixtures'
 
 /**
  * Google Calendar for professionals (issue 13), through the embedded provider's fake Google: the
@@ -138,7 +138,7 @@ test.describe('Google Calendar, one professional', () => {
       })
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
-      const [popup] = await Promise.all([page.waitForEvent('popup'), connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()])
+      const [popup] = await Promise.all([page.waitForEvent('popup'), hydrated(page).then(() => connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click())])
       await expect(connection(page).getByText('Continue na janela do Google que se abriu. Esperando a autorização…')).toBeVisible()
       await expect(consentHeading(popup)).toBeVisible()
       const [call] = await page.evaluate(() => (window as unknown as { openCalls: unknown[][] }).openCalls)
@@ -155,7 +155,7 @@ test.describe('Google Calendar, one professional', () => {
     test('a denied consent is “cancelled”; nothing is connected', async ({ page }) => {
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
-      const [popup] = await Promise.all([page.waitForEvent('popup'), connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()])
+      const [popup] = await Promise.all([page.waitForEvent('popup'), hydrated(page).then(() => connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click())])
       await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Deny' }).click()])
       await expect(connection(page).getByRole('status')).toHaveText('Autorização cancelada: o Google Calendar não foi conectado.')
       await page.reload()
@@ -165,7 +165,7 @@ test.describe('Google Calendar, one professional', () => {
     test('a closed popup is “cancelled” too', async ({ page }) => {
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
-      const [popup] = await Promise.all([page.waitForEvent('popup'), connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()])
+      const [popup] = await Promise.all([page.waitForEvent('popup'), hydrated(page).then(() => connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click())])
       await expect(consentHeading(popup)).toBeVisible()
       await popup.close()
       await expect(connection(page).getByRole('status')).toHaveText('Autorização cancelada: o Google Calendar não foi conectado.')
@@ -191,7 +191,7 @@ test.describe('Google Calendar, one professional', () => {
       await page.clock.install()
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
-      const [popup] = await Promise.all([page.waitForEvent('popup'), connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()])
+      const [popup] = await Promise.all([page.waitForEvent('popup'), hydrated(page).then(() => connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click())])
       await expect(consentHeading(popup)).toBeVisible()
       await page.clock.fastForward('04:59')
       await expect(connection(page).getByRole('status')).toContainText('Continue na janela do Google')
@@ -202,7 +202,7 @@ test.describe('Google Calendar, one professional', () => {
     test('an event put in Google Calendar is a conflict of its severity and keeps patients off that time; disconnecting clears everything', async ({ page, browser }) => {
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
-      const [popup] = await Promise.all([page.waitForEvent('popup'), connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()])
+      const [popup] = await Promise.all([page.waitForEvent('popup'), hydrated(page).then(() => connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click())])
       await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Allow' }).click()])
       await expect(connection(page).getByText(`Conectado como ${LUCAS.email}.`)).toBeVisible()
 

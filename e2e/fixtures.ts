@@ -18,6 +18,11 @@ export async function expectNoAxeViolations(page: Page) {
 }
 
 /** Signs in through the real form endpoint (no UI), sharing the cookies with the page. */
+/** Waits until the page is hydrated (root.tsx marks <html>), before a click only JavaScript handles. */
+export async function hydrated(page: Page) {
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+}
+
 export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
   const response = await page.request.post('/auth?mode=login', {
     form: { email, password },
