@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, registerFreshPatient, test } from './fixtures'
+import { expect, expectNoAxeViolations, hydrated, registerFreshPatient, test } from './fixtures'
 
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 
@@ -62,7 +62,8 @@ test.describe('toasts', () => {
     await page.goto('/')
     await registerFreshPatient(page, 'toast')
     await page.goto('/perfil')
-    // The welcome toast of the registration shows first; close it.
+    // The welcome toast of the registration shows first; close it (a button only JavaScript handles).
+    await hydrated(page)
     await page.getByRole('button', { name: 'Fechar aviso' }).click()
     await expect(page.locator('[data-toast-type]')).toHaveCount(0)
     await page.getByRole('button', { name: 'Salvar perfil' }).click()
