@@ -38,7 +38,6 @@ import { type BookingReply, type Choice, type PickerView, bookingIntentOf, booki
 /** The professional's free times from now on, as far as the booking page reads them. */
 export const fetchAvailability = (auth: SignedInCaller, professionalId: number) => getAvailability(auth, professionalId, availabilityWindow(new Date()))
 
-
 /** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
 export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
   if (!own || slots.some((slot) => Date.parse(slot.start) === Date.parse(own.start))) return [...slots]

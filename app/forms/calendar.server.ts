@@ -182,7 +182,6 @@ export async function editorConflicts(
   return conflictViews(conflictsOf(schedule, events.list.events, now), { t, language, timeZone: schedule.time_zone })
 }
 
-
 /* ---------------------------------------------------------------- the calendar page */
 
 /** A row of the week with its sort key (appointments and events share a day's list). */

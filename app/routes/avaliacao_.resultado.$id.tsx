@@ -17,7 +17,6 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
 
-
 const fullName = (person: { first_name: string; last_name: string; username: string }) => `${person.first_name} ${person.last_name}`.trim() || person.username
 
 /** The translations its components use, loaded before the page hydrates (besides common). */

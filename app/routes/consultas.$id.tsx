@@ -28,7 +28,6 @@ export { headers } from '#app/forms/form-headers.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }
 
-
 const cancellerOf = { paciente: 'patient', profissional: 'professional', admin: 'admin' } as const satisfies Record<string, Canceller>
 
 /** The price is a courtesy of the directory: without it the page still shows the appointment. */

@@ -24,7 +24,6 @@ export const handle = { i18n: ['appointments'] }
 /** Rescheduling is the patient's (or an admin's), as the provider allows it. */
 const roles = ['paciente', 'admin'] as const
 
-
 /** The booking picker for another time of the same professional; the appointment's own time stays on offer. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: roles })

@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     calendar,
     language: lng,
     firstName: user.first_name || user.username,
-    habits: habits === undefined ? undefined : habits && todayHabitViews(habits, locale as Language),
+    habits: habits && todayHabitViews(habits, lng),
     welcome: new URL(request.url).searchParams.get('welcome') === '1',
     program: program
       ? {

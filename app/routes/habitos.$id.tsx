@@ -24,7 +24,6 @@ import { routeId } from '#app/utils/route-ids.server.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
-
 /** One habit: its streaks, strength, six months as a heat map and twelve weeks of completion; `?excluir=1` asks before deleting. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: 'paciente' })

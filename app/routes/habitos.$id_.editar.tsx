@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { weekdayNames } from '#app/domain/habits.ts'
-import { habitFormFromQuery, habitFormSchema, habitFormValues } from '#app/forms/habit-forms.ts'
+import { emptyHabitForm, habitFormSchema, habitFormValues } from '#app/forms/habit-forms.ts'
 import { habitFormFailure } from '#app/forms/habits.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -22,7 +22,6 @@ export { headers } from '#app/forms/form-headers.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const id = routeId(params)
@@ -38,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     meta: { title: `${habit ? t('edit.title', { name: habit.name }) : t('edit.titleUnnamed')} · Innera`, description: t('edit.lead') },
     id,
     name: habit?.name ?? null,
-    defaultValue: habit ? habitFormValues(habit) : habitFormFromQuery(new URLSearchParams()),
+    defaultValue: habit ? habitFormValues(habit) : emptyHabitForm,
     pillars: pillarOptions(pillars, language, t),
     weekdayNames: weekdayNames(language, 'long'),
   })
