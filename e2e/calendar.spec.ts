@@ -178,6 +178,7 @@ test.describe('Google Calendar, one professional', () => {
       })
       await loginAs(page, LUCAS.email)
       await page.goto(CALENDAR)
+      await hydrated(page)
       await connection(page).getByRole('link', { name: 'Conectar Google Calendar' }).click()
       await expect(connection(page).getByRole('status')).toContainText('Pop-up bloqueado. Por favor, permita pop-ups para este site.')
       await connection(page).getByRole('status').getByRole('link', { name: 'Conectar nesta janela' }).click()
