@@ -6,7 +6,7 @@ import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { createAppointment, listBookableProfessionals } from '#app/provider/appointments.server.ts'
-import { listPillars } from '#app/provider/pillars.server.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { BookingFlow } from '#app/ui/appointments/booking-flow.tsx'
 import { ProfessionalCard } from '#app/ui/appointments/professional-card.tsx'
@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [t, language, pillars, availability] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
-    listPillars().catch(nullWhileResubmitting),
+    pillarsForDisplay().catch(nullWhileResubmitting),
     fetchAvailability(auth, id).catch(nullWhileResubmitting),
   ])
   // The free times carry the professional (an unknown one is the provider's 404); an older

@@ -5,7 +5,7 @@ import { inPillarOrder, isPillarSlug } from '#app/domain/pillars.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listBookableProfessionals } from '#app/provider/appointments.server.ts'
-import { listPillars } from '#app/provider/pillars.server.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { hasRole } from '#app/session/roles.ts'
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getFixedT(request, 'appointments'),
     languageOf(request),
     listBookableProfessionals(auth, pillar ?? undefined).catch(errorResponseFor),
-    listPillars().catch(errorResponseFor),
+    pillarsForDisplay().catch(errorResponseFor),
   ])
   const patientZone = timeZoneOr(user.time_zone)
   return data({

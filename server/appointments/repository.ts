@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { type AnyColumn, and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { appointments, calendarConnections, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
+import { appointments, calendarConnections, calendarEvents, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
 import type { Booking, DateException } from './free-times'
 import { scheduleBookingMessages } from './reminders'
 import type { ScheduleInput } from './schedule'
@@ -45,33 +45,43 @@ export async function findBookableProfessional(db: Database, id: number): Promis
   return row
 }
 
-const professionalExceptionsQuery = preparedQuery((db) =>
+/** A stored Google event as the free-time rules see it (server/calendar/busy-time.ts decides which block). */
+export type CalendarEventTime = {
+  status: string
+  transparency: string
+  selfResponseStatus: string | null
+  inneraAppointmentId: number | null
+  start: number
+  end: number
+}
+
+const epochMs = (column: SQL | AnyColumn) => sql`(extract(epoch from ${column}) * 1000)::float8`
+
+// The free-time rules of one professional in one statement (three reads before; each subquery has
+// one table, so drizzle's unqualified column names are unambiguous): the booking page
+// asks on every visit, and each booking and reschedule asks again. Prepared once per database.
+const bookingRulesQuery = preparedQuery((db) =>
   db
-    .select({ date: scheduleExceptions.date, slots: scheduleExceptions.slots })
-    .from(scheduleExceptions)
-    .where(eq(scheduleExceptions.professionalId, sql.placeholder('id')))
-    .orderBy(asc(scheduleExceptions.date))
-    .prepare('professional_exceptions'),
+    .select({
+      exceptions: sql<DateException[] | null>`(select json_agg(json_build_object('date', ${scheduleExceptions.date}, 'slots', ${scheduleExceptions.slots}) order by ${scheduleExceptions.date})
+        from ${scheduleExceptions} where ${scheduleExceptions.professionalId} = ${sql.placeholder('id')})`,
+      booked: sql<Booking[] | null>`(select json_agg(json_build_object('id', ${appointments.id}, 'start', ${epochMs(appointments.startTime)}, 'blockedUntil', ${epochMs(appointments.blockedUntil)}))
+        from ${appointments} where ${appointments.professionalId} = ${sql.placeholder('id')} and ${appointments.status} <> 'cancelled' and ${appointments.blockedUntil} > ${sql.placeholder('from')})`,
+      events: sql<CalendarEventTime[] | null>`(select json_agg(json_build_object('status', ${calendarEvents.status}, 'transparency', ${calendarEvents.transparency}, 'selfResponseStatus', ${calendarEvents.selfResponseStatus},
+          'inneraAppointmentId', ${calendarEvents.inneraAppointmentId}, 'start', ${epochMs(calendarEvents.startAt)}, 'end', ${epochMs(calendarEvents.endAt)}))
+        from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')})`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare('professional_booking_rules'),
 )
 
-const professionalBookingsQuery = preparedQuery((db) =>
-  db
-    .select({ id: appointments.id, start: appointments.startTime, blockedUntil: appointments.blockedUntil })
-    .from(appointments)
-    .where(and(eq(appointments.professionalId, sql.placeholder('id')), ne(appointments.status, 'cancelled'), gt(appointments.blockedUntil, sql.placeholder('from'))))
-    .prepare('professional_bookings'),
-)
-
-/** One professional's date exceptions and live bookings still blocking time after `from`. */
-export async function bookingRulesOf(db: Database, professionalId: number, from: number): Promise<{ exceptions: DateException[]; booked: Booking[] }> {
-  const [exceptions, booked] = await Promise.all([
-    professionalExceptionsQuery(db).execute({ id: professionalId }),
-    professionalBookingsQuery(db).execute({ id: professionalId, from: new Date(from).toISOString() }),
-  ])
-  return {
-    exceptions: exceptions.map((row) => ({ date: row.date, slots: row.slots })),
-    booked: booked.map((row) => ({ id: row.id, start: row.start.getTime(), blockedUntil: row.blockedUntil.getTime() })),
-  }
+/**
+ * One professional's date exceptions (by date), live bookings still blocking time after `from`,
+ * and stored Google events still running after `from`, in one read.
+ */
+export async function bookingRulesOf(db: Database, professionalId: number, from: number): Promise<{ exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }> {
+  const [row] = await bookingRulesQuery(db).execute({ id: professionalId, from: new Date(from).toISOString() })
+  return { exceptions: row?.exceptions ?? [], booked: row?.booked ?? [], events: row?.events ?? [] }
 }
 
 const profileQuery = preparedQuery((db) => db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, sql.placeholder('id'))).prepare('professional_profile'))

@@ -1,6 +1,6 @@
 import type { BusyInterval } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
-import { storedEventsAfter, storedEventsOfAfter, type StoredEvent } from './event-store'
+import { storedEventsAfter, type StoredEvent } from './event-store'
 
 /**
  * Which stored Google events make a professional busy for booking (decision 0026): timed and
@@ -26,7 +26,7 @@ export async function calendarBusyTimes(db: Database, professionalIds: number[],
   return busy
 }
 
-/** One professional's busy Google time from `from` on: what the booking rules add to the appointments. */
-export async function calendarBusyTime(db: Database, professionalId: number, from: number): Promise<BusyInterval[]> {
-  return (await storedEventsOfAfter(db, professionalId, from)).filter(countsAsBusy).map((event) => ({ start: event.startAt.getTime(), end: event.endAt.getTime() }))
+/** The busy time among one professional's stored events (as the booking rules read them): what they add to the appointments. */
+export function busyIntervalsOf(events: readonly (Parameters<typeof countsAsBusy>[0] & { start: number; end: number })[]): BusyInterval[] {
+  return events.filter(countsAsBusy).map((event) => ({ start: event.start, end: event.end }))
 }

@@ -42,7 +42,7 @@ import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
-import { calendarBusyTime, calendarBusyTimes } from '#server/calendar/busy-time.ts'
+import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { PILLARS } from '#server/db/seed-data.ts'
@@ -133,8 +133,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
   /** What the free-time rules need about one professional, read now. */
   async function bookingContext(professionalId: number, now: number): Promise<{ exceptions: DateException[]; booked: Booking[]; busy: BusyInterval[] }> {
-    const [{ exceptions, booked }, busy] = await Promise.all([bookingRulesOf(db, professionalId, now), calendarBusyTime(db, professionalId, now)])
-    return { exceptions, booked, busy }
+    const { exceptions, booked, events } = await bookingRulesOf(db, professionalId, now)
+    return { exceptions, booked, busy: busyIntervalsOf(events) }
   }
 
   /** The 409 for a taken time, with the free times nearest to it (read again: the table just changed). */

@@ -9,7 +9,11 @@ process.env.LOG_LEVEL = 'silent'
 process.env.PROVIDER_TIMEOUT_MS ??= '1000'
 
 beforeAll(() => providerMock.listen({ onUnhandledRequest: 'error' }))
-afterEach(() => providerMock.resetHandlers())
+afterEach(async () => {
+  providerMock.resetHandlers()
+  // Module state that outlives a test (the files of a worker share their modules).
+  ;(await import('#app/provider/pillars.server.ts')).forgetPillarsForDisplay()
+})
 afterAll(() => providerMock.close())
 
 // A test that logs an unexpected console.error fails: errors must be handled, not printed.
