@@ -11,6 +11,7 @@ import {
   formatTime,
   groupDatesByWeek,
   groupSlotsByDate,
+  isIsoDate,
   nearestSlots,
   pickDate,
   shouldLabelTimeZone,
@@ -35,13 +36,30 @@ import { type BookingReply, type Choice, type PickerView, bookingIntentOf, booki
  * typed, so nothing is lost when the time was taken meanwhile or the provider fails.
  */
 
-/** The professional's free times from now on, as far as the booking page reads them. */
-export const fetchAvailability = (auth: SignedInCaller, professionalId: number) => getAvailability(auth, professionalId, availabilityWindow(new Date()))
+/**
+ * The professional's free times from now on, as far as the booking page reads them. With `byDate`
+ * (the patient's zone and the date asked for), the provider groups them: the dates with their
+ * counts and one date's times, a small answer instead of every time of 60 days.
+ */
+export const fetchAvailability = (auth: SignedInCaller, professionalId: number, byDate?: { timeZone: string; date: string | null }) =>
+  getAvailability(auth, professionalId, availabilityWindow(new Date()), byDate ? { timeZone: byDate.timeZone, date: isIsoDate(byDate.date) ? byDate.date : undefined } : {})
 
 /** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
 export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
   if (!own || slots.some((slot) => Date.parse(slot.start) === Date.parse(own.start))) return [...slots]
   return [...slots, own]
+}
+
+/** The dates with free times (and their counts) in the patient's zone, and the chosen date's times. */
+function datesAndTimes(availability: Availability, patientZone: string, requestedDate: string | null, own: Slot | undefined) {
+  // Grouped by the provider (fetchAvailability's `byDate`); rescheduling reads every time, its own added.
+  if (availability.days && !own) return { days: availability.days, date: availability.date ?? null, times: availability.slots }
+  const grouped = groupSlotsByDate(withOwnSlot(availability.slots, own), patientZone)
+  const date = pickDate(
+    grouped.map((day) => day.date),
+    requestedDate,
+  )
+  return { days: grouped.map((day) => ({ date: day.date, count: day.slots.length })), date, times: grouped.find((day) => day.date === date)?.slots ?? [] }
 }
 
 /** The picker as the page shows it: dates with free times (by week) in the patient's zone, the chosen date's times. */
@@ -61,28 +79,23 @@ export function pickerView({
   t: TFunction
 }): PickerView {
   if (!availability) return { zoneLabel: null, weeks: [], selected: null, unavailable: true }
-  const days = groupSlotsByDate(withOwnSlot(availability.slots, own), patientZone)
-  const date = pickDate(
-    days.map((day) => day.date),
-    requestedDate,
-  )
-  const counts = new Map(days.map((day) => [day.date, day.slots.length]))
-  const chosenDay = days.find((day) => day.date === date)
+  const { days, date, times } = datesAndTimes(availability, patientZone, requestedDate, own)
+  const counts = new Map(days.map((day) => [day.date, day.count]))
   const ownStart = own ? Date.parse(own.start) : NaN
-  const firstSlot = days[0]?.slots[0]
+  const firstTime = times[0]
   return {
-    zoneLabel: firstSlot && shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, firstSlot.start) : null,
+    zoneLabel: firstTime && shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, firstTime.start) : null,
     weeks: groupDatesByWeek(days.map((day) => day.date)).map((week) => ({
       weekStart: week.weekStart,
       label: t('picker.week', { date: formatDate(week.weekStart, language, 'dayMonth') }),
       dates: week.dates.map((day) => ({ date: day, label: formatDate(day, language, 'short'), count: counts.get(day) ?? 0, selected: day === date })),
     })),
     selected:
-      chosenDay && date
+      date && times.length > 0
         ? {
             date,
             label: formatDate(date, language, 'long'),
-            times: timeLabels(chosenDay.slots, patientZone, language).map((slot) => ({
+            times: timeLabels(times, patientZone, language).map((slot) => ({
               value: slot.start,
               label: slot.label,
               current: Date.parse(slot.start) === ownStart,

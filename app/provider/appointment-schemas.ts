@@ -9,6 +9,8 @@ import { optionalUrl, paginated, text } from './schemas.ts'
 
 /** An ISO 8601 instant in UTC (`2026-12-01T12:00:00.000Z`). */
 export const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?Z$/
+/** A calendar date (YYYY-MM-DD). */
+const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 export const instant = () => z.string().regex(INSTANT_PATTERN).refine((value) => !Number.isNaN(Date.parse(value)))
 
 
@@ -43,6 +45,13 @@ export const availabilitySchema = z.object({
   professional: bookableProfessionalSchema.optional(),
   time_zone: z.string(),
   consultation_minutes: z.number().int().positive(),
+  /** Asked in a zone (the patient's): every date with free times and its count… */
+  days: z
+    .array(z.object({ date: z.string().regex(ISO_DATE_PATTERN), count: z.number().int().positive() }))
+    .max(100)
+    .optional(),
+  /** …the date whose times `slots` holds (the one asked for when it has some, else the first). */
+  date: z.string().regex(ISO_DATE_PATTERN).nullable().optional(),
   slots: z.array(slotSchema),
 })
 export type Availability = z.infer<typeof availabilitySchema>

@@ -23,9 +23,20 @@ const directorySchema = z.union([z.array(bookableProfessionalSchema), paginated(
 export const listBookableProfessionals = (auth: SignedInCaller, pillar?: string) =>
   auth.call('/appointments/professionals/', directorySchema, { query: { pillar } })
 
-/** Free times of one professional; the provider clips the window to its notice and horizon. */
-export const getAvailability = (auth: SignedInCaller, professionalId: number, window: { start?: string; end?: string } = {}) =>
-  auth.call('/appointments/calendar/availability/', availabilitySchema, { query: { professional_id: professionalId, start: window.start, end: window.end } })
+/**
+ * Free times of one professional; the provider clips the window to its notice and horizon. With
+ * `timeZone`, it answers the dates with free times in that zone and only `date`'s times (or the
+ * first date's).
+ */
+export const getAvailability = (
+  auth: SignedInCaller,
+  professionalId: number,
+  window: { start?: string; end?: string } = {},
+  byDate: { timeZone?: string; date?: string } = {},
+) =>
+  auth.call('/appointments/calendar/availability/', availabilitySchema, {
+    query: { professional_id: professionalId, start: window.start, end: window.end, time_zone: byDate.timeZone, date: byDate.date },
+  })
 
 export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string }) =>
   auth.call('/appointments/create/', appointmentSchema, { method: 'POST', json: body })

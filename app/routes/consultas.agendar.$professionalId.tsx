@@ -33,22 +33,23 @@ function professionalIdOf(params: Record<string, string | undefined>) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request, { role: 'paciente' })
   const id = professionalIdOf(params)
+  const patientZone = timeZoneOr(user.time_zone)
+  const requestedDate = new URL(request.url).searchParams.get('data')
   const [t, language, pillars, availability] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
     pillarsForDisplay().catch(nullWhileResubmitting),
-    fetchAvailability(auth, id).catch(nullWhileResubmitting),
+    fetchAvailability(auth, id, { timeZone: patientZone, date: requestedDate }).catch(nullWhileResubmitting),
   ])
   // The free times carry the professional (an unknown one is the provider's 404); an older
   // provider without it is asked for the directory.
   const professional = availability?.professional ?? (availability ? (await listBookableProfessionals(auth).catch(nullWhileResubmitting))?.find((candidate) => candidate.id === id) : undefined)
   if (availability && !professional) throw data({ reason: 'not-found' }, { status: 404 })
-  const patientZone = timeZoneOr(user.time_zone)
   const view = professional ? professionalView(professional, { language, patientZone, pillars: pillars ?? [] }) : null
   return data({
     meta: { title: `${view ? t('booking.titleWith', { name: view.name }) : t('booking.title')} · Innera`, description: t('booking.lead') },
     professional: view,
-    picker: pickerView({ availability, patientZone, language, requestedDate: new URL(request.url).searchParams.get('data'), t }),
+    picker: pickerView({ availability, patientZone, language, requestedDate, t }),
   })
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TimeSlot, WeeklyAvailability } from '#server/db/schema.ts'
 import {
+  freeTimesByDate,
   addDays,
   clockMinutes,
   freeTimes,
@@ -328,5 +329,39 @@ describe('nearestFree', () => {
     expect(nearestFree(99, free, 2)).toEqual([50, 40])
     expect(nearestFree(5, [7])).toEqual([7])
     expect(nearestFree(5, [])).toEqual([])
+  })
+})
+
+describe('freeTimesByDate', () => {
+  const at = (iso: string) => Date.parse(iso)
+  const free = ['2026-03-03T11:00:00Z', '2026-03-03T23:30:00Z', '2026-03-04T02:59:00Z', '2026-03-04T03:00:00Z', '2026-03-05T12:00:00Z'].map(at)
+
+  it('counts the times of each local date and answers the wanted date’s, else the first date’s', () => {
+    // São Paulo is UTC-3: 23:30Z and 02:59Z are still the 3rd there; 03:00Z is the 4th.
+    expect(freeTimesByDate(free, 'America/Sao_Paulo', '2026-03-04')).toEqual({
+      days: [
+        { date: '2026-03-03', count: 3 },
+        { date: '2026-03-04', count: 1 },
+        { date: '2026-03-05', count: 1 },
+      ],
+      date: '2026-03-04',
+      times: [at('2026-03-04T03:00:00Z')],
+    })
+    expect(freeTimesByDate(free, 'America/Sao_Paulo', '2026-03-08').date).toBe('2026-03-03')
+    expect(freeTimesByDate(free, 'America/Sao_Paulo').times).toHaveLength(3)
+    // Tokyo is UTC+9: 23:30Z on the 3rd is already the 4th.
+    expect(freeTimesByDate(free, 'Asia/Tokyo').days.map((day) => day.date)).toEqual(['2026-03-03', '2026-03-04', '2026-03-05'])
+    expect(freeTimesByDate(free, 'Asia/Tokyo').days.map((day) => day.count)).toEqual([1, 3, 1])
+    expect(freeTimesByDate([], 'UTC')).toEqual({ days: [], date: null, times: [] })
+  })
+
+  it('reads each time’s own offset on a day whose offset changes', () => {
+    // New York springs forward at 07:00Z on 2026-03-08 (02:00 EST → 03:00 EDT).
+    const times = ['2026-03-08T04:59:00Z', '2026-03-08T05:00:00Z', '2026-03-09T03:59:00Z', '2026-03-09T04:00:00Z'].map(at)
+    expect(freeTimesByDate(times, 'America/New_York').days).toEqual([
+      { date: '2026-03-07', count: 1 },
+      { date: '2026-03-08', count: 2 },
+      { date: '2026-03-09', count: 1 },
+    ])
   })
 })

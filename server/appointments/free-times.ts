@@ -276,3 +276,36 @@ export function nearestFree(instant: number, free: number[], count = 3): number[
   }
   return nearest
 }
+
+/** Free times by the date they fall on in a zone: each date's count, and one date's times. */
+export type FreeDays = { days: { date: string; count: number }[]; date: string | null; times: number[] }
+
+/**
+ * Ascending free times grouped by their local date in `timeZone` (the patient's, decision 0023):
+ * every date with its count, and the times of `wanted` when it has some, else of the first date.
+ * The zone's offset is looked up twice per UTC day and reused for the day's times unless it
+ * changes within that day (a daylight-saving change), where each time looks its own up.
+ */
+export function freeTimesByDate(free: readonly number[], timeZone: string, wanted?: string): FreeDays {
+  const days: { date: string; count: number }[] = []
+  const timesOf = new Map<string, number[]>()
+  let dayStart = NaN
+  let dayOffset: number | undefined
+  for (const time of free) {
+    if (!(time >= dayStart && time < dayStart + DAY)) {
+      dayStart = Math.floor(time / DAY) * DAY
+      const atStart = offsetAt(timeZone, dayStart)
+      dayOffset = atStart === offsetAt(timeZone, dayStart + DAY) ? atStart : undefined
+    }
+    const date = new Date(time + (dayOffset ?? offsetAt(timeZone, time))).toISOString().slice(0, 10)
+    const times = timesOf.get(date)
+    if (times) times.push(time)
+    else {
+      timesOf.set(date, [time])
+      days.push({ date, count: 0 })
+    }
+  }
+  for (const day of days) day.count = timesOf.get(day.date)!.length
+  const date = wanted !== undefined && timesOf.has(wanted) ? wanted : (days[0]?.date ?? null)
+  return { days, date, times: date ? timesOf.get(date)! : [] }
+}

@@ -130,6 +130,18 @@ export function isTimeZone(value: string): boolean {
   return timeZones.has(value)
 }
 
+/** Any zone name Intl can show times in, aliases included (America/Buenos_Aires): for reading, not for storing. */
+export function isUsableTimeZone(value: string): boolean {
+  if (value.length > 64) return false
+  if (isTimeZone(value)) return true
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value })
+    return /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(value)
+  } catch {
+    return false
+  }
+}
+
 export function timeZoneField() {
   return charField({ maxLength: 64 }).refine(isTimeZone, TIME_ZONE_MESSAGE)
 }

@@ -156,6 +156,27 @@ describe('GET /appointments/calendar/availability/', () => {
     expect((await availability(`professional_id=${ID.paula}&start=2026-03-02&end=2026-03-02`)).json.slots).toEqual([])
   })
 
+  it('in a time zone, answers the dates with their counts and one date’s times', async () => {
+    const all = (await availability(`professional_id=${ID.ines}&start=${TUE}&end=${WED}`)).json.slots as { start: string }[]
+    // Inês works from Lisbon (UTC+0 in March); in São Paulo (UTC-3) her 08:00-17:10 day is 05:00-14:10, the same date.
+    const inSaoPaulo = await availability(`professional_id=${ID.ines}&start=${TUE}&end=${WED}&time_zone=America/Sao_Paulo&date=${WED}`)
+    expect(inSaoPaulo.json.days).toEqual([
+      { date: TUE, count: all.filter((slot) => slot.start.startsWith(TUE)).length },
+      { date: WED, count: all.filter((slot) => slot.start.startsWith(WED)).length },
+    ])
+    expect(inSaoPaulo.json.date).toBe(WED)
+    expect(inSaoPaulo.json.slots).toEqual(all.filter((slot) => slot.start.startsWith(WED)).map((slot) => ({ ...slot, end: expect.any(String) })))
+    // In Tokyo (UTC+9) her afternoon falls on the next date; a date with nothing free gives the first.
+    const inTokyo = await availability(`professional_id=${ID.ines}&start=${TUE}&end=${TUE}&time_zone=Asia/Tokyo&date=2026-03-09`)
+    expect(inTokyo.json.days.map((day: { date: string }) => day.date)).toEqual([TUE, WED])
+    expect(inTokyo.json.date).toBe(TUE)
+    expect(inTokyo.json.slots[0].start).toBe('2026-03-03T08:00:00.000Z')
+    expect((await availability(`professional_id=${ID.ines}&time_zone=America/Buenos_Aires`)).status).toBe(200) // an alias
+    expect(await availability(`professional_id=${ID.ines}&time_zone=Mars/Olympus`)).toMatchObject({ status: 400, json: { time_zone: ['Enter a valid time zone.'] } })
+    expect(await availability(`professional_id=${ID.ines}&time_zone=UTC&date=03/04/2026`)).toMatchObject({ status: 400, json: { date: [expect.stringContaining('YYYY-MM-DD')] } })
+    expect(await availability(`professional_id=${ID.ines}&date=${TUE}`)).toMatchObject({ status: 400, json: { date: ['A date needs its time_zone.'] } })
+  })
+
   it('leaves out booked times with their buffer', async () => {
     await booked('mariana', 'paula', sp(TUE, '09:40'))
     const tuesday = await availability(`professional_id=${ID.paula}&start=${TUE}&end=${TUE}`)

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import {
   addDays,
   freeTimes,
+  freeTimesByDate,
   isClear,
   localDateOf,
   nearestFree,
@@ -49,7 +50,7 @@ import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
-import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, parseInstant, validate } from '#server/http/fields.ts'
+import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 
@@ -210,6 +211,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const end = bound('end') ?? start + MAX_AVAILABILITY_DAYS * DAY
       if (Object.keys(errors).length === 0 && end <= start) errors.end = ['The end must be after the start.']
       if (Object.keys(errors).length === 0 && end - start > MAX_AVAILABILITY_DAYS * DAY) errors.end = [`The window can span at most ${MAX_AVAILABILITY_DAYS} days.`]
+      // In a zone (the patient's, for their booking page): the dates with their counts, and one date's times.
+      const zone = c.req.query('time_zone')?.trim()
+      if (zone !== undefined && !isUsableTimeZone(zone)) errors.time_zone = [TIME_ZONE_MESSAGE]
+      const wanted = c.req.query('date')?.trim()
+      if (wanted !== undefined && !isIsoDate(wanted)) errors.date = [DATE_FORMAT_MESSAGE]
+      if (wanted !== undefined && !zone) errors.date = ['A date needs its time_zone.']
       if (Object.keys(errors).length > 0) throw validationError(errors)
 
       const { exceptions, booked, busy } = await bookingContext(professionalId, now)
@@ -218,12 +225,14 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       // The professional comes along (their card on the booking page), so the page needs one call.
       // A window from now on (the booking page's) already starts with their next free time.
       const [next] = start <= now && free.length > 0 ? free : freeTimes({ schedule: rules, exceptions, booked, busy, now, limit: 1 })
+      const byDate = zone ? freeTimesByDate(free, zone, wanted) : undefined
       return c.json({
         professional_id: professionalId,
         professional: serializeBookableProfessional(found.user, found.profile, next, photoBase),
         time_zone: rules.timeZone,
         consultation_minutes: rules.consultationMinutes,
-        slots: free.map((time) => ({ start: new Date(time).toISOString(), end: new Date(time + length).toISOString() })),
+        ...(byDate ? { days: byDate.days, date: byDate.date } : {}),
+        slots: (byDate?.times ?? free).map((time) => ({ start: new Date(time).toISOString(), end: new Date(time + length).toISOString() })),
       })
     },
   })

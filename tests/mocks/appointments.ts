@@ -59,8 +59,35 @@ export const signedIn = (user: SessionUser = demoPatient) => sessionCookie({ acc
 
 export const inLisbon: SessionUser = { ...demoPatient, time_zone: 'Europe/Lisbon' }
 
-/** The directory and the free times; returns what the app asked for. */
-export function directoryAndAvailability({ slots = freeTimes, professionals = [ana, bruno] }: { slots?: { start: string; end: string }[]; professionals?: unknown[] } = {}) {
+/** An instant's date in a zone, as the provider groups free times (YYYY-MM-DD). */
+const dateIn = (instant: string, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.parse(instant))
+
+/**
+ * The provider's answer to the free times asked in a zone (decision 0023): the dates with their
+ * counts, and the times of the date asked for when it has some, else of the first date.
+ */
+function groupedByDate(slots: { start: string; end: string }[], timeZone: string, wanted: string | null) {
+  const days: { date: string; count: number }[] = []
+  for (const slot of slots) {
+    const date = dateIn(slot.start, timeZone)
+    const day = days.find((candidate) => candidate.date === date)
+    if (day) day.count += 1
+    else days.push({ date, count: 1 })
+  }
+  days.sort((a, b) => a.date.localeCompare(b.date))
+  const date = wanted && days.some((day) => day.date === wanted) ? wanted : (days[0]?.date ?? null)
+  return { days, date, slots: slots.filter((slot) => dateIn(slot.start, timeZone) === date) }
+}
+
+/**
+ * The directory and the free times; returns what the app asked for. Free times asked with a
+ * `time_zone` come grouped, as the provider answers them, unless `grouped` is false (an older provider).
+ */
+export function directoryAndAvailability({
+  slots = freeTimes,
+  professionals = [ana, bruno],
+  grouped = true,
+}: { slots?: { start: string; end: string }[]; professionals?: unknown[]; grouped?: boolean } = {}) {
   const asked = { directory: [] as URLSearchParams[], availability: [] as URLSearchParams[] }
   providerMock.use(
     http.get(providerUrl('/appointments/professionals/'), ({ request }) => {
@@ -72,7 +99,10 @@ export function directoryAndAvailability({ slots = freeTimes, professionals = [a
       const professional = (professionals as { id: number }[]).find((candidate) => candidate.id === Number(new URL(request.url).searchParams.get('professional_id')))
       // The provider answers the professional with the free times (and 404 for an unknown one).
       if (!professional) return HttpResponse.json({ detail: 'Not found.' }, { status: 404 })
-      return HttpResponse.json({ professional_id: professional.id, professional, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, slots })
+      const query = new URL(request.url).searchParams
+      const zone = query.get('time_zone')
+      const answer = grouped && zone ? groupedByDate(slots, zone, query.get('date')) : { slots }
+      return HttpResponse.json({ professional_id: professional.id, professional, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, ...answer })
     }),
   )
   return asked

@@ -95,6 +95,9 @@ describe('the booking page', () => {
     expect(asked.availability[0]?.get('professional_id')).toBe('7')
     expect(asked.availability[0]?.get('start')).toBe('2026-11-30T12:00:00.000Z')
     expect(asked.availability[0]?.get('end')).toBe('2027-01-29T12:00:00.000Z')
+    // Grouped by the provider in the patient's zone: the dates and one date's times, not 60 days of times.
+    expect(asked.availability[0]?.get('time_zone')).toBe('America/Sao_Paulo')
+    expect(asked.availability[0]?.has('date')).toBe(false)
     expect(picker.weeks).toEqual([
       {
         weekStart: '2026-11-30',
@@ -119,11 +122,23 @@ describe('the booking page', () => {
   })
 
   test('?data= chooses another date; a date without free times falls back to the first', async () => {
-    directoryAndAvailability()
+    const asked = directoryAndAvailability()
     const other = (await bookPage(`${BOOK_URL}?data=2026-12-03`)).data as { picker: PickerView }
+    expect(asked.availability[0]?.get('date')).toBe('2026-12-03')
     expect(other.picker.selected?.times.map((time) => time.label)).toEqual(['09:00'])
     const none = (await bookPage(`${BOOK_URL}?data=2026-12-02`)).data as { picker: PickerView }
     expect(none.picker.selected?.date).toBe('2026-12-01')
+    // Not a date: the provider is not asked for it.
+    await bookPage(`${BOOK_URL}?data=amanh%C3%A3`)
+    expect(asked.availability[2]?.has('date')).toBe(false)
+  })
+
+  test('a provider that answers every free time ungrouped gives the same picker', async () => {
+    directoryAndAvailability()
+    const grouped = ((await bookPage(`${BOOK_URL}?data=2026-12-03`)).data as { picker: PickerView }).picker
+    providerMock.resetHandlers()
+    directoryAndAvailability({ grouped: false })
+    expect(((await bookPage(`${BOOK_URL}?data=2026-12-03`)).data as { picker: PickerView }).picker).toEqual(grouped)
   })
 
   test('a patient in Lisbon: times in Lisbon, the zone named, the late São Paulo slot on the next Lisbon date', async () => {
