@@ -57,31 +57,51 @@ export type CalendarEventTime = {
 
 const epochMs = (column: SQL | AnyColumn) => sql`(extract(epoch from ${column}) * 1000)::float8`
 
-// The free-time rules of one professional in one statement (three reads before; each subquery has
-// one table, so drizzle's unqualified column names are unambiguous): the booking page
-// asks on every visit, and each booking and reschedule asks again. Prepared once per database.
-const bookingRulesQuery = preparedQuery((db) =>
-  db
-    .select({
-      exceptions: sql<DateException[] | null>`(select json_agg(json_build_object('date', ${scheduleExceptions.date}, 'slots', ${scheduleExceptions.slots}) order by ${scheduleExceptions.date})
-        from ${scheduleExceptions} where ${scheduleExceptions.professionalId} = ${sql.placeholder('id')})`,
-      booked: sql<Booking[] | null>`(select json_agg(json_build_object('id', ${appointments.id}, 'start', ${epochMs(appointments.startTime)}, 'blockedUntil', ${epochMs(appointments.blockedUntil)}))
-        from ${appointments} where ${appointments.professionalId} = ${sql.placeholder('id')} and ${appointments.status} <> 'cancelled' and ${appointments.blockedUntil} > ${sql.placeholder('from')})`,
-      events: sql<CalendarEventTime[] | null>`(select json_agg(json_build_object('status', ${calendarEvents.status}, 'transparency', ${calendarEvents.transparency}, 'selfResponseStatus', ${calendarEvents.selfResponseStatus},
-          'inneraAppointmentId', ${calendarEvents.inneraAppointmentId}, 'start', ${epochMs(calendarEvents.startAt)}, 'end', ${epochMs(calendarEvents.endAt)}))
-        from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')})`,
-    })
-    .from(sql`(select 1) as one`)
-    .prepare('professional_booking_rules'),
-)
+// The free-time rules of one professional, each a subquery of one table (so drizzle's column
+// names, qualified or not, are unambiguous), keyed by the placeholders `id` and `from`.
+const rulesColumns = {
+  exceptions: sql<DateException[] | null>`(select json_agg(json_build_object('date', ${scheduleExceptions.date}, 'slots', ${scheduleExceptions.slots}) order by ${scheduleExceptions.date})
+    from ${scheduleExceptions} where ${scheduleExceptions.professionalId} = ${sql.placeholder('id')})`,
+  booked: sql<Booking[] | null>`(select json_agg(json_build_object('id', ${appointments.id}, 'start', ${epochMs(appointments.startTime)}, 'blockedUntil', ${epochMs(appointments.blockedUntil)}))
+    from ${appointments} where ${appointments.professionalId} = ${sql.placeholder('id')} and ${appointments.status} <> 'cancelled' and ${appointments.blockedUntil} > ${sql.placeholder('from')})`,
+  events: sql<CalendarEventTime[] | null>`(select json_agg(json_build_object('status', ${calendarEvents.status}, 'transparency', ${calendarEvents.transparency}, 'selfResponseStatus', ${calendarEvents.selfResponseStatus},
+      'inneraAppointmentId', ${calendarEvents.inneraAppointmentId}, 'start', ${epochMs(calendarEvents.startAt)}, 'end', ${epochMs(calendarEvents.endAt)}))
+    from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')})`,
+}
+
+export type BookingRules = { exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }
+const rulesOfRow = (row: { exceptions: DateException[] | null; booked: Booking[] | null; events: CalendarEventTime[] | null } | undefined): BookingRules => ({
+  exceptions: row?.exceptions ?? [],
+  booked: row?.booked ?? [],
+  events: row?.events ?? [],
+})
+
+// Each booking and reschedule reads them (three reads before, one now). Prepared once per database.
+const bookingRulesQuery = preparedQuery((db) => db.select(rulesColumns).from(sql`(select 1) as one`).prepare('professional_booking_rules'))
 
 /**
  * One professional's date exceptions (by date), live bookings still blocking time after `from`,
  * and stored Google events still running after `from`, in one read.
  */
-export async function bookingRulesOf(db: Database, professionalId: number, from: number): Promise<{ exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }> {
+export async function bookingRulesOf(db: Database, professionalId: number, from: number): Promise<BookingRules> {
   const [row] = await bookingRulesQuery(db).execute({ id: professionalId, from: new Date(from).toISOString() })
-  return { exceptions: row?.exceptions ?? [], booked: row?.booked ?? [], events: row?.events ?? [] }
+  return rulesOfRow(row)
+}
+
+// The booking page's read, on every visit: the professional (when bookable) and their rules in one statement.
+const bookableProfessionalRulesQuery = preparedQuery((db) =>
+  db
+    .select({ user: users, profile: professionalProfiles, ...rulesColumns })
+    .from(professionalProfiles)
+    .innerJoin(users, eq(users.id, professionalProfiles.userId))
+    .where(and(eq(professionalProfiles.userId, sql.placeholder('id')), bookable))
+    .prepare('bookable_professional_rules'),
+)
+
+/** A bookable professional with their free-time rules from `from` on (undefined when not bookable). */
+export async function findBookableProfessionalWithRules(db: Database, id: number, from: number): Promise<(ProfessionalWithProfile & { rules: BookingRules }) | undefined> {
+  const [row] = await bookableProfessionalRulesQuery(db).execute({ id, from: new Date(from).toISOString() })
+  return row ? { user: row.user, profile: row.profile, rules: rulesOfRow(row) } : undefined
 }
 
 const profileQuery = preparedQuery((db) => db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, sql.placeholder('id'))).prepare('professional_profile'))

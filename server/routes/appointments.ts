@@ -23,6 +23,7 @@ import {
   exceptionsOf,
   findAppointmentView,
   findBookableProfessional,
+  findBookableProfessionalWithRules,
   findProfile,
   dashboardContextOf,
   insertAppointment,
@@ -192,10 +193,10 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       await authenticate(c, services)
       const { professional_id: professionalId } = validate(z.object({ professional_id: idField() }), { professional_id: c.req.query('professional_id') })
-      const found = await findBookableProfessional(db, professionalId)
+      const now = clock()
+      const found = await findBookableProfessionalWithRules(db, professionalId, now)
       if (!found) throw notFound()
       const rules = rulesOf(found.profile)
-      const now = clock()
 
       // A date is a whole local day in the professional's time zone; an instant is itself.
       const errors: Record<string, string[]> = {}
@@ -219,7 +220,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       if (wanted !== undefined && !zone) errors.date = ['A date needs its time_zone.']
       if (Object.keys(errors).length > 0) throw validationError(errors)
 
-      const { exceptions, booked, busy } = await bookingContext(professionalId, now)
+      const { exceptions, booked, events } = found.rules
+      const busy = busyIntervalsOf(events)
       const free = freeTimes({ schedule: rules, exceptions, booked, busy, now, window: { start, end } })
       const length = rules.consultationMinutes * MINUTE
       // The professional comes along (their card on the booking page), so the page needs one call.
