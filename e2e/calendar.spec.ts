@@ -109,6 +109,9 @@ test.describe('Google Calendar, one professional', () => {
       await row.getByRole('link', { name: /^Editar/ }).click()
       const edit = page.getByRole('region', { name: 'Editar evento' })
       await expect(edit.getByLabel('Observações (opcional)')).toHaveValue('Turma de alongamento.')
+      // The notes stay in Innera: Google's copy of the event has none of them (LGPD, decision 0029).
+      const google = await page.request.get(`${providerUrl}/fake-google/dev/calendar/events/?email=${encodeURIComponent(LUCAS.email)}`)
+      expect(JSON.stringify(await google.json())).not.toContain('alongamento')
       await edit.getByLabel('Início').fill('18:30')
       await edit.getByRole('button', { name: 'Salvar alterações' }).click()
       await expect(page.getByText('Evento atualizado no Google Calendar.')).toBeVisible()
@@ -217,7 +220,9 @@ test.describe('Google Calendar, one professional', () => {
       await expect(conflict.getByText('Gravidade: Média')).toBeAttached()
       await expect(conflict).toContainText('13:00-18:00')
       await expect(conflict).toContainText('está marcado como importante ou urgente')
-      await expect(page.getByRole('region', { name: 'Resumo' }).getByText('Conflitos', { exact: true })).toBeVisible()
+      // The stats count it: one conflict.
+      const stats = page.getByRole('region', { name: 'Resumo' })
+      await expect(stats.locator('div').filter({ has: page.getByText('Conflitos', { exact: true }) }).locator('dd')).toHaveText('1')
 
       // The availability editor shows it beside Lucas's afternoon slot of that weekday.
       await page.goto('/agenda/disponibilidade')

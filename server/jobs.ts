@@ -1,6 +1,7 @@
 import { dispatchDueMessages, type DispatchReport } from './appointments/reminders'
 import { connectionsDueForSync } from './calendar/connections'
 import { syncCalendar } from './calendar/sync'
+import { autoSyncDueAtOrBefore } from './calendar/sync-freshness'
 import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
@@ -30,23 +31,21 @@ export async function mailTick({ db, clock, log, mailSender }: Services): Promis
   return deliverOutbox(db, { sender: mailSender, clock, log })
 }
 
-/** A calendar is synced by the job once its last sync (or attempt) is this old (SPEC §9). */
-export const CALENDAR_STALE_MS = 15 * 60_000
 /** At most this many calendars per tick, one after the other: the next tick takes the rest. */
 const CALENDARS_PER_TICK = 20
 
 export type CalendarSyncReport = { synced: number; failed: number }
 
 /**
- * Syncs the connected calendars whose last sync is older than 15 minutes, so the busy time that
- * free times leave out is at most that stale. Each sync holds its calendar's lease: a calendar
- * being synced elsewhere (another process, a request) is skipped. A failure is logged, and the
- * calendar waits another 15 minutes.
+ * Syncs the connected calendars whose last sync is 15 minutes old or more (`needsAutoSync` of
+ * calendar/sync-freshness.ts), so the busy time that free times leave out is at most that stale.
+ * Each sync holds its calendar's lease: a calendar being synced elsewhere (another process, a
+ * request) is skipped. A failure is logged, and the calendar waits another 15 minutes.
  */
 export async function calendarSyncTick(services: Services): Promise<CalendarSyncReport> {
   const now = services.clock()
   const report: CalendarSyncReport = { synced: 0, failed: 0 }
-  for (const userId of await connectionsDueForSync(services.db, now, now - CALENDAR_STALE_MS, CALENDARS_PER_TICK)) {
+  for (const userId of await connectionsDueForSync(services.db, now, autoSyncDueAtOrBefore(now), CALENDARS_PER_TICK)) {
     try {
       await syncCalendar(services, userId)
       report.synced += 1

@@ -53,7 +53,7 @@ function sameState(expected: string, given: string): boolean {
 /**
  * Google's return: a `state` that is not the one this session is waiting for (forged, missing,
  * used already, too old) is refused before anything else; a denied consent is "cancelled";
- * otherwise the provider exchanges the code (400: the code is bad or used).
+ * otherwise the provider exchanges the code (any 400: the code is bad, used or expired).
  */
 export async function finishCalendarConnection(request: Request, auth: Auth): Promise<Response> {
   const search = new URL(request.url).searchParams
@@ -76,7 +76,8 @@ export async function finishCalendarConnection(request: Request, auth: Auth): Pr
     if (answer.success === false || answer.calendar_enabled === false) return finish(request, popup, { outcome: 'error', key: 'calendar:errors.connect' })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    const key = error.status === 400 && (error.code === undefined || error.code === 'invalid_grant') ? 'calendar:errors.invalidCode' : 'calendar:errors.connect'
+    // SPEC §8: a 400 is the code (bad, used or expired), whatever its detail; anything else, the connection.
+    const key = error.status === 400 ? 'calendar:errors.invalidCode' : 'calendar:errors.connect'
     return finish(request, popup, { outcome: 'error', key })
   }
   return finish(request, popup, { outcome: 'success', key: 'calendar:connection.connectedToast' })

@@ -6,7 +6,8 @@ import { EVENT_ID_MAX_LENGTH, EVENT_MAX_ATTENDEES, EVENT_MEETING_LINK_MAX_LENGTH
 /**
  * The Google Calendar event form (SPEC §3's payload, decision 0025's bounds), shared by the
  * browser (conform's client validation) and the server (the page's action). A date and two
- * times in the professional's zone; the server turns them into instants. Messages are keys.
+ * times in the zone the form names (the professional's schedule zone); the server turns them
+ * into instants. Messages are keys.
  */
 
 const MAX_ID = 2_147_483_647
@@ -45,6 +46,8 @@ export const eventIdField = () =>
 export const eventFormSchema = z
   .object({
     event_id: eventIdField().optional(),
+    // The zone the page showed the times in (a hidden field): the professional's schedule zone.
+    time_zone: z.string().trim().max(64).optional(),
     event_type: z.enum(eventTypes, { error: 'calendar:validation.type' }).default('consultation'),
     date: z
       .string({ error: 'calendar:validation.date' })

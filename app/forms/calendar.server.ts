@@ -27,6 +27,7 @@ import {
   createCalendarEvent,
   deleteCalendarEvent,
   disconnectCalendar,
+  getCalendarStatus,
   getIntegrationStatus,
   listCalendarEvents,
   syncCalendar,
@@ -96,6 +97,18 @@ export async function readEvents(auth: SignedInCaller, now: Date, timeZone: stri
   }
 }
 
+/**
+ * The events of the dates of `zone` (the professional's schedule zone, in which the provider reads
+ * them), given those read in parallel with the schedule from the dates of the zone guessed then (the
+ * account's): read again only when the two zones give other dates, as they may near midnight.
+ */
+export async function eventsInZone(auth: SignedInCaller, now: Date, read: { events: EventsRead; zone: string }, zone: string): Promise<EventsRead> {
+  if (zone === read.zone) return read.events
+  const wanted = eventsQuery(now, zone)
+  const asked = eventsQuery(now, read.zone)
+  return wanted.start_date === asked.start_date && wanted.end_date === asked.end_date ? read.events : readEvents(auth, now, zone)
+}
+
 /** The conflicts worth telling over the next 30 days (the schedule's zone), most serious first. */
 export function conflictsOf(schedule: ConflictSchedule, events: readonly CalendarEvent[], now: Date): CalendarConflict[] {
   return meaningfulConflicts(findConflicts(schedule, events, now))
@@ -151,13 +164,15 @@ export type DashboardCalendar =
 /**
  * The dashboard's calendar stats (SPEC §3), for a professional: the integration's state came with
  * the agenda, so one without a connected calendar costs nothing more; a connected one reads the
- * events and the schedule, in parallel.
+ * events and the schedule, in parallel, and counts in the schedule's zone (the calendar page's).
  */
-export async function dashboardCalendar(auth: SignedInCaller, status: ConnectionState | null, { now, timeZone }: { now: Date; timeZone: string }): Promise<DashboardCalendar> {
+export async function dashboardCalendar(auth: SignedInCaller, status: ConnectionState | null, { now, timeZone: guess }: { now: Date; timeZone: string }): Promise<DashboardCalendar> {
   if (!status) return { state: 'unavailable' }
   if (!isConnected(status)) return { state: 'not-connected' }
   if (needsReconnect(status)) return { state: 'reconnect' }
-  const [events, schedule] = await Promise.all([readEvents(auth, now, timeZone), getSchedule(auth).catch(orNull)])
+  const [guessed, schedule] = await Promise.all([readEvents(auth, now, guess), getSchedule(auth).catch(orNull)])
+  const timeZone = timeZoneOr(schedule?.time_zone, guess)
+  const events = await eventsInZone(auth, now, { events: guessed, zone: guess }, timeZone)
   if (events.state === 'not-connected') return { state: 'not-connected' }
   if (events.state === 'reconnect') return { state: 'reconnect' }
   if (events.state === 'failed') return { state: 'unavailable' }
@@ -168,18 +183,18 @@ export async function dashboardCalendar(auth: SignedInCaller, status: Connection
 
 /**
  * The availability editor's conflicts, for a professional with a connected calendar (the status
- * read beside the schedule); null when there is nothing to show.
+ * read beside the schedule); null when there is nothing to show. The dates are the schedule's.
  */
 export async function editorConflicts(
   auth: SignedInCaller,
-  { status, schedule, request, timeZone }: { status: IntegrationStatus | null; schedule: Schedule; request: Request; timeZone: string },
+  { status, schedule, request }: { status: IntegrationStatus | null; schedule: Schedule; request: Request },
 ): Promise<ConflictView[] | null> {
   if (!status || !isConnected(status) || needsReconnect(status)) return null
   const now = new Date()
-  const events = await readEvents(auth, now, timeZone)
+  const events = await readEvents(auth, now, timeZoneOr(schedule.time_zone))
   if (events.state !== 'ok') return null
   const [t, language] = await Promise.all([getFixedT(request, ['calendar', 'common']), languageOf(request)])
-  return conflictViews(conflictsOf(schedule, events.list.events, now), { t, language, timeZone: schedule.time_zone })
+  return conflictViews(conflictsOf(schedule, events.list.events, now), { t, language, timeZone: timeZoneOr(schedule.time_zone) })
 }
 
 /* ---------------------------------------------------------------- the calendar page */
@@ -192,34 +207,50 @@ const TIMED = 1e15
 
 export type CalendarPage = Awaited<ReturnType<typeof calendarPage>>
 
-/** The page's data: the connection, and when connected the week, the conflicts, the stats and the event forms. */
+/**
+ * The page's data: the connection, and when connected the week, the conflicts, the stats and the
+ * event forms. Dates and times are those of the professional's schedule zone, as the provider
+ * reads them (its dates, its conflicts); until the schedule is read (in parallel with the rest)
+ * the account's zone stands in, and what it read for other dates is read again.
+ */
 export async function calendarPage(request: Request, { auth, user }: { auth: SignedInCaller; user: SessionUser }) {
   const now = new Date()
-  const timeZone = timeZoneOr(user.time_zone)
+  const guess = timeZoneOr(user.time_zone)
   const url = new URL(request.url)
-  const week = calendarWeek(url.searchParams.get('semana'), timeZone, now)
-  const [t, language, status, events, agenda, schedule] = await Promise.all([
+  const requestedWeek = url.searchParams.get('semana')
+  const guessedWeek = calendarWeek(requestedWeek, guess, now)
+  const [t, language, calendarStatus, integration, guessedEvents, guessedAgenda, schedule] = await Promise.all([
     getFixedT(request, ['calendar', 'common']),
     languageOf(request),
-    getIntegrationStatus(auth).catch(nullWhileResubmitting),
+    // SPEC §3's status (GET /calendar/), and what the page says besides (the account, a sync running).
+    getCalendarStatus(auth).catch(nullWhileResubmitting),
+    getIntegrationStatus(auth).catch(orNull),
     // Read beside the status: a connected calendar (this page's usual visitor) costs one round trip.
-    readEvents(auth, now, timeZone),
-    getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(orNull),
+    readEvents(auth, now, guess),
+    getProfessionalDashboard(auth, { start: guessedWeek.start, days: 7 }).catch(orNull),
     getSchedule(auth).catch(orNull),
   ])
+  const timeZone = timeZoneOr(schedule?.time_zone ?? guessedAgenda?.time_zone, guess)
+  const week = timeZone === guess ? guessedWeek : calendarWeek(requestedWeek, timeZone, now)
+  const [events, agenda] = await Promise.all([
+    eventsInZone(auth, now, { events: guessedEvents, zone: guess }, timeZone),
+    week.start === guessedWeek.start ? guessedAgenda : getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(orNull),
+  ])
   const meta = { title: `${t('calendar:title')} · Innera`, description: t('calendar:description') }
-  const connected = status ? isConnected(status) && events.state !== 'not-connected' : events.state === 'ok'
-  const reconnect = connected && ((status ? needsReconnect(status) : false) || events.state === 'reconnect')
+  const status = calendarStatus ?? integration
+  const connected = status ? status.calendar_enabled && events.state !== 'not-connected' : events.state === 'ok'
+  const reconnect = connected && ((status ? !status.token_valid : false) || events.state === 'reconnect')
   const list = events.state === 'ok' ? events.list : null
   const lastSync = list?.last_sync ?? status?.last_sync ?? null
   const connection = {
     state: reconnect ? ('reconnect' as const) : connected ? ('connected' as const) : ('not-connected' as const),
-    email: status?.google_email ?? null,
+    email: integration?.google_email ?? null,
+    calendarId: connected ? (status?.primary_calendar_id ?? null) : null,
     lastSync: lastSync ? formatShortDateTime(lastSync, timeZone, language) : null,
     fromCache: list ? list.from_cache : false,
     syncError: list?.sync_error ? t('calendar:errors.sync') : null,
     stale: connected && isStale(lastSync, now),
-    syncInProgress: status?.sync_in_progress ?? false,
+    syncInProgress: integration?.sync_in_progress ?? false,
     eventsError: connected && !reconnect && events.state === 'failed' ? t('calendar:errors.events') : null,
     confirmDisconnect: connected && url.searchParams.get('desconectar') === '1',
   }
@@ -261,7 +292,7 @@ export async function calendarPage(request: Request, { auth, user }: { auth: Sig
       days,
       appointmentsUnavailable: agenda === null,
     },
-    conflicts: conflicts ? conflictViews(conflicts, { t, language, timeZone: schedule!.time_zone }) : null,
+    conflicts: conflicts ? conflictViews(conflicts, { t, language, timeZone }) : null,
     stats,
     form: {
       mode: editing && eventFormTimes(editing, timeZone) ? ('edit' as const) : ('create' as const),
@@ -310,17 +341,20 @@ function eventWhen(event: CalendarEvent, { t, language, timeZone }: { t: TFuncti
 /** The titles the provider writes for each type (decision 0025: never more than the patient's first name). */
 const CONSULTATION_TITLE = /^Consulta Innera(?: com\s+(.+))?$/i
 const TYPE_TITLES: Record<string, EventFormDefaults['event_type']> = { 'aula innera': 'class', 'compromisso pessoal': 'personal', 'evento innera': 'other' }
-/** The line the provider adds to the description for the meeting link. */
-const MEETING_LINE = /(?:^|\n\n)Sala da consulta: (https:\/\/\S+)\s*$/
+/** The line the provider writes in the description for the meeting link. */
+const MEETING_LINE = /(?:^|\n)Sala da consulta: (https:\/\/\S+)[ \t]*(?:\n|$)/
 
-/** The form's values for editing an event: its times in the zone, its type from its title, the guests but the professional, the notes and link from the description. */
+/**
+ * The form's values for editing an event: its times in the zone, its type from its title, the
+ * guests but the professional, the notes the provider keeps (never Google's description: decision
+ * 0029) and the meeting link from the description.
+ */
 function eventDefaults(event: CalendarEventRead, timeZone: string, user: SessionUser): EventFormDefaults | null {
   const times = eventFormTimes(event, timeZone)
   if (!times) return null
   const title = (event.summary ?? '').trim()
   const consultation = CONSULTATION_TITLE.exec(title)
-  const description = event.description ?? ''
-  const meeting = MEETING_LINE.exec(description)
+  const meeting = MEETING_LINE.exec(event.description ?? '')
   return {
     event_type: consultation ? 'consultation' : (TYPE_TITLES[title.toLowerCase()] ?? 'other'),
     ...times,
@@ -329,7 +363,7 @@ function eventDefaults(event: CalendarEventRead, timeZone: string, user: Session
       .filter((attendee) => attendee.self !== true && attendee.email.toLowerCase() !== user.email.toLowerCase())
       .map((attendee) => attendee.email)
       .join(', '),
-    notes: meeting ? description.slice(0, meeting.index).trim() : description,
+    notes: event.notes,
     meeting_link: meeting?.[1] ?? '',
     related_object_id: event.innera_appointment_id ? String(event.innera_appointment_id) : '',
   }
@@ -394,7 +428,8 @@ export async function calendarAction(request: Request, { auth, user }: { auth: S
   const submission = parseWithZod(form, { schema: eventFormSchema })
   if (submission.status !== 'success') return data({ form: 'event', result: submission.reply() } satisfies CalendarReply, { status: 400 })
   const values = submission.value
-  const timeZone = timeZoneOr(user.time_zone)
+  // The zone the page showed the times in (the schedule's); a form without it: the schedule's, read now.
+  const timeZone = isTimeZoneName(values.time_zone) ? values.time_zone : await scheduleZone(auth, user)
   const instants = eventInstants(values.date, values.start, values.end, timeZone)
   if (!instants) return data({ form: 'event', result: submission.reply({ fieldErrors: { end: ['calendar:validation.order'] } }) } satisfies CalendarReply, { status: 400 })
   const payload: EventPayload = {
@@ -421,6 +456,14 @@ export async function calendarAction(request: Request, { auth, user }: { auth: S
     )
   }
   return redirectWithToast(`${CALENDAR_PATH}?semana=${mondayOf(values.date)}`, { type: 'success', message: { key: updating ? 'calendar:event.updated' : 'calendar:event.created' } })
+}
+
+const isTimeZoneName = (value: string | undefined): value is string => !!value && timeZoneOr(value, '') === value
+
+/** The professional's schedule zone, as the provider has it; the account's when it cannot be read. */
+async function scheduleZone(auth: SignedInCaller, user: SessionUser): Promise<string> {
+  const schedule = await getSchedule(auth).catch(orNull)
+  return timeZoneOr(schedule?.time_zone, timeZoneOr(user.time_zone))
 }
 
 /** The provider's field errors (a 400 on the payload) on the form's fields, as it wrote them. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EVENT_ID_MAX_LENGTH, type EventType } from '#app/domain/calendar-limits.ts'
+import { EVENT_ID_MAX_LENGTH, EVENT_NOTES_MAX_LENGTH, type EventType } from '#app/domain/calendar-limits.ts'
 
 /**
  * The calendar shapes of docs/decisions/0025-calendar-api.md, as the provider sends them. Every
@@ -74,7 +74,10 @@ const attendeeSchema = z.object({
   self: z.boolean().nullable().optional(),
 })
 
-/** SPEC §3 "Calendar event (read)", Google's resource plus `transparency` and `innera_appointment_id`. */
+/**
+ * SPEC §3 "Calendar event (read)", Google's resource plus `transparency`, `innera_appointment_id`
+ * and the professional's `notes` (decision 0029: kept by the provider, never in Google's event).
+ */
 export const calendarEventSchema = z.object({
   id: z.string().min(1).max(EVENT_ID_MAX_LENGTH),
   summary: googleText(300),
@@ -94,6 +97,7 @@ export const calendarEventSchema = z.object({
   colorId: z.string().max(16).nullable().optional(),
   transparency: z.enum(['opaque', 'transparent']).nullable().optional().catch(null),
   innera_appointment_id: z.number().int().nullable().optional(),
+  notes: googleText(EVENT_NOTES_MAX_LENGTH),
 })
 export type CalendarEventRead = z.infer<typeof calendarEventSchema>
 

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { timeZoneOr } from '#app/domain/appointments.ts'
 import { timeZoneChoices } from '#app/domain/time-zones.ts'
 import { editorConflicts } from '#app/forms/calendar.server.ts'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
@@ -25,13 +24,13 @@ export const handle = { i18n: ['schedule', 'calendar'] }
  * with a connected Google Calendar, the conflicts of the next 30 days beside the slots they hit.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth, user } = await requireUser(request, { role: 'profissional' })
+  const { auth } = await requireUser(request, { role: 'profissional' })
   const [t, schedule, calendarStatus] = await Promise.all([getFixedT(request, 'schedule'), getSchedule(auth).catch(errorResponseFor), getIntegrationStatus(auth).catch(orNull)])
   return data({
     meta: { title: `${t('editor.title')} · Innera`, description: t('editor.lead') },
     values: scheduleFormValues(schedule),
     timeZones: timeZoneChoices(schedule.time_zone, new Date()),
-    conflicts: await editorConflicts(auth, { status: calendarStatus, schedule, request, timeZone: timeZoneOr(user.time_zone) }),
+    conflicts: await editorConflicts(auth, { status: calendarStatus, schedule, request }),
   })
 }
 

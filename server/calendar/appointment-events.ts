@@ -28,6 +28,9 @@ type AppointmentEventSource = {
   timeZone: string | null
 }
 
+/** The appointment's page in the app: the one link its event's description carries besides the meeting's. */
+export const manageLinkOf = (appPublicUrl: string, appointmentId: number) => `${appPublicUrl}/consultas/${appointmentId}`
+
 const isGoneAtGoogle = (error: unknown) => error instanceof GoogleApiError && (error.failure === 'not_found' || error.failure === 'gone')
 
 async function loadSource(services: Services, appointmentId: number): Promise<AppointmentEventSource | undefined> {
@@ -83,11 +86,12 @@ export async function mirrorAppointment(services: Services, appointmentId: numbe
         type: 'consultation',
         relatedObjectId: source.id,
         attendees: [],
-        notes: `Gerenciar a consulta: ${config.appPublicUrl}/consultas/${source.id}`,
+        // The patient's notes of the booking are health details: never in the calendar (decision 0029).
+        notes: null,
         patientName: source.patientFirstName,
         meetingLink: source.meetingLink,
       },
-      { timeZone, appointmentId: source.id },
+      { timeZone, appointmentId: source.id, manageLink: manageLinkOf(config.appPublicUrl, source.id) },
     )
     let event: GoogleEvent | undefined
     if (source.googleEventId) {

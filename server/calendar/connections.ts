@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { appointments, calendarConnections, calendarEvents } from '#server/db/schema.ts'
+import { appointments, calendarConnections, calendarEventNotes, calendarEvents } from '#server/db/schema.ts'
 
 /**
  * Professionals' Google Calendar connections (one each) and the sync lease. The lease is a
@@ -36,24 +36,29 @@ export type NewConnection = {
 
 /**
  * Connects (or connects again): new tokens, a valid grant, no sync state. The stored events go:
- * they may be another Google account's, and the first sync brings the calendar's.
+ * they may be another Google account's, and the first sync brings the calendar's. The notes on
+ * events (decision 0029) stay when the same calendar connects again (a renewed grant), for the
+ * events that sync brings back; another calendar's take none of them.
  */
 export async function saveConnection(db: Database, connection: NewConnection): Promise<void> {
   const { userId, now, ...values } = connection
   const fresh = { ...values, tokenValid: true, syncToken: null, lastSyncAt: null, syncStartedAt: null, syncLeaseId: null, syncLeaseUntil: null, connectedAt: now }
   await db.transaction(async (tx) => {
+    const [previous] = await tx.select({ calendarId: calendarConnections.primaryCalendarId }).from(calendarConnections).where(eq(calendarConnections.userId, userId)).for('update')
     await tx
       .insert(calendarConnections)
       .values({ userId, ...fresh })
       .onConflictDoUpdate({ target: calendarConnections.userId, set: fresh })
     await tx.delete(calendarEvents).where(eq(calendarEvents.userId, userId))
+    if (previous?.calendarId !== values.primaryCalendarId) await tx.delete(calendarEventNotes).where(eq(calendarEventNotes.userId, userId))
   })
 }
 
-/** Disconnects: the tokens, the sync state and the stored events go; appointments forget their events. */
+/** Disconnects: the tokens, the sync state, the stored events and their notes go; appointments forget their events. */
 export async function deleteConnection(db: Database, userId: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(calendarEvents).where(eq(calendarEvents.userId, userId))
+    await tx.delete(calendarEventNotes).where(eq(calendarEventNotes.userId, userId))
     await tx.update(appointments).set({ googleEventId: null }).where(eq(appointments.professionalId, userId))
     await tx.delete(calendarConnections).where(eq(calendarConnections.userId, userId))
   })
@@ -101,9 +106,10 @@ export const isSyncRunning = (connection: CalendarConnection, now: number) => co
 
 /**
  * Connections the periodic job should sync: usable, not being synced, and whose last sync (or
- * last attempt, so a failing calendar is not retried every tick) is `staleBefore` or older.
+ * last attempt, so a failing calendar is not retried every tick) is at or before `dueAtOrBefore`
+ * (`autoSyncDueAtOrBefore` of sync-freshness.ts: `needsAutoSync`'s rule, in SQL).
  */
-export async function connectionsDueForSync(db: Database, now: number, staleBefore: number, limit: number): Promise<number[]> {
+export async function connectionsDueForSync(db: Database, now: number, dueAtOrBefore: number, limit: number): Promise<number[]> {
   const rows = await db
     .select({ userId: calendarConnections.userId })
     .from(calendarConnections)
@@ -111,7 +117,7 @@ export async function connectionsDueForSync(db: Database, now: number, staleBefo
       and(
         eq(calendarConnections.tokenValid, true),
         or(isNull(calendarConnections.syncLeaseUntil), lt(calendarConnections.syncLeaseUntil, new Date(now))),
-        sql`coalesce(greatest(${calendarConnections.lastSyncAt}, ${calendarConnections.syncStartedAt}), 'epoch'::timestamptz) <= ${new Date(staleBefore).toISOString()}::timestamptz`,
+        sql`coalesce(greatest(${calendarConnections.lastSyncAt}, ${calendarConnections.syncStartedAt}), 'epoch'::timestamptz) <= ${new Date(dueAtOrBefore).toISOString()}::timestamptz`,
       ),
     )
     .orderBy(asc(sql`coalesce(${calendarConnections.lastSyncAt}, 'epoch'::timestamptz)`), asc(calendarConnections.userId))

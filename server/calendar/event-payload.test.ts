@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventDescription, eventTitle, googleEventOf, parseEventPayload } from './event-payload'
+import { eventDescription, eventTitle, googleEventOf, ownersText, parseEventPayload } from './event-payload'
 
 describe('event titles (no more than the first name, LGPD)', () => {
   it('names a consultation by the patient’s first name only', () => {
@@ -11,9 +11,34 @@ describe('event titles (no more than the first name, LGPD)', () => {
     expect(eventTitle('other', 'Pedro')).toBe('Evento Innera')
   })
 
-  it('puts the notes and the meeting link in the description', () => {
-    expect(eventDescription(' Trazer exames ', 'https://meet.jit.si/innera-x')).toBe('Trazer exames\n\nSala da consulta: https://meet.jit.si/innera-x')
-    expect(eventDescription('', '')).toBe('')
+})
+
+describe('event descriptions (no notes, LGPD: decision 0029)', () => {
+  it('holds only Innera’s neutral lines: the manage link and the meeting link', () => {
+    expect(eventDescription({ meetingLink: 'https://meet.jit.si/innera-x' })).toBe('Sala da consulta: https://meet.jit.si/innera-x')
+    expect(eventDescription({ manageLink: 'https://innera.test/consultas/7', meetingLink: 'https://meet.jit.si/innera-x' })).toBe(
+      'Gerenciar a consulta: https://innera.test/consultas/7\n\nSala da consulta: https://meet.jit.si/innera-x',
+    )
+    expect(eventDescription({})).toBe('')
+  })
+
+  it('keeps what the event’s owner wrote, before Innera’s lines', () => {
+    expect(eventDescription({ meetingLink: 'https://meet.jit.si/b' }, ' Levar o crachá ')).toBe('Levar o crachá\n\nSala da consulta: https://meet.jit.si/b')
+  })
+
+  it('finds the owner’s text in a description Innera wrote lines into', () => {
+    expect(ownersText('Levar o crachá\n\nSala da consulta: https://meet.jit.si/a')).toBe('Levar o crachá')
+    expect(ownersText('Gerenciar a consulta: https://innera.test/consultas/7\n\nSala da consulta: https://meet.jit.si/a')).toBe('')
+    expect(ownersText('Pauta:\n- orçamento\n\n\nSala da consulta: https://x.test\n\nFim')).toBe('Pauta:\n- orçamento\n\nFim')
+    expect(ownersText('')).toBe('')
+  })
+
+  it('never puts the payload’s notes in the Google event', () => {
+    const payload = parseEventPayload({ start_time: '2026-03-03T13:00:00Z', end_time: '2026-03-03T14:00:00Z', notes: 'Ansiedade, insônia', meeting_link: 'https://meet.jit.si/a' })
+    expect(payload.notes).toBe('Ansiedade, insônia')
+    const event = googleEventOf(payload, { timeZone: 'America/Sao_Paulo', appointmentId: null })
+    expect(event.description).toBe('Sala da consulta: https://meet.jit.si/a')
+    expect(JSON.stringify(event)).not.toContain('Ansiedade')
   })
 })
 
@@ -26,7 +51,7 @@ describe('parseEventPayload and googleEventOf', () => {
       type: 'consultation',
       relatedObjectId: null,
       attendees: ['a@x.com'],
-      notes: '',
+      notes: null,
       patientName: 'Pedro Santos',
       meetingLink: '',
     })

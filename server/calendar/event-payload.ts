@@ -8,7 +8,9 @@ import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from './event-store'
  * The event payload of decision 0025 (create and update) and the Google event it becomes. The
  * provider writes the title itself, from the type and the patient's first name only: a calendar
  * is shared with assistants and synced to phones, so health details and full names stay out of
- * it (LGPD); the notes the professional typed and the meeting link go in the description.
+ * it (LGPD). For the same reason the notes the professional typed never go to Google (decision
+ * 0029): the provider keeps them; the description holds only Innera's neutral lines (the
+ * consultation's manage link, the meeting link) beside whatever else the event's owner wrote there.
  */
 
 export const EVENT_TYPES = ['consultation', 'class', 'personal', 'other'] as const
@@ -63,7 +65,8 @@ export type EventPayload = {
   type: EventType
   relatedObjectId: number | null
   attendees: string[]
-  notes: string
+  /** The professional's notes, for the provider's own store only; null when the payload left them out. */
+  notes: string | null
   patientName: string
   meetingLink: string
 }
@@ -79,7 +82,7 @@ export function parseEventPayload(data: unknown): EventPayload {
     type: input.event_type ?? 'consultation',
     relatedObjectId: input.related_object_id ?? null,
     attendees: [...new Set((input.attendees ?? []).map((email) => email.toLowerCase()))],
-    notes: input.notes ?? '',
+    notes: input.notes ?? null,
     patientName: input.patient_name ?? '',
     meetingLink: input.meeting_link ?? '',
   }
@@ -96,22 +99,43 @@ export function eventTitle(type: EventType, patientName: string): string {
   return firstName ? `Consulta Innera com ${firstName}` : 'Consulta Innera'
 }
 
-/** The notes, then the meeting link, as the event's description. */
-export function eventDescription(notes: string, meetingLink: string): string {
-  return [notes.trim(), meetingLink && `Sala da consulta: ${meetingLink}`].filter(Boolean).join('\n\n')
+/** The lines Innera writes in a description: nothing but links (decision 0029). */
+const MANAGE_LINE = 'Gerenciar a consulta: '
+const MEETING_LINE = 'Sala da consulta: '
+
+/**
+ * The event's description: what else is there (the owner's own text, kept as it was), then
+ * Innera's neutral lines: the consultation's manage link and the meeting link. Never the notes.
+ */
+export function eventDescription({ manageLink = '', meetingLink = '' }: { manageLink?: string; meetingLink?: string }, kept = ''): string {
+  return [kept.trim(), manageLink && `${MANAGE_LINE}${manageLink}`, meetingLink && `${MEETING_LINE}${meetingLink}`].filter(Boolean).join('\n\n')
+}
+
+/** A description without the lines Innera wrote in it: what its owner wrote there, to keep on an update. */
+export function ownersText(description: string): string {
+  return description
+    .split('\n')
+    .filter((line) => !line.startsWith(MANAGE_LINE) && !line.startsWith(MEETING_LINE))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
 }
 
 /**
  * The Google event for a payload, in the professional's time zone. `appointmentId` marks the
  * event as an appointment's (a consultation whose related object is one of the professional's
- * appointments): it is then not counted again as busy time.
+ * appointments): it is then not counted again as busy time. `manageLink` is that appointment's
+ * page; `keptDescription`, the owner's text of an event being updated.
  */
-export function googleEventOf(payload: EventPayload, { timeZone, appointmentId }: { timeZone: string; appointmentId: number | null }): GoogleEvent {
+export function googleEventOf(
+  payload: EventPayload,
+  { timeZone, appointmentId, manageLink = '', keptDescription = '' }: { timeZone: string; appointmentId: number | null; manageLink?: string; keptDescription?: string },
+): GoogleEvent {
   return {
     // Confirmed also brings back an event deleted in Google meanwhile (an update on it answers it cancelled otherwise).
     status: 'confirmed',
     summary: eventTitle(payload.type, payload.patientName),
-    description: eventDescription(payload.notes, payload.meetingLink),
+    description: eventDescription({ manageLink, meetingLink: payload.meetingLink }, keptDescription),
     start: { dateTime: new Date(payload.start).toISOString(), timeZone },
     end: { dateTime: new Date(payload.end).toISOString(), timeZone },
     attendees: payload.attendees.map((email) => ({ email })),

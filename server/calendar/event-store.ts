@@ -1,15 +1,16 @@
-import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm'
 import { startOfLocalDay } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
+import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { isIsoDate, parseInstant } from '#server/http/fields.ts'
 
 /**
  * The synced copy of a professional's calendar (decision 0025): Google's events reduced to what
  * the product shows and what decides busy time, written by the sync and by the product's own
- * writes, read by GET /calendar/ and the free-time rules.
+ * writes, read by GET /calendar/ and the free-time rules. The professional's notes on an event
+ * are kept beside it, never at Google (decision 0029): an event that leaves the copy takes them along.
  */
 
 export type StoredEvent = typeof calendarEvents.$inferSelect
@@ -92,15 +93,56 @@ export async function upsertStoredEvents(db: Tx, events: NewStoredEvent[]): Prom
   }
 }
 
+/** Events gone (deleted here or at Google): their notes go with them. */
 export async function removeStoredEvents(db: Tx, userId: number, googleEventIds: string[]): Promise<void> {
   if (googleEventIds.length === 0) return
   await db.delete(calendarEvents).where(and(eq(calendarEvents.userId, userId), inArray(calendarEvents.googleEventId, googleEventIds)))
+  await db.delete(calendarEventNotes).where(and(eq(calendarEventNotes.userId, userId), inArray(calendarEventNotes.googleEventId, googleEventIds)))
 }
 
-/** A full sync's result replaces everything stored for the professional. */
+/**
+ * A full sync's result replaces everything stored for the professional. The notes of the events
+ * still there stay; those of events no longer there go.
+ */
 export async function replaceStoredEvents(db: Tx, userId: number, events: NewStoredEvent[]): Promise<void> {
   await db.delete(calendarEvents).where(eq(calendarEvents.userId, userId))
   await upsertStoredEvents(db, events)
+  await db
+    .delete(calendarEventNotes)
+    .where(
+      and(
+        eq(calendarEventNotes.userId, userId),
+        notExists(
+          db
+            .select({ id: calendarEvents.id })
+            .from(calendarEvents)
+            .where(and(eq(calendarEvents.userId, calendarEventNotes.userId), eq(calendarEvents.googleEventId, calendarEventNotes.googleEventId))),
+        ),
+      ),
+    )
+}
+
+/** Keeps the professional's notes on one of their events (empty notes: none kept). */
+export async function saveEventNotes(db: Tx, userId: number, googleEventId: string, notes: string, now: Date): Promise<void> {
+  const text = notes.trim()
+  if (!text) {
+    await db.delete(calendarEventNotes).where(and(eq(calendarEventNotes.userId, userId), eq(calendarEventNotes.googleEventId, googleEventId)))
+    return
+  }
+  await db
+    .insert(calendarEventNotes)
+    .values({ userId, googleEventId, notes: text, updatedAt: now })
+    .onConflictDoUpdate({ target: [calendarEventNotes.userId, calendarEventNotes.googleEventId], set: { notes: text, updatedAt: now } })
+}
+
+/** The professional's notes on these events of theirs, by Google id (events without notes are left out). */
+export async function notesOf(db: Database, userId: number, googleEventIds: string[]): Promise<Map<string, string>> {
+  if (googleEventIds.length === 0) return new Map()
+  const rows = await db
+    .select({ googleEventId: calendarEventNotes.googleEventId, notes: calendarEventNotes.notes })
+    .from(calendarEventNotes)
+    .where(and(eq(calendarEventNotes.userId, userId), inArray(calendarEventNotes.googleEventId, googleEventIds)))
+  return new Map(rows.map((row) => [row.googleEventId, row.notes]))
 }
 
 export async function findStoredEvent(db: Database, userId: number, googleEventId: string): Promise<StoredEvent | undefined> {
@@ -154,8 +196,11 @@ export async function storedEventsAfter(db: Database, userIds: number[], from: n
     .where(and(inArray(calendarEvents.userId, userIds), gt(calendarEvents.endAt, new Date(from))))
 }
 
-/** The Event (read) of decision 0025: Google's fields, plus transparency and innera_appointment_id. */
-export function serializeStoredEvent(event: StoredEvent) {
+/**
+ * The Event (read) of decision 0025: Google's fields, plus transparency and innera_appointment_id,
+ * and the professional's own `notes` (decision 0029: the provider's, never Google's).
+ */
+export function serializeStoredEvent(event: StoredEvent, notes = '') {
   return {
     id: event.googleEventId,
     summary: event.summary,
@@ -169,5 +214,6 @@ export function serializeStoredEvent(event: StoredEvent) {
     colorId: event.colorId,
     transparency: event.transparency,
     innera_appointment_id: event.inneraAppointmentId,
+    notes,
   }
 }

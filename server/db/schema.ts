@@ -630,6 +630,25 @@ export const calendarEvents = pgTable(
   ],
 )
 
+/**
+ * The notes a professional typed for an event of their calendar (decision 0029): kept here only,
+ * never written to Google (they may hold health details: LGPD). Keyed by the event's Google id,
+ * apart from the synced copy, so no sync rewrites them; an event that leaves the synced copy
+ * (deleted here or at Google, a disconnect) takes its notes along.
+ */
+export const calendarEventNotes = pgTable(
+  'calendar_event_notes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    googleEventId: varchar('google_event_id', { length: 1024 }).notNull(),
+    notes: text('notes').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.googleEventId] })],
+)
+
 /** How often a habit is due (decision 0027): every day, chosen weekdays, or N times a week (Monday to Sunday). */
 export type HabitFrequency = { kind: 'daily' } | { kind: 'weekdays'; days: Weekday[] } | { kind: 'weekly'; times: number }
 export type HabitEntryStatus = 'done' | 'not_done' | 'skipped'

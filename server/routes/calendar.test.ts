@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import { syncCalendar } from '#server/calendar/sync.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
-import { appointments, calendarConnections, calendarEvents, fakeGoogleGrants } from '#server/db/schema.ts'
+import { appointments, calendarConnections, calendarEventNotes, calendarEvents, fakeGoogleGrants } from '#server/db/schema.ts'
 import { calendarSyncTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { answerConsent, FAKE_GOOGLE, fakeCalendarTokens } from '#server/testing/fake-google-flow.ts'
@@ -259,6 +259,7 @@ describe('events (GET /calendar/?start_date&end_date)', () => {
         colorId: null,
         transparency: 'opaque',
         innera_appointment_id: null,
+        notes: '',
       },
     ])
   })
@@ -440,7 +441,9 @@ describe('the product’s events (POST /calendar/, PUT and DELETE /calendar/{id}
     expect(created.status).toBe(201)
     expect(created.json).toMatchObject({
       summary: 'Consulta Innera com Pedro',
-      description: 'Trazer o diário alimentar.\n\nSala da consulta: https://meet.jit.si/innera-abc',
+      // The notes are the provider's only (decision 0029): the description has the meeting link alone.
+      description: 'Sala da consulta: https://meet.jit.si/innera-abc',
+      notes: 'Trazer o diário alimentar.',
       start: { dateTime: sp(TUE, '10:00'), timeZone: 'America/Sao_Paulo' },
       attendees: [{ email: 'pedro@example.com', responseStatus: 'needsAction' }],
       status: 'confirmed',
@@ -448,8 +451,8 @@ describe('the product’s events (POST /calendar/, PUT and DELETE /calendar/{id}
       innera_appointment_id: null,
     })
     const [stored] = await fakeCalendar()
-    expect(stored).toMatchObject({ id: created.json.id, summary: 'Consulta Innera com Pedro' })
-    expect(JSON.stringify(stored)).not.toContain('Santos')
+    expect(stored).toMatchObject({ id: created.json.id, summary: 'Consulta Innera com Pedro', description: 'Sala da consulta: https://meet.jit.si/innera-abc' })
+    expect(JSON.stringify(stored)).not.toMatch(/Santos|diário alimentar/)
     // Read at once, without waiting for a sync.
     expect(summaries((await week()).json.events)).toEqual(['Consulta Innera com Pedro'])
     for (const [type, title] of [['class', 'Aula Innera'], ['personal', 'Compromisso pessoal'], ['other', 'Evento Innera']]) {
@@ -462,7 +465,7 @@ describe('the product’s events (POST /calendar/, PUT and DELETE /calendar/{id}
     const { json: event } = await post('/calendar/', consultation, 'paula')
     const moved = await put(`/calendar/${event.id}/`, { ...consultation, start_time: sp(WED, '14:00'), end_time: sp(WED, '15:00'), notes: '' }, 'paula')
     expect(moved.status).toBe(200)
-    expect(moved.json).toMatchObject({ id: event.id, start: { dateTime: sp(WED, '14:00') }, description: 'Sala da consulta: https://meet.jit.si/innera-abc' })
+    expect(moved.json).toMatchObject({ id: event.id, start: { dateTime: sp(WED, '14:00') }, description: 'Sala da consulta: https://meet.jit.si/innera-abc', notes: '' })
     expect((await fakeCalendar())[0]!.start.dateTime).toBe(sp(WED, '14:00'))
     expect((await put('/calendar/unknownevent1/', consultation, 'paula')).status).toBe(404)
 
@@ -474,11 +477,17 @@ describe('the product’s events (POST /calendar/, PUT and DELETE /calendar/{id}
 
   it('edits an external event without losing what the payload does not cover', async () => {
     await connect()
-    await external({ summary: 'Externo', start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), transparency: 'transparent' })
+    await external({ summary: 'Externo', start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), transparency: 'transparent', description: 'Pauta: orçamento' })
     await sync()
     const [stored] = (await week()).json.events
     const edited = await put(`/calendar/${stored.id}/`, { start_time: sp(TUE, '11:00'), end_time: sp(TUE, '12:00'), event_type: 'personal' }, 'paula')
-    expect(edited.json).toMatchObject({ summary: 'Compromisso pessoal', transparency: 'transparent' })
+    expect(edited.json).toMatchObject({ summary: 'Compromisso pessoal', transparency: 'transparent', description: 'Pauta: orçamento', notes: '' })
+    // The owner's text stays in Google's description, Innera's lines are written anew, the notes stay here.
+    const body = { start_time: sp(TUE, '11:00'), end_time: sp(TUE, '12:00'), event_type: 'personal', notes: 'Sigiloso', meeting_link: 'https://meet.jit.si/a' }
+    expect((await put(`/calendar/${stored.id}/`, body, 'paula')).json).toMatchObject({ description: 'Pauta: orçamento\n\nSala da consulta: https://meet.jit.si/a', notes: 'Sigiloso' })
+    expect((await put(`/calendar/${stored.id}/`, { ...body, meeting_link: 'https://meet.jit.si/b' }, 'paula')).json.description).toBe('Pauta: orçamento\n\nSala da consulta: https://meet.jit.si/b')
+    expect((await fakeCalendar())[0]).toMatchObject({ description: 'Pauta: orçamento\n\nSala da consulta: https://meet.jit.si/b' })
+    expect(JSON.stringify(await fakeCalendar())).not.toContain('Sigiloso')
   })
 
   it('checks the payload', async () => {
@@ -512,6 +521,101 @@ describe('the product’s events (POST /calendar/, PUT and DELETE /calendar/{id}
     })
     // A consultation's related object is one of the professional's appointments.
     expect(await errors({ ...consultation, related_object_id: 999 })).toEqual({ related_object_id: ['Invalid pk "999" - object does not exist.'] })
+  })
+})
+
+describe('the professional’s notes on events (decision 0029: never at Google)', () => {
+  const NOTES = 'Crise de ansiedade; rever a medicação.'
+  const withNotes = {
+    start_time: sp(TUE, '10:00'),
+    end_time: sp(TUE, '10:50'),
+    event_type: 'consultation',
+    patient_name: 'Pedro Santos',
+    notes: NOTES,
+    meeting_link: 'https://meet.jit.si/innera-abc',
+  }
+  const storedNotes = async () => (await database.db.select().from(calendarEventNotes)).map((row) => ({ id: row.googleEventId, notes: row.notes }))
+  const notesOfWeek = async () => (await week()).json.events.map((event: { id: string; notes: string }) => ({ id: event.id, notes: event.notes }))
+  const atGoogle = async () => {
+    const google = (await fakeCalendarTokens(app, PAULA_GOOGLE)).access_token
+    return (method: string, id: string, body?: unknown) =>
+      app.request(`${FAKE_GOOGLE}/calendar/v3/calendars/primary/events/${id}`, {
+        method,
+        headers: { authorization: `Bearer ${google}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      })
+  }
+
+  it('are answered by the provider and never written to Google’s event', async () => {
+    await connect()
+    const created = await post('/calendar/', withNotes, 'paula')
+    expect(created.json).toMatchObject({ notes: NOTES, description: 'Sala da consulta: https://meet.jit.si/innera-abc' })
+    expect(await notesOfWeek()).toEqual([{ id: created.json.id, notes: NOTES }])
+
+    const replaced = await put(`/calendar/${created.json.id}/`, { ...withNotes, notes: 'Retorno em 15 dias; pressão alta.' }, 'paula')
+    expect(replaced.json).toMatchObject({ notes: 'Retorno em 15 dias; pressão alta.', description: 'Sala da consulta: https://meet.jit.si/innera-abc' })
+    // An update that leaves the notes out keeps them; empty notes remove them.
+    const { notes: _left, ...withoutNotes } = withNotes
+    expect((await put(`/calendar/${created.json.id}/`, withoutNotes, 'paula')).json.notes).toBe('Retorno em 15 dias; pressão alta.')
+    expect((await put(`/calendar/${created.json.id}/`, { ...withNotes, notes: '  ' }, 'paula')).json.notes).toBe('')
+    expect(await storedNotes()).toEqual([])
+
+    const google = JSON.stringify(await fakeCalendar())
+    expect(google).not.toMatch(/ansiedade|medicação|pressão alta|Retorno/)
+  })
+
+  it('survive incremental syncs (the event changed at Google too), full syncs and the 410 fallback', async () => {
+    await connect()
+    const { json: event } = await post('/calendar/', withNotes, 'paula')
+    const google = await atGoogle()
+    await google('PATCH', event.id, { location: 'Sala 2' })
+    expect((await sync()).json).toMatchObject({ synced: 1, full: false })
+    advanceMinutes(5)
+    expect((await week()).json.events).toMatchObject([{ id: event.id, location: 'Sala 2', notes: NOTES }])
+
+    expect((await sync({ full: true })).json).toMatchObject({ full: true })
+    expect(await notesOfWeek()).toEqual([{ id: event.id, notes: NOTES }])
+
+    await post('/fake-google/dev/calendar/expire-sync-tokens/', { email: PAULA_GOOGLE })
+    expect((await sync()).json).toMatchObject({ full: true })
+    advanceMinutes(15)
+    expect(await calendarSyncTick(app.services)).toEqual({ synced: 1, failed: 0 })
+    expect(await notesOfWeek()).toEqual([{ id: event.id, notes: NOTES }])
+    expect(await storedNotes()).toEqual([{ id: event.id, notes: NOTES }])
+  })
+
+  it('go with their event: deleted here, deleted at Google (incremental and full sync), and at disconnecting', async () => {
+    await connect()
+    const ids: string[] = []
+    for (const hour of ['08:00', '10:00', '14:00', '16:00']) ids.push((await post('/calendar/', { ...withNotes, start_time: sp(WED, hour), end_time: sp(WED, hour.replace(':00', ':50')) }, 'paula')).json.id)
+    const [here, incremental, full, last] = ids as [string, string, string, string]
+    expect(await storedNotes()).toHaveLength(4)
+
+    expect((await del(`/calendar/${here}/`, 'paula')).status).toBe(204)
+    const google = await atGoogle()
+    await google('DELETE', incremental)
+    expect((await sync()).json).toMatchObject({ full: false })
+    await google('DELETE', full)
+    await sync({ full: true })
+    expect(await storedNotes()).toEqual([{ id: last, notes: NOTES }])
+
+    expect((await del('/calendar/', 'paula')).status).toBe(204)
+    expect(await storedNotes()).toEqual([])
+  })
+
+  it('stay when the same calendar connects again, not when another one does', async () => {
+    await connect()
+    const { json: event } = await post('/calendar/', withNotes, 'paula')
+    await post('/fake-google/dev/calendar/revoke/', { email: PAULA_GOOGLE })
+    expect(await sync()).toMatchObject({ status: 400, json: { code: 'calendar_reconnect' } })
+    await connect()
+    expect(await notesOfWeek()).toEqual([{ id: event.id, notes: NOTES }])
+
+    // Another Google calendar was connected before this one: nothing of its notes is kept.
+    await database.db.update(calendarConnections).set({ primaryCalendarId: 'outra@gmail.test' }).where(eq(calendarConnections.userId, ID.paula))
+    await connect()
+    expect(await storedNotes()).toEqual([])
+    expect(await notesOfWeek()).toEqual([{ id: event.id, notes: '' }])
   })
 })
 

@@ -5,16 +5,20 @@ import { findProfile } from '#server/appointments/repository.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { deleteConnection, findConnection, isSyncRunning, saveConnection, type CalendarConnection } from '#server/calendar/connections.ts'
 import { calendarNotConnected, calendarReconnect, googleFailed, invalidAuthorizationCode, syncFailed } from '#server/calendar/errors.ts'
-import { googleEventOf, parseEventPayload } from '#server/calendar/event-payload.ts'
+import { manageLinkOf } from '#server/calendar/appointment-events.ts'
+import { googleEventOf, ownersText, parseEventPayload, type EventPayload } from '#server/calendar/event-payload.ts'
 import {
   findStoredEvent,
+  notesOf,
   removeStoredEvents,
+  saveEventNotes,
   serializeStoredEvent,
   storedEventOf,
   storedEventsBetween,
   upsertStoredEvents,
 } from '#server/calendar/event-store.ts'
 import { withCalendar } from '#server/calendar/google-access.ts'
+import { isCacheFresh } from '#server/calendar/sync-freshness.ts'
 import { syncCalendar } from '#server/calendar/sync.ts'
 import { appointments, groups, userGroups, users } from '#server/db/schema.ts'
 import { GoogleApiError, type GoogleEvent, type GoogleTokens } from '#server/google/calendar-api.ts'
@@ -25,10 +29,7 @@ import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, idField, ins
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
 
-const MINUTE = 60_000
-const DAY = 24 * 60 * MINUTE
-/** Events read within this long of the last sync come from the store (SPEC §9's event cache). */
-export const EVENT_CACHE_MS = 5 * MINUTE
+const DAY = 24 * 60 * 60_000
 /** The longest window of dates GET /calendar/ answers for. */
 export const MAX_EVENT_WINDOW_DAYS = 62
 /** The longest window POST /calendar/availability/ asks Google about. */
@@ -177,7 +178,7 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
     const now = clock()
     let fromCache = true
     let syncError = false
-    if (!connection.lastSyncAt || now - connection.lastSyncAt.getTime() >= EVENT_CACHE_MS) {
+    if (!isCacheFresh(connection.lastSyncAt, now)) {
       try {
         await syncCalendar(services, caller.user.id)
         fromCache = false
@@ -197,8 +198,9 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
     const from = startOfLocalDay(query.start_date, timeZone)
     const to = startOfLocalDay(addDays(query.end_date, 1), timeZone)
     const events = await storedEventsBetween(db, caller.user.id, from, to, { includeInnera: query.include_innera_events ?? true })
+    const notes = await notesOf(db, caller.user.id, events.map((event) => event.googleEventId))
     return c.json(
-      { events: events.map(serializeStoredEvent), last_sync: connection.lastSyncAt?.toISOString() ?? null, from_cache: fromCache, sync_error: syncError },
+      { events: events.map((event) => serializeStoredEvent(event, notes.get(event.googleEventId))), last_sync: connection.lastSyncAt?.toISOString() ?? null, from_cache: fromCache, sync_error: syncError },
       200,
       NO_STORE,
     )
@@ -215,24 +217,35 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
     return row.id
   }
 
-  /** Keeps Google's answer in the store (so the next read shows it at once) and serializes it. */
-  async function storeWritten(event: GoogleEvent, userId: number, connection: CalendarConnection, timeZone: string) {
+  /**
+   * Keeps Google's answer in the store (so the next read shows it at once) with the professional's
+   * notes (here only: decision 0029; null keeps those already there), and serializes it.
+   */
+  async function storeWritten(event: GoogleEvent, userId: number, connection: CalendarConnection, { timeZone, notes }: { timeZone: string; notes: string | null }) {
     const owners = [connection.primaryCalendarId, connection.googleEmail].filter((owner): owner is string => !!owner)
     const stored = storedEventOf(event, userId, { owners, timeZone: connection.calendarTimeZone ?? timeZone })
     if (!stored) throw googleFailed('O Google Calendar respondeu com um evento inválido.')
-    await upsertStoredEvents(db, [stored])
-    return serializeStoredEvent((await findStoredEvent(db, userId, stored.googleEventId))!)
+    await db.transaction(async (tx) => {
+      await upsertStoredEvents(tx, [stored])
+      if (notes !== null) await saveEventNotes(tx, userId, stored.googleEventId, notes, new Date(clock()))
+    })
+    const saved = notes !== null ? notes.trim() : (await notesOf(db, userId, [stored.googleEventId])).get(stored.googleEventId)
+    return serializeStoredEvent((await findStoredEvent(db, userId, stored.googleEventId))!, saved)
   }
+
+  /** The Google event of a payload: the manage link for a consultation of the professional's, the owner's own text of an updated event kept. */
+  const googleEventFor = (payload: EventPayload, { timeZone, appointmentId, keptDescription }: { timeZone: string; appointmentId: number | null; keptDescription?: string }) =>
+    googleEventOf(payload, { timeZone, appointmentId, keptDescription, manageLink: appointmentId === null ? '' : manageLinkOf(services.config.appPublicUrl, appointmentId) })
 
   async function createEvent(c: AppContext, caller: Caller, fields: Record<string, unknown>): Promise<Response> {
     const payload = parseEventPayload(fields)
     const connection = await usableConnection(caller.user.id)
     const appointmentId = await appointmentOfPayload(caller.user.id, payload.type, payload.relatedObjectId)
     const timeZone = (await findProfile(db, caller.user.id))?.timeZone ?? caller.user.timeZone
-    const event = await withCalendar(services, connection, (session, calendarId) => session.insertEvent(calendarId, googleEventOf(payload, { timeZone, appointmentId }))).catch(
+    const event = await withCalendar(services, connection, (session, calendarId) => session.insertEvent(calendarId, googleEventFor(payload, { timeZone, appointmentId }))).catch(
       failedAt('criar evento'),
     )
-    return c.json(await storeWritten(event, caller.user.id, connection, timeZone), 201)
+    return c.json(await storeWritten(event, caller.user.id, connection, { timeZone, notes: payload.notes ?? '' }), 201)
   }
 
   api.endpoint('/calendar/', {
@@ -266,12 +279,15 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       const payload = parseEventPayload(await readFields(c.req.raw))
       const connection = await usableConnection(caller.user.id)
       const eventId = pathParam(c, 'eventId')
-      if (!(await findStoredEvent(db, caller.user.id, eventId))) throw notFound()
+      const existing = await findStoredEvent(db, caller.user.id, eventId)
+      if (!existing) throw notFound()
       const appointmentId = await appointmentOfPayload(caller.user.id, payload.type, payload.relatedObjectId)
       const timeZone = (await findProfile(db, caller.user.id))?.timeZone ?? caller.user.timeZone
+      // What the event's owner wrote in its description stays; Innera's lines are written anew.
+      const body = googleEventFor(payload, { timeZone, appointmentId, keptDescription: ownersText(existing.description) })
       let event: GoogleEvent
       try {
-        event = await withCalendar(services, connection, (session, calendarId) => session.patchEvent(calendarId, eventId, googleEventOf(payload, { timeZone, appointmentId })))
+        event = await withCalendar(services, connection, (session, calendarId) => session.patchEvent(calendarId, eventId, body))
       } catch (error) {
         if (error instanceof GoogleApiError && (error.failure === 'not_found' || error.failure === 'gone')) {
           await removeStoredEvents(db, caller.user.id, [eventId])
@@ -279,7 +295,7 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
         }
         return failedAt('atualizar evento')(error)
       }
-      return c.json(await storeWritten(event, caller.user.id, connection, timeZone))
+      return c.json(await storeWritten(event, caller.user.id, connection, { timeZone, notes: payload.notes }))
     },
     DELETE: async (c) => {
       const { user } = await professional(c)

@@ -136,6 +136,7 @@ const RESETTABLE_TABLES = [
   'calendar_feeds',
   'calendar_connections',
   'calendar_events',
+  'calendar_event_notes',
   'fake_google_grants',
   'fake_google_calendars',
   'fake_google_events',

@@ -40,6 +40,7 @@ export function googleEvent(id: string, start: string, end: string, overrides: R
     colorId: null,
     transparency: 'opaque',
     innera_appointment_id: null,
+    notes: '',
     ...overrides,
   }
 }
@@ -101,6 +102,7 @@ export function calendarProvider({
   schedule = paulaSchedule,
   scheduleAnswer,
   appointments = [],
+  statusAnswer,
   integrationAnswer,
   createAnswer,
   updateAnswer,
@@ -121,6 +123,8 @@ export function calendarProvider({
   schedule?: unknown
   scheduleAnswer?: Answer
   appointments?: unknown[]
+  /** GET /calendar/ without dates: the status. */
+  statusAnswer?: Answer
   integrationAnswer?: Answer
   createAnswer?: Answer
   updateAnswer?: Answer
@@ -159,6 +163,7 @@ export function calendarProvider({
       const query = new URL(request.url).searchParams
       if (!query.has('start_date')) {
         asked.status += 1
+        if (statusAnswer) return statusAnswer()
         const { calendar_enabled, token_valid, primary_calendar_id, last_sync } = status
         return json({ calendar_enabled, token_valid, primary_calendar_id, last_sync })
       }
@@ -193,7 +198,9 @@ export function calendarProvider({
     }),
     http.delete(providerUrl('/calendar/'), () => {
       asked.disconnected += 1
-      return disconnectAnswer ? disconnectAnswer() : new HttpResponse(null, { status: 204 })
+      if (disconnectAnswer) return disconnectAnswer()
+      if (!connected) return notConnectedAnswer()
+      return new HttpResponse(null, { status: 204 })
     }),
     http.post(providerUrl('/calendar/sync/'), async ({ request }) => {
       asked.synced.push(await request.json())
@@ -219,7 +226,9 @@ export function calendarProvider({
       const query = new URL(request.url).searchParams
       asked.dashboard.push(query)
       const state = agendaCarriesState ? { calendar: { calendar_enabled: connected, token_valid: Boolean(status.token_valid) } } : {}
-      return json({ time_zone: 'America/Sao_Paulo', start: query.get('start'), end: query.get('start'), appointments, ...state })
+      // The agenda's zone is the schedule's, as the provider's.
+      const timeZone = (schedule as { time_zone?: string } | null)?.time_zone ?? 'America/Sao_Paulo'
+      return json({ time_zone: timeZone, start: query.get('start'), end: query.get('start'), appointments, ...state })
     }),
   )
   return asked

@@ -144,6 +144,10 @@ describe('the callback, full page', () => {
 
   test.each([
     ['400 (a bad or used code)', () => HttpResponse.json({ detail: 'Bad code.', code: 'invalid_grant' }, { status: 400 }), 'calendar:errors.invalidCode'],
+    ['400 with another code', () => HttpResponse.json({ detail: 'Expired.', code: 'authorization_expired' }, { status: 400 }), 'calendar:errors.invalidCode'],
+    ['400 with field errors', () => HttpResponse.json({ auth_code: ['Ensure this field has no more than 2048 characters.'] }, { status: 400 }), 'calendar:errors.invalidCode'],
+    ['400 that is not JSON', () => new HttpResponse('Bad Request', { status: 400, headers: { 'Content-Type': 'text/plain' } }), 'calendar:errors.invalidCode'],
+    ['403', () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 }), 'calendar:errors.connect'],
     ['502 (Google failing)', () => HttpResponse.json({ detail: 'Google failed.', code: 'google_error' }, { status: 502 }), 'calendar:errors.connect'],
     ['500', () => HttpResponse.json({ detail: 'boom' }, { status: 500 }), 'calendar:errors.connect'],
     ['no answer', () => HttpResponse.error(), 'calendar:errors.connect'],

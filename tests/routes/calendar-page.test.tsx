@@ -90,6 +90,9 @@ describe('the calendar page in the browser', () => {
     await screen.findByRole('heading', { name: /^Semana de / })
     const buttons = [...container.querySelectorAll('form[method="post"] button[name="intent"]')].map((button) => (button as HTMLButtonElement).value)
     expect(buttons).toEqual(['sync', 'sync-full', 'create'])
+    // GET /calendar/'s synced calendar, and the zone the event form's times are in (the schedule's), sent with it.
+    expect(within(connectionRegion()).getByText('Agenda principal: paula@example.com.')).toBeInTheDocument()
+    expect(container.querySelector('#event-form input[name="time_zone"]')).toHaveValue('America/Sao_Paulo')
     expect(screen.getByRole('link', { name: 'Desconectar' })).toHaveAttribute('href', '/agenda/calendario?desconectar=1#connection-title')
     expect(screen.getByRole('region', { name: 'Conflitos nos próximos 30 dias' })).toBeInTheDocument()
     expect(screen.getByText('Banca URGENTE', { selector: 'span' })).toBeInTheDocument()

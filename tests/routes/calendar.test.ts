@@ -7,7 +7,7 @@ import { type CalendarPage } from '#app/forms/calendar.server.ts'
 import { action, loader } from '#app/routes/agenda_.calendario.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
 import { NOW, appointment, signedIn } from '#tests/mocks/appointments.ts'
-import { calendarProvider, googleEvent, integrationStatus, notConnected, weekEvents } from '#tests/mocks/calendar.ts'
+import { calendarProvider, googleEvent, integrationStatus, notConnected, paulaSchedule, weekEvents } from '#tests/mocks/calendar.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional } from '#tests/mocks/session.ts'
 
@@ -37,6 +37,25 @@ async function toastOf(result: { headers: Headers }) {
   return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
 }
 const formError = (reply: CalendarReply) => (reply.form === 'event' ? reply.result.error?.[''] : [reply.error])
+/**
+ * Answers held until every named call has arrived: calls made one after another never all arrive,
+ * and after `ms` each answers false (its call then fails).
+ */
+function barrier(names: string[], ms = 2000) {
+  const arrived = new Set<string>()
+  const waiting: (() => void)[] = []
+  const all = () => names.every((name) => arrived.has(name))
+  return async (name: string) => {
+    arrived.add(name)
+    if (all()) for (const release of waiting.splice(0)) release()
+    else
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve)
+        setTimeout(resolve, ms)
+      })
+    return all()
+  }
+}
 const pt = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../locales/pt/calendar.json'), 'utf8')) as Record<string, Record<string, string>>
 
 describe('SPEC §8: the calendar rows, exactly, in Portuguese', () => {
@@ -67,9 +86,10 @@ describe('the page, not connected', () => {
     expect(data.connection).toMatchObject({ state: 'not-connected', email: null, lastSync: null })
     expect(data).toMatchObject({ week: null, conflicts: null, stats: null, form: null, deleting: null })
     expect(data.meta.title).toBe('Google Calendar · Innera')
-    // Read in parallel: the status, the events (400 not connected), the agenda, the schedule.
-    expect(asked).toMatchObject({ integration: 1, schedule: 1 })
+    // Read in parallel: the status, the integration, the events (400 not connected), the agenda, the schedule.
+    expect(asked).toMatchObject({ status: 1, integration: 1, schedule: 1 })
     expect(asked.events).toHaveLength(1)
+    expect(asked.dashboard).toHaveLength(1)
   })
 
   test('only professionals: a patient gets the 403 page, a visitor the sign-in page', async () => {
@@ -80,9 +100,13 @@ describe('the page, not connected', () => {
     expect((await post({ intent: 'sync' }, PAGE, await signedIn(demoPatient))).status).toBe(403)
   })
 
-  test('the status unreadable: the error page of the failure', async () => {
-    calendarProvider({ integrationAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
+  test('the status (GET /calendar/) unreadable: the error page of the failure; the integration’s extras unreadable: the page without them', async () => {
+    calendarProvider({ statusAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
     expect((await page()).status).toBe(500)
+    calendarProvider({ integrationAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
+    const { page: data, status } = await page()
+    expect(status).toBe(200)
+    expect(data.connection).toMatchObject({ state: 'connected', email: null, calendarId: 'paula@example.com', syncInProgress: false })
   })
 })
 
@@ -93,6 +117,7 @@ describe('the page, connected', () => {
     expect(data.connection).toEqual({
       state: 'connected',
       email: 'paula@example.com',
+      calendarId: 'paula@example.com',
       lastSync: 'seg., 30 de nov. de 2026, 08:58',
       fromCache: true,
       syncError: null,
@@ -101,6 +126,33 @@ describe('the page, connected', () => {
       eventsError: null,
       confirmDisconnect: false,
     })
+  })
+
+  test('the status comes from GET /calendar/: its calendar, its last sync, a revoked grant', async () => {
+    const asked = calendarProvider({ status: integrationStatus({ primary_calendar_id: 'agenda-da-paula@group.calendar.google.com', last_sync: '2026-11-30T11:50:00.000Z' }), lastSync: null })
+    const { page: data } = await page()
+    expect(asked.status).toBe(1)
+    expect(data.connection).toMatchObject({ calendarId: 'agenda-da-paula@group.calendar.google.com', lastSync: 'seg., 30 de nov. de 2026, 08:50' })
+    // GET /calendar/ says the grant is gone, though the integration status does not (yet).
+    calendarProvider({ statusAnswer: () => HttpResponse.json({ calendar_enabled: true, token_valid: false, primary_calendar_id: 'paula@example.com', last_sync: null }) })
+    expect((await page()).page.connection.state).toBe('reconnect')
+  })
+
+  test('reads the status, the integration, the events and the schedule at once, never one after another', async () => {
+    const together = barrier(['status', 'integration', 'events', 'schedule'])
+    const answer = (name: string, body: () => unknown) => async () =>
+      (await together(name)) ? HttpResponse.json(body() as Record<string, unknown>) : HttpResponse.json({ detail: `${name} was asked alone` }, { status: 500 })
+    const status = integrationStatus()
+    calendarProvider({
+      statusAnswer: answer('status', () => ({ calendar_enabled: true, token_valid: true, primary_calendar_id: 'paula@example.com', last_sync: status.last_sync })),
+      integrationAnswer: answer('integration', () => status),
+      eventsAnswer: answer('events', () => ({ events: weekEvents, last_sync: status.last_sync, from_cache: true, sync_error: false })),
+      scheduleAnswer: answer('schedule', () => paulaSchedule),
+    })
+    const { page: data, status: code } = await page()
+    expect(code).toBe(200)
+    expect(data.connection).toMatchObject({ state: 'connected', email: 'paula@example.com', calendarId: 'paula@example.com', eventsError: null })
+    expect(data.conflicts).not.toBeNull()
   })
 
   test('reads the refresh window: this week’s Monday to 35 days later, the product’s events included', async () => {
@@ -191,9 +243,13 @@ describe('the page, connected', () => {
     expect(asked.events.map((query) => query.get('start_date'))).toEqual(['2026-11-30', '2026-11-30', '2026-11-30'])
   })
 
-  test('events synced just now (not from the cache); an older last sync is stale', async () => {
+  test('events synced just now (not from the cache); a last sync 15 minutes old or more is stale', async () => {
     calendarProvider({ fromCache: false })
     expect((await page()).page.connection).toMatchObject({ fromCache: false, stale: false })
+    calendarProvider({ lastSync: '2026-11-30T11:45:00.001Z' })
+    expect((await page()).page.connection).toMatchObject({ stale: false })
+    calendarProvider({ lastSync: '2026-11-30T11:45:00.000Z' })
+    expect((await page()).page.connection).toMatchObject({ stale: true })
     calendarProvider({ lastSync: '2026-11-30T11:30:00.000Z', status: integrationStatus({ last_sync: '2026-11-30T11:30:00.000Z' }) })
     expect((await page()).page.connection).toMatchObject({ stale: true })
   })
@@ -236,7 +292,9 @@ describe('the page, connected', () => {
         ...weekEvents,
         googleEvent('consulta-ana', '2026-12-01T14:00:00-03:00', '2026-12-01T14:50:00-03:00', {
           summary: 'Consulta Innera com Ana',
-          description: 'Trazer exames.\n\nSala da consulta: https://meet.jit.si/innera-abc',
+          // The notes are the provider's (decision 0029); Google's description has the owner's text and the link.
+          description: 'Levar o crachá\n\nSala da consulta: https://meet.jit.si/innera-abc',
+          notes: 'Trazer exames.',
           attendees: [{ email: 'paula@example.com', self: true }, { email: 'ana@example.com' }],
         }),
       ],
@@ -258,8 +316,10 @@ describe('the page, connected', () => {
         related_object_id: '',
       },
     })
-    // The type from the title the provider wrote; an event of someone else's making is "other".
+    // The type from the title the provider wrote; an event of someone else's making is "other"; its description is not notes.
     expect((await page(`${PAGE}?editar=dentista`)).page.form?.defaults).toMatchObject({ event_type: 'other', notes: '', meeting_link: '' })
+    calendarProvider({ events: [googleEvent('reuniao', '2026-12-01T15:00:00-03:00', '2026-12-01T16:00:00-03:00', { description: 'Pauta: orçamento' })] })
+    expect((await page(`${PAGE}?editar=reuniao`)).page.form?.defaults).toMatchObject({ notes: '', meeting_link: '' })
     expect((await page(`${PAGE}?editar=congresso`)).page.form).toMatchObject({ mode: 'create', eventId: null, notFound: true })
     expect((await page(`${PAGE}?editar=sumiu`)).page.form).toMatchObject({ mode: 'create', notFound: true })
     expect((await page()).page.form).toMatchObject({ mode: 'create', notFound: false, defaults: null })
@@ -301,6 +361,16 @@ describe('sync', () => {
     expect(status).toBe(400)
     expect(formError(reply)).toEqual(['Não foi possível sincronizar com Google Calendar'])
   })
+
+  test('without a connected calendar: “Calendar não está conectado”', async () => {
+    const asked = calendarProvider({ status: notConnected })
+    for (const intent of ['sync', 'sync-full']) {
+      const { status, reply } = await post({ intent })
+      expect(status).toBe(400)
+      expect(reply).toEqual({ form: 'status', intent, error: 'Calendar não está conectado' })
+    }
+    expect(asked.synced).toEqual([{}, { full: true }])
+  })
 })
 
 describe('disconnect', () => {
@@ -317,6 +387,14 @@ describe('disconnect', () => {
     const { status, reply } = await post({ intent: 'disconnect' }, `${PAGE}?desconectar=1`)
     expect(status).toBe(400)
     expect(reply).toEqual({ form: 'status', intent: 'disconnect', error: 'Falha ao desconectar Google Calendar' })
+  })
+
+  test('without a connected calendar: “Calendar não está conectado”', async () => {
+    const asked = calendarProvider({ status: notConnected })
+    const { status, reply } = await post({ intent: 'disconnect' }, `${PAGE}?desconectar=1`)
+    expect(asked.disconnected).toBe(1)
+    expect(status).toBe(400)
+    expect(reply).toEqual({ form: 'status', intent: 'disconnect', error: 'Calendar não está conectado' })
   })
 
   test('disconnected, the page shows no events, conflicts or stats any more', async () => {
@@ -359,9 +437,9 @@ describe('creating an event', () => {
     expect((await toastOf(result))?.message).toEqual({ key: 'calendar:event.created' })
   })
 
-  test('a professional in Lisbon types Lisbon times; a linked consultation goes as its id', async () => {
-    const asked = calendarProvider()
-    await post({ ...typed, event_type: 'class', related_object_id: '31' }, PAGE, await signedIn({ ...demoProfessional, time_zone: 'Europe/Lisbon' }))
+  test('the times are those of the zone the form names (the page’s); a linked consultation goes as its id', async () => {
+    const asked = calendarProvider({ schedule: { ...paulaSchedule, time_zone: 'Europe/Lisbon' } })
+    await post({ ...typed, event_type: 'class', related_object_id: '31', time_zone: 'Europe/Lisbon' })
     expect(asked.created[0]).toMatchObject({ start_time: '2026-12-01T10:00:00.000Z', end_time: '2026-12-01T10:50:00.000Z', event_type: 'class', related_object_id: 31 })
   })
 
@@ -506,4 +584,44 @@ describe('deleting an event', () => {
 test('a revoked grant on an action says to reconnect', async () => {
   calendarProvider({ syncAnswer: () => HttpResponse.json({ detail: 'Reconnect.', code: 'calendar_reconnect' }, { status: 400 }) })
   expect(formError((await post({ intent: 'sync' })).reply)).toEqual(['O acesso ao Google Calendar foi revogado ou expirou. Reconecte para continuar.'])
+})
+
+describe('one zone for the page and the provider: the professional’s schedule zone', () => {
+  // Paula's account says Tokyo; her schedule (and so the provider's dates and conflicts) São Paulo.
+  const inTokyo = () => signedIn({ ...demoProfessional, time_zone: 'Asia/Tokyo' })
+  const typed = { intent: 'create', event_type: 'personal', date: '2026-12-01', start: '10:00', end: '10:50' }
+
+  test('the week, the times and the form are São Paulo’s, not the account’s', async () => {
+    const asked = calendarProvider()
+    const cookie = await inTokyo()
+    const { page: data } = await page(PAGE, cookie)
+    expect(data.timeZone).toBe('America/Sao_Paulo')
+    expect(data.week?.days.find((day) => day.date === '2026-12-01')?.items).toMatchObject([{ id: 'dentista', time: '10:00–11:00' }, { id: 'almoco', time: '12:00–13:00' }])
+    expect(data.connection.lastSync).toBe('seg., 30 de nov. de 2026, 08:58')
+    // Monday 09:00 in São Paulo is Monday 21:00 in Tokyo: the same dates, read once.
+    expect(asked.events).toHaveLength(1)
+    expect((await page(`${PAGE}?editar=dentista`, cookie)).page.form?.defaults).toMatchObject({ date: '2026-12-01', start: '10:00', end: '11:00' })
+  })
+
+  test('typed times become instants in the zone the form showed them in; a form that names none, or a bad one, takes the schedule’s', async () => {
+    const asked = calendarProvider()
+    const cookie = await inTokyo()
+    for (const fields of [{ ...typed, time_zone: 'America/Sao_Paulo' }, typed, { ...typed, time_zone: 'Mars/Olympus' }]) {
+      expect((await post(fields, PAGE, cookie)).status).toBe(303)
+    }
+    expect(asked.created.map((body) => (body as { start_time: string }).start_time)).toEqual(['2026-12-01T13:00:00.000Z', '2026-12-01T13:00:00.000Z', '2026-12-01T13:00:00.000Z'])
+  })
+
+  test('when the two zones are on other dates (near midnight), the events and the week of São Paulo’s dates are read again', async () => {
+    // Sunday 13:00 in São Paulo, already Monday 01:00 in Tokyo.
+    vi.setSystemTime(new Date('2026-11-29T16:00:00.000Z'))
+    const asked = calendarProvider()
+    const { page: data } = await page(PAGE, await inTokyo())
+    expect(asked.events.map((query) => Object.fromEntries(query))).toEqual([
+      { start_date: '2026-11-30', end_date: '2027-01-04', include_innera_events: 'true' },
+      { start_date: '2026-11-23', end_date: '2026-12-29', include_innera_events: 'true' },
+    ])
+    expect(asked.dashboard.map((query) => query.get('start'))).toEqual(['2026-11-30', '2026-11-23'])
+    expect(data).toMatchObject({ timeZone: 'America/Sao_Paulo', today: '2026-11-29', week: { start: '2026-11-23' } })
+  })
 })

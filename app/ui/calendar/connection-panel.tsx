@@ -19,6 +19,8 @@ export const CONNECT_PATH = '/agenda/calendario/conectar'
 export type ConnectionView = {
   state: 'not-connected' | 'connected' | 'reconnect'
   email: string | null
+  /** The synced calendar (GET /calendar/'s `primary_calendar_id`). */
+  calendarId: string | null
   lastSync: string | null
   fromCache: boolean
   syncError: string | null
@@ -69,7 +71,7 @@ function useCalendarPopup() {
 
 /**
  * The connection (SPEC §4): connect (a plain link to the full-page flow; with JavaScript a 500x600
- * popup), or, connected, the Google account, the last sync, sync buttons and disconnect with a
+ * popup), or, connected, the Google account, its synced calendar, the last sync, sync buttons and disconnect with a
  * confirmation; a revoked grant offers "Reconnect". What the popup says stays in one live region.
  */
 export function ConnectionPanel({ connection, error }: { connection: ConnectionView; error: string | null }) {
@@ -107,6 +109,7 @@ export function ConnectionPanel({ connection, error }: { connection: ConnectionV
       ) : (
         <>
           <p className="mt-3 font-medium">{connection.email ? t('connection.connectedAs', { email: connection.email }) : t('connection.connected')}</p>
+          {connection.calendarId ? <p className="mt-1 text-muted">{t('connection.primaryCalendar', { calendar: connection.calendarId })}</p> : null}
           {connection.state === 'reconnect' ? (
             <div className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
               <p>{t('connection.reconnectNeeded')}</p>

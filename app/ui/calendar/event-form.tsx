@@ -45,6 +45,7 @@ export function EventForm({ mode, eventId, defaults, notFound, today, timeZone, 
       <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-4 space-y-5">
         <FormError id={form.errorId} errors={form.errors} />
         {mode === 'edit' && eventId ? <input type="hidden" name="event_id" value={eventId} /> : null}
+        <input type="hidden" name="time_zone" value={timeZone} />
         <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <label htmlFor={fields.event_type.id} className="block font-medium text-ink">
