@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { type Page } from '@playwright/test'
-import { demoAccounts, expect, expectNoAxeViolations, loginAs, mailboxFor, newContext, registerFreshPatient, test } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, mailboxFor, newContext, registerFreshPatient, test } from './fixtures'
 
 /**
  * Consultations (issue 12), as people use them: a patient books with JavaScript off, sees the
@@ -99,9 +99,13 @@ test('a patient books with JavaScript on and only the keyboard; every page passe
   await expect(page.getByText(/^Horários no seu fuso horário: .*Brasília/)).toHaveCount(2)
   await expectNoAxeViolations(page)
 
+  // A date is a plain link, taken as a client-side navigation: the page is not loaded again.
+  await hydrated(page)
+  await page.evaluate(() => Object.assign(window, { samePage: true }))
   await dateLinks(page).nth(2).focus()
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/\?data=/)
+  expect(await page.evaluate(() => 'samePage' in window)).toBe(true)
   await timeRadios(page).first().focus()
   await page.keyboard.press('Space')
   await page.keyboard.press('ArrowDown')

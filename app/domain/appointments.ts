@@ -165,8 +165,11 @@ export function shouldLabelTimeZone(patientZone: string, professionalZone: strin
  * each time also names its offset: "01:30 (GMT-4)" and "01:30 (GMT-5)" are two different times.
  */
 export function timeLabels<S extends Slot>(slots: readonly S[], timeZone: string, language: Language): (S & { label: string })[] {
-  const offsets = slots.map((slot) => utcOffset(slot.start, timeZone, language))
-  const changes = new Set(offsets).size > 1
+  // The day's first and last times share their offset on all but a change day: one lookup each then.
+  const first = slots[0]
+  const last = slots[slots.length - 1]
+  const changes = first !== undefined && last !== undefined && utcOffset(first.start, timeZone, language) !== utcOffset(last.start, timeZone, language)
+  const offsets = changes ? slots.map((slot) => utcOffset(slot.start, timeZone, language)) : []
   return slots.map((slot, index) => {
     const time = formatTime(slot.start, timeZone, language)
     return { ...slot, label: changes ? `${time} (${offsets[index]})` : time }

@@ -291,19 +291,26 @@ export function freeTimesByDate(free: readonly number[], timeZone: string, wante
   const timesOf = new Map<string, number[]>()
   let dayStart = NaN
   let dayOffset: number | undefined
+  let localDay = NaN
+  let times: number[] = []
   for (const time of free) {
     if (!(time >= dayStart && time < dayStart + DAY)) {
       dayStart = Math.floor(time / DAY) * DAY
       const atStart = offsetAt(timeZone, dayStart)
       dayOffset = atStart === offsetAt(timeZone, dayStart + DAY) ? atStart : undefined
     }
-    const date = new Date(time + (dayOffset ?? offsetAt(timeZone, time))).toISOString().slice(0, 10)
-    const times = timesOf.get(date)
-    if (times) times.push(time)
-    else {
-      timesOf.set(date, [time])
-      days.push({ date, count: 0 })
+    // The local date's number (days since the epoch): its text is made once per date, not per time.
+    const day = Math.floor((time + (dayOffset ?? offsetAt(timeZone, time))) / DAY)
+    if (day !== localDay) {
+      localDay = day
+      const date = new Date(day * DAY).toISOString().slice(0, 10)
+      times = timesOf.get(date) ?? []
+      if (times.length === 0) {
+        timesOf.set(date, times)
+        days.push({ date, count: 0 })
+      }
     }
+    times.push(time)
   }
   for (const day of days) day.count = timesOf.get(day.date)!.length
   const date = wanted !== undefined && timesOf.has(wanted) ? wanted : (days[0]?.date ?? null)

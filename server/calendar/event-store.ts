@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, inArray, isNull, lt, notExists, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, notExists } from 'drizzle-orm'
 import { startOfLocalDay } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
-import { preparedQuery } from '#server/db/prepared.ts'
 import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { isIsoDate, parseInstant } from '#server/http/fields.ts'
@@ -171,20 +170,6 @@ export async function storedEventsBetween(db: Database, userId: number, from: nu
     )
     .orderBy(asc(calendarEvents.startAt), asc(calendarEvents.id))
     .limit(MAX_EVENTS_READ)
-}
-
-// Every booking page and booking reads one professional's busy time: prepared once per database.
-const professionalEventsAfterQuery = preparedQuery((db) =>
-  db
-    .select()
-    .from(calendarEvents)
-    .where(and(eq(calendarEvents.userId, sql.placeholder('userId')), gt(calendarEvents.endAt, sql.placeholder('from'))))
-    .prepare('professional_calendar_events_after'),
-)
-
-/** One professional's stored events still running after `from` (for the free-time rules). */
-export async function storedEventsOfAfter(db: Database, userId: number, from: number): Promise<StoredEvent[]> {
-  return professionalEventsAfterQuery(db).execute({ userId, from: new Date(from).toISOString() })
 }
 
 /** Stored events of several professionals still running after `from` (for the free-time rules). */

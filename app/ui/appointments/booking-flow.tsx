@@ -1,5 +1,6 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
-import { Form, Link } from '@remix-run/react'
+import { type MouseEvent } from 'react'
+import { Form, useLocation, useNavigate } from '@remix-run/react'
 import { NOTES_MAX_LENGTH } from '#app/domain/appointments.ts'
 import { type BookingReply, type Choice, type PickerView } from '#app/forms/appointment-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -23,10 +24,30 @@ export function BookingFlow({ picker, reply, mode, defaultNotes }: { picker: Pic
   )
 }
 
+/**
+ * A click on one of the date links, as Remix's `<Link>` would take it (a client-side navigation
+ * keeping the scroll), for links that are plain `<a>`s: 60 days of dates are up to 60 links, and a
+ * `<Link>` each costs the server's render more than the rest of the picker. Modified clicks, other
+ * buttons and links elsewhere are left to the browser.
+ */
+function useDateLinkClicks() {
+  const navigate = useNavigate()
+  return (event: MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return
+    const link = (event.target as Element).closest('a[href]')
+    if (!(link instanceof HTMLAnchorElement) || !event.currentTarget.contains(link) || link.origin !== window.location.origin) return
+    event.preventDefault()
+    navigate(`${link.pathname}${link.search}`, { preventScrollReset: true })
+  }
+}
+
 function DateLinks({ picker }: { picker: PickerView }) {
   const { t } = useTranslation('appointments')
+  const onClick = useDateLinkClicks()
+  const { pathname } = useLocation()
   return (
-    <section aria-labelledby="dates-title">
+    // The links inside are the controls (Enter on a link is a click too); the section only takes their clicks.
+    <section aria-labelledby="dates-title" onClick={onClick}>
       <h2 id="dates-title" className="text-xl font-semibold">
         {t('picker.dates')}
       </h2>
@@ -42,17 +63,16 @@ function DateLinks({ picker }: { picker: PickerView }) {
               <ul className="mt-2 flex flex-wrap gap-2">
                 {week.dates.map((day) => (
                   <li key={day.date}>
-                    <Link
-                      to={`?data=${day.date}`}
-                      preventScrollReset
+                    <a
+                      href={`${pathname}?data=${day.date}`}
                       aria-current={day.selected ? 'date' : undefined}
-                      className={`flex min-h-11 flex-col rounded-lg border px-3 py-1.5 text-sm ${
+                      className={`flex min-h-11 flex-col rounded-lg border px-3 py-1.5 text-sm font-semibold ${
                         day.selected ? 'border-brand-700 bg-brand-700 text-white' : 'border-brand-100 bg-white text-brand-800 hover:bg-brand-50'
                       }`}
                     >
-                      <span className="font-semibold">{day.label}</span>
-                      <span>{t('picker.timesCount', { count: day.count })}</span>
-                    </Link>
+                      {day.label}
+                      <span className="font-normal">{t('picker.timesCount', { count: day.count })}</span>
+                    </a>
                   </li>
                 ))}
               </ul>
