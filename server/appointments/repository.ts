@@ -2,7 +2,7 @@ import { type AnyColumn, and, asc, count, desc, eq, gt, gte, inArray, lt, lte, n
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { appointments, calendarConnections, calendarEvents, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
+import { appointments, calendarEvents, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
 import type { Booking, DateException } from './free-times'
 import { scheduleBookingMessages } from './reminders'
 import type { ScheduleInput } from './schedule'
@@ -105,24 +105,6 @@ export async function findBookableProfessionalWithRules(db: Database, id: number
 }
 
 const profileQuery = preparedQuery((db) => db.select().from(professionalProfiles).where(eq(professionalProfiles.userId, sql.placeholder('id'))).prepare('professional_profile'))
-
-// The professional's /dashboard reads it on every visit: the schedule's zone and the calendar's state in one query.
-const dashboardContextQuery = preparedQuery((db) =>
-  db
-    .select({ timeZone: professionalProfiles.timeZone, connectedUser: calendarConnections.userId, tokenValid: calendarConnections.tokenValid })
-    .from(users)
-    .leftJoin(professionalProfiles, eq(professionalProfiles.userId, users.id))
-    .leftJoin(calendarConnections, eq(calendarConnections.userId, users.id))
-    .where(eq(users.id, sql.placeholder('id')))
-    .prepare('professional_dashboard_context'),
-)
-
-/** A professional's schedule zone (null before their first save) and Google Calendar state, for their agenda. */
-export async function dashboardContextOf(db: Database, userId: number): Promise<{ timeZone: string | null; calendar: { calendar_enabled: boolean; token_valid: boolean } }> {
-  const [row] = await dashboardContextQuery(db).execute({ id: userId })
-  const connected = row?.connectedUser != null
-  return { timeZone: row?.timeZone ?? null, calendar: { calendar_enabled: connected, token_valid: connected && row?.tokenValid === true } }
-}
 
 export async function findProfile(db: Database, userId: number): Promise<ProfileRow | undefined> {
   const [row] = await profileQuery(db).execute({ id: userId })

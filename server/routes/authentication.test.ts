@@ -143,6 +143,13 @@ describe('POST /authentication/token/blacklist/ (logout)', () => {
     expect((await api.post('/authentication/token/refresh/', { refresh: otherDevice.refresh })).status).toBe(200)
   })
 
+  it("ends the professional's home too, which reads the session with its own lookup", async () => {
+    const session = await api.login('profissional@innera.local')
+    expect((await api.get('/appointments/dashboard/', { token: session.access })).status).toBe(200)
+    await api.post('/authentication/token/blacklist/', { refresh: session.refresh })
+    expect(await api.get('/appointments/dashboard/', { token: session.access })).toMatchObject({ status: 401, json: { code: 'token_not_valid' } })
+  })
+
   it('answers 401 token_not_valid for a revoked, malformed, expired, access or foreign token', async () => {
     const session = await api.login('paciente@innera.local')
     await api.post('/authentication/token/blacklist/', { refresh: session.refresh })
