@@ -57,10 +57,11 @@ export async function findSessionUserWithGroups(
 }
 
 /** The groups come as an array subquery: one row per request, and a cheaper plan than joining four tables. */
+const groupNames = () => sql<string[]>`array(select ${groups.name} from ${userGroups} inner join ${groups} on ${groups.id} = ${userGroups.groupId} where ${userGroups.userId} = ${users.id} order by ${groups.id})`
+
 const sessionUserQuery = preparedQuery((db) => {
-  const groupNames = sql<string[]>`array(select ${groups.name} from ${userGroups} inner join ${groups} on ${groups.id} = ${userGroups.groupId} where ${userGroups.userId} = ${users.id} order by ${groups.id})`
   return db
-    .select({ user: users, groups: groupNames })
+    .select({ user: users, groups: groupNames() })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .where(liveSession(sql.placeholder('sessionId'), sql.placeholder('userId'), sql.placeholder('now')))
@@ -75,9 +76,8 @@ export type ProfessionalContext = { timeZone: string | null; calendar: { calenda
  * their schedule's zone and calendar state in the same statement: one read less per visit.
  */
 const sessionProfessionalQuery = preparedQuery((db) => {
-  const groupNames = sql<string[]>`array(select ${groups.name} from ${userGroups} inner join ${groups} on ${groups.id} = ${userGroups.groupId} where ${userGroups.userId} = ${users.id} order by ${groups.id})`
   return db
-    .select({ user: users, groups: groupNames, timeZone: professionalProfiles.timeZone, connectedUser: calendarConnections.userId, tokenValid: calendarConnections.tokenValid })
+    .select({ user: users, groups: groupNames(), timeZone: professionalProfiles.timeZone, connectedUser: calendarConnections.userId, tokenValid: calendarConnections.tokenValid })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(professionalProfiles, eq(professionalProfiles.userId, users.id))
