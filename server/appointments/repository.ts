@@ -231,11 +231,17 @@ export async function insertAppointment(db: Database, values: NewAppointment, no
 }
 
 /** Whose appointments a list shows: a patient's, a professional's, or everyone's (admin). */
-export type AppointmentScope = { patientId: number } | { professionalId: number } | 'all'
+export type AppointmentScope = { patientId: number; professionalId?: number } | { professionalId: number; patientId?: number } | 'all'
 export type AppointmentPeriod = 'upcoming' | 'past' | undefined
 
 function listFilter(scope: AppointmentScope, period: AppointmentPeriod, now: Date): SQL | undefined {
-  const owner = scope === 'all' ? undefined : 'patientId' in scope ? eq(appointments.patientId, scope.patientId) : eq(appointments.professionalId, scope.professionalId)
+  const owner =
+    scope === 'all'
+      ? undefined
+      : and(
+          scope.patientId !== undefined ? eq(appointments.patientId, scope.patientId) : undefined,
+          scope.professionalId !== undefined ? eq(appointments.professionalId, scope.professionalId) : undefined,
+        )
   // Upcoming: not ended and not cancelled. Past: everything else.
   const upcoming = and(gt(appointments.endTime, now), ne(appointments.status, 'cancelled'))
   const past = or(lte(appointments.endTime, now), eq(appointments.status, 'cancelled'))

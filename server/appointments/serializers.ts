@@ -26,7 +26,8 @@ export function serializeBookableProfessional(user: UserRow, profile: ProfileRow
   }
 }
 
-export function serializeAppointment(view: AppointmentView, photoBase: string) {
+/** `careTeam`: the caller is the appointment's professional or an admin, who also read the private notes. */
+export function serializeAppointment(view: AppointmentView, photoBase: string, { careTeam = false }: { careTeam?: boolean } = {}) {
   const { appointment, professional, profile, patient } = view
   return {
     id: appointment.id,
@@ -36,6 +37,7 @@ export function serializeAppointment(view: AppointmentView, photoBase: string) {
     time_zone: profile?.timeZone ?? professional.timeZone,
     notes: appointment.notes,
     shared_notes: appointment.sharedNotes,
+    ...(careTeam ? { private_notes: appointment.privateNotes } : {}),
     professional: {
       id: professional.id,
       first_name: professional.firstName,

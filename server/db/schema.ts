@@ -479,6 +479,8 @@ export const appointments = pgTable(
     status: varchar('status', { length: 20 }).$type<AppointmentStatus>().notNull().default('scheduled'),
     notes: text('notes').notNull().default(''),
     sharedNotes: text('shared_notes').notNull().default(''),
+    // The professional's own consultation notes: never shown to the patient.
+    privateNotes: text('private_notes').notNull().default(''),
     meetingLink: varchar('meeting_link', { length: 255 }).notNull(),
     paymentReference: varchar('payment_reference', { length: 100 }),
     createdAt: createdAt(),

@@ -319,6 +319,13 @@ describe('GET /appointments/', () => {
     expect(await api.get('/appointments/?when=soon', { token: tokens.pedro })).toMatchObject({ status: 400, json: { when: ['"soon" is not a valid choice.'] } })
     expect((await api.get('/appointments/?page=9', { token: tokens.pedro })).status).toBe(404)
     expect((await api.get('/appointments/')).status).toBe(401)
+
+    // A professional's (or an admin's) appointments with one patient; a patient's own list ignores it.
+    expect(await ids(`?patient=${ID.pedro}`, 'paula')).toEqual([paulaWednesday, paulaTuesday])
+    expect(await ids(`?patient=${ID.mariana}`, 'paula')).toEqual([mariana])
+    expect(await ids(`?patient=${ID.pedro}`, 'admin')).toEqual([paulaWednesday, rafaelTuesday, paulaTuesday])
+    expect(await ids(`?patient=${ID.mariana}`, 'pedro')).toEqual([paulaWednesday, rafaelTuesday, paulaTuesday])
+    expect(await api.get('/appointments/?patient=abc', { token: tokens.paula })).toMatchObject({ status: 400, json: { patient: ['A valid integer is required.'] } })
   })
 })
 
@@ -462,6 +469,22 @@ describe('PATCH /appointments/{id}/status/', () => {
     expect(await status(id, { shared_notes: 'Antes da consulta: diário do sono.' })).toMatchObject({ status: 200, json: { status: 'scheduled', shared_notes: 'Antes da consulta: diário do sono.' } })
     await api.post(`/appointments/${id}/cancel/`, {}, { token: tokens.pedro })
     expect((await status(id, { status: 'confirmed' })).json).toEqual({ status: ['A cancelled appointment cannot change status.'] })
+  })
+
+  it('keeps private notes that only the professional and admins read; the patient reads the shared ones', async () => {
+    const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
+    expect(await status(id, { private_notes: 'Sono fragmentado; rever em 4 semanas.', shared_notes: 'Diário do sono.' })).toMatchObject({
+      status: 200,
+      json: { private_notes: 'Sono fragmentado; rever em 4 semanas.', shared_notes: 'Diário do sono.' },
+    })
+    for (const who of ['paula', 'admin'] as const) expect((await api.get(`/appointments/${id}/`, as(who))).json.private_notes).toBe('Sono fragmentado; rever em 4 semanas.')
+    const patientView = await api.get(`/appointments/${id}/`, as('pedro'))
+    expect(patientView.json.shared_notes).toBe('Diário do sono.')
+    expect(patientView.json).not.toHaveProperty('private_notes')
+    expect((await api.get('/appointments/', as('pedro'))).json.results[0]).not.toHaveProperty('private_notes')
+    expect((await api.get('/appointments/', as('paula'))).json.results[0].private_notes).toBe('Sono fragmentado; rever em 4 semanas.')
+    expect(JSON.stringify((await api.get(`/appointments/${id}/consultation/`, as('pedro'))).json)).not.toContain('Sono fragmentado')
+    expect((await status(id, { private_notes: 'x'.repeat(5001) })).json).toEqual({ private_notes: ['Ensure this field has no more than 5000 characters.'] })
   })
 
   it('is for the professional and admins', async () => {

@@ -93,6 +93,7 @@ const statusSchema = z.object({
     })
     .optional(),
   shared_notes: charField({ maxLength: 5000, allowBlank: true }).optional(),
+  private_notes: charField({ maxLength: 5000, allowBlank: true }).optional(),
 })
 const dashboardSchema = z.object({
   start: z.string().refine(isIsoDate, DATE_FORMAT_MESSAGE).optional(),
@@ -130,7 +131,9 @@ function closedReason(appointment: AppointmentRow, now: number): string | undefi
 export function registerAppointmentRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
   const photoBase = config.providerPublicUrl
-  const serialize = (view: AppointmentView) => serializeAppointment(view, photoBase)
+  /** An appointment as `caller` may read it: its professional and admins also get the private notes. */
+  const serialize = (view: AppointmentView, caller?: Caller) =>
+    serializeAppointment(view, photoBase, { careTeam: caller !== undefined && (caller.user.id === view.appointment.professionalId || roleOf(caller.groups) === 'admin') })
   const meetingLink = () => `${config.meetingBaseUrl}innera-${randomBytes(18).toString('base64url')}`
 
   /** What the free-time rules need about one professional, read now. */
@@ -280,12 +283,22 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const when = c.req.query('when')?.trim() || undefined
       if (when !== undefined && when !== 'upcoming' && when !== 'past') throw fieldError('when', invalidChoice(when))
       const role = roleOf(caller.groups)
-      const scope: AppointmentScope = role === 'admin' ? 'all' : role === 'profissional' ? { professionalId: caller.user.id } : { patientId: caller.user.id }
+      // `patient`: a professional's (or an admin's) appointments with one patient.
+      const patientQuery = c.req.query('patient')?.trim() || undefined
+      const patientId = patientQuery !== undefined && role !== 'paciente' ? validate(z.object({ patient: idField() }), { patient: patientQuery }).patient : undefined
+      const scope: AppointmentScope =
+        role === 'admin'
+          ? patientId !== undefined
+            ? { patientId }
+            : 'all'
+          : role === 'profissional'
+            ? { professionalId: caller.user.id, ...(patientId !== undefined && { patientId }) }
+            : { patientId: caller.user.id }
       const now = new Date(clock())
       const period = when as AppointmentPeriod
       const page = paginate(c, await countAppointments(db, scope, period, now))
       const views = await listAppointmentViews(db, scope, period, now, page)
-      return c.json(page.envelope(views.map(serialize)))
+      return c.json(page.envelope(views.map((view) => serialize(view, caller))))
     },
   })
 
@@ -293,7 +306,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       const { view } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
-      return c.json(serialize(view))
+      return c.json(serialize(view, caller))
     },
   })
 
@@ -337,7 +350,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     // Cancelled (or started) while we looked: say so, as if it had happened before.
     if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
     mirrorAppointmentLater(services, appointment.id)
-    return c.json(serialize(await reread(appointment.id)))
+    return c.json(serialize(await reread(appointment.id), caller))
   }
 
   api.endpoint('/appointments/:id{[0-9]+}/update/', { PATCH: reschedule, PUT: reschedule })
@@ -372,7 +385,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
       mirrorAppointmentLater(services, appointment.id)
-      return c.json(serialize(await reread(appointment.id)))
+      return c.json(serialize(await reread(appointment.id), caller))
     },
   })
 
@@ -404,10 +417,11 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         {
           ...(input.status !== undefined && { status: input.status }),
           ...(input.shared_notes !== undefined && { sharedNotes: input.shared_notes }),
+          ...(input.private_notes !== undefined && { privateNotes: input.private_notes }),
         },
         new Date(now),
       )
-      return c.json(serialize(await reread(appointment.id)))
+      return c.json(serialize(await reread(appointment.id), caller))
     },
   })
 
@@ -435,7 +449,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   api.endpoint('/appointments/dashboard/', {
     GET: async (c) => {
       // The schedule's zone and the calendar's state come with the session lookup: one read per visit less.
-      const { user, professional: context } = await authenticateWithRoleUsing(c, services, findSessionUserWithProfessionalContext, 'profissional')
+      const caller = await authenticateWithRoleUsing(c, services, findSessionUserWithProfessionalContext, 'profissional')
+      const { user, professional: context } = caller
       const query = validate(dashboardSchema, { start: c.req.query('start')?.trim() || undefined, days: c.req.query('days')?.trim() || undefined })
       const timeZone = context.timeZone ?? user.timeZone
       const start = query.start ?? localDateOf(clock(), timeZone)
@@ -450,7 +465,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         time_zone: timeZone,
         start,
         end: addDays(start, days - 1),
-        appointments: views.map(serialize),
+        appointments: views.map((view) => serialize(view, caller)),
         // The calendar's state comes along, so the professional's home needs no second call to know it.
         calendar: context.calendar,
       })

@@ -1,0 +1,1 @@
+ALTER TABLE "appointments" ADD COLUMN "private_notes" text DEFAULT '' NOT NULL;
