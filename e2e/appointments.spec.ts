@@ -157,7 +157,7 @@ test('a professional fixes a bad slot, saves the week, and finds a booking in th
   await patient.getByRole('button', { name: 'Continuar' }).click()
   await patient.getByRole('button', { name: 'Confirmar agendamento' }).click()
   await expect(patient).toHaveURL(/\/consultas\/\d+$/)
-  await patientContext.close()
+  const appointmentUrl = new URL(patient.url()).pathname
 
   // The agenda: this week or one of the next two (the first free time is at least 12 hours away).
   await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Agenda' }).click()
@@ -171,6 +171,25 @@ test('a professional fixes a bad slot, saves the week, and finds a booking in th
   await expect(row).toBeVisible()
   await expect(row.getByText('Agendada')).toBeVisible()
   await expectNoAxeViolations(page)
+
+  // Rafael runs it: confirms it, writes his own notes and guidance for the patient.
+  await row.getByRole('link', { name: /^Detalhes/ }).click()
+  await expect(page).toHaveURL(new RegExp(`${appointmentUrl}$`))
+  await page.getByRole('button', { name: 'Confirmar consulta' }).click()
+  await expect(page.getByText('Consulta confirmada.')).toBeVisible()
+  await expect(page.getByText('Confirmada', { exact: true })).toBeVisible()
+  await page.getByLabel('Suas anotações (privadas)').fill('Investigar a fome noturna.')
+  await page.getByLabel('Orientações para o paciente').fill('Anote o que comer depois das 20h.')
+  await page.getByRole('button', { name: 'Salvar anotações' }).click()
+  await expect(page.getByText('Anotações salvas.')).toBeVisible()
+  await expect(page.getByLabel('Suas anotações (privadas)')).toHaveValue('Investigar a fome noturna.')
+  await expectNoAxeViolations(page)
+
+  // The patient reads the guidance, never the private notes.
+  await patient.goto(appointmentUrl)
+  await expect(patient.getByText('Anote o que comer depois das 20h.')).toBeVisible()
+  await expect(patient.getByText('Investigar a fome noturna.')).toHaveCount(0)
+  await patientContext.close()
 })
 
 test.describe('consultations at 360 px', () => {

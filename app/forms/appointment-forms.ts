@@ -1,6 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { z } from 'zod'
-import { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
+import { CONSULTATION_NOTES_MAX_LENGTH, NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
 import { INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
 import { type Message } from '#app/provider/errors.ts'
 
@@ -27,6 +27,26 @@ export type BookingInput = z.input<typeof bookingSchema>
 export const cancelSchema = z.object({
   reason: z.string().trim().max(REASON_MAX_LENGTH, { error: 'appointments:validation.reasonTooLong' }).optional().default(''),
 })
+
+/** What the professional may set (SPEC §7 `/appointments/{id}/status/`): each is a button of one form. */
+export const statusChanges = ['confirmed', 'completed', 'no_show'] as const
+export const statusSchema = z.object({
+  status: z.enum(statusChanges, { error: 'appointments:manage.statusInvalid' }),
+})
+
+/** The consultation notes: the professional's own, and those shared with the patient. */
+export const consultationNotesSchema = z.object({
+  private_notes: z.string().trim().max(CONSULTATION_NOTES_MAX_LENGTH, { error: 'appointments:validation.consultationNotesTooLong' }).optional().default(''),
+  shared_notes: z.string().trim().max(CONSULTATION_NOTES_MAX_LENGTH, { error: 'appointments:validation.consultationNotesTooLong' }).optional().default(''),
+})
+
+/** The provider's refusals of a status change (English), as our messages. */
+export function statusMessage(providerMessage: string): Message {
+  if (/confirmed only before/i.test(providerMessage)) return { key: 'appointments:manage.confirmAfterStart' }
+  if (/only after it starts/i.test(providerMessage)) return { key: 'appointments:manage.completeBeforeStart' }
+  if (/cancelled appointment/i.test(providerMessage)) return { key: 'appointments:manage.cancelledNoStatus' }
+  return { key: 'appointments:manage.statusInvalid' }
+}
 
 /** The button that sent the booking form (a submission without one is the first step: review). */
 export function bookingIntentOf(value: FormDataEntryValue | null): BookingIntent {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type z } from 'zod'
 import { changePasswordSchema, profileSchema } from './account-forms.ts'
-import { bookingSchema, cancelSchema } from './appointment-forms.ts'
+import { bookingSchema, cancelSchema, consultationNotesSchema } from './appointment-forms.ts'
 import { eventFormSchema } from './calendar-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
@@ -24,6 +24,7 @@ const schemas = {
   schedule: scheduleSchema,
   booking: bookingSchema,
   cancelAppointment: cancelSchema,
+  consultationNotes: consultationNotesSchema,
   calendarEvent: eventFormSchema,
   habit: habitFormSchema,
 } satisfies Record<string, z.ZodType>

@@ -65,6 +65,8 @@ export const appointmentSchema = z.object({
   time_zone: z.string(),
   notes: text(),
   shared_notes: text(),
+  /** The professional's own notes: only their professional and admins get them. */
+  private_notes: text().optional(),
   professional: z.object({
     id: z.number(),
     first_name: text(),

@@ -55,7 +55,7 @@ export const cancelAppointment = (auth: SignedInCaller, id: number, reason?: str
 
 export const deleteAppointment = (auth: SignedInCaller, id: number) => auth.send(`/appointments/${id}/delete/`, { method: 'DELETE' })
 
-export const setAppointmentStatus = (auth: SignedInCaller, id: number, body: { status?: Exclude<AppointmentStatus, 'scheduled' | 'cancelled'>; shared_notes?: string }) =>
+export const setAppointmentStatus = (auth: SignedInCaller, id: number, body: { status?: Exclude<AppointmentStatus, 'scheduled' | 'cancelled'>; shared_notes?: string; private_notes?: string }) =>
   auth.call(`/appointments/${id}/status/`, appointmentSchema, { method: 'PATCH', json: body })
 
 export const getConsultation = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/consultation/`, consultationSchema)

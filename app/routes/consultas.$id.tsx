@@ -3,12 +3,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { type Canceller, REASON_MAX_LENGTH, formatPrice, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
-import { cancelSchema } from '#app/forms/appointment-forms.ts'
+import { CONSULTATION_NOTES_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
+import { cancelSchema, consultationNotesSchema, statusMessage, statusSchema } from '#app/forms/appointment-forms.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
-import { cancelAppointment, getAppointment, listBookableProfessionals } from '#app/provider/appointments.server.ts'
+import { cancelAppointment, getAppointment, listBookableProfessionals, setAppointmentStatus } from '#app/provider/appointments.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
@@ -18,6 +19,7 @@ import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validati
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { messageText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
@@ -51,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listBookableProfessionals(auth).catch(withoutPrice),
   ])
   const meta = { title: `${t('details.title')} · Innera`, description: t('details.lead') }
-  if (!appointment) return data({ meta, appointment: null, cancel: null })
+  if (!appointment) return data({ meta, appointment: null, cancel: null, manage: null })
   const now = new Date()
   const role = roleFromGroups(user.groups)
   const view = appointmentView(appointment, { language, patientZone: timeZoneOr(user.time_zone) })
@@ -69,6 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       canReschedule: changeable && role !== 'profissional',
       hasConsultation: appointment.status !== 'cancelled',
     },
+    // The professional (and admins) run the consultation: its status and notes (SPEC §7).
+    manage: appointment.private_notes !== undefined && role !== 'paciente' ? manageView(appointment, now) : null,
     // What the terms (SPEC §9) make of cancelling now, said before the patient confirms.
     cancel:
       changeable && new URL(request.url).searchParams.get('cancelar') === '1'
@@ -77,14 +81,62 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   })
 }
 
+/** What the professional may do now: confirm before the start, complete or mark no-show after it; notes at any time. */
+function manageView(appointment: { status: string; start_time: string; private_notes?: string; shared_notes: string }, now: Date) {
+  const started = Date.parse(appointment.start_time) <= now.getTime()
+  const open = appointment.status === 'scheduled' || appointment.status === 'confirmed'
+  return {
+    canConfirm: appointment.status === 'scheduled' && !started,
+    canClose: open && started,
+    privateNotes: appointment.private_notes ?? '',
+    sharedNotes: appointment.shared_notes,
+  }
+}
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
-/** Cancels after the confirmation; the toast says what the terms make of it. */
+/**
+ * `intent=status`: the professional confirms, completes or marks a no-show; `intent=notes`: their
+ * private and shared notes; otherwise the cancellation after its confirmation, the toast saying what
+ * the terms make of it.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request)
   const id = routeId(params)
-  const submission = parseWithZod(await readFormData(request), { schema: cancelSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+  if (intent === 'status') {
+    const submission = parseWithZod(form, { schema: statusSchema })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await setAppointmentStatus(auth, id, { status: submission.value.status })
+      return redirectWithToast(`/consultas/${id}`, { type: 'success', message: { key: `appointments:manage.saved_${submission.value.status}` } })
+    } catch (error) {
+      const t = await getFixedT(request, ['appointments', 'common'])
+      const { result, init } = replyToFailure(submission, error, t, {
+        fields: { status: { field: 'status', messages: (provided) => provided.map((message) => messageText(t, statusMessage(message))) } },
+      })
+      // The refusal belongs to the whole form (its buttons are the field).
+      return data({ intent, result: { ...result, error: { '': [...(result.error?.[''] ?? []), ...(result.error?.status ?? [])] } } }, init)
+    }
+  }
+  if (intent === 'notes') {
+    const submission = parseWithZod(form, { schema: consultationNotesSchema })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await setAppointmentStatus(auth, id, submission.value)
+      return redirectWithToast(`/consultas/${id}`, { type: 'success', message: { key: 'appointments:manage.notesSaved' } })
+    } catch (error) {
+      const t = await getFixedT(request, ['appointments', 'common'])
+      const tooLong = () => ['appointments:validation.consultationNotesTooLong']
+      const { result, init } = replyToFailure(submission, error, t, {
+        fields: { private_notes: { field: 'private_notes', messages: tooLong }, shared_notes: { field: 'shared_notes', messages: tooLong } },
+      })
+      return data({ intent, result }, init)
+    }
+  }
+  const submission = parseWithZod(form, { schema: cancelSchema })
+  if (submission.status !== 'success') return data({ intent: 'cancel', result: submission.reply() }, { status: 400 })
   try {
     const cancelled = await cancelAppointment(auth, id, submission.value.reason || undefined)
     return redirectWithToast(`/consultas/${id}`, {
@@ -95,14 +147,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     const t = await getFixedT(request, ['appointments', 'common'])
     const { result, init } = replyToFailure(submission, error, t, { fields: { reason: 'reason' }, statusMessages: { 400: 'appointments:cancel.notAllowed' } })
-    return data({ result }, init)
+    return data({ intent: 'cancel', result }, init)
   }
 }
 
 type Details = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['appointment']>
 
 export default function AppointmentPage() {
-  const { appointment, cancel } = useLoaderData<typeof loader>()
+  const { appointment, cancel, manage } = useLoaderData<typeof loader>()
   const { t } = useTranslation('appointments')
   return (
     <main id="main" className="container-page py-10">
@@ -121,6 +173,7 @@ export default function AppointmentPage() {
           </div>
           <AppointmentFacts appointment={appointment} />
           {cancel ? <CancelConfirmation terms={cancel.terms} /> : <Actions appointment={appointment} />}
+          {manage && !cancel ? <ManageConsultation manage={manage} /> : null}
         </>
       ) : (
         <>
@@ -231,7 +284,8 @@ function Actions({ appointment }: { appointment: Details }) {
 /** What the terms make of cancelling now, then the cancellation itself (with an optional reason). */
 function CancelConfirmation({ terms }: { terms: string[] }) {
   const { t } = useTranslation('appointments')
-  const lastResult = useActionData<typeof action>()?.result
+  const reply = useActionData<typeof action>()
+  const lastResult = reply?.intent === 'cancel' ? reply.result : undefined
   const validation = useDeferredValidation('cancelAppointment')
   const [form, fields] = useForm<FormInput<'cancelAppointment'>>({
     id: 'cancel-form',
@@ -279,6 +333,96 @@ function CancelConfirmation({ terms }: { terms: string[] }) {
             {t('cancel.keep')}
           </Link>
         </div>
+      </Form>
+    </section>
+  )
+}
+
+type Manage = ReturnType<typeof manageView>
+
+/** The professional's part: the status (one form, a button per change) and the consultation notes. */
+function ManageConsultation({ manage }: { manage: Manage }) {
+  const { t } = useTranslation('appointments')
+  const reply = useActionData<typeof action>()
+  const statusErrors = reply?.intent === 'status' ? (reply.result.error?.[''] ?? []) : []
+  const validation = useDeferredValidation('consultationNotes')
+  const [form, fields] = useForm<FormInput<'consultationNotes'>>({
+    id: 'consultation-notes',
+    lastResult: reply?.intent === 'notes' ? reply.result : undefined,
+    defaultValue: { private_notes: manage.privateNotes, shared_notes: manage.sharedNotes },
+    onValidate: validation.onValidate,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const textarea = 'mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
+  return (
+    <section aria-labelledby="manage-title" className="mt-8 max-w-3xl space-y-6 rounded-2xl bg-white p-6 shadow-sm">
+      <h2 id="manage-title" className="text-2xl font-semibold">
+        {t('manage.title')}
+      </h2>
+      {manage.canConfirm || manage.canClose ? (
+        <Form method="post" className="space-y-3" aria-labelledby="status-title">
+          <h3 id="status-title" className="text-lg font-semibold">
+            {t('manage.statusTitle')}
+          </h3>
+          <p className="text-muted">{manage.canConfirm ? t('manage.confirmLead') : t('manage.closeLead')}</p>
+          <FormError id="status-errors" errors={statusErrors} />
+          <input type="hidden" name="intent" value="status" />
+          <div className="flex flex-wrap gap-3">
+            {manage.canConfirm ? (
+              <button type="submit" name="status" value="confirmed" className="btn-primary">
+                {t('manage.confirm')}
+              </button>
+            ) : (
+              <>
+                <button type="submit" name="status" value="completed" className="btn-primary">
+                  {t('manage.complete')}
+                </button>
+                <button type="submit" name="status" value="no_show" className="btn-secondary">
+                  {t('manage.noShow')}
+                </button>
+              </>
+            )}
+          </div>
+        </Form>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="space-y-4">
+        <h3 className="text-lg font-semibold">{t('manage.notesTitle')}</h3>
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value="notes" />
+        <div>
+          <label htmlFor={fields.private_notes.id} className="block font-medium text-ink">
+            {t('manage.privateNotes')}
+          </label>
+          <p id={`${fields.private_notes.id}-hint`} className="text-sm text-muted">
+            {t('manage.privateNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })}
+          </p>
+          <textarea
+            {...getTextareaProps(fields.private_notes)}
+            rows={5}
+            aria-describedby={[`${fields.private_notes.id}-hint`, fields.private_notes.errors?.length ? fields.private_notes.errorId : null].filter(Boolean).join(' ')}
+            className={textarea}
+          />
+          <ErrorList id={fields.private_notes.errorId} errors={fields.private_notes.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.shared_notes.id} className="block font-medium text-ink">
+            {t('manage.sharedNotes')}
+          </label>
+          <p id={`${fields.shared_notes.id}-hint`} className="text-sm text-muted">
+            {t('manage.sharedNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })}
+          </p>
+          <textarea
+            {...getTextareaProps(fields.shared_notes)}
+            rows={4}
+            aria-describedby={[`${fields.shared_notes.id}-hint`, fields.shared_notes.errors?.length ? fields.shared_notes.errorId : null].filter(Boolean).join(' ')}
+            className={textarea}
+          />
+          <ErrorList id={fields.shared_notes.errorId} errors={fields.shared_notes.errors} />
+        </div>
+        <SubmitButton className="btn-primary" pendingText={t('manage.saving')}>
+          {t('manage.saveNotes')}
+        </SubmitButton>
       </Form>
     </section>
   )

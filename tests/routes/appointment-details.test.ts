@@ -167,6 +167,66 @@ describe('an appointment', () => {
   })
 })
 
+describe('the professional runs the consultation', () => {
+  const url = 'http://app.test/consultas/31'
+  const details = async (cookie: string) => (await run(detailsLoader, new Request(url, { headers: { Cookie: cookie } }), { id: '31' })).data as { manage: Record<string, unknown> | null }
+  type Reply = { intent: string; result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }
+  function patches(answer: () => Response = () => HttpResponse.json(appointment({ status: 'confirmed' }))) {
+    const bodies: unknown[] = []
+    providerMock.use(
+      http.patch(providerUrl('/appointments/:id/status/'), async ({ request }) => {
+        bodies.push(await request.json())
+        return answer()
+      }),
+    )
+    return bodies
+  }
+
+  test('confirm before the start, complete or no-show after it, the notes at any time; never for the patient', async () => {
+    directoryAndAvailability()
+    serves(appointment({ private_notes: 'Rever exames.', shared_notes: 'Diário do sono.' }))
+    expect((await details(await signedIn(demoProfessional))).manage).toEqual({ canConfirm: true, canClose: false, privateNotes: 'Rever exames.', sharedNotes: 'Diário do sono.' })
+    // The provider does not send a patient the private notes; the page offers them nothing to manage.
+    serves(appointment({ shared_notes: 'Diário do sono.' }))
+    expect((await details(await signedIn())).manage).toBeNull()
+    serves(appointment({ status: 'confirmed', start_time: '2026-11-30T11:30:00.000Z', end_time: '2026-11-30T12:20:00.000Z', private_notes: '' }))
+    expect((await details(await signedIn(demoProfessional))).manage).toMatchObject({ canConfirm: false, canClose: true })
+    serves(appointment({ status: 'cancelled', private_notes: '' }))
+    expect((await details(await signedIn(demoProfessional))).manage).toMatchObject({ canConfirm: false, canClose: false })
+  })
+
+  test('a status button sends that status and says so; a refusal is said in the user’s language', async () => {
+    const bodies = patches()
+    const done = await run(detailsAction, formRequest(url, { intent: 'status', status: 'confirmed' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect(bodies).toEqual([{ status: 'confirmed' }])
+    expect(done.location).toBe('/consultas/31')
+    expect(await toastOf(done.headers)).toMatchObject({ type: 'success', message: { key: 'appointments:manage.saved_confirmed' } })
+
+    patches(() => HttpResponse.json({ status: ['An appointment can be confirmed only before it starts.'] }, { status: 400 }))
+    const refused = await run(detailsAction, formRequest(url, { intent: 'status', status: 'confirmed' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect(refused.status).toBe(400)
+    expect((refused.data as Reply).result.error?.['']).toEqual([
+      'A consulta já começou: não dá mais para confirmá-la. Marque se ela aconteceu ou se o paciente faltou.',
+    ])
+    const bad = await run(detailsAction, formRequest(url, { intent: 'status', status: 'cancelled' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect((bad.data as Reply).result.error).toEqual({ status: ['appointments:manage.statusInvalid'] })
+  })
+
+  test('the notes are saved together; too long or a failing provider keeps what was typed', async () => {
+    const bodies = patches()
+    const done = await run(detailsAction, formRequest(url, { intent: 'notes', private_notes: ' Rever exames. ', shared_notes: 'Caminhar 20 minutos.' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect(bodies).toEqual([{ private_notes: 'Rever exames.', shared_notes: 'Caminhar 20 minutos.' }])
+    expect(await toastOf(done.headers)).toMatchObject({ message: { key: 'appointments:manage.notesSaved' } })
+
+    const tooLong = await run(detailsAction, formRequest(url, { intent: 'notes', private_notes: 'x'.repeat(5001), shared_notes: 'ok' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect((tooLong.data as Reply).result.error).toEqual({ private_notes: ['appointments:validation.consultationNotesTooLong'] })
+    patches(() => HttpResponse.error())
+    const failed = await run(detailsAction, formRequest(url, { intent: 'notes', private_notes: 'Rever exames.', shared_notes: 'Caminhar.' }, { Cookie: await signedIn(demoProfessional) }), { id: '31' })
+    expect((failed.data as Reply).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    expect((failed.data as Reply).result.initialValue).toMatchObject({ private_notes: 'Rever exames.', shared_notes: 'Caminhar.' })
+  })
+})
+
 describe('rescheduling', () => {
   const url = 'http://app.test/consultas/31/remarcar'
   const own = '2026-12-02T12:00:00.000Z'
