@@ -37,7 +37,9 @@ export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4" role="status" aria-live="polite" aria-atomic="true">
       {toast ? (
+        // Keyed: a toast that replaces another is a new element, so its 5-second CSS expiry starts again.
         <div
+          key={toast.id}
           data-toast-type={toast.type}
           className={`toast-expire pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
             toast.type === 'error' ? 'bg-red-800 text-white' : toast.type === 'success' ? 'bg-brand-800 text-white' : 'bg-ink text-white'
