@@ -40,7 +40,9 @@ export default function PatientsPage() {
         <ul className="mt-6 divide-y divide-brand-100 rounded-2xl bg-white shadow-sm">
           {patients.map((patient) => (
             <li key={patient.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-4">
-              <span className="font-medium">{patient.name}</span>
+              <Link className="link font-medium" to={`/profissional/pacientes/${patient.id}`}>
+                {patient.name}
+              </Link>
               <a className="link text-sm" href={`mailto:${patient.email}`}>
                 {patient.email}
               </a>

@@ -122,8 +122,8 @@ export function serializeGoal(goal: GoalRow) {
   }
 }
 
-/** A program with its weekly schedule; `today` (YYYY-MM-DD, São Paulo) places the current week. */
-export function serializeProgram(program: ProgramRow, goals: GoalRow[], today: string) {
+/** A program without its weekly schedule (what a patient's professional reads); `today` as below. */
+export function serializeProgramSummary(program: ProgramRow, goals: GoalRow[], today: string) {
   const { currentWeek, finished } = programProgress(program.startsOn, program.weeks, today)
   return {
     id: program.id,
@@ -138,6 +138,13 @@ export function serializeProgram(program: ProgramRow, goals: GoalRow[], today: s
     focus_pillars: program.focusPillars,
     pillars_order: program.pillarsOrder,
     progress: { done: goals.filter((goal) => goal.done).length, total: goals.length },
+  }
+}
+
+/** A program with its weekly schedule; `today` (YYYY-MM-DD, São Paulo) places the current week. */
+export function serializeProgram(program: ProgramRow, goals: GoalRow[], today: string) {
+  return {
+    ...serializeProgramSummary(program, goals, today),
     schedule: Array.from({ length: program.weeks }, (_, index) => ({
       week: index + 1,
       starts_on: addDays(program.startsOn, 7 * index),

@@ -1,16 +1,28 @@
 import { z } from 'zod'
-import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
-import type { Api } from '#server/http/api.ts'
+import { authenticate, authenticateWithRole, type Caller, roleOf } from '#server/auth/authenticate.ts'
+import { idParam, type Api } from '#server/http/api.ts'
 import { notFound, permissionDenied } from '#server/http/errors.ts'
 import { idField, validate } from '#server/http/fields.ts'
+import { saoPauloDate } from '#server/questionnaire/program.ts'
+import { currentProgramOf, goalsOf } from '#server/questionnaire/program-repository.ts'
+import { serializeProgramSummary } from '#server/questionnaire/serializers.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
 import { serializePatient, serializeProfessional, serializeProfile } from '#server/users/serializers.ts'
 
 /** Professionals and their patients (SPEC §6: professionals list their patients). */
 export function registerProfessionalRoutes(api: Api, services: Services): void {
-  const { db, config } = services
+  const { db, config, clock } = services
   const photoBase = config.providerPublicUrl
+
+  /** A patient the caller may read: 404 when the id names no patient, 403 for a professional they are not linked to (admins read any). */
+  const readablePatient = async (caller: Caller, patientId: number) => {
+    const patient = await findUserById(db, patientId)
+    const groups = patient ? await groupNamesOf(db, patient.id) : []
+    if (!patient || roleOf(groups) !== 'paciente') throw notFound()
+    if (roleOf(caller.groups) === 'profissional' && !(await isCareLinked(db, caller.user.id, patient.id))) throw permissionDenied()
+    return { patient, groups }
+  }
 
   const listProfessionals = async () => (await usersInGroup(db, 'profissional')).map((user) => serializeProfessional(user, photoBase))
 
@@ -40,11 +52,20 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const caller = await authenticateWithRole(c, services, 'profissional', 'admin')
       const { patient: patientId } = validate(z.object({ patient: idField() }), { patient: c.req.query('patient') })
-      const patient = await findUserById(db, patientId)
-      const groups = patient ? await groupNamesOf(db, patient.id) : []
-      if (!patient || roleOf(groups) !== 'paciente') throw notFound()
-      if (roleOf(caller.groups) === 'profissional' && !(await isCareLinked(db, caller.user.id, patient.id))) throw permissionDenied()
+      const { patient, groups } = await readablePatient(caller, patientId)
       return c.json(serializeProfile(patient, groups, photoBase))
+    },
+  })
+
+  // A patient's current program without its weekly goals (the focus pillars, the week, the
+  // progress), for their professionals and admins; 404 when they have none yet.
+  api.endpoint('/users/patients/:id{[0-9]+}/program/', {
+    GET: async (c) => {
+      const caller = await authenticateWithRole(c, services, 'profissional', 'admin')
+      const { patient } = await readablePatient(caller, idParam(c, 'id'))
+      const program = await currentProgramOf(db, patient.id)
+      if (!program) throw notFound()
+      return c.json(serializeProgramSummary(program, await goalsOf(db, program.id), saoPauloDate(clock())))
     },
   })
 }
