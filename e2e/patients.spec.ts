@@ -1,75 +1,40 @@
-import {
-  demoAccounts,
-  expect,
-  expectNoAxeViolations,
-  loginAs,
-  newContext,
-  registerFreshPatient,
-  test,
-} from "./fixtures";
+import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, registerFreshPatient, test } from './fixtures'
 
 /**
  * A professional's patients (issue 12): a new patient books with Paula; Paula finds them in her
  * patients, opens their page and sees the appointment with its link.
  */
 
-test("a professional opens a patient who booked with her and sees the appointment", async ({
-  page,
-  browser,
-}) => {
+test('a professional opens a patient who booked with her and sees the appointment', async ({ page, browser }) => {
   // A patient books with Paula in another browser.
   const patientContext = await newContext(browser, {
     baseURL: test.info().project.use.baseURL,
-    locale: "pt-BR",
-  });
-  const patient = await patientContext.newPage();
-  await patient.goto("/");
-  const account = await registerFreshPatient(patient, "pacientes");
-  await patient.goto("/consultas/profissionais");
-  await patient
-    .getByRole("article")
-    .filter({ hasText: "Paula Ribeiro" })
-    .getByRole("link", { name: "Agendar" })
-    .click();
-  await patient.getByRole("radio").first().check();
-  await patient.getByRole("button", { name: "Continuar" }).click();
-  await patient.getByRole("button", { name: "Confirmar agendamento" }).click();
-  await expect(patient).toHaveURL(/\/consultas\/\d+$/);
-  const appointmentPath = new URL(patient.url()).pathname;
-  await patientContext.close();
+    locale: 'pt-BR',
+  })
+  const patient = await patientContext.newPage()
+  await patient.goto('/')
+  const account = await registerFreshPatient(patient, 'pacientes')
+  await patient.goto('/consultas/profissionais')
+  await patient.getByRole('article').filter({ hasText: 'Paula Ribeiro' }).getByRole('link', { name: 'Agendar' }).click()
+  await patient.getByRole('radio').first().check()
+  await patient.getByRole('button', { name: 'Continuar' }).click()
+  await patient.getByRole('button', { name: 'Confirmar agendamento' }).click()
+  await expect(patient).toHaveURL(/\/consultas\/\d+$/)
+  const appointmentPath = new URL(patient.url()).pathname
+  await patientContext.close()
 
-  await loginAs(page, demoAccounts.profissional);
-  await page.goto("/dashboard");
-  await page
-    .getByRole("navigation", { name: "Sua área" })
-    .getByRole("link", { name: "Pacientes" })
-    .click();
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Seus pacientes" })
-  ).toBeVisible();
-  await page
-    .getByRole("listitem")
-    .filter({ hasText: account.email })
-    .getByRole("link", { name: account.name })
-    .click();
+  await loginAs(page, demoAccounts.profissional)
+  await page.goto('/dashboard')
+  await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Pacientes' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Seus pacientes' })).toBeVisible()
+  await page.getByRole('listitem').filter({ hasText: account.email }).getByRole('link', { name: account.name }).click()
 
-  await expect(page).toHaveURL(/\/profissional\/pacientes\/\d+$/);
-  await expect(
-    page.getByRole("heading", { level: 1, name: account.name })
-  ).toBeVisible();
-  const next = page.getByRole("region", { name: "Próximas" });
-  await expect(next.getByText("Agendada", { exact: true })).toBeVisible();
-  await expect(next.getByRole("link", { name: /^Detalhes/ })).toHaveAttribute(
-    "href",
-    appointmentPath
-  );
-  await expect(
-    page.getByText(
-      "Este paciente ainda não compartilhou nenhuma avaliação com você."
-    )
-  ).toBeVisible();
-  await expect(
-    page.getByText("Este paciente ainda não começou um programa.")
-  ).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+  await expect(page).toHaveURL(/\/profissional\/pacientes\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1, name: account.name })).toBeVisible()
+  const next = page.getByRole('region', { name: 'Próximas' })
+  await expect(next.getByText('Agendada', { exact: true })).toBeVisible()
+  await expect(next.getByRole('link', { name: /^Detalhes/ })).toHaveAttribute('href', appointmentPath)
+  await expect(page.getByText('Este paciente ainda não compartilhou nenhuma avaliação com você.')).toBeVisible()
+  await expect(page.getByText('Este paciente ainda não começou um programa.')).toBeVisible()
+  await expectNoAxeViolations(page)
+})

@@ -1,4 +1,4 @@
-import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -354,7 +354,6 @@ function ManageConsultation({ manage }: { manage: Manage }) {
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })
-  const textarea = 'mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
   return (
     <section aria-labelledby="manage-title" className="mt-8 max-w-3xl space-y-6 rounded-2xl bg-white p-6 shadow-sm">
       <h2 id="manage-title" className="text-2xl font-semibold">
@@ -390,40 +389,34 @@ function ManageConsultation({ manage }: { manage: Manage }) {
         <h3 className="text-lg font-semibold">{t('manage.notesTitle')}</h3>
         <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="intent" value="notes" />
-        <div>
-          <label htmlFor={fields.private_notes.id} className="block font-medium text-ink">
-            {t('manage.privateNotes')}
-          </label>
-          <p id={`${fields.private_notes.id}-hint`} className="text-sm text-muted">
-            {t('manage.privateNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })}
-          </p>
-          <textarea
-            {...getTextareaProps(fields.private_notes)}
-            rows={5}
-            aria-describedby={[`${fields.private_notes.id}-hint`, fields.private_notes.errors?.length ? fields.private_notes.errorId : null].filter(Boolean).join(' ')}
-            className={textarea}
-          />
-          <ErrorList id={fields.private_notes.errorId} errors={fields.private_notes.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.shared_notes.id} className="block font-medium text-ink">
-            {t('manage.sharedNotes')}
-          </label>
-          <p id={`${fields.shared_notes.id}-hint`} className="text-sm text-muted">
-            {t('manage.sharedNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })}
-          </p>
-          <textarea
-            {...getTextareaProps(fields.shared_notes)}
-            rows={4}
-            aria-describedby={[`${fields.shared_notes.id}-hint`, fields.shared_notes.errors?.length ? fields.shared_notes.errorId : null].filter(Boolean).join(' ')}
-            className={textarea}
-          />
-          <ErrorList id={fields.shared_notes.errorId} errors={fields.shared_notes.errors} />
-        </div>
+        <NotesField field={fields.private_notes} label={t('manage.privateNotes')} hint={t('manage.privateNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={5} />
+        <NotesField field={fields.shared_notes} label={t('manage.sharedNotes')} hint={t('manage.sharedNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={4} />
         <SubmitButton className="btn-primary" pendingText={t('manage.saving')}>
           {t('manage.saveNotes')}
         </SubmitButton>
       </Form>
     </section>
+  )
+}
+
+/** A labelled textarea with its hint and errors. */
+function NotesField({ field, label, hint, rows }: { field: FieldMetadata<string>; label: string; hint: string; rows: number }) {
+  const hintId = `${field.id}-hint`
+  return (
+    <div>
+      <label htmlFor={field.id} className="block font-medium text-ink">
+        {label}
+      </label>
+      <p id={hintId} className="text-sm text-muted">
+        {hint}
+      </p>
+      <textarea
+        {...getTextareaProps(field)}
+        rows={rows}
+        aria-describedby={[hintId, field.errors?.length ? field.errorId : null].filter(Boolean).join(' ')}
+        className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
+      />
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
   )
 }

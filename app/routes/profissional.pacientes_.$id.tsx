@@ -1,39 +1,24 @@
-import {
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  data,
-} from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "#app/i18n/react.tsx";
-import { getFixedT, languageOf } from "#app/i18n/i18next.server.ts";
-import {
-  getLatestSharedResult,
-  getPatient,
-  getPatientProgram,
-  listPatientAppointments,
-} from "#app/provider/patients.server.ts";
-import { pillarsForDisplay } from "#app/provider/pillars.server.ts";
-import { formatWhen } from "#app/provider/questionnaire.server.ts";
-import { errorResponseFor, orNull } from "#app/provider/responses.server.ts";
-import { requireUser } from "#app/session/auth.server.ts";
-import { StatusBadge } from "#app/ui/appointments/status-badge.tsx";
-import { pageMeta } from "#app/utils/meta.ts";
-import {
-  type PatientAppointmentItem,
-  pageZoneOf,
-  patientAppointmentItems,
-  personName,
-  pillarNamesOf,
-} from "#app/utils/patient-views.ts";
-import { routeId } from "#app/utils/route-ids.server.ts";
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { getLatestSharedResult, getPatient, getPatientProgram, listPatientAppointments } from '#app/provider/patients.server.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
+import { formatWhen } from '#app/provider/questionnaire.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+import { type PatientAppointmentItem, pageZoneOf, patientAppointmentItems, personName, pillarNamesOf } from '#app/utils/patient-views.ts'
+import { routeId } from '#app/utils/route-ids.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ["dashboard"] };
+export const handle = { i18n: ['dashboard'] }
 
 /** A part the provider could not answer (orNull's rule: provider failures only), told apart from "there is none" (null). */
-function unreadable(error: unknown): "unreadable" {
-  orNull(error);
-  return "unreadable";
+function unreadable(error: unknown): 'unreadable' {
+  orNull(error)
+  return 'unreadable'
 }
 
 /**
@@ -43,37 +28,29 @@ function unreadable(error: unknown): "unreadable" {
  * each say so when they could not be read.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: "profissional" });
-  const patientId = routeId(params);
-  const [t, language, patient, upcoming, past, shared, program, pillars] =
-    await Promise.all([
-      getFixedT(request, "dashboard"),
-      languageOf(request),
-      getPatient(auth, patientId).catch(errorResponseFor),
-      listPatientAppointments(auth, patientId, "upcoming").catch(orNull),
-      listPatientAppointments(auth, patientId, "past").catch(orNull),
-      getLatestSharedResult(auth, patientId).catch(unreadable),
-      getPatientProgram(auth, patientId).catch(unreadable),
-      pillarsForDisplay().catch(orNull),
-    ]);
-  const name = personName(patient);
-  const zone = pageZoneOf(
-    [...(upcoming?.results ?? []), ...(past?.results ?? [])],
-    language
-  );
+  const { auth } = await requireUser(request, { role: 'profissional' })
+  const patientId = routeId(params)
+  const [t, language, patient, upcoming, past, shared, program, pillars] = await Promise.all([
+    getFixedT(request, 'dashboard'),
+    languageOf(request),
+    getPatient(auth, patientId).catch(errorResponseFor),
+    listPatientAppointments(auth, patientId, 'upcoming').catch(orNull),
+    listPatientAppointments(auth, patientId, 'past').catch(orNull),
+    getLatestSharedResult(auth, patientId).catch(unreadable),
+    getPatientProgram(auth, patientId).catch(unreadable),
+    pillarsForDisplay().catch(orNull),
+  ])
+  const name = personName(patient)
+  const zone = pageZoneOf([...(upcoming?.results ?? []), ...(past?.results ?? [])], language)
   const list = (page: typeof upcoming) =>
     page && {
-      items: patientAppointmentItems(
-        page.results,
-        language,
-        zone?.zone ?? null
-      ),
+      items: patientAppointmentItems(page.results, language, zone?.zone ?? null),
       count: page.count,
-    };
+    }
   return data({
     meta: {
       title: `${name} · Innera`,
-      description: t("professional.patient.lead"),
+      description: t('professional.patient.lead'),
     },
     patient: { id: patient.id, name, email: patient.email },
     // Both lists failing is one message; one failing shows its own.
@@ -87,7 +64,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         : null,
     // 'unreadable', null (nothing shared yet, no program yet) or what there is.
     shared:
-      shared === null || shared === "unreadable"
+      shared === null || shared === 'unreadable'
         ? shared
         : {
             id: shared.id,
@@ -95,7 +72,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             focus: pillarNamesOf(shared.focus_pillars, pillars, language),
           },
     program:
-      program === null || program === "unreadable"
+      program === null || program === 'unreadable'
         ? program
         : {
             week: program.current_week,
@@ -104,63 +81,43 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             progress: program.progress,
             focus: pillarNamesOf(program.focus_pillars, pillars, language),
           },
-  });
+  })
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta(data?.meta);
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 type AppointmentList = {
-  items: PatientAppointmentItem[];
-  count: number;
-} | null;
+  items: PatientAppointmentItem[]
+  count: number
+} | null
 
-function Appointments({
-  list,
-  titleId,
-  title,
-  empty,
-}: {
-  list: AppointmentList;
-  titleId: string;
-  title: string;
-  empty: string;
-}) {
-  const { t } = useTranslation("dashboard");
+function Appointments({ list, titleId, title, empty }: { list: AppointmentList; titleId: string; title: string; empty: string }) {
+  const { t } = useTranslation('dashboard')
   return (
     <section aria-labelledby={titleId} className="mt-4">
       <h3 id={titleId} className="text-xl font-semibold">
         {title}
       </h3>
       {list === null ? (
-        <p className="mt-2 text-muted">
-          {t("professional.patient.appointmentsUnavailable")}
-        </p>
+        <p className="mt-2 text-muted">{t('professional.patient.appointmentsUnavailable')}</p>
       ) : list.items.length === 0 ? (
         <p className="mt-2 text-muted">{empty}</p>
       ) : (
         <>
           <ul className="mt-2 space-y-3" data-testid={titleId}>
             {list.items.map((item) => (
-              <li
-                key={item.id}
-                className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm"
-              >
+              <li key={item.id} className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm">
                 <p className="font-semibold">
                   {item.when}
-                  {item.zone ? (
-                    <span className="block text-sm font-normal text-muted">
-                      {item.zone}
-                    </span>
-                  ) : null}
+                  {item.zone ? <span className="block text-sm font-normal text-muted">{item.zone}</span> : null}
                 </p>
                 <div className="flex flex-wrap items-center gap-3">
                   <StatusBadge status={item.status} />
                   <Link className="link" to={`/consultas/${item.id}`}>
-                    {t("professional.details")}
+                    {t('professional.details')}
                     <span className="sr-only">
-                      :{" "}
-                      {t("professional.patient.appointmentOf", {
+                      :{' '}
+                      {t('professional.patient.appointmentOf', {
                         when: item.when,
                       })}
                     </span>
@@ -171,7 +128,7 @@ function Appointments({
           </ul>
           {list.count > list.items.length ? (
             <p className="mt-2 text-sm text-muted">
-              {t("professional.patient.more", {
+              {t('professional.patient.more', {
                 shown: list.items.length,
                 count: list.count,
               })}
@@ -180,7 +137,7 @@ function Appointments({
         </>
       )}
     </section>
-  );
+  )
 }
 
 function PillarList({ label, names }: { label: string; names: string[] }) {
@@ -189,26 +146,22 @@ function PillarList({ label, names }: { label: string; names: string[] }) {
       <h3 className="mt-3 font-semibold">{label}</h3>
       <ul className="mt-2 flex flex-wrap gap-2">
         {names.map((name) => (
-          <li
-            key={name}
-            className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-800"
-          >
+          <li key={name} className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-800">
             {name}
           </li>
         ))}
       </ul>
     </>
-  );
+  )
 }
 
 export default function PatientPage() {
-  const { patient, appointments, shared, program } =
-    useLoaderData<typeof loader>();
-  const { t } = useTranslation("dashboard");
+  const { patient, appointments, shared, program } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('dashboard')
   return (
     <main id="main" className="container-page py-10">
       <Link to="/profissional/pacientes" className="link text-sm">
-        {t("professional.patient.back")}
+        {t('professional.patient.back')}
       </Link>
       <h1 className="mt-2 text-3xl font-bold">{patient.name}</h1>
       <p className="mt-2">
@@ -216,68 +169,42 @@ export default function PatientPage() {
           {patient.email}
         </a>
       </p>
-      <p className="mt-2 text-muted">{t("professional.patient.lead")}</p>
+      <p className="mt-2 text-muted">{t('professional.patient.lead')}</p>
 
       <section aria-labelledby="appointments-title" className="mt-8">
         <h2 id="appointments-title" className="text-2xl font-semibold">
-          {t("professional.patient.appointmentsTitle")}
+          {t('professional.patient.appointmentsTitle')}
         </h2>
         {appointments === null ? (
-          <p className="mt-4 rounded-2xl bg-white p-4 text-muted">
-            {t("professional.patient.appointmentsUnavailable")}
-          </p>
+          <p className="mt-4 rounded-2xl bg-white p-4 text-muted">{t('professional.patient.appointmentsUnavailable')}</p>
         ) : (
           <>
-            {appointments.zone ? (
-              <p className="mt-2 text-sm text-muted">
-                {t("professional.timesIn", { zone: appointments.zone })}
-              </p>
-            ) : null}
-            <Appointments
-              list={appointments.upcoming}
-              titleId="upcoming-title"
-              title={t("professional.patient.upcoming")}
-              empty={t("professional.patient.noUpcoming")}
-            />
-            <Appointments
-              list={appointments.past}
-              titleId="past-title"
-              title={t("professional.patient.past")}
-              empty={t("professional.patient.noPast")}
-            />
+            {appointments.zone ? <p className="mt-2 text-sm text-muted">{t('professional.timesIn', { zone: appointments.zone })}</p> : null}
+            <Appointments list={appointments.upcoming} titleId="upcoming-title" title={t('professional.patient.upcoming')} empty={t('professional.patient.noUpcoming')} />
+            <Appointments list={appointments.past} titleId="past-title" title={t('professional.patient.past')} empty={t('professional.patient.noPast')} />
           </>
         )}
       </section>
 
       <section aria-labelledby="shared-title" className="mt-10">
         <h2 id="shared-title" className="text-2xl font-semibold">
-          {t("professional.patient.sharedTitle")}
+          {t('professional.patient.sharedTitle')}
         </h2>
         <div className="mt-4 rounded-2xl bg-white p-4 shadow-sm">
-          {shared === "unreadable" ? (
-            <p className="text-muted">
-              {t("professional.patient.sharedUnavailable")}
-            </p>
+          {shared === 'unreadable' ? (
+            <p className="text-muted">{t('professional.patient.sharedUnavailable')}</p>
           ) : shared === null ? (
-            <p className="text-muted">{t("professional.patient.sharedNone")}</p>
+            <p className="text-muted">{t('professional.patient.sharedNone')}</p>
           ) : (
             <>
               <p className="font-medium">
-                {t("professional.patient.sharedLatest", {
+                {t('professional.patient.sharedLatest', {
                   date: shared.submittedAt,
                 })}
               </p>
-              {shared.focus.length ? (
-                <PillarList
-                  label={t("professional.patient.sharedFocus")}
-                  names={shared.focus}
-                />
-              ) : null}
-              <Link
-                className="link mt-3 inline-block"
-                to={`/avaliacao/resultado/${shared.id}`}
-              >
-                {t("professional.patient.sharedOpen")}
+              {shared.focus.length ? <PillarList label={t('professional.patient.sharedFocus')} names={shared.focus} /> : null}
+              <Link className="link mt-3 inline-block" to={`/avaliacao/resultado/${shared.id}`}>
+                {t('professional.patient.sharedOpen')}
               </Link>
             </>
           )}
@@ -286,41 +213,34 @@ export default function PatientPage() {
 
       <section aria-labelledby="program-title" className="mt-10">
         <h2 id="program-title" className="text-2xl font-semibold">
-          {t("professional.patient.programTitle")}
+          {t('professional.patient.programTitle')}
         </h2>
         <div className="mt-4 rounded-2xl bg-white p-4 shadow-sm">
-          {program === "unreadable" ? (
-            <p className="text-muted">
-              {t("professional.patient.programUnavailable")}
-            </p>
+          {program === 'unreadable' ? (
+            <p className="text-muted">{t('professional.patient.programUnavailable')}</p>
           ) : program === null ? (
-            <p className="text-muted">
-              {t("professional.patient.programNone")}
-            </p>
+            <p className="text-muted">{t('professional.patient.programNone')}</p>
           ) : (
             <>
               <p className="font-medium">
                 {program.finished
-                  ? t("professional.patient.programFinished", {
+                  ? t('professional.patient.programFinished', {
                       weeks: program.weeks,
                     })
-                  : t("professional.patient.programWeek", {
+                  : t('professional.patient.programWeek', {
                       week: program.week,
                       weeks: program.weeks,
-                    })}{" "}
-                {t("professional.patient.programProgress", {
+                    })}{' '}
+                {t('professional.patient.programProgress', {
                   done: program.progress.done,
                   total: program.progress.total,
                 })}
               </p>
-              <PillarList
-                label={t("professional.patient.programFocus")}
-                names={program.focus}
-              />
+              <PillarList label={t('professional.patient.programFocus')} names={program.focus} />
             </>
           )}
         </div>
       </section>
     </main>
-  );
+  )
 }
