@@ -37,4 +37,13 @@ test('a professional opens a patient who booked with her and sees the appointmen
   await expect(page.getByText('Este paciente ainda não compartilhou nenhuma avaliação com você.')).toBeVisible()
   await expect(page.getByText('Este paciente ainda não começou um programa.')).toBeVisible()
   await expectNoAxeViolations(page)
+
+  // At 360 px the patient's page and the consultation's page (with its management) fit and pass axe.
+  await page.setViewportSize({ width: 360, height: 800 })
+  for (const path of [new URL(page.url()).pathname, appointmentPath]) {
+    await page.goto(path)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${path} scrolls sideways`).toBeLessThanOrEqual(0)
+    await expectNoAxeViolations(page)
+  }
+  await expect(page.getByRole('heading', { name: 'Gestão da consulta' })).toBeVisible()
 })

@@ -43,7 +43,7 @@ export default function PatientsPage() {
               <Link className="link font-medium" to={`/profissional/pacientes/${patient.id}`}>
                 {patient.name}
               </Link>
-              <a className="link text-sm" href={`mailto:${patient.email}`}>
+              <a className="link text-sm break-all" href={`mailto:${patient.email}`}>
                 {patient.email}
               </a>
             </li>

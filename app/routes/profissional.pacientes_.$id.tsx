@@ -165,7 +165,7 @@ export default function PatientPage() {
       </Link>
       <h1 className="mt-2 text-3xl font-bold">{patient.name}</h1>
       <p className="mt-2">
-        <a className="link" href={`mailto:${patient.email}`}>
+        <a className="link break-all" href={`mailto:${patient.email}`}>
           {patient.email}
         </a>
       </p>
