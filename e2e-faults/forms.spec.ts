@@ -491,3 +491,78 @@ test.describe('booking a consultation', () => {
     })
   })
 })
+
+/**
+ * The professional's consultation notes (issue 12) on /consultas/{id}: Mariana books with Paula
+ * (a time of the last date offered, away from the booking tests above), then Paula writes her
+ * private notes and the guidance and saves them while the provider fails. What she typed comes
+ * back with the message, and the session is kept; a storm of 401s ends it. The status buttons
+ * share this action's failure path (tests/routes/appointment-details.test.ts).
+ */
+test.describe('consultation notes', () => {
+  const typed = { private_notes: 'Anotação que não pode se perder.', shared_notes: 'Orientação que não pode se perder.' }
+  const statusCall = /^\/appointments\/\d+\/status\/$/
+
+  async function saveWith(page: Page, fault: FaultSwitch, mode: FaultMode, aimed: boolean) {
+    await fault({ kind: 'pass' })
+    await loginAs(page, accounts.paciente2)
+    await page.goto('/consultas/agendar/2')
+    await page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link').last().click()
+    await page.getByRole('radio').last().check()
+    await page.getByRole('button', { name: 'Continuar' }).click()
+    await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
+    await expect(page).toHaveURL(/\/consultas\/\d+$/)
+    const path = new URL(page.url()).pathname
+    // Paula signs in in the same browser (the sign-in page sends a signed-in visitor away).
+    await page.context().clearCookies({ name: '__session' })
+    await loginAs(page, accounts.profissional)
+    await page.goto(path)
+    await page.getByLabel('Suas anotações (privadas)').fill(typed.private_notes)
+    await page.getByLabel('Orientações para o paciente').fill(typed.shared_notes)
+    await fault(mode, aimed ? { paths: [statusCall], methods: ['PATCH'] } : undefined)
+    const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
+    await page.getByRole('button', { name: 'Salvar anotações' }).click()
+    expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
+  }
+
+  async function expectKept(page: Page, context: BrowserContext, message: string) {
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible()
+    await expect(page.getByLabel('Suas anotações (privadas)'), 'the private notes kept').toHaveValue(typed.private_notes)
+    await expect(page.getByLabel('Orientações para o paciente'), 'the guidance kept').toHaveValue(typed.shared_notes)
+    await expect(accountMenu(page), 'still signed in').toBeVisible()
+    expect((await sessionData(context))?.user?.email, 'the session is kept').toBe(accounts.profissional)
+  }
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false })
+
+    const network = oneOf(quickNetworkFaults, 1)
+    test(`the provider out of reach (${network.name}): the network message, the notes kept`, async ({ page, context, fault }) => {
+      await saveWith(page, fault, network.mode, false)
+      await expectKept(page, context, messages.network)
+    })
+
+    const bad = oneOf(badAnswerFaults, 2)
+    test(`a bad answer to the save (${bad.name}): its message, the notes kept`, async ({ page, context, fault }) => {
+      await saveWith(page, fault, bad.mode, true)
+      await expectKept(page, context, bad.message)
+    })
+
+    test(`a ${unauthorizedFault.name} (refresh too): the session ends, and the sign-in page says so`, async ({ page, context, fault }) => {
+      await saveWith(page, fault, unauthorizedFault.mode, false)
+      await expect(page).toHaveURL(/\/auth\?mode=login/)
+      await expect(page.getByRole('status')).toContainText(messages.sessionExpired)
+      expect((await sessionData(context))?.refresh).toBeUndefined()
+    })
+  })
+
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+
+    const network = oneOf(quickNetworkFaults, 0)
+    test(`the reply rendered in place, the notes kept (${network.name})`, async ({ page, context, fault }) => {
+      await saveWith(page, fault, network.mode, false)
+      await expectKept(page, context, messages.network)
+    })
+  })
+})

@@ -155,6 +155,7 @@ type Details = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['appo
 
 export default function AppointmentPage() {
   const { appointment, cancel, manage } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
   const { t } = useTranslation('appointments')
   return (
     <main id="main" className="container-page py-10">
@@ -176,9 +177,11 @@ export default function AppointmentPage() {
           {manage && !cancel ? <ManageConsultation manage={manage} /> : null}
         </>
       ) : (
+        // The appointment could not be read again after a failed submission: the form that was
+        // sent comes back around what was typed.
         <>
           <h1 className="mt-4 text-3xl font-bold">{t('details.title')}</h1>
-          <CancelConfirmation terms={[]} />
+          {reply?.intent === 'notes' ? <ManageConsultation manage={{ canConfirm: false, canClose: false, privateNotes: '', sharedNotes: '' }} /> : <CancelConfirmation terms={[]} />}
         </>
       )}
     </main>
