@@ -507,7 +507,11 @@ test.describe('consultation notes', () => {
     await fault({ kind: 'pass' })
     await loginAs(page, accounts.paciente2)
     await page.goto('/consultas/agendar/2')
-    await page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link').last().click()
+    const lastDate = page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link').last()
+    await lastDate.click()
+    // The date's times are in (with JavaScript a client-side navigation) before one is chosen.
+    await expect(page).toHaveURL(/\?data=\d{4}-\d{2}-\d{2}$/)
+    await expect(lastDate).toHaveAttribute('aria-current', 'date')
     await page.getByRole('radio').last().check()
     await page.getByRole('button', { name: 'Continuar' }).click()
     await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
