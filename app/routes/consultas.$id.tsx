@@ -1,4 +1,4 @@
-import { type FieldMetadata, getFormProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
@@ -16,7 +16,8 @@ import { roleFromGroups } from '#app/session/roles.ts'
 import { ProfessionalPhoto } from '#app/ui/appointments/professional-card.tsx'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { TextAreaField } from '#app/ui/textarea-field.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { messageText } from '#app/utils/messages.server.ts'
@@ -113,11 +114,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(`/consultas/${id}`, { type: 'success', message: { key: `appointments:manage.saved_${submission.value.status}` } })
     } catch (error) {
       const t = await getFixedT(request, ['appointments', 'common'])
+      // A refused status is the whole form's message (its buttons are the field).
       const { result, init } = replyToFailure(submission, error, t, {
-        fields: { status: { field: 'status', messages: (provided) => provided.map((message) => messageText(t, statusMessage(message))) } },
+        fields: { status: { field: '', messages: (provided) => provided.map((message) => messageText(t, statusMessage(message))) } },
       })
-      // The refusal belongs to the whole form (its buttons are the field).
-      return data({ intent, result: { ...result, error: { '': [...(result.error?.[''] ?? []), ...(result.error?.status ?? [])] } } }, init)
+      return data({ intent, result }, init)
     }
   }
   if (intent === 'notes') {
@@ -313,21 +314,7 @@ function CancelConfirmation({ terms }: { terms: string[] }) {
       ) : null}
       <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-4 space-y-4">
         <FormError id={form.errorId} errors={form.errors} />
-        <div>
-          <label htmlFor={fields.reason.id} className="block font-medium text-ink">
-            {t('cancel.reason')}
-          </label>
-          <p id={`${fields.reason.id}-hint`} className="text-sm text-muted">
-            {t('cancel.reasonHint', { max: REASON_MAX_LENGTH })}
-          </p>
-          <textarea
-            {...getTextareaProps(fields.reason)}
-            rows={3}
-            aria-describedby={[`${fields.reason.id}-hint`, fields.reason.errors?.length ? fields.reason.errorId : null].filter(Boolean).join(' ')}
-            className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
-          />
-          <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
-        </div>
+        <TextAreaField meta={fields.reason} label={t('cancel.reason')} hint={t('cancel.reasonHint', { max: REASON_MAX_LENGTH })} rows={3} />
         <div className="flex flex-wrap gap-3">
           <SubmitButton className="btn-primary bg-red-700 hover:bg-red-800" pendingText={t('cancel.cancelling')}>
             {t('cancel.confirm')}
@@ -392,34 +379,12 @@ function ManageConsultation({ manage }: { manage: Manage }) {
         <h3 className="text-lg font-semibold">{t('manage.notesTitle')}</h3>
         <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="intent" value="notes" />
-        <NotesField field={fields.private_notes} label={t('manage.privateNotes')} hint={t('manage.privateNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={5} />
-        <NotesField field={fields.shared_notes} label={t('manage.sharedNotes')} hint={t('manage.sharedNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={4} />
+        <TextAreaField meta={fields.private_notes} label={t('manage.privateNotes')} hint={t('manage.privateNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={5} />
+        <TextAreaField meta={fields.shared_notes} label={t('manage.sharedNotes')} hint={t('manage.sharedNotesHint', { max: CONSULTATION_NOTES_MAX_LENGTH })} rows={4} />
         <SubmitButton className="btn-primary" pendingText={t('manage.saving')}>
           {t('manage.saveNotes')}
         </SubmitButton>
       </Form>
     </section>
-  )
-}
-
-/** A labelled textarea with its hint and errors. */
-function NotesField({ field, label, hint, rows }: { field: FieldMetadata<string>; label: string; hint: string; rows: number }) {
-  const hintId = `${field.id}-hint`
-  return (
-    <div>
-      <label htmlFor={field.id} className="block font-medium text-ink">
-        {label}
-      </label>
-      <p id={hintId} className="text-sm text-muted">
-        {hint}
-      </p>
-      <textarea
-        {...getTextareaProps(field)}
-        rows={rows}
-        aria-describedby={[hintId, field.errors?.length ? field.errorId : null].filter(Boolean).join(' ')}
-        className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
-      />
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
   )
 }

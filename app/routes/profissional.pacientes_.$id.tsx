@@ -1,3 +1,4 @@
+import { type ReactNode } from 'react'
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -155,6 +156,20 @@ function PillarList({ label, names }: { label: string; names: string[] }) {
   )
 }
 
+/** A part of the page read on its own: what it holds, that there is none yet, or that it could not be read. */
+function Part<T>({ id, title, unreadable, none, value, children }: { id: string; title: string; unreadable: string; none: string; value: T | null | 'unreadable'; children: (value: T) => ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="mt-10">
+      <h2 id={`${id}-title`} className="text-2xl font-semibold">
+        {title}
+      </h2>
+      <div className="mt-4 rounded-2xl bg-white p-4 shadow-sm">
+        {value === 'unreadable' ? <p className="text-muted">{unreadable}</p> : value === null ? <p className="text-muted">{none}</p> : children(value)}
+      </div>
+    </section>
+  )
+}
+
 export default function PatientPage() {
   const { patient, appointments, shared, program } = useLoaderData<typeof loader>()
   const { t } = useTranslation('dashboard')
@@ -186,61 +201,29 @@ export default function PatientPage() {
         )}
       </section>
 
-      <section aria-labelledby="shared-title" className="mt-10">
-        <h2 id="shared-title" className="text-2xl font-semibold">
-          {t('professional.patient.sharedTitle')}
-        </h2>
-        <div className="mt-4 rounded-2xl bg-white p-4 shadow-sm">
-          {shared === 'unreadable' ? (
-            <p className="text-muted">{t('professional.patient.sharedUnavailable')}</p>
-          ) : shared === null ? (
-            <p className="text-muted">{t('professional.patient.sharedNone')}</p>
-          ) : (
-            <>
-              <p className="font-medium">
-                {t('professional.patient.sharedLatest', {
-                  date: shared.submittedAt,
-                })}
-              </p>
-              {shared.focus.length ? <PillarList label={t('professional.patient.sharedFocus')} names={shared.focus} /> : null}
-              <Link className="link mt-3 inline-block" to={`/avaliacao/resultado/${shared.id}`}>
-                {t('professional.patient.sharedOpen')}
-              </Link>
-            </>
-          )}
-        </div>
-      </section>
+      <Part id="shared" title={t('professional.patient.sharedTitle')} unreadable={t('professional.patient.sharedUnavailable')} none={t('professional.patient.sharedNone')} value={shared}>
+        {(result) => (
+          <>
+            <p className="font-medium">{t('professional.patient.sharedLatest', { date: result.submittedAt })}</p>
+            {result.focus.length ? <PillarList label={t('professional.patient.sharedFocus')} names={result.focus} /> : null}
+            <Link className="link mt-3 inline-block" to={`/avaliacao/resultado/${result.id}`}>
+              {t('professional.patient.sharedOpen')}
+            </Link>
+          </>
+        )}
+      </Part>
 
-      <section aria-labelledby="program-title" className="mt-10">
-        <h2 id="program-title" className="text-2xl font-semibold">
-          {t('professional.patient.programTitle')}
-        </h2>
-        <div className="mt-4 rounded-2xl bg-white p-4 shadow-sm">
-          {program === 'unreadable' ? (
-            <p className="text-muted">{t('professional.patient.programUnavailable')}</p>
-          ) : program === null ? (
-            <p className="text-muted">{t('professional.patient.programNone')}</p>
-          ) : (
-            <>
-              <p className="font-medium">
-                {program.finished
-                  ? t('professional.patient.programFinished', {
-                      weeks: program.weeks,
-                    })
-                  : t('professional.patient.programWeek', {
-                      week: program.week,
-                      weeks: program.weeks,
-                    })}{' '}
-                {t('professional.patient.programProgress', {
-                  done: program.progress.done,
-                  total: program.progress.total,
-                })}
-              </p>
-              <PillarList label={t('professional.patient.programFocus')} names={program.focus} />
-            </>
-          )}
-        </div>
-      </section>
+      <Part id="program" title={t('professional.patient.programTitle')} unreadable={t('professional.patient.programUnavailable')} none={t('professional.patient.programNone')} value={program}>
+        {(current) => (
+          <>
+            <p className="font-medium">
+              {current.finished ? t('professional.patient.programFinished', { weeks: current.weeks }) : t('professional.patient.programWeek', { week: current.week, weeks: current.weeks })}{' '}
+              {t('professional.patient.programProgress', { done: current.progress.done, total: current.progress.total })}
+            </p>
+            <PillarList label={t('professional.patient.programFocus')} names={current.focus} />
+          </>
+        )}
+      </Part>
     </main>
   )
 }

@@ -10,6 +10,7 @@ import { NOW, appointment, signedIn } from '#tests/mocks/appointments.ts'
 import { calendarProvider, googleEvent, integrationStatus, notConnected, paulaSchedule, weekEvents } from '#tests/mocks/calendar.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { barrier } from '#tests/mocks/barrier.ts'
 
 /** `/agenda/calendario` (issue 13, decision 0025): the professional's Google Calendar page, its loader and its action against msw. */
 
@@ -37,25 +38,6 @@ async function toastOf(result: { headers: Headers }) {
   return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
 }
 const formError = (reply: CalendarReply) => (reply.form === 'event' ? reply.result.error?.[''] : [reply.error])
-/**
- * Answers held until every named call has arrived: calls made one after another never all arrive,
- * and after `ms` each answers false (its call then fails).
- */
-function barrier(names: string[], ms = 2000) {
-  const arrived = new Set<string>()
-  const waiting: (() => void)[] = []
-  const all = () => names.every((name) => arrived.has(name))
-  return async (name: string) => {
-    arrived.add(name)
-    if (all()) for (const release of waiting.splice(0)) release()
-    else
-      await new Promise<void>((resolve) => {
-        waiting.push(resolve)
-        setTimeout(resolve, ms)
-      })
-    return all()
-  }
-}
 const pt = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../locales/pt/calendar.json'), 'utf8')) as Record<string, Record<string, string>>
 
 describe('SPEC §8: the calendar rows, exactly, in Portuguese', () => {

@@ -11,6 +11,7 @@ import { appointment, signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { barrier } from '#tests/mocks/barrier.ts'
 
 /**
  * A professional's page about one patient (issue 12), over msw as the provider: the profile
@@ -123,26 +124,6 @@ function patientProvider(answers: Partial<Record<'profile' | 'upcoming' | 'past'
     }),
   )
   return asked
-}
-
-/**
- * Answers held until every named call has arrived: calls made one after another never all arrive,
- * and after `ms` each answers false (its call then fails).
- */
-function barrier(names: string[], ms = 2000) {
-  const arrived = new Set<string>()
-  const waiting: (() => void)[] = []
-  const all = () => names.every((name) => arrived.has(name))
-  return async (name: string) => {
-    arrived.add(name)
-    if (all()) for (const release of waiting.splice(0)) release()
-    else
-      await new Promise<void>((resolve) => {
-        waiting.push(resolve)
-        setTimeout(resolve, ms)
-      })
-    return all()
-  }
 }
 
 const request = async (user = demoProfessional, id = String(PEDRO)) =>

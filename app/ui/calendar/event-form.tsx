@@ -1,10 +1,11 @@
-import { type FieldMetadata, type SubmissionResult, getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { type SubmissionResult, getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { Form, Link } from '@remix-run/react'
 import { EVENT_MAX_ATTENDEES, EVENT_NOTES_MAX_LENGTH, eventTypes } from '#app/domain/calendar-limits.ts'
 import { type EventFormDefaults } from '#app/forms/calendar-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { TextAreaField } from '#app/ui/textarea-field.tsx'
 
 const fieldClass = 'mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
 
@@ -78,8 +79,8 @@ export function EventForm({ mode, eventId, defaults, notFound, today, timeZone, 
             errors={fields.related_object_id.errors}
           />
         </div>
-        <TextArea meta={fields.attendees} label={t('event.attendees')} hint={t('event.attendeesHint', { max: EVENT_MAX_ATTENDEES })} rows={2} />
-        <TextArea meta={fields.notes} label={t('event.notes')} hint={t('event.notesHint', { max: EVENT_NOTES_MAX_LENGTH })} rows={4} />
+        <TextAreaField meta={fields.attendees} label={t('event.attendees')} hint={t('event.attendeesHint', { max: EVENT_MAX_ATTENDEES })} rows={2} />
+        <TextAreaField meta={fields.notes} label={t('event.notes')} hint={t('event.notesHint', { max: EVENT_NOTES_MAX_LENGTH })} rows={4} />
         <Field
           labelProps={{ children: t('event.meetingLink') }}
           hint={t('event.meetingLinkHint')}
@@ -98,26 +99,5 @@ export function EventForm({ mode, eventId, defaults, notFound, today, timeZone, 
         </div>
       </Form>
     </section>
-  )
-}
-
-function TextArea({ meta, label, hint, rows }: { meta: FieldMetadata<string | undefined>; label: string; hint: string; rows: number }) {
-  const hintId = `${meta.id}-hint`
-  return (
-    <div>
-      <label htmlFor={meta.id} className="block font-medium text-ink">
-        {label}
-      </label>
-      <p id={hintId} className="text-sm text-muted">
-        {hint}
-      </p>
-      <textarea
-        {...getTextareaProps(meta)}
-        rows={rows}
-        aria-describedby={[hintId, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(' ')}
-        className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
-      />
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
   )
 }
