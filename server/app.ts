@@ -144,7 +144,10 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     })
   }
 
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(apiError(413, 'Request body is too large.')) }))
+  // Only requests that may carry a body are measured: reading c.req.raw makes @hono/node-server
+  // build a full web Request, which a GET (most of the traffic) never needs.
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(apiError(413, 'Request body is too large.')) })
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
 
   registerHealthRoutes(api, services)
   registerAuthenticationRoutes(api, services)

@@ -43,6 +43,23 @@ describe('token service', () => {
     const other = createTokenService({ secret: 'other', accessLifetimeSeconds: 300, refreshLifetimeSeconds: 300, clock: Date.now })
     await expect(service.verify(await other.issueAccess(1, 's'))).rejects.toBeInstanceOf(InvalidTokenError)
     await expect(service.verify('not.a.token')).rejects.toBeInstanceOf(InvalidTokenError)
+    // The same signature on another user's claims, and an unsigned token ("alg": "none").
+    const access = await service.issueAccess(1, 's')
+    const [header, payload, signature] = access.split('.')
+    const forged = Buffer.from(JSON.stringify({ ...decodeJwt(access), user_id: 2 })).toString('base64url')
+    await expect(service.verify(`${header}.${forged}.${signature}`)).rejects.toBeInstanceOf(InvalidTokenError)
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')
+    await expect(service.verify(`${none}.${payload}.`)).rejects.toBeInstanceOf(InvalidTokenError)
+    await expect(service.verify(`${none}.${payload}`)).rejects.toBeInstanceOf(InvalidTokenError)
+  })
+
+  it('refuses a token without an expiry', async () => {
+    const { service, now } = setup()
+    const endless = await new SignJWT({ token_type: 'access', user_id: 1, sid: 's', jti: '0123456789abcdef0123456789abcdef' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now() / 1000)
+      .sign(new TextEncoder().encode('test-secret'))
+    await expect(service.verify(endless, 'access')).rejects.toBeInstanceOf(InvalidTokenError)
   })
 
   // Issue 10, finding 2: tokens issued before sessions existed cannot be revoked, so they are refused.
