@@ -36,14 +36,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+  const [{ PGlite }, { drizzle }, { migrate }, { enableNamedStatements }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
+    import('./pglite-statements'),
   ])
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   const client = dataDir ? new PGlite(resolve(dataDir)) : new PGlite(snapshot ? { loadDataDir: snapshot } : {})
   await client.waitReady
+  // Statements that come back are planned once (decision 0031), as node-postgres does on PostgreSQL.
+  enableNamedStatements(client)
   const db = drizzle({ client, schema })
   return {
     db: db as unknown as Database,
@@ -56,11 +59,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
 }
 
 async function openPostgres(url: string, searchPath: string | undefined): Promise<DatabaseHandle> {
-  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
-    import('pg'),
-    import('drizzle-orm/node-postgres'),
-    import('drizzle-orm/node-postgres/migrator'),
-  ])
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator')])
   if (searchPath !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(searchPath)) {
     throw new Error(`Invalid schema name "${searchPath}"`)
   }
