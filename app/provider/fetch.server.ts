@@ -3,6 +3,7 @@ import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
 import { ProviderError, errorCode, parseErrorBody } from './errors.ts'
+import { type ExchangeAnswer, exchange } from './transport.server.ts'
 
 export type ProviderRequest = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -37,26 +38,25 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(name, String(value))
   }
-  const headers = new Headers({ Accept: 'application/json' })
-  if (request.accessToken) headers.set('Authorization', `Bearer ${request.accessToken}`)
-  let body: BodyInit | undefined
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (request.accessToken) headers.Authorization = `Bearer ${request.accessToken}`
+  let body: string | FormData | undefined
   if (request.formData) body = request.formData
   else if (request.json !== undefined) {
-    headers.set('Content-Type', 'application/json')
+    headers['Content-Type'] = 'application/json'
     body = JSON.stringify(request.json)
   }
   const context = currentRequestContext()
-  if (context) headers.set('X-Request-Id', context.requestId)
+  if (context) headers['X-Request-Id'] = context.requestId
   if (context?.clientAddress) {
-    headers.set('X-Forwarded-For', context.clientAddress)
-    if (env.PROVIDER_FORWARDING_SECRET) headers.set('X-Forwarding-Secret', env.PROVIDER_FORWARDING_SECRET)
+    headers['X-Forwarded-For'] = context.clientAddress
+    if (env.PROVIDER_FORWARDING_SECRET) headers['X-Forwarding-Secret'] = env.PROVIDER_FORWARDING_SECRET
   }
   const method = request.method ?? 'GET'
   // One unreachable provider per visitor request is enough: every later call would wait as long.
   if (context?.providerUnreachable) throw new ProviderError({ kind: 'network', during: request.during })
 
-  const timeout = AbortSignal.timeout(method === 'GET' ? env.PROVIDER_READ_TIMEOUT_MS : env.PROVIDER_TIMEOUT_MS)
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout
+  const timeoutMs = method === 'GET' ? env.PROVIDER_READ_TIMEOUT_MS : env.PROVIDER_TIMEOUT_MS
   const started = performance.now()
   const finish = (status: number | 'network') => {
     const durationMs = performance.now() - started
@@ -71,11 +71,9 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
     })
   }
 
-  let response: Response
-  let text: string
+  let answer: ExchangeAnswer
   try {
-    response = await fetch(url, { method, headers, body, signal, redirect: 'manual' })
-    text = await response.text()
+    answer = await exchange(url, { method, headers, body, signal: request.signal, timeoutMs })
   } catch (error) {
     finish('network')
     // The caller's own abort (the user navigated away) is not a provider failure.
@@ -83,34 +81,31 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
     if (context) context.providerUnreachable = true
     throw new ProviderError({ kind: 'network', during: request.during })
   }
-  finish(response.status)
+  const { status, text } = answer
+  finish(status)
 
   const parsed = parseJson(text)
-  if (!response.ok) {
+  if (status < 200 || status > 299) {
     const body = parsed.ok ? parsed.value : undefined
     const { detail, fieldErrors } = parseErrorBody(body)
     const code = errorCode(body)
     throw new ProviderError({
       kind: 'http',
-      status: response.status,
+      status,
       detail,
       fieldErrors,
-      retryAfterSeconds: retryAfter(response.headers.get('Retry-After')),
+      retryAfterSeconds: retryAfter(answer.headers['retry-after'] ?? null),
       ...(code ? { code } : {}),
     })
   }
-  if (response.status === 204 || text === '') return null
+  if (status === 204 || text === '') return null
   // A success that is not JSON (an HTML error page from a proxy, a truncated body) is a bad gateway.
   if (!parsed.ok) throw new ProviderError({ kind: 'http', status: 502 })
   return parsed.value
 }
 
 /** providerFetch, then the response checked against its schema (a mismatch is a bad gateway). */
-export async function providerJson<Schema extends z.ZodType>(
-  path: string,
-  schema: Schema,
-  request: ProviderRequest = {},
-): Promise<z.infer<Schema>> {
+export async function providerJson<Schema extends z.ZodType>(path: string, schema: Schema, request: ProviderRequest = {}): Promise<z.infer<Schema>> {
   const body = await providerFetch(path, request)
   const result = schema.safeParse(body)
   if (!result.success) {
