@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { PassThrough } from 'node:stream'
 import { gzipSync } from 'node:zlib'
-import { type EntryContext, createReadableStreamFromReadable } from '@remix-run/node'
+import { type EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { getEnv } from './env.server.ts'
@@ -15,12 +15,7 @@ getEnv()
 
 export const streamTimeout = 5_000
 
-export default async function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const env = getEnv()
   const nonce = randomBytes(16).toString('base64')
   const translations = translationsFor(await languageOf(request))
@@ -50,24 +45,25 @@ export default async function handleRequest(
             }),
           )
           responseHeaders.append('Vary', 'Cookie, Accept-Language, Accept-Encoding')
-          if (!/\bgzip\b/.test(request.headers.get('Accept-Encoding') ?? '')) {
-            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
-            pipe(body)
-            return
-          }
-          // Compressed in one go, a page (tens of kilobytes) is out about 8 ms sooner than through
-          // the compression middleware's many small asynchronous steps (bench/: TTFB, throughput).
-          // The middleware leaves a response that already has a Content-Encoding alone.
+          // The whole document is ready, so it leaves in one piece: one write to the socket instead
+          // of one per chunk React hands over. Compressed in one go, a page (tens of kilobytes) is
+          // out about 8 ms sooner than through the compression middleware's many small asynchronous
+          // steps (bench/: TTFB, throughput); the middleware leaves a response that already has a
+          // Content-Encoding alone.
+          const gzip = /\bgzip\b/.test(request.headers.get('Accept-Encoding') ?? '')
           const chunks: Buffer[] = []
           body.on('data', (chunk: Buffer) => chunks.push(chunk))
           body.on('end', () => {
-            responseHeaders.set('Content-Encoding', 'gzip')
-            resolve(new Response(gzipSync(Buffer.concat(chunks)), { headers: responseHeaders, status: responseStatusCode }))
+            clearTimeout(abortTimer)
+            if (gzip) responseHeaders.set('Content-Encoding', 'gzip')
+            const document = Buffer.concat(chunks)
+            resolve(new Response(gzip ? gzipSync(document) : document, { headers: responseHeaders, status: responseStatusCode }))
           })
           body.on('error', reject)
           pipe(body)
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer)
           reject(error)
         },
         onError(error: unknown) {
@@ -77,7 +73,8 @@ export default async function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1_000)
+    // A render that never completes is abandoned; one that completed clears this (no stray abort later).
+    const abortTimer = setTimeout(abort, streamTimeout + 1_000)
   })
 }
 
