@@ -129,6 +129,8 @@ test('a patient books with JavaScript on and only the keyboard; every page passe
 })
 
 test('a professional fixes a bad slot, saves the week, and finds a booking in the agenda', async ({ page, browser }) => {
+  // Two people and four pages with axe: about 25 s on a quiet machine, so the default 30 s is thin.
+  test.slow()
   await loginAs(page, demoAccounts.nutricionista)
   await page.goto('/dashboard')
   await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Disponibilidade' }).click()
