@@ -9,6 +9,7 @@ import { Translations } from './i18n/translator.ts'
 declare global {
   interface Window {
     __remixRouteModules: Record<string, { handle?: unknown } | undefined>
+    __remixContext?: { state?: { loaderData?: Record<string, unknown> } }
   }
 }
 
@@ -16,7 +17,7 @@ async function hydrate() {
   const lang = document.documentElement.dataset.lng
   const translations = new Translations(isLanguage(lang) ? lang : defaultLanguage, {}, loadNamespace)
   // The page's namespaces before hydration, so the first render matches the server's.
-  await translations.load([defaultNamespace, ...routeNamespaces(window.__remixRouteModules)])
+  await translations.load([defaultNamespace, ...routeNamespaces(window.__remixRouteModules, window.__remixContext?.state?.loaderData)])
   startTransition(() => {
     hydrateRoot(
       document,

@@ -11,11 +11,16 @@ export async function loadNamespace(language: string, namespace: string): Promis
   return (await load()).default
 }
 
-/** The namespaces the routes on the page declare (`export const handle = { i18n: [...] }`). */
-export function routeNamespaces(routeModules: Record<string, { handle?: unknown } | undefined>): string[] {
+/**
+ * The namespaces the routes on the page declare: `export const handle = { i18n: [...] }`, or a
+ * function of the route's loader data when they depend on it (the dashboard's habits are a
+ * patient's only).
+ */
+export function routeNamespaces(routeModules: Record<string, { handle?: unknown } | undefined>, loaderData: Record<string, unknown> = {}): string[] {
   const namespaces = new Set<string>()
-  for (const module of Object.values(routeModules)) {
-    const wanted = (module?.handle as { i18n?: unknown } | undefined)?.i18n
+  for (const [id, module] of Object.entries(routeModules)) {
+    const declared = (module?.handle as { i18n?: unknown } | undefined)?.i18n
+    const wanted: unknown = typeof declared === 'function' ? declared(loaderData[id]) : declared
     if (Array.isArray(wanted)) for (const namespace of wanted) if (typeof namespace === 'string') namespaces.add(namespace)
   }
   return [...namespaces]

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Suspense, lazy } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
@@ -14,7 +15,6 @@ import { AgendaWeek } from '#app/ui/agenda-week.tsx'
 import { type DashboardCalendar, connectionStateOf, dashboardCalendar } from '#app/forms/calendar.server.ts'
 import { trackAction } from '#app/forms/habits.server.ts'
 import { listHabits } from '#app/provider/habits.server.ts'
-import { TodayHabits } from '#app/ui/habits/today-habits.tsx'
 import { todayHabitViews } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { getIntegrationStatus } from '#app/provider/calendar.server.ts'
@@ -22,8 +22,14 @@ import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
-/** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['dashboard', 'habits'] }
+/**
+ * The translations its components use, loaded before the page hydrates (besides common): the
+ * habits' only for a patient, whose dashboard shows today's habits.
+ */
+export const handle = { i18n: (data: { role?: string } | undefined) => (data?.role === 'paciente' ? ['dashboard', 'habits'] : ['dashboard']) }
+
+// Today's habits are a patient's only: their code stays out of the professional's first load.
+const TodayHabits = lazy(() => import('#app/ui/habits/today-habits.tsx').then((module) => ({ default: module.TodayHabits })))
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
@@ -148,7 +154,11 @@ export default function Dashboard() {
             </section>
           ) : null}
           <NextAppointment appointment={nextAppointment} language={language} />
-          {habits !== undefined ? <TodayHabits habits={habits} failure={actionData && 'track' in actionData ? actionData.track : null} /> : null}
+          {habits !== undefined ? (
+            <Suspense fallback={null}>
+              <TodayHabits habits={habits} failure={actionData && 'track' in actionData ? actionData.track : null} />
+            </Suspense>
+          ) : null}
           {program ? (
             <section aria-labelledby="program-title" className="mt-8 rounded-2xl bg-white p-6 shadow-sm">
               <h2 id="program-title" className="text-2xl font-semibold">
