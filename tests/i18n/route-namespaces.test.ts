@@ -31,17 +31,23 @@ function namespacesUsed(file: string, seen = new Set<string>()): Set<string> {
   for (const [, namespace] of source.matchAll(/\bns: '([a-z]+)'/g)) used.add(namespace!)
   // Keys written with their namespace ('auth:login.title'), wherever they are used.
   for (const [, namespace] of source.matchAll(/['`"]([a-z]+):[a-zA-Z]/g)) if (known.includes(namespace!)) used.add(namespace!)
-  for (const [statement, specifier] of source.matchAll(/^import\s+[^'"]*from\s+'([^']+)'/gm)) {
-    if (/^import\s+type\b/.test(statement)) continue
-    const imported = resolveImport(file, specifier!)
+  const specifiers = [
+    ...[...source.matchAll(/^import\s+[^'"]*from\s+'([^']+)'/gm)].filter(([statement]) => !/^import\s+type\b/.test(statement)).map(([, specifier]) => specifier!),
+    // Components loaded with React's lazy() are part of the page too (other dynamic imports, such as
+    // the deferred form validation, load after hydration by design).
+    ...[...source.matchAll(/\blazy\(\s*\(\)\s*=>\s*import\(\s*'([^']+)'\s*\)/g)].map(([, specifier]) => specifier!),
+  ]
+  for (const specifier of specifiers) {
+    const imported = resolveImport(file, specifier)
     if (imported) for (const namespace of namespacesUsed(imported, seen)) used.add(namespace)
   }
   return used
 }
 
+/** The list of `handle.i18n`, or every namespace its function can answer (e.g. by role). */
 function declared(file: string): string[] {
-  const match = /export const handle = \{ i18n: \[([^\]]*)\] \}/.exec(readFileSync(file, 'utf8'))
-  return match ? [...match[1]!.matchAll(/'([a-z]+)'/g)].map(([, namespace]) => namespace!) : []
+  const match = /^export const handle = \{ i18n: (.+) \}$/m.exec(readFileSync(file, 'utf8'))
+  return match ? [...new Set([...match[1]!.matchAll(/'([a-z]+)'/g)].map(([, namespace]) => namespace!))].filter((namespace) => known.includes(namespace)) : []
 }
 
 // Routes that render (a default export); resource routes have nothing to translate in the browser.
