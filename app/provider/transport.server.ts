@@ -46,15 +46,37 @@ export async function exchange(url: URL, request: ExchangeRequest): Promise<Exch
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body))
   request.signal?.throwIfAborted()
 
+  try {
+    return await send(url, request, headers, body)
+  } catch (error) {
+    // The provider closed a kept-alive connection just as it was reused (its idle timeout, a
+    // restart): nothing was answered, so the call goes once more on a new connection. Node's own
+    // advice for agents with keepAlive; undici's pool did the same behind fetch.
+    if (!(error instanceof StaleConnection)) throw error
+    return send(url, request, headers, body)
+  }
+}
+
+/** A reused connection that failed before any answer (ECONNRESET, EPIPE). */
+class StaleConnection extends Error {
+  constructor(cause: unknown) {
+    super('The kept-alive connection was closed', { cause })
+    this.name = 'StaleConnection'
+  }
+}
+
+function send(url: URL, request: ExchangeRequest, headers: Record<string, string>, body: string | Buffer | undefined): Promise<ExchangeAnswer> {
   const transport = url.protocol === 'https:' ? https : http
   const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:']
   return new Promise<ExchangeAnswer>((resolve, reject) => {
+    let answered = false
     const timer = setTimeout(() => outgoing.destroy(new ExchangeTimeout(request.timeoutMs)), request.timeoutMs)
     const fail = (error: unknown) => {
       clearTimeout(timer)
       reject(error)
     }
     const outgoing = transport.request(url, { method: request.method, headers, agent, signal: request.signal }, (incoming) => {
+      answered = true
       const chunks: Buffer[] = []
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
       incoming.on('end', () => {
@@ -64,7 +86,10 @@ export async function exchange(url: URL, request: ExchangeRequest): Promise<Exch
       incoming.on('error', fail)
       incoming.on('aborted', () => fail(new Error('The answer was cut short')))
     })
-    outgoing.on('error', fail)
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = !answered && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && !request.signal?.aborted
+      fail(stale ? new StaleConnection(error) : error)
+    })
     outgoing.end(body)
   })
 }
