@@ -51,6 +51,14 @@ const schema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     // Pages and data requests rendered at once; the rest wait their turn in arrival order (decision 0021).
     APP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(32),
+    // Slow clients (decision 0038): the headers must arrive within this, and a form's body within
+    // APP_BODY_TIMEOUT_MS after them (an upload, six times as large, six times as long); bodies wait
+    // whole, outside the render slots, at most APP_MAX_BUFFERED_BODY_BYTES of them at once; one
+    // address (not a trusted proxy) holds at most APP_MAX_CONNECTIONS_PER_ADDRESS connections.
+    APP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+    APP_BODY_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+    APP_MAX_BUFFERED_BODY_BYTES: z.coerce.number().int().min(1024 * 1024).max(4 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    APP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(64),
     PROVIDER_API_URL: z.url({ message: 'must be an absolute http(s) URL, e.g. http://127.0.0.1:8000' }),
     // Writes wait longer than reads: a write the provider is slow to finish is still worth its answer.
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
-import { describe, expect, test } from 'vitest'
-import { BodyTooLargeError, MAX_FORM_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, declaresTooMuch, limitedBody } from './body-limit.server.ts'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { BodyBudget, MAX_FORM_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, bodyTimeoutFor, declaresTooMuch, receiveBody } from './body-limit.server.ts'
 
 describe('bodyLimitFor', () => {
   test('the profile form (a photo) may carry more than the others', () => {
@@ -20,40 +20,88 @@ describe('declaresTooMuch', () => {
   })
 })
 
-async function readAll(stream: ReadableStream<Uint8Array>) {
-  return Buffer.from(await new Response(stream).arrayBuffer()).toString()
-}
+describe('receiveBody', () => {
+  const budget = () => new BodyBudget(1024)
 
-describe('limitedBody', () => {
-  test('passes a body within the limit through whole', async () => {
+  test('gives the whole body once it has arrived, its bytes taken from the budget until released', async () => {
     const source = new PassThrough()
-    let tooLarge = false
-    const body = limitedBody(source, 11, () => (tooLarge = true))
+    const shared = budget()
+    const receiving = receiveBody(source, { limit: 11, timeoutMs: 1_000, budget: shared })
     source.write('hello ')
     source.end('world')
-    expect(await readAll(body)).toBe('hello world')
-    expect(tooLarge).toBe(false)
+    const received = await receiving
+    expect(received.kind).toBe('complete')
+    expect(received.kind === 'complete' && received.body.toString()).toBe('hello world')
+    expect(shared.used).toBe(11)
   })
 
-  test('fails as soon as the limit is passed, says so, and keeps draining the rest', async () => {
+  test('refuses a declared length over the limit before reading a byte', async () => {
     const source = new PassThrough()
-    let tooLarge = false
-    const body = limitedBody(source, 8, () => (tooLarge = true))
-    const reading = readAll(body)
+    expect(await receiveBody(source, { limit: 10, timeoutMs: 1_000, declaredLength: '11', budget: budget() })).toEqual({ kind: 'too-large' })
+    expect(source.listenerCount('data')).toBe(0)
+  })
+
+  test('stops keeping a body past the limit, gives its bytes back, and drains the rest', async () => {
+    const source = new PassThrough()
+    const shared = budget()
+    const receiving = receiveBody(source, { limit: 8, timeoutMs: 1_000, budget: shared })
     source.write('12345')
     source.write('67890')
-    await expect(reading).rejects.toBeInstanceOf(BodyTooLargeError)
-    expect(tooLarge).toBe(true)
+    expect(await receiving).toEqual({ kind: 'too-large' })
+    expect(shared.used).toBe(0)
     // The rest flows on into nothing: the connection stays usable for the answer.
     source.write('x'.repeat(1000))
     expect(source.readableFlowing).toBe(true)
     source.end()
   })
 
-  test('reads nothing until someone reads the body', async () => {
+  describe('a body that trickles', () => {
+    beforeEach(() => vi.useFakeTimers())
+    afterEach(() => vi.useRealTimers())
+
+    test('is given up at the deadline, however many bytes still come', async () => {
+      const source = new PassThrough()
+      const shared = budget()
+      const receiving = receiveBody(source, { limit: 1000, timeoutMs: 10_000, declaredLength: '1000', budget: shared })
+      for (let second = 0; second < 9; second++) {
+        source.write('x')
+        await vi.advanceTimersByTimeAsync(1_000)
+      }
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(await receiving).toEqual({ kind: 'too-slow' })
+      expect(shared.used).toBe(0)
+    })
+  })
+
+  test('answers busy when the bodies held at once would pass the budget', async () => {
+    const shared = new BodyBudget(10)
+    const first = new PassThrough()
+    const firstReceiving = receiveBody(first, { limit: 100, timeoutMs: 1_000, budget: shared })
+    first.end('123456')
+    expect((await firstReceiving).kind).toBe('complete')
+    const second = new PassThrough()
+    const secondReceiving = receiveBody(second, { limit: 100, timeoutMs: 1_000, budget: shared })
+    second.end('123456')
+    expect(await secondReceiving).toEqual({ kind: 'busy' })
+    expect(shared.used).toBe(6)
+    shared.release(6)
+    expect(shared.used).toBe(0)
+  })
+
+  test('says so when the visitor goes away mid-body', async () => {
     const source = new PassThrough()
-    limitedBody(source, 8, () => {})
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(source.listenerCount('data')).toBe(0)
+    const shared = budget()
+    const receiving = receiveBody(source, { limit: 100, timeoutMs: 1_000, budget: shared })
+    source.write('half')
+    source.destroy()
+    expect(await receiving).toEqual({ kind: 'gone' })
+    expect(shared.used).toBe(0)
+  })
+})
+
+describe('bodyTimeoutFor', () => {
+  test('a form has the base time, an upload as many times more as it may be larger', () => {
+    expect(bodyTimeoutFor('/contato', 10_000)).toBe(10_000)
+    expect(bodyTimeoutFor('/perfil', 10_000)).toBe(60_000)
   })
 })

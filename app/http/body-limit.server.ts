@@ -20,68 +20,87 @@ export function declaresTooMuch(contentLength: string | undefined, limit: number
   return Number.isFinite(declared) && declared > limit
 }
 
-export class BodyTooLargeError extends Error {
-  constructor() {
-    super('request body over the size limit')
+/** How the body of a request came in, before the request may take a render slot. */
+export type ReceivedBody =
+  | { kind: 'complete'; body: Buffer }
+  | { kind: 'too-large' }
+  | { kind: 'too-slow' }
+  | { kind: 'busy' }
+  | { kind: 'gone' }
+
+/**
+ * The bytes of request bodies the app holds at once, across all requests: bodies wait whole in
+ * memory before they are admitted, so their sum is bounded, well under the heap cap (decision 0020).
+ */
+export class BodyBudget {
+  #used = 0
+  constructor(readonly max: number) {}
+  get used() {
+    return this.#used
+  }
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.max) return false
+    this.#used += bytes
+    return true
+  }
+  release(bytes: number) {
+    this.#used = Math.max(0, this.#used - bytes)
   }
 }
 
 /**
- * The request body as a web stream that errors as soon as more than `limit` bytes have arrived
- * (a chunked body declares no length). Nothing is read until someone reads the stream; after the
- * limit the rest is drained without being kept, so the connection can still carry the answer.
+ * Reads a request's whole body, at most `limit` bytes within `timeoutMs`, before the request is
+ * admitted to render (decision 0038): a visitor who trickles a body holds a socket, never a render
+ * slot. A declared length over the limit is refused before a byte is read; past the limit (a
+ * chunked body declares none) the rest is read on into nothing, so the answer is not cut off
+ * mid-upload. The time runs from the end of the headers. Every byte kept is taken from `budget`;
+ * a complete body's bytes stay taken until the caller releases them (once the answer is out), any
+ * other outcome gives them back at once.
  */
-export function limitedBody(source: Readable, limit: number, onTooLarge: () => void): ReadableStream<Uint8Array> {
-  let received = 0
-  let attached = false
-  let detach = () => {}
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (!attached) {
-          attached = true
-          const onData = (chunk: Buffer) => {
-            received += chunk.byteLength
-            if (received > limit) {
-              detach()
-              // Read on and drop: no memory kept, and the answer is not cut off mid-upload.
-              source.resume()
-              onTooLarge()
-              controller.error(new BodyTooLargeError())
-              return
-            }
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-            if ((controller.desiredSize ?? 0) <= 0) source.pause()
-          }
-          const onEnd = () => {
-            detach()
-            controller.close()
-          }
-          const onError = (error: Error) => {
-            detach()
-            controller.error(error)
-          }
-          // The visitor went away mid-upload.
-          const onClose = () => onError(new Error('the request body ended early'))
-          detach = () => {
-            source.off('data', onData)
-            source.off('end', onEnd)
-            source.off('error', onError)
-            source.off('close', onClose)
-          }
-          source.on('data', onData)
-          source.once('end', onEnd)
-          source.once('error', onError)
-          source.once('close', onClose)
-        }
+export function receiveBody(
+  source: Readable,
+  { limit, timeoutMs, declaredLength, budget }: { limit: number; timeoutMs: number; declaredLength?: string; budget: BodyBudget },
+): Promise<ReceivedBody> {
+  if (declaresTooMuch(declaredLength, limit)) return Promise.resolve({ kind: 'too-large' })
+  if (source.readableEnded) return Promise.resolve({ kind: 'complete', body: Buffer.alloc(0) })
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let received = 0
+    const finish = (result: ReceivedBody) => {
+      clearTimeout(timer)
+      if (result.kind !== 'complete') budget.release(received)
+      source.off('data', onData)
+      source.off('end', onEnd)
+      source.off('error', onGone)
+      source.off('close', onGone)
+      resolve(result)
+    }
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.byteLength > limit) {
+        finish({ kind: 'too-large' })
+        // Read on and drop: no memory kept.
         source.resume()
-      },
-      cancel() {
-        detach()
+        return
+      }
+      if (!budget.take(chunk.byteLength)) {
+        finish({ kind: 'busy' })
         source.resume()
-      },
-    },
-    // No read ahead: nothing is pulled from the socket until a reader asks (an action may never read).
-    { highWaterMark: 0 },
-  )
+        return
+      }
+      received += chunk.byteLength
+      chunks.push(chunk)
+    }
+    const onEnd = () => finish({ kind: 'complete', body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received) })
+    const onGone = () => finish({ kind: 'gone' })
+    const timer = setTimeout(() => finish({ kind: 'too-slow' }), timeoutMs)
+    source.on('data', onData)
+    source.once('end', onEnd)
+    source.once('error', onGone)
+    source.once('close', onGone)
+  })
+}
+
+/** The time a body of this path's size may take to arrive: `formTimeoutMs` per megabyte it may carry. */
+export function bodyTimeoutFor(pathname: string, formTimeoutMs: number): number {
+  return Math.ceil(bodyLimitFor(pathname) / MAX_FORM_BYTES) * formTimeoutMs
 }

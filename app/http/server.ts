@@ -4,6 +4,7 @@
  * and drains in-flight requests on SIGTERM. In development it serves through Vite's middleware.
  */
 import { randomUUID } from 'node:crypto'
+import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
@@ -15,8 +16,9 @@ import compression from 'compression'
 import express from 'express'
 import pLimit from 'p-limit'
 import { EnvError, parseEnv } from '../env.server.ts'
-import { bodyLimitFor, declaresTooMuch, limitedBody } from './body-limit.server.ts'
+import { BodyBudget, bodyLimitFor, bodyTimeoutFor, receiveBody } from './body-limit.server.ts'
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
+import { limitConnectionsPerAddress } from './connection-limit.server.ts'
 import { log, redactPath } from './log.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
@@ -46,10 +48,14 @@ app.disable('x-powered-by')
 // Only the configured proxies may name the visitor (X-Forwarded-For/-Host/-Proto); by default
 // nobody can, and the visitor is the socket's peer: the provider's throttles count real addresses.
 app.set('trust proxy', env.TRUST_PROXY)
-const trustsPeer = (req: express.Request) => (app.get('trust proxy fn') as (address: string, hop: number) => boolean)(req.socket.remoteAddress ?? '', 0)
+const trustsAddress = (address: string) => (app.get('trust proxy fn') as (address: string, hop: number) => boolean)(address, 0)
+const trustsPeer = (req: express.Request) => trustsAddress(req.socket.remoteAddress ?? '')
 /** The Host the visitor asked for; X-Forwarded-Host only from a trusted proxy. */
 const requestHost = (req: express.Request) =>
   (trustsPeer(req) ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined) || req.get('host') || 'localhost'
+const connections = limitConnectionsPerAddress({ perAddress: env.APP_MAX_CONNECTIONS_PER_ADDRESS, exempt: trustsAddress })
+// A request that arrived on a connection refused for its address gets nothing more.
+app.use((req, _res, next) => (connections.isRefused(req.socket) ? undefined : next()))
 app.use(compression())
 
 const securityHeaders = baseSecurityHeaders({ production })
@@ -120,44 +126,65 @@ const build = viteDevServer
 const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
 
 /**
- * Express to Remix and back (what @remix-run/express does), with two differences: the URL's host is
- * X-Forwarded-Host only from a trusted proxy, and the body is limited before anyone parses it. An
- * oversized body is not answered here: the request context says so and Remix gets no body, so the
- * action's readFormData answers 413 and the error page says it in the visitor's language.
- */
-/**
  * Admission: at most APP_MAX_CONCURRENT_REQUESTS renders at a time, the others queued in arrival
  * order. Under overload every visitor then waits their turn (instead of all renders sharing the CPU
  * and some starving), and the memory of requests in flight stays bounded by the heap cap. A visitor
  * who left while queued costs nothing. Static files are served above, never queued.
+ *
+ * Only a request whose body has arrived whole is admitted (decision 0038): a visitor who trickles a
+ * body waits outside, for at most the body's time, and never holds a render slot. An oversized body
+ * is not answered here: the request context says so and Remix gets no body, so the action's
+ * readFormData answers 413 and the error page says it in the visitor's language; the connection
+ * then closes rather than drain the rest.
  */
 const admit = pLimit(env.APP_MAX_CONCURRENT_REQUESTS)
-app.all('*', (req, res, next) =>
-  admit(async () => {
+const bodyBudget = new BodyBudget(env.APP_MAX_BUFFERED_BODY_BYTES)
+app.all('*', async (req, res, next) => {
+  let body: Uint8Array | undefined
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const received = await receiveBody(req, {
+      limit: bodyLimitFor(req.path),
+      timeoutMs: bodyTimeoutFor(req.path, env.APP_BODY_TIMEOUT_MS),
+      declaredLength: req.get('content-length'),
+      budget: bodyBudget,
+    })
+    switch (received.kind) {
+      case 'gone':
+        return
+      case 'too-slow':
+        res.set('Connection', 'close').status(408).type('text/plain').send('The request body did not arrive in time.')
+        return
+      case 'busy':
+        res.set({ Connection: 'close', 'Retry-After': '5' }).status(503).type('text/plain').send('Too many uploads at once; try again shortly.')
+        return
+      case 'too-large': {
+        const context = requestContextStorage.getStore()
+        if (context) context.bodyTooLarge = true
+        res.set('Connection', 'close')
+        body = new Uint8Array(0)
+        break
+      }
+      case 'complete':
+        body = received.body
+        res.once('close', () => bodyBudget.release(received.body.byteLength))
+    }
+  }
+  return admit(async () => {
     if (req.socket.destroyed) return
-    await handle(req, res, next)
-  }),
-)
+    await handle(req, res, next, body)
+  })
+})
 
-async function handle(req: express.Request, res: express.Response, next: express.NextFunction) {
+/**
+ * Express to Remix and back (what @remix-run/express does), with two differences: the URL's host is
+ * X-Forwarded-Host only from a trusted proxy, and the body is the one received whole above.
+ */
+async function handle(req: express.Request, res: express.Response, next: express.NextFunction, body: Uint8Array | undefined) {
   try {
     const controller = new AbortController()
-    const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const context = requestContextStorage.getStore()
-      const limit = bodyLimitFor(req.path)
-      const tooLarge = () => {
-        if (context) context.bodyTooLarge = true
-      }
-      if (declaresTooMuch(req.get('content-length'), limit)) {
-        tooLarge()
-        // Unread: Node drains it once the answer is sent.
-        init.body = new ReadableStream({ start: (controller) => controller.close() })
-      } else {
-        init.body = limitedBody(req, limit, tooLarge)
-      }
-      init.duplex = 'half'
-    }
+    const init: RequestInit = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
+    // Buffers from the socket: their memory is an ArrayBuffer, never a shared one.
+    if (body) init.body = body as Uint8Array<ArrayBuffer>
     // Abort loaders and actions when the visitor leaves before the answer is written.
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
@@ -190,7 +217,18 @@ app.use(((error, req, res, _next) => {
   if (!res.headersSent) res.status(500).type('text/plain').send('Internal server error')
 }) as express.ErrorRequestHandler)
 
-const server = app.listen(env.PORT, env.HOST, () => {
+const server = http.createServer(
+  {
+    // Headers within seconds, checked every second (Node's default check runs every 30 s). The
+    // whole request is a backstop behind the body's own deadline above.
+    headersTimeout: env.APP_HEADERS_TIMEOUT_MS,
+    requestTimeout: env.APP_HEADERS_TIMEOUT_MS + bodyTimeoutFor('/perfil', env.APP_BODY_TIMEOUT_MS) + 5_000,
+    connectionsCheckingInterval: 1_000,
+  },
+  app,
+)
+server.prependListener('connection', connections.onConnection)
+server.listen(env.PORT, env.HOST, () => {
   console.log(`app listening on http://localhost:${env.PORT} (provider ${env.PROVIDER_API_URL})`)
 })
 server.keepAliveTimeout = 65_000

@@ -120,6 +120,8 @@ async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs
       SESSION_SECRET: 'bench-instance-session-secret-long-enough-to-sign',
       APP_PUBLIC_URL: baseURL,
       LOG_LEVEL: 'info',
+      // The load generator is one address with up to hundreds of connections (the soak).
+      APP_MAX_CONNECTIONS_PER_ADDRESS: '100000',
       ...appEnv,
     },
     stdio: ['ignore', fds.appOut, fds.appErr],

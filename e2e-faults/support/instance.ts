@@ -15,7 +15,7 @@ export type FaultInstance = Awaited<ReturnType<typeof startFaultInstance>>
  * front of it, and the built app talking to the proxy. Every process's output goes to a file,
  * so the suite can check that no token ever reaches a log line.
  */
-export async function startFaultInstance() {
+export async function startFaultInstance({ appEnv = {} }: { appEnv?: Record<string, string> } = {}) {
   const buildDir = process.env.FAULTS_BUILD_DIR
   if (!buildDir) throw new Error('FAULTS_BUILD_DIR is unset: run through playwright.faults.config.ts')
   let proxy: FaultProxy | undefined
@@ -35,6 +35,7 @@ export async function startFaultInstance() {
         PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET,
         // Every request and every provider call is logged: all of it is searched for tokens.
         LOG_LEVEL: 'debug',
+        ...appEnv,
       },
       providerVia: async (providerURL) => {
         proxy = await FaultProxy.start(providerURL)
