@@ -23,8 +23,9 @@ const providerUrl = `http://127.0.0.1:${process.env.E2E_PROVIDER_PORT}`
 
 export default defineConfig({
   testDir: './e2e',
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Bounds against a hang, never budgets: on a busy machine a walk takes twice its quiet time.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,

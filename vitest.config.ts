@@ -17,6 +17,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['./tests/setup/setup-test-env.ts'],
           restoreMocks: true,
+          // A bound against a hang, never a budget: a busy machine may run a render test for seconds.
+          testTimeout: 60_000,
         },
       },
       {
@@ -25,8 +27,10 @@ export default defineConfig({
           isolate: false,
           include: ['server/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Bounds against a hang, never budgets: on a busy machine a fresh PGlite with its
+          // migrations takes tens of seconds, and a child process longer still to start.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

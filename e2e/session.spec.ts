@@ -70,7 +70,7 @@ test('an expired access token is refreshed without the user noticing', async ({ 
     await livePage.getByLabel('E-mail').fill(demoAccounts.paciente)
     await livePage.getByLabel('Senha', { exact: true }).fill(DEMO_PASSWORD)
     // Watched from before the sign-in: on a busy machine the first refresh can come early.
-    const refreshed = livePage.waitForResponse((response) => response.url().endsWith('/resources/session/refresh') && response.status() === 200, { timeout: 15_000 })
+    const refreshed = livePage.waitForResponse((response) => response.url().endsWith('/resources/session/refresh') && response.status() === 200, { timeout: 60_000 })
     await livePage.getByRole('button', { name: 'Entrar', exact: true }).click()
     await expect(livePage).toHaveURL(/\/dashboard$/)
     const response = await refreshed
@@ -78,7 +78,7 @@ test('an expired access token is refreshed without the user noticing', async ({ 
     const sent = /(?:^|;\s*)__session=([^;]+)/.exec((await response.request().headerValue('cookie')) ?? '')
     expect(sent, 'the refresh request carried the session').toBeTruthy()
     const [liveBefore] = tokensOf(sent![1]!)
-    await expect.poll(async () => (await tokensIn(live))[0], { timeout: 5_000 }).not.toBe(liveBefore)
+    await expect.poll(async () => (await tokensIn(live))[0], { timeout: 30_000 }).not.toBe(liveBefore)
     await live.close()
   } finally {
     await instance.close()

@@ -118,7 +118,7 @@ async function startCheck() {
       FAKE_GOOGLE: 'off',
       DEV_MAILBOX: 'off',
     })
-    await waitFor(`${providerURL}healthz/`, { child: provider.child, timeoutMs: 60_000 }).catch((error) => fail(`the provider: ${error.message}\n${logTail('provider')}`))
+    await waitFor(`${providerURL}healthz/`, { child: provider.child, timeoutMs: 180_000 }).catch((error) => fail(`the provider: ${error.message}\n${logTail('provider')}`))
     const app = start('app', 'build/http/server.js', {
       HOST: '127.0.0.1',
       PORT: String(appPort),
@@ -126,14 +126,14 @@ async function startCheck() {
       SESSION_SECRET: 'node24-check-session-secret-long-enough-to-sign',
       APP_PUBLIC_URL: appURL,
     })
-    await waitFor(`${appURL}/healthz`, { child: app.child, timeoutMs: 60_000 }).catch((error) => fail(`the app: ${error.message}\n${logTail('app')}`))
+    await waitFor(`${appURL}/healthz`, { child: app.child, timeoutMs: 180_000 }).catch((error) => fail(`the app: ${error.message}\n${logTail('app')}`))
 
-    const health = await fetch(`${appURL}/healthz`, { signal: AbortSignal.timeout(10_000) })
+    const health = await fetch(`${appURL}/healthz`, { signal: AbortSignal.timeout(60_000) })
     const healthBody = await health.text()
     if (health.status !== 200) fail(`GET /healthz → ${health.status}: ${healthBody.slice(0, 300)}`)
     say(`GET /healthz → 200 ${healthBody.slice(0, 120)}`)
 
-    const home = await fetch(`${appURL}/`, { signal: AbortSignal.timeout(20_000) })
+    const home = await fetch(`${appURL}/`, { signal: AbortSignal.timeout(60_000) })
     const html = await home.text()
     const heading = portugueseHeading()
     if (home.status !== 200 || !html.includes('lang="pt-BR"') || !html.includes(heading)) {

@@ -120,7 +120,7 @@ async function request(base, path, { cookies, form } = {}) {
     headers.Origin = base
     body = new URLSearchParams(form).toString()
   }
-  const response = await fetch(`${base}${path}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(`${base}${path}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) })
   cookies?.take(response)
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
@@ -160,7 +160,7 @@ async function main() {
     // One after the other: the first migrates and seeds the empty database, the second finds it done.
     for (const [index, port] of [providerA, providerB].entries()) {
       const child = start(`provider ${'AB'[index]}`, 'build/provider/index.js', { ...shared, PROVIDER_PORT: String(port), APP_PUBLIC_URL: apps[index] })
-      await waitFor(`http://127.0.0.1:${port}/healthz/`, { child, timeoutMs: 30_000 })
+      await waitFor(`http://127.0.0.1:${port}/healthz/`, { child })
     }
     const appChildren = [app1, app2].map((port, index) =>
       start(`app ${index + 1}`, 'build/http/server.js', {
@@ -175,7 +175,7 @@ async function main() {
         LOG_LEVEL: 'error',
       }),
     )
-    await Promise.all(apps.map((base, index) => waitFor(`${base}/healthz`, { child: appChildren[index], timeoutMs: 30_000 })))
+    await Promise.all(apps.map((base, index) => waitFor(`${base}/healthz`, { child: appChildren[index] })))
 
     for (const port of [providerA, providerB]) {
       const health = await (await fetch(`http://127.0.0.1:${port}/healthz/`)).json()

@@ -37,7 +37,14 @@ function startProvider(env: Record<string, string>) {
   return { child, ready, exited, output: () => ({ stdout, stderr }) }
 }
 
-describe('server/main.ts', () => {
+/**
+ * Each test waits for the events (the readiness line, the exit), never for a time: the bound below
+ * only stops a hang. Under Node 24 on a busy machine the first start (tsx compiling, PGlite's
+ * initdb and migrations) has taken over 30 s.
+ */
+const START_BOUND = { timeout: 180_000 }
+
+describe('server/main.ts', START_BOUND, () => {
   it('starts, prints one readiness line, serves, and exits 0 on SIGTERM', async () => {
     const port = await freePort()
     // In memory: the folder-backed start is the same code plus PGlite's slower first initdb.
