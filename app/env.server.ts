@@ -83,6 +83,9 @@ const schema = z
       .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL, e.g. https://innera.example' })
       .optional(),
     LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    // The benchmarks' own pages (/bench/*): off unless `npm run bench` asks for them, so production
+    // serves no page that exists only to be measured.
+    APP_BENCH_ROUTES: booleanFromString.default(false),
     // Sign-in with Google: off when GOOGLE_CLIENT_ID is unset. The URLs default to Google's and
     // are pointed at the embedded provider's fake Google in development and tests.
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),

@@ -122,6 +122,8 @@ async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs
       LOG_LEVEL: 'info',
       // The load generator is one address with up to hundreds of connections (the soak).
       APP_MAX_CONNECTIONS_PER_ADDRESS: '100000',
+      // The bench's own pages (/bench/bare) exist only when asked for.
+      APP_BENCH_ROUTES: 'on',
       ...appEnv,
     },
     stdio: ['ignore', fds.appOut, fds.appErr],
