@@ -23,6 +23,11 @@ export type RequestContext = {
    * refreshed token, a sign-in, a sign-out) into the response, so no route has to remember to.
    */
   session?: PendingSession
+  /**
+   * Set when a form's reply is a throttled 429: the HTTP layer writes the wait into the response's
+   * Retry-After, whichever route answered (Remix drops an action's own headers from a document).
+   */
+  retryAfterSeconds?: number
 }
 
 /** What the HTTP layer needs of the session: its Set-Cookie when this request changed it. */

@@ -20,6 +20,7 @@ import { BodyBudget, bodyLimitFor, bodyTimeoutFor, receiveBody } from './body-li
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
 import { limitConnectionsPerAddress } from './connection-limit.server.ts'
 import { log, redactPath } from './log.server.ts'
+import { passRetryAfter } from './retry-after.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
 import { NON_DOCUMENT_CSP, baseSecurityHeaders, isCrossSiteWrite } from './security.server.ts'
@@ -192,7 +193,9 @@ async function handle(req: express.Request, res: express.Response, next: express
     const request = new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
     const response = await handleRemixRequest(request)
     const headers = new Headers(response.headers)
-    await commitSession(requestContextStorage.getStore(), headers)
+    const context = requestContextStorage.getStore()
+    await commitSession(context, headers)
+    passRetryAfter(context, response.status, headers)
     res.statusMessage = response.statusText
     res.status(response.status)
     for (const [name, value] of headers.entries()) res.append(name, value)

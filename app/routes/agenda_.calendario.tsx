@@ -10,9 +10,6 @@ import { EventForm } from '#app/ui/calendar/event-form.tsx'
 import { SubmitButton } from '#app/ui/forms.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
-// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
-export { headers } from '#app/forms/form-headers.ts'
-
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['calendar'] }
 

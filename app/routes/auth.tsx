@@ -20,9 +20,6 @@ import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
-// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
-export { headers } from '#app/forms/form-headers.ts'
-
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['auth'] }
 

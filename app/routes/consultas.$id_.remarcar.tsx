@@ -13,8 +13,6 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
 
-// A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
-export { headers } from '#app/forms/form-headers.ts'
 // The review and back steps change nothing: the page's data is not read again behind them.
 export { keepDataAfterBookingStep as shouldRevalidate } from '#app/forms/booking-revalidation.ts'
 

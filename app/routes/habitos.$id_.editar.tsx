@@ -17,8 +17,6 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
 
-export { headers } from '#app/forms/form-headers.ts'
-
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
