@@ -6,6 +6,7 @@ import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { getEnv } from './env.server.ts'
 import { documentContentSecurityPolicy } from './http/security.server.ts'
+import { timeStage, timeStageAsync } from './http/stage-costs.server.ts'
 import { languageOf, translationsFor } from './i18n/i18next.server.ts'
 import { TranslationsProvider } from './i18n/react.tsx'
 import { NonceProvider } from './utils/nonce.tsx'
@@ -17,8 +18,8 @@ export const streamTimeout = 5_000
 
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const env = getEnv()
-  const nonce = randomBytes(16).toString('base64')
-  const translations = translationsFor(await languageOf(request))
+  const nonce = timeStage('nonce', () => randomBytes(16).toString('base64'))
+  const translations = translationsFor(await timeStageAsync('locale detection', () => languageOf(request)))
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false

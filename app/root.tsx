@@ -16,6 +16,7 @@ import { MemberNav } from './ui/member-nav.tsx'
 import { SiteHeader } from './ui/site-header.tsx'
 import { ToastRegion } from './ui/toast.tsx'
 import { getEnv } from './env.server.ts'
+import { timeStageAsync } from './http/stage-costs.server.ts'
 import { parseConsent } from './utils/consent.ts'
 import { languageAlternates } from './utils/site.ts'
 import { getToast } from './utils/toast.server.ts'
@@ -30,7 +31,10 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [locale, auth, flashed] = await Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)])
+  // Timed as one stage for the bench: the three run interleaved, so their times cannot be told apart.
+  const [locale, auth, flashed] = await timeStageAsync('root loader: locale, session and toast', () =>
+    Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)]),
+  )
   // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
   if (auth.endedMidRequest) throw await auth.expired()

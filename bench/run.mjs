@@ -22,7 +22,7 @@ import { redactedURL } from './lib/database.mjs'
 import { killAll, residentMemory, root, signIn, snapshotBuild, startInstance } from './lib/instance.mjs'
 import { measureFirstLoadJs } from './js-size.mjs'
 import { measureLighthouse } from './lighthouse.mjs'
-import { measureThroughput, memoryTrend } from './throughput.mjs'
+import { measureStageCosts, measureThroughput, memoryTrend } from './throughput.mjs'
 import { measureWaterfall } from './waterfall.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 
@@ -230,6 +230,21 @@ async function measureAll(buildDir) {
           ratio >= 0.7 && clean,
         )
         row('app RSS after throughput', `${(rssAfter / 2 ** 20).toFixed(1)} MiB (idle before: ${(rssBefore / 2 ** 20).toFixed(1)} MiB)`)
+
+        // Issue 23: the app's own cost against the floor's, and where it goes, stage by stage.
+        const toFloor = (runResult) => Math.round((runResult.requestsPerSecond / median.floor.requestsPerSecond) * 1000) / 1000
+        row('throughput /bench/bare / the bare Remix app', toFloor(bare).toFixed(3), '>= 0.6', toFloor(bare) >= 0.6)
+        row('throughput /dashboard / the bare Remix app', toFloor(dashboard).toFixed(3), '>= 0.45', toFloor(dashboard) >= 0.45)
+        log('cost per request, stage by stage: 400 sequential requests each to /bench/bare and /dashboard…')
+        const costs = {
+          bare: await measureStageCosts({ baseURL: instance.baseURL, path: '/bench/bare', appPid: instance.appPid }),
+          dashboard: await measureStageCosts({ baseURL: instance.baseURL, path: '/dashboard', cookie: await signIn(instance.baseURL, PROFESSIONAL), appPid: instance.appPid }),
+        }
+        results.measurements.stageCosts = costs
+        for (const cost of Object.values(costs)) {
+          const stages = Object.entries(cost.stages).map(([stage, { microsPerRequest }]) => `${stage} ${microsPerRequest}`)
+          row(`app CPU per request ${cost.path}, sequential (µs)`, `${cost.cpuPerRequestUs}: ${stages.join('; ')}; Remix and the page (the rest) ${cost.restUs}`)
+        }
       }
     } finally {
       await Promise.all([instance.close(), floor.close()])

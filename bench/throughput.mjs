@@ -104,3 +104,21 @@ export function memoryTrend(samples, seconds = 30) {
   const slopePerSecond = numerator / denominator
   return { growth: (slopePerSecond * (n - 1)) / mean, mean, min: Math.min(...tail), max: Math.max(...tail) }
 }
+
+/**
+ * Where one request's time goes in the app: `amount` requests one after another (so a stage's time
+ * is its CPU: nothing else runs meanwhile), the app's CPU per request, and each timed stage's mean
+ * (the HTTP layer's middlewares, the nonce, locale detection, session reading: see
+ * app/http/stage-costs.server.ts). What no stage names is Remix and the page's own work.
+ */
+export async function measureStageCosts({ baseURL, path, cookie, appPid, amount = 400 }) {
+  const requests = browserLikeRequests(cookie ?? '')
+  await run({ url: `${baseURL}${path}`, connections: 1, amount: 50, requests })
+  await fetch(`${baseURL}/bench/costs?reset=1`)
+  const before = cpuMs(appPid)
+  const result = await run({ url: `${baseURL}${path}`, connections: 1, amount, requests })
+  const cpuPerRequestUs = Math.round(((cpuMs(appPid) - before) * 1000) / Math.max(1, result.requests.total))
+  const stages = await (await fetch(`${baseURL}/bench/costs?reset=1`)).json()
+  const timed = Object.values(stages).reduce((sum, stage) => sum + (stage.microsPerRequest * stage.count) / Math.max(1, result.requests.total), 0)
+  return { path, requests: result.requests.total, non2xx: result.non2xx, cpuPerRequestUs, stages, restUs: Math.max(0, Math.round(cpuPerRequestUs - timed)) }
+}

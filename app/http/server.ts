@@ -24,6 +24,7 @@ import { passRetryAfter } from './retry-after.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
 import { NON_DOCUMENT_CSP, baseSecurityHeaders, isCrossSiteWrite } from './security.server.ts'
+import { enableStageCosts, stageCostsSnapshot, timeStage, timedMiddleware } from './stage-costs.server.ts'
 
 let env: ReturnType<typeof parseEnv>
 try {
@@ -46,6 +47,13 @@ const viteDevServer = production
 
 const app = express()
 app.disable('x-powered-by')
+// The bench's view of each stage's cost (decision 0022): off unless it asks, then nothing is timed.
+if (env.APP_BENCH_ROUTES) {
+  enableStageCosts()
+  app.get('/bench/costs', (req, res) => {
+    res.json(stageCostsSnapshot({ reset: req.query.reset === '1' }))
+  })
+}
 // Only the configured proxies may name the visitor (X-Forwarded-For/-Host/-Proto); by default
 // nobody can, and the visitor is the socket's peer: the provider's throttles count real addresses.
 app.set('trust proxy', env.TRUST_PROXY)
@@ -56,11 +64,11 @@ const requestHost = (req: express.Request) =>
   (trustsPeer(req) ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined) || req.get('host') || 'localhost'
 const connections = limitConnectionsPerAddress({ perAddress: env.APP_MAX_CONNECTIONS_PER_ADDRESS, exempt: trustsAddress })
 // A request that arrived on a connection refused for its address gets nothing more.
-app.use((req, _res, next) => (connections.isRefused(req.socket) ? undefined : next()))
-app.use(compression())
+app.use(timedMiddleware('connection check', (req, _res, next) => (connections.isRefused(req.socket) ? undefined : next())))
+app.use(timedMiddleware('compression', compression()))
 
 const securityHeaders = baseSecurityHeaders({ production })
-app.use((req, res, next) => {
+app.use(timedMiddleware('request context, headers, log', (req, res, next) => {
   const requestId = randomUUID()
   const started = performance.now()
   const context: RequestContext = { requestId, method: req.method, clientAddress: req.ip, providerTimings: [] }
@@ -82,19 +90,19 @@ app.use((req, res, next) => {
   } as typeof writeHead
   res.on('finish', () => {
     if (req.path.startsWith('/assets/') && res.statusCode < 400) return
-    log('info', {
+    timeStage('log line', () => log('info', {
       type: 'request',
       request_id: requestId,
       method: req.method,
       path: redactPath(req.originalUrl),
       status: res.statusCode,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
-    })
+    }))
   })
   requestContextStorage.run(context, next)
-})
+}))
 
-app.use((req, res, next) => {
+app.use(timedMiddleware('cross-site check', (req, res, next) => {
   const crossSite = isCrossSiteWrite({
     method: req.method,
     origin: req.get('origin'),
@@ -107,7 +115,7 @@ app.use((req, res, next) => {
     return
   }
   next()
-})
+}))
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
@@ -117,7 +125,7 @@ if (viteDevServer) {
   app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y', setHeaders: markStatic }))
   const publicFiles = express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false, setHeaders: markStatic })
   // Pages have no file extension: only names like /favicon.svg are looked for on disk.
-  app.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()))
+  app.use(timedMiddleware('static files check', (req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next())))
 }
 
 const build = viteDevServer
@@ -183,22 +191,26 @@ app.all('*', async (req, res, next) => {
 async function handle(req: express.Request, res: express.Response, next: express.NextFunction, body: Uint8Array | undefined) {
   try {
     const controller = new AbortController()
-    const init: RequestInit = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
-    // Buffers from the socket: their memory is an ArrayBuffer, never a shared one.
-    if (body) init.body = body as Uint8Array<ArrayBuffer>
     // Abort loaders and actions when the visitor leaves before the answer is written.
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
     })
-    const request = new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
+    const request = timeStage('request for Remix', () => {
+      const init: RequestInit = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal }
+      // Buffers from the socket: their memory is an ArrayBuffer, never a shared one.
+      if (body) init.body = body as Uint8Array<ArrayBuffer>
+      return new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
+    })
     const response = await handleRemixRequest(request)
     const headers = new Headers(response.headers)
     const context = requestContextStorage.getStore()
     await commitSession(context, headers)
-    passRetryAfter(context, response.status, headers)
-    res.statusMessage = response.statusText
-    res.status(response.status)
-    for (const [name, value] of headers.entries()) res.append(name, value)
+    timeStage('response headers', () => {
+      passRetryAfter(context, response.status, headers)
+      res.statusMessage = response.statusText
+      res.status(response.status)
+      for (const [name, value] of headers.entries()) res.append(name, value)
+    })
     if (response.body) await writeReadableStreamToWritable(response.body, res)
     else res.end()
   } catch (error) {
