@@ -31,7 +31,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [locale, auth, flashed] = await Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)])
-  // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
+  // docs/product.md §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
   if (auth.endedMidRequest) throw await auth.expired()
   const headers = new Headers(flashed.headers ?? undefined)
