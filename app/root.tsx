@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [locale, auth, flashed] = await timeStageAsync('root loader: locale, session and toast', () =>
     Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)]),
   )
-  // SPEC §4: the session start ends by fetching the current user; other loaders run meanwhile.
+  // docs/product.md §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
   if (auth.endedMidRequest) throw await auth.expired()
   const headers = new Headers(flashed.headers ?? undefined)

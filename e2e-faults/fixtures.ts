@@ -12,7 +12,7 @@ export const accounts = {
   paciente2: 'paciente2@innera.local',
 } as const
 
-/** SPEC §8 texts as the app shows them in Portuguese. */
+/** docs/product.md §8 texts as the app shows them in Portuguese. */
 export const messages = {
   network: 'Erro de conexão. Verifique sua internet e configurações.',
   sessionExpired: 'Sessão expirada. Faça login novamente.',

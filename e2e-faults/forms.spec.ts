@@ -18,7 +18,7 @@ import {
 } from './fixtures'
 
 /**
- * Every form, submitted while the provider fails: the SPEC §8 message shows, nothing typed is lost
+ * Every form, submitted while the provider fails: the docs/product.md §8 message shows, nothing typed is lost
  * (passwords excepted: they come back empty by design), and a signed-in user stays signed in.
  *
  * Each form meets each fault class once, with one mode of the class chosen in rotation (named in

@@ -17,7 +17,7 @@ import {
 
 /**
  * Every page, with the provider out of reach, answering nonsense or refusing every token: the
- * SPEC §8 message shows, and the session is kept (network, bad answers) or ended with the
+ * docs/product.md §8 message shows, and the session is kept (network, bad answers) or ended with the
  * session-expired message (401s).
  *
  * Each page meets each fault class once, with one mode of the class chosen in rotation (named in

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { type Page } from '@playwright/test'
-import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, mailboxFor, newContext, registerFreshPatient, test } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, mailboxFor, newContext, registerFreshPatient, test, timeInputFields } from './fixtures'
 
 /**
  * Consultations (issue 12), as people use them: a patient books with JavaScript off, sees the
@@ -211,5 +211,30 @@ test.describe('consultations at 360 px', () => {
   test('the availability editor fits and passes axe @small-screen', async ({ page }) => {
     await loginAs(page, demoAccounts.profissional)
     await fitsAndPassesAxe(page, '/agenda/disponibilidade')
+    await expectWholeTimes(page)
+  })
+
+  // A browser with a 12-hour clock writes 13:00 as "01:00 PM" in the same input: the widest format
+  // (issue 23: Paula's 13:00-18:00 read "01:00 – 06:00" at 360 px in an English browser).
+  test.describe('in an English browser', () => {
+    test.use({ locale: 'en-US' })
+
+    test('the availability editor shows whole times, AM/PM included, and fits @small-screen', async ({ page }) => {
+      await loginAs(page, demoAccounts.profissional)
+      await page.goto('/agenda/disponibilidade')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Availability')
+      // The weekdays' ranges, and the blank special date's two times in its narrower box.
+      await expect(page.getByRole('group', { name: 'Special date 1' })).toBeVisible()
+      await expectWholeTimes(page)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      expect(overflow, 'the editor scrolls sideways').toBeLessThanOrEqual(0)
+    })
   })
 })
+
+/** Every visible time input shows its whole value (hours, minutes and any AM/PM) beside its picker icon. */
+async function expectWholeTimes(page: Page) {
+  const shown = await timeInputFields(page)
+  expect(shown.length, 'time inputs on the page').toBeGreaterThan(0)
+  expect(shown.filter((input) => input.cutOff), 'time inputs that cut off their value').toEqual([])
+}

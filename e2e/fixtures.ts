@@ -17,6 +17,45 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, 'axe violations').toEqual([])
 }
 
+/** A node of the DevTools protocol's DOM tree, as far as timeInputFields reads it. */
+type DomNode = { nodeName: string; nodeValue: string; backendNodeId: number; attributes?: string[]; children?: DomNode[]; shadowRoots?: DomNode[] }
+
+/**
+ * What each visible time input of the page shows, and whether the input's box cuts it off.
+ * Chromium draws the hour, minutes and AM/PM in the input's own (user-agent) shadow tree and
+ * clips them to the room left beside the picker icon without any overflow a page can see (the
+ * input's scrollWidth equals its clientWidth), so the boxes are read through the DevTools
+ * protocol: the fields are cut off when they reach past the edit area that holds them.
+ */
+export async function timeInputFields(page: Page) {
+  const cdp = await page.context().newCDPSession(page)
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode }
+    const attribute = (node: DomNode, name: string) => node.attributes?.[node.attributes.indexOf(name) + 1] ?? null
+    const descendants = (node: DomNode): DomNode[] => [...(node.children ?? []), ...(node.shadowRoots ?? [])].flatMap((child) => [child, ...descendants(child)])
+    const right = async (node: DomNode) => {
+      const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: node.backendNodeId })
+      return Math.max(...model.border.filter((_, index) => index % 2 === 0))
+    }
+    const inputs = descendants(root).filter((node) => node.nodeName === 'INPUT' && attribute(node, 'type') === 'time')
+    const shown: { id: string | null; text: string; cutOff: boolean }[] = []
+    for (const input of inputs) {
+      const inside = descendants(input)
+      const edit = inside.find((node) => attribute(node, 'pseudo') === '-webkit-datetime-edit')
+      const fields = inside.find((node) => attribute(node, 'pseudo') === '-webkit-datetime-edit-fields-wrapper')
+      if (!edit || !fields) continue
+      // A hidden input has no box: nothing of it shows, nothing is cut off.
+      const [editRight, fieldsRight] = await Promise.all([right(edit), right(fields)]).catch(() => [null, null])
+      if (editRight === null || fieldsRight === null) continue
+      const text = descendants(fields).filter((node) => node.nodeName === '#text').map((node) => node.nodeValue).join('')
+      shown.push({ id: attribute(input, 'id'), text, cutOff: fieldsRight > editRight + 0.5 })
+    }
+    return shown
+  } finally {
+    await cdp.detach()
+  }
+}
+
 /** Signs in through the real form endpoint (no UI), sharing the cookies with the page. */
 /** Waits until the page is hydrated (root.tsx marks <html>), before a click only JavaScript handles. */
 export async function hydrated(page: Page) {

@@ -55,7 +55,7 @@ const site: Record<Lng, { htmlLang: string; header: string; footer: string; back
   },
 }
 
-/** What each legal text must say, exactly, in each language (SPEC §1, §9). */
+/** What each legal text must say, exactly, in each language (docs/product.md §1, §9). */
 const legalTexts: Record<Lng, Record<'/privacidade' | '/termos' | '/cookies', string[]>> = {
   pt: {
     '/termos': [

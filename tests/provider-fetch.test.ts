@@ -65,7 +65,7 @@ describe('provider timeouts', () => {
 })
 
 /**
- * Every fault mode of the browser fault suite (e2e-faults/fixtures.ts), and the SPEC §8 message it
+ * Every fault mode of the browser fault suite (e2e-faults/fixtures.ts), and the docs/product.md §8 message it
  * becomes, for a read and a write. That suite puts each page and form through one mode per fault
  * class, in rotation: the mapping of every single mode is proved here.
  */
@@ -151,7 +151,7 @@ describe('one unreachable provider per visitor request', () => {
     expect(calls['/other/']).toBe(1)
   })
 
-  test('SPEC §4: a refresh that times out keeps the session, and the user fetch after it does not wait again', async () => {
+  test('docs/product.md §4: a refresh that times out keeps the session, and the user fetch after it does not wait again', async () => {
     let me = 0
     providerMock.use(
       http.post(providerUrl('/authentication/token/refresh/'), async () => {

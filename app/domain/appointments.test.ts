@@ -164,7 +164,7 @@ describe('checking a chosen time again', () => {
   })
 })
 
-describe('the cancellation terms (SPEC §9)', () => {
+describe('the cancellation terms (docs/product.md §9)', () => {
   const start = '2026-12-02T12:00:00.000Z'
 
   test('a patient cancelling 24 hours ahead or more is refunded in full; later, not', () => {

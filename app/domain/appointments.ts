@@ -2,14 +2,14 @@ import { type Language, languageTags } from '#app/i18n/config.ts'
 import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
 
 /**
- * Consultations as the patient reads them (docs/decisions/0023, SPEC §9): wall times in the
+ * Consultations as the patient reads them (docs/decisions/0023, docs/product.md §9): wall times in the
  * patient's time zone, the consultation window, the cancellation terms and prices. Pure: every
  * function takes the time zone, the language and "now" it needs; no I/O, no clock of its own.
  */
 
 export { DEFAULT_TIME_ZONE }
 export { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from './appointment-limits.ts'
-/** SPEC §9: consultations cancelled at least this long ahead are refunded in full. */
+/** docs/product.md §9: consultations cancelled at least this long ahead are refunded in full. */
 export const FULL_REFUND_NOTICE_MS = 24 * 60 * 60 * 1000
 /** The consultation page opens this long before the start and closes at the end. */
 export const OPENS_BEFORE_MS = 10 * 60 * 1000
@@ -197,7 +197,7 @@ export function availabilityWindow(now: Date): { start: string; end: string } {
 }
 
 /**
- * SPEC §9 and decision 0023: a patient who cancels at least 24 hours before the start is refunded
+ * docs/product.md §9 and decision 0023: a patient who cancels at least 24 hours before the start is refunded
  * in full; later, the terms guarantee no refund. A professional or an admin cancelling always
  * refunds in full.
  */

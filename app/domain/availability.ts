@@ -1,5 +1,5 @@
 /**
- * A professional's weekly availability (SPEC §3: per weekday `enabled` and slots of `start`/`end`
+ * A professional's weekly availability (docs/product.md §3: per weekday `enabled` and slots of `start`/`end`
  * as HH:MM) and the rules an edited one must keep: each time HH:MM, each start before its end, no
  * two slots of one day overlapping. Pure: the editor's schema and its tests use it.
  */

@@ -12,7 +12,7 @@ import { type CalendarConflict } from './calendar-conflicts.ts'
  * passed in.
  */
 
-/** The refresh window holds this many weeks (SPEC §9: 35 days from this week's Monday). */
+/** The refresh window holds this many weeks (docs/product.md §9: 35 days from this week's Monday). */
 export const CALENDAR_WEEKS = REFRESH_WINDOW_DAYS / 7
 
 export type CalendarWeek = { start: string; days: string[]; today: string; previous: string | null; next: string | null }
@@ -95,7 +95,7 @@ export function eventsByDay<Event extends CalendarEvent>(events: readonly Event[
 /**
  * The conflicts worth telling: a slot taken only by booked consultations (their own events in
  * the professional's calendar) is the schedule working, not a conflict. A consultation beside
- * another event in the slot stays, and is high (SPEC §9).
+ * another event in the slot stays, and is high (docs/product.md §9).
  */
 export function meaningfulConflicts(conflicts: readonly CalendarConflict[]): CalendarConflict[] {
   return conflicts.filter((conflict) => !conflict.conflictingEvents.every(isAppointmentEvent))

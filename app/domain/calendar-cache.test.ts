@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('the page’s "may be out of date" (SPEC §9)', () => {
+describe('the page’s "may be out of date" (docs/product.md §9)', () => {
   it('is 15 minutes, the provider’s automatic sync', () => {
     expect(STALE_AFTER_MS).toBe(15 * MINUTE)
   })

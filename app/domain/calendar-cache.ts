@@ -1,12 +1,12 @@
 /**
- * Whether the calendar page should say its events may be out of date (SPEC §9), as a pure
+ * Whether the calendar page should say its events may be out of date (docs/product.md §9), as a pure
  * function of the last sync (the provider's `last_sync`: an ISO instant, or null before the first)
  * and "now". The provider decides the event cache (5 minutes) and the automatic sync (15 minutes)
  * itself (server/calendar/sync-freshness.ts); the page says "stale" on the same boundary as that
  * automatic sync: from 15 minutes on.
  */
 
-/** SPEC §9: a last sync this old or older makes the shown events stale. */
+/** docs/product.md §9: a last sync this old or older makes the shown events stale. */
 export const STALE_AFTER_MS = 15 * 60 * 1000
 
 export type LastSync = string | number | Date | null | undefined

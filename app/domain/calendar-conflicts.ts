@@ -3,7 +3,7 @@ import { WEEKDAYS, minutesOf, type Slot, type Weekday, type WeeklyAvailability }
 import { type CalendarEvent, type Interval, conflictWindow, eventInterval, isInneraEvent, overlaps, wallClock, windowDates } from './calendar.ts'
 
 /**
- * Conflicts between a professional's availability and their Google Calendar (SPEC §3, §9;
+ * Conflicts between a professional's availability and their Google Calendar (docs/product.md §3, §9;
  * decision 0025): over the conflict window, each availability slot of each local date that one or
  * more busy events overlap is one conflict, with a severity. Pure: the schedule, the events and
  * "now" are passed in; the text of the suggested resolution is the app's (a translation key).
@@ -61,7 +61,7 @@ export function blocksTime(event: CalendarEvent): boolean {
   return !(event.attendees ?? []).some((attendee) => attendee.self === true && attendee.responseStatus === 'declined')
 }
 
-/** SPEC §9: high with an event of the product; medium when a title or description says "importante" or "urgente"; else low. */
+/** docs/product.md §9: high with an event of the product; medium when a title or description says "importante" or "urgente"; else low. */
 export function conflictSeverity(events: readonly CalendarEvent[]): ConflictSeverity {
   if (events.some(isInneraEvent)) return 'high'
   if (events.some((event) => URGENT_WORDS.test(plain(event.summary)) || URGENT_WORDS.test(plain(event.description)))) return 'medium'

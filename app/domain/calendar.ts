@@ -3,9 +3,9 @@ import { addDays, mondayOf, todayIn } from './agenda.ts'
 import { isIsoDate } from './appointments.ts'
 
 /**
- * Google Calendar events as the provider answers them (decision 0025, SPEC §3) and what the app
+ * Google Calendar events as the provider answers them (decision 0025, docs/product.md §3) and what the app
  * derives from them: all-day or not, the product's own or not, the instants an event takes, the
- * windows of SPEC §9 and the stats. Pure: the time zone and "now" are passed in. Instants are
+ * windows of docs/product.md §9 and the stats. Pure: the time zone and "now" are passed in. Instants are
  * milliseconds since the epoch; dates are wall-calendar dates (YYYY-MM-DD) of the given zone.
  */
 
@@ -35,9 +35,9 @@ export type Interval = { start: number; end: number }
 
 export type CalendarStats = { totalEvents: number; inneraEvents: number; externalEvents: number; upcomingEvents: number; conflictsDetected: number }
 
-/** SPEC §9: the events read for the agenda cover this many days from this week's Monday. */
+/** docs/product.md §9: the events read for the agenda cover this many days from this week's Monday. */
 export const REFRESH_WINDOW_DAYS = 35
-/** SPEC §9: conflicts are looked for this many days from today. */
+/** docs/product.md §9: conflicts are looked for this many days from today. */
 export const CONFLICT_WINDOW_DAYS = 30
 
 const MINUTE = 60_000
@@ -139,14 +139,14 @@ function windowFrom(startDate: string, days: number, timeZone: string): DateWind
 }
 
 /**
- * SPEC §9: the events the agenda reads, from the Monday of the current week in the user's zone to
+ * docs/product.md §9: the events the agenda reads, from the Monday of the current week in the user's zone to
  * 35 days later (`endDate` is that date; the instants stop at its midnight).
  */
 export function refreshWindow(now: Date | number, timeZone: string): DateWindow {
   return windowFrom(mondayOf(todayIn(timeZone, new Date(now))), REFRESH_WINDOW_DAYS, timeZone)
 }
 
-/** SPEC §9: conflicts are looked for from today (all of it) in the user's zone to 30 days later. */
+/** docs/product.md §9: conflicts are looked for from today (all of it) in the user's zone to 30 days later. */
 export function conflictWindow(now: Date | number, timeZone: string, days = CONFLICT_WINDOW_DAYS): DateWindow {
   return windowFrom(todayIn(timeZone, new Date(now)), days, timeZone)
 }
@@ -159,7 +159,7 @@ export function windowDates(window: Pick<DateWindow, 'startDate' | 'endDate'>): 
 }
 
 /**
- * SPEC §3's stats: every event given, the product's own and the others, those starting after
+ * docs/product.md §3's stats: every event given, the product's own and the others, those starting after
  * `now` (all-day ones at the midnight of `timeZone`), and how many conflicts were found.
  */
 export function calendarStats(events: readonly CalendarEvent[], conflicts: readonly unknown[], now: Date | number, timeZone: string): CalendarStats {

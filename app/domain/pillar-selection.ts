@@ -1,14 +1,14 @@
 import { type PillarSlug, PILLAR_ORDER, isPillarSlug } from './pillars.ts'
 
 /**
- * SPEC §2's pillar selection. Single mode selects one pillar; multiple mode toggles pillars in
+ * docs/product.md §2's pillar selection. Single mode selects one pillar; multiple mode toggles pillars in
  * and out, starting from the completed pillars; reset clears the selection and the completed
  * pillars. Pure: the route keeps the state in cookies.
  */
 export type SelectionMode = 'single' | 'multiple'
 export type SelectionState = { mode: SelectionMode; selected: PillarSlug[]; completed: PillarSlug[] }
 
-/** Only known pillars, once each, in the spec's order. */
+/** Only known pillars, once each, in the product's order (docs/product.md §1). */
 export function cleanSlugs(values: readonly unknown[]): PillarSlug[] {
   const wanted = new Set(values.filter(isPillarSlug))
   return PILLAR_ORDER.filter((slug) => wanted.has(slug))

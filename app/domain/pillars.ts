@@ -1,4 +1,4 @@
-/** SPEC §2: the six pillars in this order, placed alternately left and right. */
+/** docs/product.md §2: the six pillars in this order, placed alternately left and right. */
 export const PILLAR_ORDER = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias'] as const
 export type PillarSlug = (typeof PILLAR_ORDER)[number]
 
@@ -10,7 +10,7 @@ export function positionOf(index: number): 'left' | 'right' {
   return index % 2 === 0 ? 'left' : 'right'
 }
 
-/** Puts pillars in the spec's order, whatever order they came in; unknown slugs go last. */
+/** Puts pillars in the product's order (docs/product.md §1), whatever order they came in; unknown slugs go last. */
 export function inPillarOrder<Pillar extends { slug: string }>(pillars: readonly Pillar[]): Pillar[] {
   const rank = (slug: string) => {
     const index = (PILLAR_ORDER as readonly string[]).indexOf(slug)

@@ -1,4 +1,4 @@
-/** The program of SPEC §1, §9: 8 to 12 weeks. */
+/** The program of docs/product.md §1, §9: 8 to 12 weeks. */
 export const MIN_WEEKS = 8
 export const MAX_WEEKS = 12
 

@@ -28,7 +28,7 @@ export const cancelSchema = z.object({
   reason: z.string().trim().max(REASON_MAX_LENGTH, { error: 'appointments:validation.reasonTooLong' }).optional().default(''),
 })
 
-/** What the professional may set (SPEC §7 `/appointments/{id}/status/`): each is a button of one form. */
+/** What the professional may set (docs/product.md §7 `/appointments/{id}/status/`): each is a button of one form. */
 export const statusChanges = ['confirmed', 'completed', 'no_show'] as const
 export const statusSchema = z.object({
   status: z.enum(statusChanges, { error: 'appointments:manage.statusInvalid' }),

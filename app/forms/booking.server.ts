@@ -128,7 +128,7 @@ function chosenEnd(raw: FormDataEntryValue | null, start: string, own: Slot | un
 
 /**
  * The professional's Google Calendar on the chosen time, asked live (decision 0025): busy, free,
- * or not known. SPEC §8: a failed check counts as free, and the patient is told it could not be
+ * or not known. docs/product.md §8: a failed check counts as free, and the patient is told it could not be
  * made. Rescheduling, the appointment's own event (inside its current time) is not in the way.
  */
 async function calendarCheck(
@@ -173,7 +173,7 @@ export async function bookingAction(
     /** Whose free times the chosen time must be among (and, rescheduling, the appointment's own time). */
     target: () => Promise<{ professionalId: number; own?: Slot }>
     submit: (values: { start_time: string; notes: string }) => Promise<Appointment>
-    /** `calendarUnverified`: the calendar check failed, the patient is to be told (SPEC §8). */
+    /** `calendarUnverified`: the calendar check failed, the patient is to be told (docs/product.md §8). */
     done: (appointment: Appointment, outcome: { calendarUnverified: boolean }) => Promise<Response>
   },
 ) {

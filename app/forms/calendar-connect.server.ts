@@ -13,7 +13,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { CALENDAR_PATH, calendarFailureText } from './calendar.server.ts'
 
 /**
- * Connecting Google Calendar (SPEC §4, decision 0025): the start (a random `state` kept in the
+ * Connecting Google Calendar (docs/product.md §4, decision 0025): the start (a random `state` kept in the
  * user's session, the provider's consent URL) and Google's return to the callback (the `state`
  * checked once, the code exchanged by the provider). In the popup the answer is a tiny page that
  * hands the outcome to the page that opened it; without one, a redirect with a toast.
@@ -76,7 +76,7 @@ export async function finishCalendarConnection(request: Request, auth: Auth): Pr
     if (answer.success === false || answer.calendar_enabled === false) return finish(request, popup, { outcome: 'error', key: 'calendar:errors.connect' })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    // SPEC §8: a 400 is the code (bad, used or expired), whatever its detail; anything else, the connection.
+    // docs/product.md §8: a 400 is the code (bad, used or expired), whatever its detail; anything else, the connection.
     const key = error.status === 400 ? 'calendar:errors.invalidCode' : 'calendar:errors.connect'
     return finish(request, popup, { outcome: 'error', key })
   }

@@ -4,7 +4,7 @@ import { minutesOf } from '#app/domain/availability.ts'
 import { EVENT_ID_MAX_LENGTH, EVENT_MAX_ATTENDEES, EVENT_MEETING_LINK_MAX_LENGTH, EVENT_NAME_MAX_LENGTH, EVENT_NOTES_MAX_LENGTH, type EventType, eventTypes } from '#app/domain/calendar-limits.ts'
 
 /**
- * The Google Calendar event form (SPEC §3's payload, decision 0025's bounds), shared by the
+ * The Google Calendar event form (docs/product.md §3's payload, decision 0025's bounds), shared by the
  * browser (conform's client validation) and the server (the page's action). A date and two
  * times in the zone the form names (the professional's schedule zone); the server turns them
  * into instants. Messages are keys.

@@ -68,7 +68,7 @@ export const connectionStateOf = ({ calendar_enabled, token_valid }: { calendar_
 })
 
 /**
- * What a failed calendar call means for the user (SPEC §8's calendar rows): not connected, a grant
+ * What a failed calendar call means for the user (docs/product.md §8's calendar rows): not connected, a grant
  * to renew, a throttle, or the action's own message.
  */
 export function calendarFailureText(t: TFunction, error: unknown, actionKey: string): string {
@@ -162,7 +162,7 @@ export type DashboardCalendar =
   | { state: 'connected'; stats: Omit<CalendarStats, 'conflictsDetected'> & { conflictsDetected: number | null } }
 
 /**
- * The dashboard's calendar stats (SPEC §3), for a professional: the integration's state came with
+ * The dashboard's calendar stats (docs/product.md §3), for a professional: the integration's state came with
  * the agenda, so one without a connected calendar costs nothing more; a connected one reads the
  * events and the schedule, in parallel, and counts in the schedule's zone (the calendar page's).
  */
@@ -222,7 +222,7 @@ export async function calendarPage(request: Request, { auth, user }: { auth: Sig
   const [t, language, calendarStatus, integration, guessedEvents, guessedAgenda, schedule] = await Promise.all([
     getFixedT(request, ['calendar', 'common']),
     languageOf(request),
-    // SPEC §3's status (GET /calendar/), and what the page says besides (the account, a sync running).
+    // docs/product.md §3's status (GET /calendar/), and what the page says besides (the account, a sync running).
     getCalendarStatus(auth).catch(nullWhileResubmitting),
     getIntegrationStatus(auth).catch(orNull),
     // Read beside the status: a connected calendar (this page's usual visitor) costs one round trip.
@@ -381,7 +381,7 @@ const STATUS_MESSAGES: Record<Exclude<CalendarIntent, 'create' | 'update'>, stri
 /**
  * The page's forms, by their button's `intent`: create and update an event (its form comes back
  * with what was typed when anything fails), delete one, sync, disconnect. Each success goes back
- * to the page with a toast; each failure says SPEC §8's calendar message where the form is.
+ * to the page with a toast; each failure says docs/product.md §8's calendar message where the form is.
  */
 export async function calendarAction(request: Request, { auth, user }: { auth: SignedInCaller; user: SessionUser }) {
   const form = await readFormData(request)
@@ -395,7 +395,7 @@ export async function calendarAction(request: Request, { auth, user }: { auth: S
     try {
       await syncCalendar(auth, intent === 'sync-full' ? { full: true } : {})
     } catch (error) {
-      // SPEC §4: a sync cannot start while another runs.
+      // docs/product.md §4: a sync cannot start while another runs.
       if (error instanceof ProviderError && error.status === 409) {
         return data({ form: 'status', intent, error: t('calendar:errors.syncRunning') } satisfies CalendarReply, { status: 409 })
       }

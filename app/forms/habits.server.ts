@@ -78,7 +78,7 @@ const FIELD_MESSAGES: Record<(typeof PROVIDER_FIELDS)[number], string> = {
 
 /**
  * The habit form's reply after the provider refused or failed: its field errors (in English)
- * become ours on the same fields, the habit limit its own message, anything else the SPEC §8
+ * become ours on the same fields, the habit limit its own message, anything else the docs/product.md §8
  * text; everything typed comes back.
  */
 export function habitFormFailure(submission: Submission<unknown>, error: unknown, t: TFunction) {

@@ -23,7 +23,7 @@ export const sameNames = (names: readonly string[]): Record<string, string> => O
 
 /**
  * A form's reply after the provider refused or failed: the provider's field errors (a 400) on
- * their fields, anything else as the form's message from the SPEC §8 catalogue in the user's
+ * their fields, anything else as the form's message from the docs/product.md §8 catalogue in the user's
  * language; what was typed comes back (hidden fields excepted), and the status is 400, or 429
  * with Retry-After when throttled. Other errors are rethrown.
  */

@@ -4,7 +4,7 @@ import { detailSchema, googleLoginResponseSchema, loginResponseSchema } from './
 
 const post = (json: unknown) => ({ method: 'POST' as const, json })
 
-/** Signs in; the answer is what the session stores: both tokens and the user of SPEC §3. */
+/** Signs in; the answer is what the session stores: both tokens and the user of docs/product.md §3. */
 export async function login(email: string, password: string): Promise<SessionData> {
   const answer = await providerJson('/authentication/custom-login/', loginResponseSchema, post({ email, password }))
   const { access, refresh, user_id, username, groups, photo, first_name, last_name, time_zone } = answer

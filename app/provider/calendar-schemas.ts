@@ -33,7 +33,7 @@ const nullableInstant = () =>
     .optional()
     .transform((value) => value ?? null)
 
-/** SPEC §3 "Calendar status": `GET /calendar/`. */
+/** docs/product.md §3 "Calendar status": `GET /calendar/`. */
 export const calendarStatusSchema = z.object({
   calendar_enabled: z.boolean(),
   token_valid: z.boolean(),
@@ -75,7 +75,7 @@ const attendeeSchema = z.object({
 })
 
 /**
- * SPEC §3 "Calendar event (read)", Google's resource plus `transparency`, `innera_appointment_id`
+ * docs/product.md §3 "Calendar event (read)", Google's resource plus `transparency`, `innera_appointment_id`
  * and the professional's `notes` (decision 0029: kept by the provider, never in Google's event).
  */
 export const calendarEventSchema = z.object({
@@ -140,7 +140,7 @@ export const availabilityCheckSchema = z.object({
 })
 export type AvailabilityCheck = z.infer<typeof availabilityCheckSchema>
 
-/** SPEC §3 "Event creation payload" (create and update). */
+/** docs/product.md §3 "Event creation payload" (create and update). */
 export type EventPayload = {
   start_time: string
   end_time: string

@@ -14,7 +14,7 @@ export type ProviderRequest = {
   query?: Record<string, string | number | boolean | undefined>
   accessToken?: string
   signal?: AbortSignal
-  /** Which SPEC §8 row a network failure belongs to. */
+  /** Which docs/product.md §8 row a network failure belongs to. */
   during?: 'refresh'
 }
 

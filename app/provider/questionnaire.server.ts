@@ -13,7 +13,7 @@ const DEFINITION_FRESH_MS = 5 * 60_000
 let cachedDefinition: { definition: Definition; readAt: number } | undefined
 
 /**
- * SPEC §7's "get": the questionnaire definition (the current version). It is the same for every
+ * docs/product.md §7's "get": the questionnaire definition (the current version). It is the same for every
  * patient and versioned, so each process keeps the last one it read: a patient in the middle of
  * the assessment keeps their page (and their answers) when the provider stops answering.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
-/** A text the provider may send as null or leave out (SPEC §3: "empty string if missing"). */
+/** A text the provider may send as null or leave out (docs/product.md §3: "empty string if missing"). */
 export const text = () => z.string().nullable().optional().transform((value) => value ?? '')
 /** A URL or nothing. */
 export const optionalUrl = () => z.string().nullable().optional().transform((value) => value ?? null)
@@ -14,7 +14,7 @@ const timeZone = () =>
     .optional()
     .transform((value): string => (value && isTimeZone(value) ? value : DEFAULT_TIME_ZONE))
 
-/** The signed-in user of SPEC §3, as /users/me/ returns it, plus the time zone times are shown in. */
+/** The signed-in user of docs/product.md §3, as /users/me/ returns it, plus the time zone times are shown in. */
 export const sessionUserSchema = z.object({
   id: z.number(),
   username: z.string(),
@@ -55,7 +55,7 @@ export const loginResponseSchema = z.object({
   time_zone: timeZone(),
 })
 
-/** The refresh response is checked by hand: a missing access has its own SPEC §8 message. */
+/** The refresh response is checked by hand: a missing access has its own docs/product.md §8 message. */
 export const refreshResponseSchema = z.object({ access: z.string().optional() }).passthrough()
 
 export const googleLoginResponseSchema = z.object({

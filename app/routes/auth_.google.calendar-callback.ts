@@ -3,7 +3,7 @@ import { finishCalendarConnection } from '#app/forms/calendar-connect.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 
 /**
- * Google's return from the calendar consent (SPEC §2's `/auth/google/calendar-callback`, a
+ * Google's return from the calendar consent (docs/product.md §2's `/auth/google/calendar-callback`, a
  * resource route): the `state` checked against the session, the code exchanged by the provider;
  * in the popup a page that tells its opener, otherwise a redirect to the calendar with a toast.
  */

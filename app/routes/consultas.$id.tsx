@@ -69,9 +69,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       canReschedule: changeable && role !== 'profissional',
       hasConsultation: appointment.status !== 'cancelled',
     },
-    // The professional (and admins) run the consultation: its status and notes (SPEC §7).
+    // The professional (and admins) run the consultation: its status and notes (docs/product.md §7).
     manage: appointment.private_notes !== undefined && role !== 'paciente' ? manageView(appointment, now) : null,
-    // What the terms (SPEC §9) make of cancelling now, said before the patient confirms.
+    // What the terms (docs/product.md §9) make of cancelling now, said before the patient confirms.
     cancel:
       changeable && new URL(request.url).searchParams.get('cancelar') === '1'
         ? { refund, terms: refund === 'full' ? [t(canceller === 'patient' ? 'cancel.fullRefund' : 'cancel.fullRefundOther')] : [t('cancel.lateNotice'), t('terms.late')] }

@@ -65,7 +65,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     done: (appointment, { calendarUnverified }) =>
       redirectWithToast(`/consultas/${appointment.id}`, {
         type: 'success',
-        // SPEC §8: the Google Calendar check failed; done all the same, and the patient is told.
+        // docs/product.md §8: the Google Calendar check failed; done all the same, and the patient is told.
         message: { key: calendarUnverified ? 'appointments:reschedule.doneUnverified' : 'appointments:reschedule.done' },
         durationMs: calendarUnverified ? 10_000 : undefined,
       }),

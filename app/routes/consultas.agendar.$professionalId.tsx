@@ -64,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     done: (appointment, { calendarUnverified }) =>
       redirectWithToast(`/consultas/${appointment.id}`, {
         type: 'success',
-        // SPEC §8: the Google Calendar check failed; booked all the same, and the patient is told.
+        // docs/product.md §8: the Google Calendar check failed; booked all the same, and the patient is told.
         message: { key: calendarUnverified ? 'appointments:booking.bookedUnverified' : 'appointments:booking.booked' },
         durationMs: calendarUnverified ? 10_000 : undefined,
       }),

@@ -210,7 +210,7 @@ export default function Dashboard() {
 
 const STAT_NAMES = ['totalEvents', 'inneraEvents', 'externalEvents', 'upcomingEvents', 'conflictsDetected'] as const
 
-/** SPEC §3's calendar stats, when the professional's Google Calendar is connected; else the way to connect it. */
+/** docs/product.md §3's calendar stats, when the professional's Google Calendar is connected; else the way to connect it. */
 function CalendarSummary({ calendar }: { calendar: DashboardCalendar }) {
   const { t } = useTranslation('dashboard')
   return (

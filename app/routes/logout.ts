@@ -7,7 +7,7 @@ import { sessionStorage, getSession } from '#app/session/session.server.ts'
 const REVOKE_TIMEOUT_MS = 3_000
 
 /**
- * Logout (SPEC §4) ends the session at the provider first, so that a copy of the cookie or of its
+ * Logout (docs/product.md §4) ends the session at the provider first, so that a copy of the cookie or of its
  * refresh token opens nothing afterwards, then clears the tokens and the user here and goes to the
  * sign-in page. The user is signed out here even when the provider cannot be told: the failure is
  * logged, and the tokens it still honours expire on their own.

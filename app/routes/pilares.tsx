@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     readPillarCookies(request),
     latestForPatient(request),
   ])
-  // Signed-in patients: the completed pillars mirror the provider's latest result (SPEC §3).
+  // Signed-in patients: the completed pillars mirror the provider's latest result (docs/product.md §3).
   const completed = latest ? Object.keys(latest.scores) : cookies.completed
   const state = initialSelection(mode, completed, cookies.selection?.mode === mode ? cookies.selection.selected : undefined)
   const lng = locale as Language

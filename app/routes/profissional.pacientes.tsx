@@ -10,7 +10,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['dashboard', 'assessment'] }
 
-/** The professional's patients (SPEC §6: professionals list their patients). */
+/** The professional's patients (docs/product.md §6: professionals list their patients). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'profissional' })
   const [t, patients] = await Promise.all([getFixedT(request, 'dashboard'), listMyPatients(auth).catch(errorResponseFor)])

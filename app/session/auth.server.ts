@@ -25,7 +25,7 @@ export const USER_FRESH_MS = 60_000
 type RefreshResult = 'ok' | 'network' | 'failed'
 
 /**
- * The session of one incoming request (SPEC §4): tokens read from the cookie, an expired access
+ * The session of one incoming request (docs/product.md §4): tokens read from the cookie, an expired access
  * token refreshed before anything else, one refresh at most however many loaders ask, and a 401
  * answered by that one refresh and one retry. Loaders and actions share it through getAuth().
  */
@@ -60,7 +60,7 @@ export class Auth {
     const refresh = this.#session.get('refresh')
     if (!access && !refresh) return
     const now = Date.now()
-    // SPEC §8: a session that cannot be renewed ends with 'Session expired', never silently.
+    // docs/product.md §8: a session that cannot be renewed ends with 'Session expired', never silently.
     if (!refresh || isExpired(refresh, now)) {
       this.#end('start')
       return
@@ -91,7 +91,7 @@ export class Auth {
         json: { refresh },
         during: 'refresh',
       })
-      // SPEC §8 'Invalid response from refresh token endpoint': a success without an access token.
+      // docs/product.md §8 'Invalid response from refresh token endpoint': a success without an access token.
       if (!body.access) return 'failed'
       this.#session.set('access', body.access)
       this.#changed = true
@@ -158,7 +158,7 @@ export class Auth {
 
   /**
    * A provider call as the signed-in user. A 401 triggers the one refresh and one retry; when
-   * that fails the session is cleared and the user is sent to sign in with SPEC §8's message.
+   * that fails the session is cleared and the user is sent to sign in with docs/product.md §8's message.
    */
   async call<Schema extends z.ZodType>(path: string, schema: Schema, init: ProviderRequest = {}): Promise<z.infer<Schema>> {
     const access = this.#session.get('access')
@@ -187,7 +187,7 @@ export class Auth {
   }
 
   /**
-   * SPEC §4: "Then the current user is fetched and stored." A user confirmed less than
+   * docs/product.md §4: "Then the current user is fetched and stored." A user confirmed less than
    * USER_FRESH_MS ago is taken as stored, which spares most requests a provider round trip.
    * Network errors keep what is stored.
    */
@@ -204,7 +204,7 @@ export class Auth {
     } catch (error) {
       if (error instanceof ProviderError && error.isNetwork) return
       if (!(error instanceof ProviderError) && !(error instanceof Response)) throw error
-      // Any other failure of the user-data refresh forces the logout (SPEC §4).
+      // Any other failure of the user-data refresh forces the logout (docs/product.md §4).
       this.#end('sync')
     }
   }

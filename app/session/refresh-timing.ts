@@ -1,4 +1,4 @@
-/** SPEC §4, §9: refresh at the earlier of one minute before expiry or half the remaining lifetime. */
+/** docs/product.md §4, §9: refresh at the earlier of one minute before expiry or half the remaining lifetime. */
 export const REFRESH_LEAD_MS = 60_000
 /** After a network failure, one more try this much later. */
 export const NETWORK_RETRY_MS = 30_000

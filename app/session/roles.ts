@@ -1,7 +1,7 @@
 export const roles = ['admin', 'profissional', 'paciente'] as const
 export type Role = (typeof roles)[number]
 
-/** SPEC §6: the first recognised group wins, case ignored; no recognised group means paciente. */
+/** docs/product.md §6: the first recognised group wins, case ignored; no recognised group means paciente. */
 export function roleFromGroups(groups: readonly string[] | null | undefined): Role {
   for (const group of groups ?? []) {
     const name = group.trim().toLowerCase()
@@ -27,7 +27,7 @@ export function defaultRouteFor(role: Role): string {
   return role === 'admin' ? '/admin/dashboard' : '/dashboard'
 }
 
-/** SPEC §4: a Google sign-in is a new user when the user has exactly one group and it is paciente. */
+/** docs/product.md §4: a Google sign-in is a new user when the user has exactly one group and it is paciente. */
 export function isNewGoogleUser(groups: readonly string[]): boolean {
   return groups.length === 1 && groups[0]!.trim().toLowerCase() === 'paciente'
 }

@@ -18,7 +18,7 @@ async function refreshInBackground(): Promise<RefreshOutcome> {
 }
 
 /**
- * The browser's share of SPEC §4's scheduled refresh: the server sends only the access token's
+ * The browser's share of docs/product.md §4's scheduled refresh: the server sends only the access token's
  * expiry time (never the token); at the scheduled time the resource route refreshes the session
  * cookie. A failure that is not the network's signs the user out.
  */

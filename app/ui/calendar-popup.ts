@@ -1,5 +1,5 @@
 /**
- * The Google Calendar connection popup (SPEC §4, §8, §9; issue 13): a pure reducer over its states
+ * The Google Calendar connection popup (docs/product.md §4, §8, §9; issue 13): a pure reducer over its states
  * and a small driver that opens the 500x600 popup, checks every second whether it closed, gives up
  * after 5 minutes and listens for the answer the callback page posts to its opener. The window and
  * the timers are injected, so tests run on fake ones. Texts are the app's: each state has a key.

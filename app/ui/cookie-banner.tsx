@@ -5,7 +5,7 @@ import { type Consent, optionalCategories } from '#app/utils/consent.ts'
 const choiceButton = 'btn min-w-40 flex-1 border border-brand-700 bg-white text-brand-800 hover:bg-brand-50 sm:flex-none'
 
 /**
- * SPEC §2: necessary only, accept all and customize, equally prominent, and a close button.
+ * docs/product.md §2: necessary only, accept all and customize, equally prominent, and a close button.
  * Server-rendered, so it never flashes; plain forms, so it works without JavaScript.
  */
 export function CookieBanner({ consent, settingsRequested }: { consent: Consent | null; settingsRequested: boolean }) {

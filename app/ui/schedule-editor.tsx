@@ -20,6 +20,11 @@ type Props = {
 
 const fieldClass = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'
 const inputClass = `${fieldClass} w-full`
+/**
+ * As wide as the browser writes the time (app/styles/tailwind.css). With the narrower padding and
+ * gaps of a range's row, "01:00 PM – 06:00 PM" stays on one line at 360 px.
+ */
+const timeClass = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-1.5 py-2 text-base text-ink aria-[invalid]:border-red-700'
 
 /**
  * The availability editor: settings, each weekday on or off with its time ranges, and date
@@ -94,7 +99,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones, conflicts 
                   {slots.map((slot, index) => {
                     const range = slot.getFieldset()
                     return (
-                      <li key={slot.key} className="flex flex-wrap items-start gap-2">
+                      <li key={slot.key} className="flex flex-wrap items-start gap-x-1.5 gap-y-2">
                         <TimeInput meta={range.start} label={t('editor.slotStart', { day: dayName, number: index + 1 })} />
                         <span aria-hidden="true" className="pt-3">
                           –
@@ -153,7 +158,7 @@ export function ScheduleEditor({ defaultValue, lastResult, timeZones, conflicts 
                         </label>
                       ))}
                     </fieldset>
-                    <div className="flex items-start gap-2">
+                    <div className="flex flex-wrap items-start gap-2">
                       <TimeInput meta={row.start} label={t('editor.exceptionStart', { number })} visibleLabel={t('editor.from')} />
                       <TimeInput meta={row.end} label={t('editor.exceptionEnd', { number })} visibleLabel={t('editor.to')} />
                     </div>
@@ -189,7 +194,7 @@ function TimeInput({ meta, label, visibleLabel }: { meta: FieldMetadata<string |
         {visibleLabel ? <span aria-hidden="true">{visibleLabel}</span> : null}
         <span className={visibleLabel ? 'sr-only' : undefined}>{label}</span>
       </label>
-      <input {...getInputProps(meta, { type: 'time' })} step={300} className={`${fieldClass} w-28`} />
+      <input {...getInputProps(meta, { type: 'time' })} step={300} className={timeClass} />
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   )

@@ -1,4 +1,4 @@
-/** SPEC §2, §9: one toast at a time; a new one replaces the current; 5 seconds by default. */
+/** docs/product.md §2, §9: one toast at a time; a new one replaces the current; 5 seconds by default. */
 export const TOAST_LIMIT = 1
 export const DEFAULT_TOAST_DURATION_MS = 5_000
 

@@ -36,7 +36,7 @@ function schema() {
 
 export type ConsentChoice = { kind: 'all' } | { kind: 'necessary' } | { kind: 'close' } | { kind: 'custom'; categories: OptionalCategory[] }
 
-/** The stored preferences for a choice (SPEC §3): necessary is always on. */
+/** The stored preferences for a choice (docs/product.md §3): necessary is always on. */
 export function consentFor(choice: ConsentChoice, now: Date): Consent {
   const granted = new Set<OptionalCategory>(choice.kind === 'all' ? optionalCategories : choice.kind === 'custom' ? choice.categories : [])
   return {

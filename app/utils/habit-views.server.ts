@@ -18,7 +18,7 @@ export function pillarNames(pillars: readonly Pillar[], language: Language): Pil
 }
 
 /**
- * The habit form's pillar choices, in the spec's order: the provider's names or, while a failed
+ * The habit form's pillar choices, in the product's order (docs/product.md §1): the provider's names or, while a failed
  * submission is answered without them (`pillars` null), the names the app's own pages use, so
  * the form comes back whole with what was chosen.
  */

@@ -7,7 +7,7 @@ import { type PillarSlug } from '#app/domain/pillars.ts'
 const ONE_YEAR = 60 * 60 * 24 * 365
 const options = () => ({ path: '/', sameSite: 'lax' as const, httpOnly: true, secure: getEnv().SESSION_COOKIE_SECURE, maxAge: ONE_YEAR })
 
-// SPEC §3: the completed pillars are kept as questionnaire_pillars, readable by the server.
+// docs/product.md §3: the completed pillars are kept as questionnaire_pillars, readable by the server.
 let completedCookie: ReturnType<typeof createCookie> | undefined
 let selectionCookie: ReturnType<typeof createCookie> | undefined
 const completed = () => (completedCookie ??= createCookie('questionnaire_pillars', options()))

@@ -217,7 +217,7 @@ export async function lockBookingsOf(tx: Pick<Database, 'execute'>, professional
 
 /**
  * Books: the appointment (the exclusion constraint refuses an overlap), the care relationship
- * it creates, so the professional lists the patient and may read what they share (SPEC §6), and
+ * it creates, so the professional lists the patient and may read what they share (docs/product.md §6), and
  * its confirmation and reminders (reminders.ts), all or nothing.
  */
 export async function insertAppointment(db: Database, values: NewAppointment, now: Date): Promise<AppointmentRow> {

@@ -44,7 +44,7 @@ export async function authenticate<C extends Caller = Caller>(
   return found
 }
 
-/** The caller's role (SPEC §6): case-insensitive, first recognised group wins, default paciente. */
+/** The caller's role (docs/product.md §6): case-insensitive, first recognised group wins, default paciente. */
 export function roleOf(groups: string[]): Role {
   for (const group of groups) {
     const name = group.toLowerCase()

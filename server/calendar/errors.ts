@@ -2,7 +2,7 @@ import { apiError } from '#server/http/errors.ts'
 
 /**
  * The calendar's answers that are not field errors (decision 0025): each carries a `code` the
- * app maps to SPEC §8's message, and a detail in the catalogue's words where it has some.
+ * app maps to docs/product.md §8's message, and a detail in the catalogue's words where it has some.
  */
 
 export const CALENDAR_NOT_CONNECTED = 'Calendar não está conectado'

@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('the calendar’s freshness (SPEC §9)', () => {
+describe('the calendar’s freshness (docs/product.md §9)', () => {
   it('has the spec’s numbers', () => {
     expect(EVENT_CACHE_MS).toBe(5 * MINUTE)
     expect(AUTO_SYNC_AFTER_MS).toBe(15 * MINUTE)

@@ -1,5 +1,5 @@
 /**
- * How fresh a professional's synced calendar is (SPEC §9, decision 0025): the one place of the
+ * How fresh a professional's synced calendar is (docs/product.md §9, decision 0025): the one place of the
  * two rules, as pure functions of the last sync (null before the first) and "now".
  *
  * - The event cache: GET /calendar/ answers the stored events while the last sync is less than

@@ -412,7 +412,7 @@ export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday',
 export type Weekday = (typeof WEEKDAYS)[number]
 /** A period of a day in wall time: "HH:MM" to "HH:MM" ("24:00" allowed as an end). */
 export type TimeSlot = { start: string; end: string }
-/** SPEC §3's availability: per weekday, whether it is open and its slots. */
+/** docs/product.md §3's availability: per weekday, whether it is open and its slots. */
 export type WeeklyAvailability = Record<Weekday, { enabled: boolean; slots: TimeSlot[] }>
 
 /**

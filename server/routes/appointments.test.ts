@@ -225,7 +225,7 @@ describe('POST /appointments/create/', () => {
     expect(row!.meetingLink).toMatch(/^https:\/\/meet\.jit\.si\/innera-[A-Za-z0-9_-]{24}$/)
   })
 
-  it('makes the patient one of the professional\'s patients (SPEC §6), once', async () => {
+  it('makes the patient one of the professional\'s patients (docs/product.md §6), once', async () => {
     const patientsOfLucas = async () => (await api.get('/users/professionals/patients/', { token: tokens.lucas })).json.map((patient: { id: number }) => patient.id)
     expect(await patientsOfLucas()).not.toContain(ID.pedro)
     expect((await book('pedro', 'lucas', sp(WED, '08:00'))).status).toBe(201)

@@ -63,7 +63,7 @@ const DAY = 24 * HOUR
 export const MAX_AVAILABILITY_DAYS = 62
 /** The consultation room opens this long before the start. */
 export const ROOM_OPENS_BEFORE_MINUTES = 10
-/** A patient's cancellation at least this long before the start is refunded in full (SPEC §9). */
+/** A patient's cancellation at least this long before the start is refunded in full (docs/product.md §9). */
 export const FULL_REFUND_NOTICE_HOURS = 24
 
 export const SLOT_TAKEN = 'This time is no longer available.'
@@ -127,7 +127,7 @@ function closedReason(appointment: AppointmentRow, now: number): string | undefi
   return undefined
 }
 
-/** Consultations, booking and schedules (SPEC §7 "Appointments", decision 0023). */
+/** Consultations, booking and schedules (docs/product.md §7 "Appointments", decision 0023). */
 export function registerAppointmentRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
   const photoBase = config.providerPublicUrl
@@ -364,7 +364,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const closed = closedReason(appointment, now)
       if (closed) throw apiError(400, closed)
       const { reason } = validate(cancelSchema, await readFields(c.req.raw))
-      // The terms (SPEC §9): full refund when the patient cancels 24 h or more ahead; the
+      // The terms (docs/product.md §9): full refund when the patient cancels 24 h or more ahead; the
       // professional's or an admin's cancellation is always refunded.
       const ahead = appointment.startTime.getTime() - now
       const refund = relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR ? 'full' : 'none'

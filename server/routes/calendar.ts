@@ -258,7 +258,7 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const caller = await professional(c)
       const fields = await readFields(c.req.raw)
-      // One path, two calls (SPEC §7): the code exchange carries auth_code / integration_type.
+      // One path, two calls (docs/product.md §7): the code exchange carries auth_code / integration_type.
       if ('auth_code' in fields || 'integration_type' in fields) return connect(c, caller.user.id, fields)
       return createEvent(c, caller, fields)
     },

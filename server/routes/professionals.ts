@@ -10,7 +10,7 @@ import type { Services } from '#server/services.ts'
 import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
 import { serializePatient, serializeProfessional, serializeProfile } from '#server/users/serializers.ts'
 
-/** Professionals and their patients (SPEC §6: professionals list their patients). */
+/** Professionals and their patients (docs/product.md §6: professionals list their patients). */
 export function registerProfessionalRoutes(api: Api, services: Services): void {
   const { db, config, clock } = services
   const photoBase = config.providerPublicUrl

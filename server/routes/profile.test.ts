@@ -88,7 +88,7 @@ describe('profile', () => {
     }
     expect((await api.patch('/users/profile/update/', { time_zone: 'Mars/Olympus' }, { token })).json).toEqual({ time_zone: ['Enter a valid time zone.'] })
     expect((await api.get('/users/profile/', { token })).json.time_zone).toBe('UTC')
-    // SPEC §3's fields, plus the time zone the app shows times in from the first page on (decision 0023).
+    // docs/product.md §3's fields, plus the time zone the app shows times in from the first page on (decision 0023).
     expect(Object.keys(await api.login('paciente@innera.local'))).toContain('time_zone')
   })
 

@@ -43,7 +43,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
   api.endpoint('/users/me/', {
     GET: async (c) => {
       const { user, groups } = await authenticate(c, services)
-      // The login response shares serializeUser's shape (SPEC §3); the time zone is only here.
+      // The login response shares serializeUser's shape (docs/product.md §3); the time zone is only here.
       return c.json(serializeUser(user, groups, photoBase))
     },
   })

@@ -39,7 +39,7 @@ function parseFocusPillars(value: unknown, known: string[]): { focus?: string[] 
   return { focus: [...new Set(value as string[])] }
 }
 
-/** The personalised 8-12 week program (SPEC §1, §9), built from the latest assessment or the chosen pillars. */
+/** The personalised 8-12 week program (docs/product.md §1, §9), built from the latest assessment or the chosen pillars. */
 export function registerProgramRoutes(api: Api, services: Services): void {
   const { db, clock } = services
   const today = () => saoPauloDate(clock())

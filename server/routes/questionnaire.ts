@@ -81,8 +81,8 @@ function parseIdList(value: unknown): { ids: number[] } | { error: string } {
 const resultIdField = z.object({ questionnaire: idField() })
 
 /**
- * The health assessment (SPEC §7 Questionnaire): the versioned question bank, submissions
- * scored per pillar, history and trends, and sharing a result with professionals (SPEC §6).
+ * The health assessment (docs/product.md §7 Questionnaire): the versioned question bank, submissions
+ * scored per pillar, history and trends, and sharing a result with professionals (docs/product.md §6).
  */
 export function registerQuestionnaireRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
@@ -128,7 +128,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     GET: async (c) => c.json(await definition(undefined)),
   })
 
-  // SPEC's "get": the questionnaire definition, the current one or `?version=` (old results
+  // The "get" of docs/product.md §7: the questionnaire definition, the current one or `?version=` (old results
   // keep their own questions).
   api.endpoint('/questionnaire/get/', {
     GET: async (c) => {

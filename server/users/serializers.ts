@@ -6,7 +6,7 @@ import type { UserRow } from './repository'
  */
 export const photoUrl = (photoBase: string, name: string | null) => (name ? `${photoBase}/media/photos/${name}` : null)
 
-/** The signed-in user object (SPEC §3): GET /users/me/ and the login response. */
+/** The signed-in user object (docs/product.md §3): GET /users/me/ and the login response. */
 export function serializeUser(user: UserRow, groups: string[], photoBase: string) {
   return {
     id: user.id,

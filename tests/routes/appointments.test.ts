@@ -263,7 +263,7 @@ describe('booking: pick, review, confirm', () => {
     expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
   })
 
-  test('a provider failure keeps the notes and says what happened (SPEC §8), in the user’s language', async () => {
+  test('a provider failure keeps the notes and says what happened (docs/product.md §8), in the user’s language', async () => {
     createAnswers(() => HttpResponse.json({ detail: 'boom' }, { status: 500 }))
     const failed = await post({ intent: 'confirm', start_time: chosen, notes })
     expect(failed.status).toBe(400)

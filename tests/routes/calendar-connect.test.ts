@@ -10,7 +10,7 @@ import { run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 
 /**
- * Connecting Google Calendar (SPEC §4, §8; decision 0025): the start keeps a random `state` in the
+ * Connecting Google Calendar (docs/product.md §4, §8; decision 0025): the start keeps a random `state` in the
  * session and sends the professional to Google's consent page; the callback checks the `state`
  * once before anything else, then the provider exchanges the code. Full page: a redirect with a
  * toast; in the popup: a page that tells its opener.

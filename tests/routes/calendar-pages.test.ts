@@ -16,7 +16,7 @@ import { demoProfessional } from '#tests/mocks/session.ts'
 
 /**
  * The calendar elsewhere (issue 13): booking's confirm step asks the professional's Google
- * Calendar live (SPEC §8: a failed check counts as free, with a warning); the professional's
+ * Calendar live (docs/product.md §8: a failed check counts as free, with a warning); the professional's
  * dashboard shows the stats, and the availability editor the conflicts, when connected.
  */
 
@@ -158,7 +158,7 @@ describe('the professional’s dashboard', () => {
     expect(failed.calendar).toEqual({ state: 'unavailable' })
   })
 
-  test('connected: SPEC §3’s stats over the refresh window, the events and the schedule read once each', async () => {
+  test('connected: docs/product.md §3’s stats over the refresh window, the events and the schedule read once each', async () => {
     const asked = calendarProvider()
     const { calendar } = await dashboard()
     expect(calendar).toEqual({ state: 'connected', stats: { totalEvents: 5, inneraEvents: 1, externalEvents: 4, upcomingEvents: 5, conflictsDetected: 4 } })

@@ -40,7 +40,7 @@ async function toastOf(result: { headers: Headers }) {
 const formError = (reply: CalendarReply) => (reply.form === 'event' ? reply.result.error?.[''] : [reply.error])
 const pt = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../locales/pt/calendar.json'), 'utf8')) as Record<string, Record<string, string>>
 
-describe('SPEC §8: the calendar rows, exactly, in Portuguese', () => {
+describe('docs/product.md §8: the calendar rows, exactly, in Portuguese', () => {
   test.each([
     ['errors', 'notConnected', 'Calendar não está conectado'],
     ['errors', 'invalidCode', 'Código de autorização inválido ou expirado'],
@@ -399,7 +399,7 @@ describe('creating an event', () => {
     related_object_id: '',
   }
 
-  test('sends SPEC §3’s payload (instants in UTC from the professional’s zone) and goes to its week with a toast', async () => {
+  test('sends docs/product.md §3’s payload (instants in UTC from the professional’s zone) and goes to its week with a toast', async () => {
     const asked = calendarProvider()
     const result = await post(typed)
     expect(asked.created).toEqual([

@@ -60,7 +60,7 @@ describe('my habits', () => {
     )
     const result = await run(listLoader, await listRequest())
     const data = result.data as { groups: { name: string; rate: unknown; habits: { name: string; days: { date: string; relative: string | null; label: string }[]; streak: unknown; strength: number }[] }[]; archived: unknown }
-    // Pillars in the spec's order: physical activity before nutrition; each with its completion rate.
+    // Pillars in the product's order (docs/product.md §1): physical activity before nutrition; each with its completion rate.
     expect(data.groups.map((group) => [group.name, group.rate])).toEqual([
       ['Atividade física', { percent: null, days: 28 }],
       ['Alimentação', { percent: 71, days: 28 }],

@@ -38,7 +38,7 @@ function provider({ refresh = 'ok', me = 'ok', user = demoPatient }: { refresh?:
 const request = (cookie?: string, url = 'http://app.test/') => new Request(url, { headers: cookie ? { Cookie: cookie } : {} })
 const rootData = (data: unknown) => data as { user: { name: string } | null; toast: { message: { key?: string; text?: string } } | null; accessExpiresAt: number | null }
 
-describe('session start (SPEC §4)', () => {
+describe('session start (docs/product.md §4)', () => {
   test('no tokens: signed out, no provider call, no cookie', async () => {
     const counters = provider()
     const result = await run(rootLoader, request())

@@ -50,7 +50,7 @@ function popupEnvironment(win: Window): PopupEnvironment {
   }
 }
 
-/** The popup flow of SPEC §4: opens it, follows it, and revalidates the page once connected. */
+/** The popup flow of docs/product.md §4: opens it, follows it, and revalidates the page once connected. */
 function useCalendarPopup() {
   const revalidator = useRevalidator()
   const [state, setState] = useState<PopupState>(INITIAL_POPUP_STATE)
@@ -70,7 +70,7 @@ function useCalendarPopup() {
 }
 
 /**
- * The connection (SPEC §4): connect (a plain link to the full-page flow; with JavaScript a 500x600
+ * The connection (docs/product.md §4): connect (a plain link to the full-page flow; with JavaScript a 500x600
  * popup), or, connected, the Google account, its synced calendar, the last sync, sync buttons and disconnect with a
  * confirmation; a revoked grant offers "Reconnect". What the popup says stays in one live region.
  */

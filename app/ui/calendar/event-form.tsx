@@ -21,7 +21,7 @@ type Props = {
 }
 
 /**
- * Create or edit a Google Calendar event (SPEC §3's payload): type, date and times in the
+ * Create or edit a Google Calendar event (docs/product.md §3's payload): type, date and times in the
  * professional's zone, patient's name, guests, notes, meeting link, linked consultation. Works
  * without JavaScript; a failed submission comes back with everything typed.
  */

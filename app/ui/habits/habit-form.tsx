@@ -117,7 +117,7 @@ export function HabitForm({ defaultValue, lastResult, pillars, weekdayNames, sub
           {...getInputProps(fields.reminder_time, { type: 'time' })}
           step={300}
           aria-describedby={[`${fields.reminder_time.id}-hint`, fields.reminder_time.errors?.length ? fields.reminder_time.errorId : null].filter(Boolean).join(' ')}
-          className={`${controlClass} w-36`}
+          className={controlClass}
         />
         <ErrorList id={fields.reminder_time.errorId} errors={fields.reminder_time.errors} />
       </div>
