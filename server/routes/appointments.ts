@@ -455,7 +455,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const timeZone = context.timeZone ?? user.timeZone
       const start = query.start ?? localDateOf(clock(), timeZone)
       const days = query.days ?? 7
-      const views = await professionalAppointmentViews(
+      const { views, truncated } = await professionalAppointmentViews(
         db,
         user.id,
         new Date(startOfLocalDay(start, timeZone)),
@@ -466,6 +466,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         start,
         end: addDays(start, days - 1),
         appointments: views.map((view) => serialize(view, caller)),
+        // At most 500 (a pile of cancelled bookings cannot make the read or the page grow): true when some were left out.
+        truncated,
         // The calendar's state comes along, so the professional's home needs no second call to know it.
         calendar: context.calendar,
       })
