@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
-import { habitEntries, habits, type HabitEntryStatus, type HabitFrequency } from '#server/db/schema.ts'
+import { habitEntries, habits, users, type HabitEntryStatus, type HabitFrequency } from '#server/db/schema.ts'
 
 export type HabitRow = typeof habits.$inferSelect
 export type HabitEntryRow = typeof habitEntries.$inferSelect
@@ -36,20 +36,18 @@ export async function countHabits(db: Pick<Database, 'select'>, userId: number):
   return { active: Number(row?.active ?? 0), total: Number(row?.total ?? 0) }
 }
 
-/** The advisory-lock class of a user's habit limits (the other key is the user's id). */
-const HABIT_LIMITS_LOCK = 0x4841
-
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 
 /**
- * Runs `write` with the user's habit counts, in a transaction that holds the user's habit lock:
- * two creates (or restores) of one user, from one process or several, take turns, so neither
- * can pass a limit the other has just reached (a count then an insert, unlocked, would let
- * parallel requests all see 29 active habits and all insert).
+ * Runs `write` with the user's habit counts, in a transaction that holds the user's row locked
+ * (FOR NO KEY UPDATE: other tables' rows may still reference it meanwhile): two creates (or
+ * restores) of one user, from one process or several, take turns, so neither can pass a limit
+ * the other has just reached (a count then an insert, unlocked, would let parallel requests all
+ * see 29 active habits and all insert).
  */
 export async function withHabitCounts<T>(db: Database, userId: number, write: (tx: Transaction, counts: HabitCounts) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${HABIT_LIMITS_LOCK}::int, ${userId}::int)`)
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update')
     return write(tx, await countHabits(tx, userId))
   })
 }

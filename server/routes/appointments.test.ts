@@ -564,6 +564,7 @@ describe('GET /appointments/dashboard/', () => {
       SELECT ${ID.paula}, ${ID.pedro}, ${sp('2026-03-02', '09:00')}::timestamptz, ${sp('2026-03-02', '09:50')}::timestamptz, ${sp('2026-03-02', '09:50')}::timestamptz, 'cancelled', 'https://meet.example/x' || n FROM generate_series(1, 700) n`)
     const week = await api.get('/appointments/dashboard/?start=2026-03-02&days=7', { token: tokens.paula })
     expect(week.json.truncated).toBe(true)
+    expect(week.headers.get('cache-control')).toBe('private, no-store')
     expect(week.json.appointments).toHaveLength(500)
     const ids = week.json.appointments.map((appointment: { id: number }) => appointment.id)
     expect(ids).toEqual(expect.arrayContaining([tuesday, wednesday]))

@@ -152,6 +152,7 @@ describe('GET /habits/ by pages', () => {
     expect(first.status).toBe(200)
     expect(first.json).toMatchObject({ today: '2026-03-19', time_zone: 'America/Sao_Paulo', count: 2000, previous: null, next: 'http://provider.test/habits/?archived=true&page=2' })
     expect(first.json.results).toHaveLength(30)
+    expect(first.headers.get('cache-control')).toBe('private, no-store')
     // seedHabits archives the later ids earlier: the first inserted is the latest archived.
     expect(first.json.results[0].id).toBe(archived[0])
     expect(first.json.results[0]).toMatchObject({ archived: true, week: expect.any(Array), current_streak: expect.any(Object) })
@@ -286,6 +287,7 @@ describe('GET /habits/{id}/completions/, /habits/stats/, /habits/pillar/{id}/, /
     await api.post(`/habits/${id}/track/`, { date: '2026-03-19', status: 'done' }, { token: tokens.pedro })
     const stats = (await api.get('/habits/stats/', { token: tokens.pedro })).json
     expect(stats.habits).toHaveLength(1)
+    expect((await api.get('/habits/stats/', { token: tokens.pedro })).headers.get('cache-control')).toBe('private, no-store')
     expect(stats.habits[0]).not.toHaveProperty('heat_map')
     expect(stats.pillars).toEqual([expect.objectContaining({ pillar: 'alimento', days: 28 })])
   })

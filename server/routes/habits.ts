@@ -22,7 +22,7 @@ import { suggestionsFor } from '#server/habits/suggestions.ts'
 import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
-import { paginate, type PageSizes } from '#server/http/pagination.ts'
+import { paginate, PRIVATE_NO_STORE, type PageSizes } from '#server/http/pagination.ts'
 import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, isIsoDate, listField, toFieldErrors, validate } from '#server/http/fields.ts'
 import { currentProgramOf, goalsOf } from '#server/questionnaire/program-repository.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
@@ -306,11 +306,15 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const day = dayOf(user.timeZone)
       const list = await activeHabitsOf(user.id)
       const byHabit = entriesByHabit(await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today))
-      return c.json({
-        today: day.today,
-        habits: list.map((habit) => habitDetail(habit, byHabit(habit), day, { heatMap: false })),
-        pillars: pillarRates(list.map((habit) => ({ habit, entries: byHabit(habit) })), day),
-      })
+      return c.json(
+        {
+          today: day.today,
+          habits: list.map((habit) => habitDetail(habit, byHabit(habit), day, { heatMap: false })),
+          pillars: pillarRates(list.map((habit) => ({ habit, entries: byHabit(habit) })), day),
+        },
+        200,
+        { 'Cache-Control': PRIVATE_NO_STORE },
+      )
     },
   })
 

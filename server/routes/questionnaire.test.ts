@@ -284,7 +284,9 @@ describe('history: results, latest, trends', () => {
     // 500 submissions a day apart, straight into the table: submitting is not limited, reading is.
     await database.db.execute(sql`INSERT INTO questionnaire_results (user_id, version, submitted_at, answers, scores, focus_pillars)
       SELECT ${ids.pedro}, '2025.1', timestamptz '2024-01-01T12:00:00Z' + n * interval '1 day', '{}', jsonb_build_object('sono', n % 101), '["sono"]' FROM generate_series(1, 500) n`)
-    const trends = (await api.get('/questionnaire/trends/', { token: tokens.pedro })).json
+    const answer = await api.get('/questionnaire/trends/', { token: tokens.pedro })
+    expect(answer.headers.get('cache-control')).toBe('private, no-store')
+    const trends = answer.json
     expect(trends.count).toBe(500)
     const sono = trends.pillars.find((pillar: { slug: string }) => pillar.slug === 'sono')
     expect(sono.series).toHaveLength(24)

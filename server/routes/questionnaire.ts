@@ -5,7 +5,7 @@ import { readFields } from '#server/http/body.ts'
 import { ApiError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
 import { idField, pythonTypeName, tooManyElements, validate } from '#server/http/fields.ts'
 import { checkId } from '#server/http/ids.ts'
-import { paginate } from '#server/http/pagination.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { parseAnswers } from '#server/questionnaire/answers.ts'
 import {
   activeProfessionalIds,
@@ -212,7 +212,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const [results, total, order] = await Promise.all([recentResultsOldestFirst(db, user.id, TREND_SUBMISSIONS), countResultsOf(db, user.id), pillarOrder()])
-      return c.json(serializeTrends(results, total, order))
+      return c.json(serializeTrends(results, total, order), 200, { 'Cache-Control': PRIVATE_NO_STORE })
     },
   })
 

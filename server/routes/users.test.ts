@@ -148,6 +148,7 @@ describe('professionals', () => {
     const first = await api.get('/users/professionals/patients/', { token: tokens.paula })
     expect(first.json).toMatchObject({ count: 252, previous: null, next: `${PUBLIC_URL}/users/professionals/patients/?page=2` })
     expect(first.json.results).toHaveLength(20)
+    expect(first.headers.get('cache-control')).toBe('private, no-store')
     expect(first.json.results[0].first_name).toBe('Mariana')
     expect((await api.get('/users/professionals/patients/?page_size=1000', { token: tokens.paula })).json.results).toHaveLength(100)
     expect((await api.get('/users/professionals/patients/?page=last', { token: tokens.paula })).json.results).toHaveLength(12)
