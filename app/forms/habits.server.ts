@@ -78,12 +78,12 @@ const FIELD_MESSAGES: Record<(typeof PROVIDER_FIELDS)[number], string> = {
 
 /**
  * The habit form's reply after the provider refused or failed: its field errors (in English)
- * become ours on the same fields, the habit limit its own message, anything else the docs/product.md §8
+ * become ours on the same fields, the habit limits their own messages, anything else the docs/product.md §8
  * text; everything typed comes back.
  */
 export function habitFormFailure(submission: Submission<unknown>, error: unknown, t: TFunction) {
-  if (error instanceof ProviderError && error.code === 'too_many_habits') {
-    return { result: submission.reply({ formErrors: [t('habits:errors.tooMany')] }), init: { status: 400 } }
+  if (error instanceof ProviderError && (error.code === 'too_many_habits' || error.code === 'too_many_habits_total')) {
+    return { result: submission.reply({ formErrors: [t(error.code === 'too_many_habits' ? 'habits:errors.tooMany' : 'habits:errors.tooManyInAll')] }), init: { status: 400 } }
   }
   return replyToFailure(submission, error, t, {
     fields: Object.fromEntries(PROVIDER_FIELDS.map((field) => [field, { field, messages: () => [FIELD_MESSAGES[field]] }])),

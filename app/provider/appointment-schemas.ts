@@ -103,6 +103,8 @@ export const professionalDashboardSchema = z.object({
   start: z.string(),
   end: z.string(),
   appointments: z.array(appointmentSchema),
+  /** At most 500 come (decision 0032): true when some cancelled ones were left out. */
+  truncated: z.boolean().optional(),
   /** The Google Calendar's state (decision 0025), so the dashboard needs no second call to know it. */
   calendar: z.object({ calendar_enabled: z.boolean(), token_valid: z.boolean() }).optional(),
 })

@@ -41,8 +41,9 @@ export const getAvailability = (
 export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string }) =>
   auth.call('/appointments/create/', appointmentSchema, { method: 'POST', json: body })
 
-export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page = 1) =>
-  auth.call('/appointments/', appointmentPageSchema, { query: { when, page: page > 1 ? page : undefined } })
+/** A page of the caller's appointments (`page` a number or 'last'; `pageSize` the provider's 20 unless given). */
+export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page: number | 'last' = 1, pageSize?: number) =>
+  auth.call('/appointments/', appointmentPageSchema, { query: { when, page: page === 1 ? undefined : page, page_size: pageSize } })
 
 export const getAppointment = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/`, appointmentSchema)
 

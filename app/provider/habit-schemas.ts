@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { paginated } from './schemas.ts'
 
 /**
  * The habits API's answers (decision 0027; server/habits/serializers.ts): a habit, its summary
@@ -49,7 +50,8 @@ export const habitSummarySchema = habitSchema.extend({
 })
 export type HabitSummary = z.infer<typeof habitSummarySchema>
 
-export const habitListSchema = z.object({ today: z.string(), time_zone: z.string(), results: z.array(habitSummarySchema) })
+/** A DRF page of habits (issue 22: at most 30 a page, so one page holds every active habit) with the user's today. */
+export const habitListSchema = paginated(habitSummarySchema).extend({ today: z.string(), time_zone: z.string() })
 export type HabitList = z.infer<typeof habitListSchema>
 
 export const heatMapDaySchema = z.object({

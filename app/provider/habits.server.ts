@@ -9,9 +9,12 @@ import {
   habitSummarySchema,
 } from './habit-schemas.ts'
 
-/** The patient's habits (decision 0027): active ones, or the archived ones. */
-export const listHabits = (auth: SignedInCaller, { archived = false }: { archived?: boolean } = {}) =>
-  auth.call('/habits/', habitListSchema, archived ? { query: { archived: 'true' } } : {})
+/** The patient's active habits (decision 0027): at most 30, so the first page holds them all. */
+export const listHabits = (auth: SignedInCaller) => auth.call('/habits/', habitListSchema)
+
+/** A page of the patient's archived habits, the latest archived first (decision 0032). */
+export const listArchivedHabits = (auth: SignedInCaller, page: number | 'last', pageSize: number) =>
+  auth.call('/habits/', habitListSchema, { query: { archived: 'true', page: page === 1 ? undefined : page, page_size: pageSize } })
 
 export const getHabit = (auth: SignedInCaller, id: number) => auth.call(`/habits/${id}/`, habitDetailSchema)
 

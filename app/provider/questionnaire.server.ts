@@ -38,7 +38,9 @@ export function forgetDefinition() {
 export const submitAnswers = (auth: SignedInCaller, version: string, answers: Record<string, number>) =>
   auth.call('/questionnaire/submit/', resultSchema, { method: 'POST', json: { version, answers } })
 
-export const listResults = (auth: SignedInCaller, page = 1) => auth.call('/questionnaire/results/', resultSummaryPage, { query: { page, page_size: 100 } })
+/** A page of the patient's results, newest first (`page` a number or 'last'). */
+export const listResults = (auth: SignedInCaller, page: number | 'last', pageSize: number) =>
+  auth.call('/questionnaire/results/', resultSummaryPage, { query: { page: page === 1 ? undefined : page, page_size: pageSize } })
 
 /** The patient's newest result, or null before the first one (the provider's 404). */
 export async function getLatestResult(auth: SignedInCaller) {
@@ -63,7 +65,9 @@ export const shareResult = (auth: SignedInCaller, questionnaire: number, profess
 export const removeShare = (auth: SignedInCaller, questionnaire: number, professional: number) =>
   auth.call('/questionnaire/share/remove/', shareListSchema, { method: 'POST', json: { questionnaire, professional } })
 
-export const listSharedWithMe = (auth: SignedInCaller) => auth.call('/questionnaire/shared-with-me/', sharedResultPage, { query: { page_size: 100 } })
+/** A page of the results shared with the professional, newest submission first. */
+export const listSharedWithMe = (auth: SignedInCaller, page: number | 'last', pageSize: number) =>
+  auth.call('/questionnaire/shared-with-me/', sharedResultPage, { query: { page: page === 1 ? undefined : page, page_size: pageSize } })
 
 /** The user's language, as the questionnaire texts are keyed. */
 export { languageOf } from '#app/i18n/i18next.server.ts'

@@ -29,7 +29,9 @@ export async function changePassword(auth: SignedInCaller, oldPassword: string, 
   return answer.access && answer.refresh ? { access: answer.access, refresh: answer.refresh } : null
 }
 
-export const listMyPatients = (auth: SignedInCaller) => auth.call('/users/professionals/patients/', personList)
+/** A page of the professional's patients, by name (every booking can add one). */
+export const listMyPatients = (auth: SignedInCaller, page: number | 'last', pageSize: number) =>
+  auth.call('/users/professionals/patients/', personPage, { query: { page: page === 1 ? undefined : page, page_size: pageSize } })
 
 export const listProfessionals = (auth: SignedInCaller) => auth.call('/users/professionals/', personList)
 

@@ -3,10 +3,15 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { formatWhen, getDefinition, getTrends, languageOf, listResults, pillarNames } from '#app/provider/questionnaire.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { Pagination } from '#app/ui/list-controls.tsx'
 import { TrendLineChart } from '#app/ui/score-chart.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
+import { pageParam } from '#app/utils/pagination.ts'
+
+const PAGE_SIZE = 20
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['assessment'] }
@@ -17,15 +22,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getFixedT(request, 'assessment'),
     languageOf(request),
     getDefinition().catch(errorResponseFor),
-    listResults(auth).catch(errorResponseFor),
+    pageOrLast((page) => listResults(auth, page, PAGE_SIZE), pageParam(new URL(request.url)), PAGE_SIZE).catch(errorResponseFor),
     getTrends(auth).catch(errorResponseFor),
   ])
   const names = pillarNames(definition, language)
+  const charted = Math.max(0, ...trends.pillars.map((pillar) => pillar.series.length))
   const shortDate = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { day: '2-digit', month: '2-digit', timeZone: 'America/Sao_Paulo' })
   return data(
     {
       meta: { title: `${t('history.title')} · Innera`, description: t('history.lead') },
-      results: results.results.map((result) => ({
+      count: results.list.count,
+      page: results.page,
+      results: results.list.results.map((result) => ({
         id: result.id,
         submittedAt: formatWhen(result.submitted_at, language),
         focus: result.focus_pillars.map((slug) => names[slug] ?? slug),
@@ -40,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
               points: pillar.series.map((point) => ({ id: point.id, label: shortDate.format(new Date(point.submitted_at)), score: point.score })),
             }))
           : [],
+      // The provider charts the newest submissions only (decision 0032): say so when there are more.
+      trendsOf: trends.count >= 2 && trends.count > charted ? charted : null,
     },
   )
 }
@@ -47,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function HistoryPage() {
-  const { results, trends } = useLoaderData<typeof loader>()
+  const { results, trends, trendsOf, count, page } = useLoaderData<typeof loader>()
   const { t } = useTranslation('assessment')
   return (
     <main id="main" className="container-page py-10">
@@ -74,11 +84,13 @@ export default function HistoryPage() {
           ))}
         </ul>
       )}
+      <Pagination count={count} page={page} pageSize={PAGE_SIZE} />
       {trends.length ? (
         <section aria-labelledby="trends-title" className="mt-10" data-testid="trends">
           <h2 id="trends-title" className="text-2xl font-semibold">
             {t('history.trends')}
           </h2>
+          {trendsOf ? <p className="mt-1 text-sm text-muted">{t('history.trendsRecent', { count: trendsOf })}</p> : null}
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {trends.map((pillar) => (
               <li key={pillar.slug} className="rounded-2xl bg-white p-4 shadow-sm">

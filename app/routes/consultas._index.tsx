@@ -1,32 +1,31 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData, useLocation } from '@remix-run/react'
-import { z } from 'zod'
 import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listAppointments } from '#app/provider/appointments.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { hasRole, roleFromGroups } from '#app/session/roles.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
-import { withPage } from '#app/utils/pagination.ts'
+import { pageParam, withPage } from '#app/utils/pagination.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }
 
-const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1)
+const PAST_PAGE_SIZE = 20
 
-/** My appointments: upcoming (soonest first) and past (latest first, by pages). */
+/** My appointments: upcoming (soonest first) and past (latest first, by pages; past the end, the last one). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
-  const page = pageSchema.parse(new URL(request.url).searchParams.get('page') ?? 1)
-  const [t, language, upcoming, past] = await Promise.all([
+  const [t, language, upcoming, { list: past, page }] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
     listAppointments(auth, 'upcoming').catch(errorResponseFor),
-    listAppointments(auth, 'past', page).catch(errorResponseFor),
+    pageOrLast((page) => listAppointments(auth, 'past', page, PAST_PAGE_SIZE), pageParam(new URL(request.url)), PAST_PAGE_SIZE).catch(errorResponseFor),
   ])
   const patientZone = timeZoneOr(user.time_zone)
   const role = roleFromGroups(user.groups)

@@ -88,6 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? {
           ...week,
           timeZone: agenda.time_zone,
+          truncated: agenda.truncated ?? false,
           days: byLocalDate(agenda.appointments, week.days, agenda.time_zone).map((day) => ({
             date: day.date,
             items: day.items.map((item) => ({
@@ -133,7 +134,7 @@ export default function Dashboard() {
             </Link>
           </div>
           {calendar ? <CalendarSummary calendar={calendar} /> : null}
-          <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} language={language} previous={agenda.previous} next={agenda.next} start={agenda.start} />
+          <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} language={language} previous={agenda.previous} next={agenda.next} start={agenda.start} truncated={agenda.truncated} />
         </>
       ) : (
         <>

@@ -3,31 +3,46 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { archiveAction, trackAction } from '#app/forms/habits.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
-import { getHabitStats, listHabits } from '#app/provider/habits.server.ts'
+import { getHabitStats, listArchivedHabits, listHabits } from '#app/provider/habits.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { FormError } from '#app/ui/forms.tsx'
 import { HabitCard } from '#app/ui/habits/habit-card.tsx'
+import { Pagination } from '#app/ui/list-controls.tsx'
 import { shortDate } from '#app/domain/habits.ts'
 import { habitCardView, habitsByPillar, pillarNames } from '#app/utils/habit-views.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
+import { pageParam } from '#app/utils/pagination.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['habits'] }
 
-/** My habits (issue 14): today's and this week's answers per pillar; `?arquivados=1` adds the archived ones. */
+/** Archived habits come by pages of this many (decision 0032); a patient may keep up to 170 of them. */
+export const ARCHIVED_PAGE_SIZE = 20
+
+/** `?arquivados=1&page=N`: the list to come back to after restoring from it. */
+function archivedUrl(page: number) {
+  return page > 1 ? `/habitos?arquivados=1&page=${page}` : '/habitos?arquivados=1'
+}
+
+/**
+ * My habits (issue 14): today's and this week's answers per pillar; `?arquivados=1` adds the
+ * archived ones, a page at a time (`&page=N`; a page past the end shows the last one).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const showArchived = new URL(request.url).searchParams.get('arquivados') === '1'
+  const url = new URL(request.url)
+  const showArchived = url.searchParams.get('arquivados') === '1'
   const [t, language, habits, pillars, archived, stats] = await Promise.all([
     getFixedT(request, 'habits'),
     languageOf(request),
     listHabits(auth).catch(errorResponseFor),
     listPillars().catch(errorResponseFor),
-    showArchived ? listHabits(auth, { archived: true }).catch(errorResponseFor) : null,
+    showArchived ? pageOrLast((page) => listArchivedHabits(auth, page, ARCHIVED_PAGE_SIZE), pageParam(url), ARCHIVED_PAGE_SIZE).catch(errorResponseFor) : null,
     // Each pillar's completion over its last days; the list shows without it when it cannot be read.
     getHabitStats(auth).catch(orNull),
   ])
@@ -37,7 +52,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
     today: shortDate(habits.today, language),
     groups: habitsByPillar(habits.results.map((habit) => habitCardView(habit, context)), pillars, names, stats?.pillars ?? null),
-    archived: archived ? archived.results.map((habit) => habitCardView(habit, context)) : null,
+    archived: archived
+      ? { habits: archived.list.results.map((habit) => habitCardView(habit, context)), count: archived.list.count, page: archived.page, pageSize: ARCHIVED_PAGE_SIZE }
+      : null,
   })
 }
 
@@ -47,7 +64,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
   const form = await readFormData(request)
-  const back = new URL(request.url).searchParams.get('arquivados') === '1' ? '/habitos?arquivados=1' : '/habitos'
+  const url = new URL(request.url)
+  const back = url.searchParams.get('arquivados') === '1' ? archivedUrl(pageParam(url)) : '/habitos'
   if (form.get('intent') === 'restore') {
     const id = parseId(form.get('habit'))
     if (!id) throw data({ reason: 'invalid' }, { status: 400 })
@@ -120,11 +138,11 @@ export default function HabitsPage() {
             <div className="mt-2">
               <FormError errors={restoreError ? [restoreError] : null} />
             </div>
-            {archived.length === 0 ? (
+            {archived.habits.length === 0 ? (
               <p className="mt-2 text-muted">{t('list.noArchived')}</p>
             ) : (
               <ul className="mt-4 space-y-3">
-                {archived.map((habit) => (
+                {archived.habits.map((habit) => (
                   <li key={habit.id} className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm">
                     <div>
                       <Link to={`/habitos/${habit.id}`} className="link font-semibold">
@@ -147,6 +165,7 @@ export default function HabitsPage() {
                 ))}
               </ul>
             )}
+            <Pagination count={archived.count} page={archived.page} pageSize={archived.pageSize} preventScrollReset />
             <p className="mt-3">
               <Link to="/habitos" className="link" preventScrollReset>
                 {t('list.hideArchived')}

@@ -3,9 +3,14 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { formatWhen, getDefinition, languageOf, listSharedWithMe, pillarNames } from '#app/provider/questionnaire.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { Pagination } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
+import { pageParam } from '#app/utils/pagination.ts'
+
+const PAGE_SIZE = 20
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['assessment'] }
@@ -16,13 +21,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getFixedT(request, 'assessment'),
     languageOf(request),
     getDefinition().catch(errorResponseFor),
-    listSharedWithMe(auth).catch(errorResponseFor),
+    pageOrLast((page) => listSharedWithMe(auth, page, PAGE_SIZE), pageParam(new URL(request.url)), PAGE_SIZE).catch(errorResponseFor),
   ])
   const names = pillarNames(definition, language)
   return data(
     {
       meta: { title: `${t('shared.title')} · Innera`, description: t('shared.lead') },
-      results: shared.results.map((result) => ({
+      count: shared.list.count,
+      page: shared.page,
+      results: shared.list.results.map((result) => ({
         id: result.id,
         patient: `${result.patient.first_name} ${result.patient.last_name}`.trim() || result.patient.username,
         submittedAt: formatWhen(result.submitted_at, language),
@@ -35,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function SharedWithMePage() {
-  const { results } = useLoaderData<typeof loader>()
+  const { results, count, page } = useLoaderData<typeof loader>()
   const { t } = useTranslation('assessment')
   return (
     <main id="main" className="container-page py-10">
@@ -57,6 +64,7 @@ export default function SharedWithMePage() {
           ))}
         </ul>
       )}
+      <Pagination count={count} page={page} pageSize={PAGE_SIZE} />
     </main>
   )
 }

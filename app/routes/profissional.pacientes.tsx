@@ -2,21 +2,31 @@ import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { listMyPatients } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { Pagination } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
+import { pageParam } from '#app/utils/pagination.ts'
+
+const PAGE_SIZE = 20
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['dashboard', 'assessment'] }
 
-/** The professional's patients (docs/product.md §6: professionals list their patients). */
+/** The professional's patients (docs/product.md §6: professionals list their patients), 20 a page (`?page=`; past the end, the last one). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'profissional' })
-  const [t, patients] = await Promise.all([getFixedT(request, 'dashboard'), listMyPatients(auth).catch(errorResponseFor)])
+  const [t, { list, page }] = await Promise.all([
+    getFixedT(request, 'dashboard'),
+    pageOrLast((page) => listMyPatients(auth, page, PAGE_SIZE), pageParam(new URL(request.url)), PAGE_SIZE).catch(errorResponseFor),
+  ])
   return data({
     meta: { title: `${t('professional.patientsTitle')} · Innera`, description: t('professional.patientsLead') },
-    patients: patients.map((patient) => ({
+    count: list.count,
+    page,
+    patients: list.results.map((patient) => ({
       id: patient.id,
       name: [patient.first_name, patient.last_name].filter(Boolean).join(' ') || patient.username,
       email: patient.email,
@@ -27,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function PatientsPage() {
-  const { patients } = useLoaderData<typeof loader>()
+  const { patients, count, page } = useLoaderData<typeof loader>()
   const { t } = useTranslation('dashboard')
   return (
     <main id="main" className="container-page py-10">
@@ -52,6 +62,7 @@ export default function PatientsPage() {
       ) : (
         <p className="mt-6 rounded-2xl bg-white p-6 text-muted">{t('professional.noPatients')}</p>
       )}
+      <Pagination count={count} page={page} pageSize={PAGE_SIZE} />
     </main>
   )
 }

@@ -15,6 +15,8 @@ type Props = {
   previous: string
   next: string
   start: string
+  /** The provider left some cancelled appointments out (it answers at most 500). */
+  truncated?: boolean
 }
 
 /**
@@ -22,7 +24,7 @@ type Props = {
  * (time, patient, status, a link), today marked, and links to the weeks before and after that work
  * without JavaScript.
  */
-export function AgendaWeek({ days, today, timeZone, language, previous, next, start }: Props) {
+export function AgendaWeek({ days, today, timeZone, language, previous, next, start, truncated = false }: Props) {
   const { t } = useTranslation('dashboard')
   const last = days.at(-1)?.date ?? start
   return (
@@ -46,6 +48,7 @@ export function AgendaWeek({ days, today, timeZone, language, previous, next, st
         </nav>
       </div>
       <p className="mt-1 text-sm text-muted">{t('professional.timesIn', { zone: timeZone })}</p>
+      {truncated ? <p className="mt-1 text-sm">{t('professional.someCancelledLeftOut')}</p> : null}
       <ol className="mt-4 space-y-4">
         {days.map((day) => {
           const isToday = day.date === today

@@ -35,8 +35,11 @@ export function SelectFilter({ name, label, defaultValue, allLabel, options }: {
   )
 }
 
-/** Previous / page N of M / next, keeping the list's other query parameters. */
-export function Pagination({ count, page, pageSize }: { count: number; page: number; pageSize: number }) {
+/**
+ * Previous / page N of M / next, keeping the list's other query parameters. `preventScrollReset`
+ * for a list low on its page: with JavaScript the next page keeps the reader where they were.
+ */
+export function Pagination({ count, page, pageSize, preventScrollReset }: { count: number; page: number; pageSize: number; preventScrollReset?: boolean }) {
   const { t } = useTranslation()
   const location = useLocation()
   const info = pageInfo({ count, page, pageSize })
@@ -44,7 +47,7 @@ export function Pagination({ count, page, pageSize }: { count: number; page: num
   return (
     <nav aria-label={t('pagination.label')} className="mt-6 flex items-center justify-between gap-3">
       {info.previous ? (
-        <Link className="btn-secondary" to={withPage(location.search, info.previous)} rel="prev">
+        <Link className="btn-secondary" to={withPage(location.search, info.previous)} rel="prev" preventScrollReset={preventScrollReset}>
           {t('pagination.previous')}
         </Link>
       ) : (
@@ -52,7 +55,7 @@ export function Pagination({ count, page, pageSize }: { count: number; page: num
       )}
       <span className="text-muted">{t('pagination.page', { current: info.current, pages: info.pages })}</span>
       {info.next ? (
-        <Link className="btn-secondary" to={withPage(location.search, info.next)} rel="next">
+        <Link className="btn-secondary" to={withPage(location.search, info.next)} rel="next" preventScrollReset={preventScrollReset}>
           {t('pagination.next')}
         </Link>
       ) : (

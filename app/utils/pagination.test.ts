@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pageInfo, withPage } from './pagination'
+import { MAX_PAGE, pageInfo, pageParam, withPage } from './pagination'
 
 describe('pageInfo', () => {
   test('middle page', () => {
@@ -17,4 +17,13 @@ test('withPage keeps the other parameters', () => {
   expect(withPage('?search=ana&page=2', 3)).toBe('?search=ana&page=3')
   expect(withPage('?search=ana&page=2', 1)).toBe('?search=ana')
   expect(withPage('', 1)).toBe('?')
+})
+
+test('pageParam takes a whole page number in bounds; anything else is the first page', () => {
+  const page = (search: string) => pageParam(new URL(`http://app.test/x${search}`))
+  expect(page('?page=3')).toBe(3)
+  expect(page('')).toBe(1)
+  for (const junk of ['abc', '0', '-2', '2.5', '1e9', String(MAX_PAGE + 1), '', '%00']) expect(page(`?page=${junk}`), junk).toBe(1)
+  expect(page(`?page=${MAX_PAGE}`)).toBe(MAX_PAGE)
+  expect(pageParam(new URL('http://app.test/x?pagina=4'), 'pagina')).toBe(4)
 })

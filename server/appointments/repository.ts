@@ -269,17 +269,32 @@ export async function listAppointmentViews(
     .offset(page.offset)
 }
 
-/** A professional's appointments starting in [from, to), cancelled ones included, in order. */
-// The professional's week: their /dashboard reads it on every visit.
+/**
+ * The most appointments one agenda read answers. Live ones cannot overlap (the exclusion
+ * constraint), but cancelled ones can pile up on the same times, one per booking and cancellation:
+ * past this many, the cancelled ones are left out first.
+ */
+export const MAX_AGENDA_APPOINTMENTS = 500
+
+// The professional's week: their /dashboard reads it on every visit. Live ones first, so a
+// pile of cancelled ones is what the limit cuts; one more than the limit tells it cut.
 const professionalWeekQuery = preparedQuery((db) =>
   selectViews(db)
     .where(and(eq(appointments.professionalId, sql.placeholder('id')), gte(appointments.startTime, sql.placeholder('from')), lt(appointments.startTime, sql.placeholder('to'))))
-    .orderBy(asc(appointments.startTime), asc(appointments.id))
+    .orderBy(sql`${appointments.status} = 'cancelled'`, asc(appointments.startTime), asc(appointments.id))
+    .limit(MAX_AGENDA_APPOINTMENTS + 1)
     .prepare('professional_week'),
 )
 
-export async function professionalAppointmentViews(db: Database, professionalId: number, from: Date, to: Date): Promise<AppointmentView[]> {
-  return professionalWeekQuery(db).execute({ id: professionalId, from: from.toISOString(), to: to.toISOString() })
+/**
+ * A professional's appointments starting in [from, to), cancelled ones included, in order; at
+ * most MAX_AGENDA_APPOINTMENTS (`truncated` when some cancelled ones, or in theory later live ones, were left out).
+ */
+export async function professionalAppointmentViews(db: Database, professionalId: number, from: Date, to: Date): Promise<{ views: AppointmentView[]; truncated: boolean }> {
+  const rows = await professionalWeekQuery(db).execute({ id: professionalId, from: from.toISOString(), to: to.toISOString() })
+  const views = rows.slice(0, MAX_AGENDA_APPOINTMENTS)
+  views.sort((a, b) => a.appointment.startTime.getTime() - b.appointment.startTime.getTime() || a.appointment.id - b.appointment.id)
+  return { views, truncated: rows.length > MAX_AGENDA_APPOINTMENTS }
 }
 
 /** Statuses after which an appointment cannot be moved or cancelled. */

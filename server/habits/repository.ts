@@ -1,24 +1,55 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, isNotNull, lte } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNull, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
-import { habitEntries, habits, type HabitEntryStatus, type HabitFrequency } from '#server/db/schema.ts'
+import { habitEntries, habits, users, type HabitEntryStatus, type HabitFrequency } from '#server/db/schema.ts'
 
 export type HabitRow = typeof habits.$inferSelect
 export type HabitEntryRow = typeof habitEntries.$inferSelect
 export type NewHabit = Omit<typeof habits.$inferInsert, 'id' | 'createdAt' | 'archivedAt'>
 export type HabitChanges = Partial<{ pillarSlug: string; name: string; frequency: HabitFrequency; target: number | null; unit: string; reminderTime: string | null; archivedAt: Date | null }>
 
-/** A user's habits, active ones (or archived ones) in the order they were made. */
-export async function habitsOf(db: Database, userId: number, { archived = false, pillarSlug }: { archived?: boolean; pillarSlug?: string } = {}): Promise<HabitRow[]> {
+/**
+ * A user's habits: active ones in the order they were made, or archived ones, the latest archived
+ * first; at most `limit` of them from `offset`, so a read costs the same however many the user keeps.
+ */
+export async function habitsOf(
+  db: Database,
+  userId: number,
+  { archived = false, pillarSlug, limit, offset = 0 }: { archived?: boolean; pillarSlug?: string; limit: number; offset?: number },
+): Promise<HabitRow[]> {
   return db
     .select()
     .from(habits)
     .where(and(eq(habits.userId, userId), archived ? isNotNull(habits.archivedAt) : isNull(habits.archivedAt), pillarSlug ? eq(habits.pillarSlug, pillarSlug) : undefined))
-    .orderBy(archived ? desc(habits.archivedAt) : asc(habits.id))
+    .orderBy(...(archived ? [desc(habits.archivedAt), desc(habits.id)] : [asc(habits.id)]))
+    .limit(limit)
+    .offset(offset)
 }
 
-export async function countActiveHabits(db: Database, userId: number): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(habits).where(and(eq(habits.userId, userId), isNull(habits.archivedAt)))
-  return row?.n ?? 0
+export type HabitCounts = { active: number; total: number }
+
+/** How many habits a user keeps: active ones, and all of them, archived ones included (one read of the user's index). */
+export async function countHabits(db: Pick<Database, 'select'>, userId: number): Promise<HabitCounts> {
+  const [row] = await db
+    .select({ active: count(sql`CASE WHEN ${habits.archivedAt} IS NULL THEN 1 END`), total: count() })
+    .from(habits)
+    .where(eq(habits.userId, userId))
+  return { active: Number(row?.active ?? 0), total: Number(row?.total ?? 0) }
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/**
+ * Runs `write` with the user's habit counts, in a transaction that holds the user's row locked
+ * (FOR NO KEY UPDATE: other tables' rows may still reference it meanwhile): two creates (or
+ * restores) of one user, from one process or several, take turns, so neither can pass a limit
+ * the other has just reached (a count then an insert, unlocked, would let parallel requests all
+ * see 29 active habits and all insert).
+ */
+export async function withHabitCounts<T>(db: Database, userId: number, write: (tx: Transaction, counts: HabitCounts) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update')
+    return write(tx, await countHabits(tx, userId))
+  })
 }
 
 /** The user's own habit; someone else's is as good as missing. */
@@ -27,12 +58,12 @@ export async function findOwnHabit(db: Database, userId: number, id: number): Pr
   return row
 }
 
-export async function insertHabit(db: Database, values: NewHabit): Promise<HabitRow> {
+export async function insertHabit(db: Pick<Database, 'insert'>, values: NewHabit): Promise<HabitRow> {
   const [row] = await db.insert(habits).values(values).returning()
   return row!
 }
 
-export async function updateHabit(db: Database, id: number, changes: HabitChanges): Promise<HabitRow> {
+export async function updateHabit(db: Pick<Database, 'select' | 'update'>, id: number, changes: HabitChanges): Promise<HabitRow> {
   if (Object.keys(changes).length === 0) {
     const [row] = await db.select().from(habits).where(eq(habits.id, id))
     return row!

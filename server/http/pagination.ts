@@ -2,6 +2,8 @@ import type { AppContext } from './api'
 import { apiError } from './errors'
 
 export const DEFAULT_PAGE_SIZE = 20
+/** What an answer that depends on who asks may be: kept by nobody, shown to nobody else. */
+export const PRIVATE_NO_STORE = 'private, no-store'
 export const MAX_PAGE_SIZE = 100
 
 export type Page = {
@@ -11,13 +13,19 @@ export type Page = {
   envelope<T>(results: T[]): { count: number; next: string | null; previous: string | null; results: T[] }
 }
 
+/** A list's own page sizes, where the general ones do not fit it (the habits: one page holds every active habit). */
+export type PageSizes = { defaultSize: number; maxSize: number }
+
 /**
  * DRF's PageNumberPagination for a list of `total` rows: `?page=` (a number or "last"; past the
- * end is 404 "Invalid page.") and `?page_size=` (default 20, at most 100; a bad value means the
- * default), with absolute next/previous links.
+ * end is 404 "Invalid page.") and `?page_size=` (default 20, at most 100, or the list's own
+ * sizes; a bad value means the default), with absolute next/previous links. The caller reads
+ * only `limit` rows from `offset` (SQL LIMIT/OFFSET), so a page costs the same however long the list.
+ * Every paged list is a signed-in caller's own (or an admin's): the answer is private, no-store.
  */
-export function paginate(c: AppContext, total: number): Page {
-  const pageSize = pageSizeFrom(c.req.query('page_size'))
+export function paginate(c: AppContext, total: number, sizes: PageSizes = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }): Page {
+  c.header('Cache-Control', PRIVATE_NO_STORE)
+  const pageSize = pageSizeFrom(c.req.query('page_size'), sizes)
   const page = c.req.query('page') ?? '1'
   const lastPage = Math.max(1, Math.ceil(total / pageSize))
   const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
@@ -41,8 +49,8 @@ export function paginate(c: AppContext, total: number): Page {
   }
 }
 
-function pageSizeFrom(value: string | undefined): number {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return DEFAULT_PAGE_SIZE
+function pageSizeFrom(value: string | undefined, { defaultSize, maxSize }: PageSizes): number {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return defaultSize
   const size = Number(value)
-  return size < 1 ? DEFAULT_PAGE_SIZE : Math.min(size, MAX_PAGE_SIZE)
+  return size < 1 ? defaultSize : Math.min(size, maxSize)
 }

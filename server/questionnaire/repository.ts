@@ -74,12 +74,9 @@ export async function latestResultOf(db: Database, userId: number): Promise<Resu
   return row
 }
 
-export async function allResultsOldestFirst(db: Database, userId: number): Promise<ResultRow[]> {
-  return db
-    .select()
-    .from(questionnaireResults)
-    .where(eq(questionnaireResults.userId, userId))
-    .orderBy(asc(questionnaireResults.submittedAt), asc(questionnaireResults.id))
+/** The user's newest `limit` results, oldest first (a chart's points): submissions are not limited, a read is. */
+export async function recentResultsOldestFirst(db: Database, userId: number, limit: number): Promise<ResultRow[]> {
+  return (await resultsOf(db, userId, { limit, offset: 0 })).reverse()
 }
 
 export async function isSharedWith(db: Database, resultId: number, professionalId: number): Promise<boolean> {

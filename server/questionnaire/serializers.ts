@@ -95,9 +95,10 @@ export function serializeShareList(resultId: number, shares: { user: UserRow; sh
 }
 
 /** Per pillar, the scores of every submission, oldest first, and the change from the one before. */
-export function serializeTrends(results: ResultRow[], pillarOrder: string[]) {
+/** `results`: the newest submissions, oldest first; `total`: how many there are in all. */
+export function serializeTrends(results: ResultRow[], total: number, pillarOrder: string[]) {
   return {
-    count: results.length,
+    count: total,
     pillars: pillarOrder.map((slug) => {
       const series = results
         .filter((result) => typeof result.scores[slug] === 'number')

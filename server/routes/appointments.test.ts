@@ -226,7 +226,7 @@ describe('POST /appointments/create/', () => {
   })
 
   it('makes the patient one of the professional\'s patients (docs/product.md §6), once', async () => {
-    const patientsOfLucas = async () => (await api.get('/users/professionals/patients/', { token: tokens.lucas })).json.map((patient: { id: number }) => patient.id)
+    const patientsOfLucas = async () => (await api.get('/users/professionals/patients/', { token: tokens.lucas })).json.results.map((patient: { id: number }) => patient.id)
     expect(await patientsOfLucas()).not.toContain(ID.pedro)
     expect((await book('pedro', 'lucas', sp(WED, '08:00'))).status).toBe(201)
     expect((await book('pedro', 'lucas', sp(THU, '08:00'))).status).toBe(201)
@@ -554,6 +554,23 @@ describe('GET /appointments/dashboard/', () => {
     expect(week.json.appointments[2].start_time).toBe('2026-03-09T01:00:00.000Z')
     const monday = await api.get('/appointments/dashboard/?start=2026-03-09&days=1', { token: tokens.paula })
     expect(monday.json.appointments.map((appointment: { start_time: string }) => appointment.start_time)).toEqual([sp('2026-03-09', '08:00')])
+  })
+
+  it('answers at most 500 appointments, the live ones first: a pile of cancelled bookings is what is left out', async () => {
+    const tuesday = await booked('mariana', 'paula', sp(TUE, '08:00'))
+    const wednesday = await booked('pedro', 'paula', sp('2026-03-04', '08:00'))
+    // 700 cancelled bookings on Monday (each booking and cancellation leaves one), straight into the table.
+    await database.db.execute(sql`INSERT INTO appointments (professional_id, patient_id, start_time, end_time, blocked_until, status, meeting_link)
+      SELECT ${ID.paula}, ${ID.pedro}, ${sp('2026-03-02', '09:00')}::timestamptz, ${sp('2026-03-02', '09:50')}::timestamptz, ${sp('2026-03-02', '09:50')}::timestamptz, 'cancelled', 'https://meet.example/x' || n FROM generate_series(1, 700) n`)
+    const week = await api.get('/appointments/dashboard/?start=2026-03-02&days=7', { token: tokens.paula })
+    expect(week.json.truncated).toBe(true)
+    expect(week.headers.get('cache-control')).toBe('private, no-store')
+    expect(week.json.appointments).toHaveLength(500)
+    const ids = week.json.appointments.map((appointment: { id: number }) => appointment.id)
+    expect(ids).toEqual(expect.arrayContaining([tuesday, wednesday]))
+    // Still in the order of the day: Monday's cancelled ones, then Tuesday, then Wednesday.
+    expect(ids.slice(-2)).toEqual([tuesday, wednesday])
+    expect((await api.get('/appointments/dashboard/?start=2026-03-03&days=7', { token: tokens.paula })).json).toMatchObject({ truncated: false, appointments: [{ id: tuesday }, { id: wednesday }] })
   })
 
   it('defaults to the seven days from today, in her time zone', async () => {

@@ -52,7 +52,7 @@ import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
 import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
-import { paginate } from '#server/http/pagination.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 
 const MINUTE = 60_000
@@ -455,20 +455,23 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const timeZone = context.timeZone ?? user.timeZone
       const start = query.start ?? localDateOf(clock(), timeZone)
       const days = query.days ?? 7
-      const views = await professionalAppointmentViews(
+      const { views, truncated } = await professionalAppointmentViews(
         db,
         user.id,
         new Date(startOfLocalDay(start, timeZone)),
         new Date(startOfLocalDay(addDays(start, days), timeZone)),
       )
-      return c.json({
+      const agenda = {
         time_zone: timeZone,
         start,
         end: addDays(start, days - 1),
         appointments: views.map((view) => serialize(view, caller)),
+        // At most 500 (a pile of cancelled bookings cannot make the read or the page grow): true when some were left out.
+        truncated,
         // The calendar's state comes along, so the professional's home needs no second call to know it.
         calendar: context.calendar,
-      })
+      }
+      return c.json(agenda, 200, { 'Cache-Control': PRIVATE_NO_STORE })
     },
   })
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { habitEntries } from '#server/db/schema.ts'
 import { habitReminderTick } from '#server/jobs.ts'
-import { client, createMemoryDatabase, fakeClock, testApp } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const time = fakeClock()
@@ -33,6 +33,24 @@ beforeEach(async () => {
 })
 
 const water = { name: 'Beber água', pillar: 'alimento', frequency: 'daily', target: 8, unit: 'copos', reminder_time: '09:00' }
+
+const pedroId = async () => Number((await api.get('/users/me/', { token: tokens.pedro })).json.id)
+
+/**
+ * Pedro's habits straight into the table (thousands of API calls would be slow); archived ones
+ * a minute apart, the later ids archived earlier. Answers their ids in insertion order.
+ */
+async function seedHabits(n: number, { archived = false } = {}): Promise<number[]> {
+  const archivedAt = archived ? sql`timestamptz '2026-03-18T12:00:00Z' - n * interval '1 minute'` : sql`NULL`
+  const result = await database.db.execute(
+    sql`INSERT INTO habits (user_id, pillar_slug, name, frequency, created_on, archived_at) SELECT ${await pedroId()}, 'sono', 'h' || n, '{"kind":"daily"}', '2026-03-01', ${archivedAt} FROM generate_series(1, ${n}) n RETURNING id`,
+  )
+  return rowsOf<{ id: number }>(result).map((row) => Number(row.id))
+}
+
+// PGlite and node-postgres both answer raw SQL as { rows }.
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows
+const countOf = async (condition: string) => Number(rowsOf<{ n: number }>(await database.db.execute(sql.raw(`SELECT count(*) AS n FROM habits WHERE ${condition}`)))[0]!.n)
 
 async function create(token: string, body: Record<string, unknown> = water) {
   const response = await api.post('/habits/', body, { token })
@@ -90,11 +108,71 @@ describe('POST /habits/', () => {
   })
 
   it('keeps at most 30 active habits', async () => {
-    const pedro = Number((await api.get('/users/me/', { token: tokens.pedro })).json.id)
-    await database.db.execute(sql`INSERT INTO habits (user_id, pillar_slug, name, frequency, created_on) SELECT ${pedro}, 'sono', 'h' || n, '{"kind":"daily"}', '2026-03-01' FROM generate_series(1, 30) n`)
+    await seedHabits(30)
     const response = await api.post('/habits/', water, { token: tokens.pedro })
     expect(response.status).toBe(400)
     expect(response.json.code).toBe('too_many_habits')
+  })
+
+  it('keeps at most 30 active habits when creates arrive all at once (the limit is checked under a lock)', async () => {
+    await seedHabits(25)
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, n) => api.post('/habits/', { ...water, name: `Água ${n}` }, { token: tokens.pedro })))
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(5)
+    expect(responses.filter((response) => response.status === 400).every((response) => response.json.code === 'too_many_habits')).toBe(true)
+    expect(await countOf('archived_at IS NULL')).toBe(30)
+  })
+
+  it('keeps at most 200 habits in all, archived ones included; deleting an archived one makes room', async () => {
+    await seedHabits(10)
+    const archived = await seedHabits(190, { archived: true })
+    const refused = await api.post('/habits/', water, { token: tokens.pedro })
+    expect(refused.status).toBe(400)
+    expect(refused.json).toEqual({ detail: 'You can keep at most 200 habits, archived ones included. Delete an archived habit first.', code: 'too_many_habits_total' })
+    expect(await countOf('true')).toBe(200)
+    expect((await api.call('DELETE', `/habits/${archived[0]}/`, { token: tokens.pedro })).status).toBe(204)
+    expect((await api.post('/habits/', water, { token: tokens.pedro })).status).toBe(201)
+    // Restoring does not add a habit: it counts against the active limit only.
+    expect((await api.patch(`/habits/${archived[1]}/`, { archived: false }, { token: tokens.pedro })).status).toBe(200)
+  })
+
+  it('restores an archived habit only while fewer than 30 are active, also when restores arrive all at once', async () => {
+    await seedHabits(28)
+    const archived = await seedHabits(5, { archived: true })
+    const responses = await Promise.all(archived.map((id) => api.patch(`/habits/${id}/`, { archived: false }, { token: tokens.pedro })))
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(2)
+    expect(responses.filter((response) => response.status === 400).every((response) => response.json.code === 'too_many_habits')).toBe(true)
+    expect(await countOf('archived_at IS NULL')).toBe(30)
+  })
+})
+
+describe('GET /habits/ by pages', () => {
+  it('answers the archived habits in pages of at most 30, latest archived first, whatever the patient stored', async () => {
+    const archived = await seedHabits(2000, { archived: true })
+    const first = await api.get('/habits/?archived=true', { token: tokens.pedro })
+    expect(first.status).toBe(200)
+    expect(first.json).toMatchObject({ today: '2026-03-19', time_zone: 'America/Sao_Paulo', count: 2000, previous: null, next: 'http://provider.test/habits/?archived=true&page=2' })
+    expect(first.json.results).toHaveLength(30)
+    expect(first.headers.get('cache-control')).toBe('private, no-store')
+    // seedHabits archives the later ids earlier: the first inserted is the latest archived.
+    expect(first.json.results[0].id).toBe(archived[0])
+    expect(first.json.results[0]).toMatchObject({ archived: true, week: expect.any(Array), current_streak: expect.any(Object) })
+    // A bigger page cannot be asked for; the last page holds the rest; past it is DRF's 404.
+    expect((await api.get('/habits/?archived=true&page_size=5000', { token: tokens.pedro })).json.results).toHaveLength(30)
+    expect((await api.get('/habits/?archived=true&page_size=10', { token: tokens.pedro })).json.results).toHaveLength(10)
+    const last = await api.get('/habits/?archived=true&page=last', { token: tokens.pedro })
+    expect(last.json.results).toHaveLength(2000 % 30)
+    expect(last.json.results.at(-1).id).toBe(archived.at(-1))
+    expect(last.json.next).toBeNull()
+    expect(await api.get('/habits/?archived=true&page=68', { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
+    // The active list is a page too, and the archived ones are not in it.
+    expect((await api.get('/habits/', { token: tokens.pedro })).json).toMatchObject({ count: 0, next: null, previous: null, results: [] })
+  })
+
+  it('holds every active habit in its first page', async () => {
+    await seedHabits(30)
+    const list = (await api.get('/habits/', { token: tokens.pedro })).json
+    expect(list).toMatchObject({ count: 30, next: null, previous: null })
+    expect(list.results).toHaveLength(30)
   })
 })
 
@@ -209,6 +287,7 @@ describe('GET /habits/{id}/completions/, /habits/stats/, /habits/pillar/{id}/, /
     await api.post(`/habits/${id}/track/`, { date: '2026-03-19', status: 'done' }, { token: tokens.pedro })
     const stats = (await api.get('/habits/stats/', { token: tokens.pedro })).json
     expect(stats.habits).toHaveLength(1)
+    expect((await api.get('/habits/stats/', { token: tokens.pedro })).headers.get('cache-control')).toBe('private, no-store')
     expect(stats.habits[0]).not.toHaveProperty('heat_map')
     expect(stats.pillars).toEqual([expect.objectContaining({ pillar: 'alimento', days: 28 })])
   })
@@ -274,3 +353,34 @@ describe('habit reminders', () => {
     expect((await habitReminderTick(app.services)).sent).toBe(1)
   })
 })
+
+// On PostgreSQL requests really run side by side (a pool of connections, here two provider
+// processes): the limits hold only because creates and restores of one user take turns.
+const postgres = await createPostgresDatabase()
+if ('unavailable' in postgres) {
+  console.warn(`[provider] PostgreSQL habit-limit race skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run it.`)
+  describe.skip(`habit limits under concurrency: PostgreSQL (skipped: ${postgres.unavailable})`, () => {
+    it('needs TEST_DATABASE_URL', () => undefined)
+  })
+} else {
+  describe('habit limits under concurrency: PostgreSQL (DATABASE_URL)', () => {
+    afterAll(() => postgres.drop())
+
+    it('two processes creating and restoring at once never pass 30 active habits', async () => {
+      const { db } = postgres.handle
+      const processes = [client(testApp(db, { clock: time.clock })), client(testApp(db, { clock: time.clock }))]
+      const { access, user_id: pedro } = await processes[0]!.login('paciente@innera.local')
+      await db.execute(sql`INSERT INTO habits (user_id, pillar_slug, name, frequency, created_on) SELECT ${pedro}, 'sono', 'h' || n, '{"kind":"daily"}', '2026-03-01' FROM generate_series(1, 24) n`)
+      const archived = await db.execute(
+        sql`INSERT INTO habits (user_id, pillar_slug, name, frequency, created_on, archived_at) SELECT ${pedro}, 'sono', 'a' || n, '{"kind":"daily"}', '2026-03-01', now() FROM generate_series(1, 6) n RETURNING id`,
+      )
+      const creates = Array.from({ length: 14 }, (_, n) => processes[n % 2]!.post('/habits/', { ...water, name: `Água ${n}` }, { token: access }))
+      const restores = rowsOf<{ id: number }>(archived).map((row, n) => processes[n % 2]!.patch(`/habits/${row.id}/`, { archived: false }, { token: access }))
+      const responses = await Promise.all([...creates, ...restores])
+      expect(responses.filter((response) => response.status === 400).every((response) => response.json.code === 'too_many_habits')).toBe(true)
+      expect(responses.filter((response) => response.status < 300)).toHaveLength(6)
+      const [row] = rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*) AS n FROM habits WHERE user_id = ${pedro} AND archived_at IS NULL`))
+      expect(Number(row!.n)).toBe(30)
+    })
+  })
+}

@@ -5,7 +5,7 @@ import { addDays, localDateOf } from '#server/appointments/free-times.ts'
 import { habitDetail, habitSummary, pillarRates, HEAT_MAP_DAYS, TRACKABLE_DAYS } from '#server/habits/serializers.ts'
 import {
   clearDay,
-  countActiveHabits,
+  countHabits,
   deleteHabit,
   entriesOf,
   findOwnHabit,
@@ -13,13 +13,16 @@ import {
   insertHabit,
   trackDay,
   updateHabit,
+  withHabitCounts,
   type HabitChanges,
+  type HabitEntryRow,
   type HabitRow,
 } from '#server/habits/repository.ts'
 import { suggestionsFor } from '#server/habits/suggestions.ts'
 import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
+import { paginate, PRIVATE_NO_STORE, type PageSizes } from '#server/http/pagination.ts'
 import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, isIsoDate, listField, toFieldErrors, validate } from '#server/http/fields.ts'
 import { currentProgramOf, goalsOf } from '#server/questionnaire/program-repository.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
@@ -27,6 +30,13 @@ import type { Services } from '#server/services.ts'
 
 /** A patient keeps at most this many active habits: enough for six pillars, bounded for the pages that list them. */
 export const MAX_ACTIVE_HABITS = 30
+/**
+ * And at most this many in all, archived ones included (decision 0032): years of habits tried and
+ * put away, and a bound on what one patient can store. Past it, an archived habit must be deleted.
+ */
+export const MAX_HABITS = 200
+/** Pages of habits: one page holds every active habit (the habits page and the dashboard read one). */
+export const HABIT_PAGE_SIZES: PageSizes = { defaultSize: MAX_ACTIVE_HABITS, maxSize: MAX_ACTIVE_HABITS }
 export const MAX_TARGET = 100_000
 /** A completions query spans at most this many days. */
 const MAX_RANGE_DAYS = 400
@@ -124,6 +134,20 @@ function frequencyOf(kind: (typeof FREQUENCIES)[number], weekdays: Weekday[] | u
   return { kind, days }
 }
 
+const tooManyActive = () => apiError(400, `You can keep at most ${MAX_ACTIVE_HABITS} active habits. Archive one first.`, { code: 'too_many_habits' })
+const tooManyInAll = () => apiError(400, `You can keep at most ${MAX_HABITS} habits, archived ones included. Delete an archived habit first.`, { code: 'too_many_habits_total' })
+
+/** Each habit's entries, from entries read for several habits at once. */
+function entriesByHabit(entries: HabitEntryRow[]): (habit: HabitRow) => HabitEntryRow[] {
+  const byHabit = new Map<number, HabitEntryRow[]>()
+  for (const entry of entries) {
+    const list = byHabit.get(entry.habitId)
+    if (list) list.push(entry)
+    else byHabit.set(entry.habitId, [entry])
+  }
+  return (habit) => byHabit.get(habit.id) ?? []
+}
+
 export function registerHabitRoutes(api: Api, services: Services): void {
   const { db, clock } = services
   const caller = (c: AppContext) => authenticateWithRole(c, services, 'paciente')
@@ -143,6 +167,15 @@ export function registerHabitRoutes(api: Api, services: Services): void {
     return habit
   }
 
+  /** Lists' habits with their days, streaks and strength (one read of their entries). */
+  async function summariesOf(list: HabitRow[], day: { today: string; timeZone: string }) {
+    const entriesOfHabit = entriesByHabit(await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today))
+    return list.map((habit) => habitSummary(habit, entriesOfHabit(habit), day))
+  }
+
+  /** A user's active habits: the limit keeps them bounded, and so does every read of them. */
+  const activeHabitsOf = (userId: number, pillarSlug?: string) => habitsOf(db, userId, { pillarSlug, limit: MAX_ACTIVE_HABITS })
+
   /** A habit with its last days, streaks and strength, as of the user's today. */
   async function detailOf(habit: HabitRow, timeZone: string) {
     const day = dayOf(timeZone)
@@ -154,9 +187,11 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const { user } = await caller(c)
       const day = dayOf(user.timeZone)
       const archived = validate(z.object({ archived: booleanField().optional() }), { archived: c.req.query('archived')?.trim() || undefined }).archived ?? false
-      const list = await habitsOf(db, user.id, { archived })
-      const entries = await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today)
-      return c.json({ today: day.today, time_zone: user.timeZone, results: list.map((habit) => habitSummary(habit, entries.filter((entry) => entry.habitId === habit.id), day)) })
+      // Pages of a fixed size, read with LIMIT/OFFSET: the answer's cost does not grow with what the user stored.
+      const counts = await countHabits(db, user.id)
+      const page = paginate(c, archived ? counts.total - counts.active : counts.active, HABIT_PAGE_SIZES)
+      const list = await habitsOf(db, user.id, { archived, limit: page.limit, offset: page.offset })
+      return c.json({ today: day.today, time_zone: user.timeZone, ...page.envelope(await summariesOf(list, day)) })
     },
 
     POST: async (c) => {
@@ -168,17 +203,20 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       await checkPillar(fields.pillar, errors)
       const frequency = input ? frequencyOf(input.frequency, input.weekdays, input.times_per_week, errors) : undefined
       if (!input || !frequency || Object.keys(errors).length > 0) throw validationError(errors)
-      if ((await countActiveHabits(db, user.id)) >= MAX_ACTIVE_HABITS) throw apiError(400, `You can keep at most ${MAX_ACTIVE_HABITS} active habits. Archive one first.`, { code: 'too_many_habits' })
       const day = dayOf(user.timeZone)
-      const habit = await insertHabit(db, {
-        userId: user.id,
-        pillarSlug: input.pillar,
-        name: input.name,
-        frequency,
-        target: input.target ?? null,
-        unit: input.target ? (input.unit ?? '') : '',
-        reminderTime: input.reminder_time ?? null,
-        createdOn: day.today,
+      const habit = await withHabitCounts(db, user.id, async (tx, counts) => {
+        if (counts.active >= MAX_ACTIVE_HABITS) throw tooManyActive()
+        if (counts.total >= MAX_HABITS) throw tooManyInAll()
+        return insertHabit(tx, {
+          userId: user.id,
+          pillarSlug: input.pillar,
+          name: input.name,
+          frequency,
+          target: input.target ?? null,
+          unit: input.target ? (input.unit ?? '') : '',
+          reminderTime: input.reminder_time ?? null,
+          createdOn: day.today,
+        })
       })
       return c.json(habitSummary(habit, [], day), 201)
     },
@@ -211,11 +249,16 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       // A unit means nothing without a target.
       if ((changes.target === undefined ? habit.target : changes.target) === null) changes.unit = ''
       if (input.reminder_time !== undefined) changes.reminderTime = input.reminder_time
-      if (input.archived !== undefined && input.archived !== (habit.archivedAt !== null)) {
-        if (!input.archived && (await countActiveHabits(db, user.id)) >= MAX_ACTIVE_HABITS) throw apiError(400, `You can keep at most ${MAX_ACTIVE_HABITS} active habits. Archive one first.`, { code: 'too_many_habits' })
-        changes.archivedAt = input.archived ? new Date(clock()) : null
-      }
-      return c.json(await detailOf(await updateHabit(db, habit.id, changes), user.timeZone))
+      if (input.archived !== undefined && input.archived !== (habit.archivedAt !== null)) changes.archivedAt = input.archived ? new Date(clock()) : null
+      // Restoring counts against the active limit, under the same lock as creating.
+      const updated =
+        changes.archivedAt === null
+          ? await withHabitCounts(db, user.id, async (tx, counts) => {
+              if (counts.active >= MAX_ACTIVE_HABITS) throw tooManyActive()
+              return updateHabit(tx, habit.id, changes)
+            })
+          : await updateHabit(db, habit.id, changes)
+      return c.json(await detailOf(updated, user.timeZone))
     },
 
     DELETE: async (c) => {
@@ -261,14 +304,17 @@ export function registerHabitRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const { user } = await caller(c)
       const day = dayOf(user.timeZone)
-      const list = await habitsOf(db, user.id)
-      const entries = await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today)
-      const byHabit = (habit: HabitRow) => entries.filter((entry) => entry.habitId === habit.id)
-      return c.json({
-        today: day.today,
-        habits: list.map((habit) => habitDetail(habit, byHabit(habit), day, { heatMap: false })),
-        pillars: pillarRates(list.map((habit) => ({ habit, entries: byHabit(habit) })), day),
-      })
+      const list = await activeHabitsOf(user.id)
+      const byHabit = entriesByHabit(await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today))
+      return c.json(
+        {
+          today: day.today,
+          habits: list.map((habit) => habitDetail(habit, byHabit(habit), day, { heatMap: false })),
+          pillars: pillarRates(list.map((habit) => ({ habit, entries: byHabit(habit) })), day),
+        },
+        200,
+        { 'Cache-Control': PRIVATE_NO_STORE },
+      )
     },
   })
 
@@ -278,11 +324,10 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const pillar = (await pillarsInOrder(db)).find((row) => row.id === idParam(c, 'id'))
       if (!pillar) throw notFound()
       const day = dayOf(user.timeZone)
-      const list = await habitsOf(db, user.id, { pillarSlug: pillar.slug })
-      const entries = await entriesOf(db, list.map((habit) => habit.id), '0001-01-01', day.today)
+      const list = await activeHabitsOf(user.id, pillar.slug)
       return c.json({
         pillar: { id: pillar.id, slug: pillar.slug },
-        results: list.map((habit) => habitSummary(habit, entries.filter((entry) => entry.habitId === habit.id), day)),
+        results: await summariesOf(list, day),
         suggestions: suggestionsFor([pillar.slug], []),
       })
     },
@@ -294,7 +339,7 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const program = await currentProgramOf(db, user.id)
       const focus = program ? program.focusPillars : []
       const weekGoals = program ? (await goalsOf(db, program.id)).filter((goal) => goal.week === currentWeek(program.startsOn, todayOf(user.timeZone), program.weeks)) : []
-      const existing = new Set((await habitsOf(db, user.id)).map((habit) => habit.name.toLocaleLowerCase()))
+      const existing = new Set((await activeHabitsOf(user.id)).map((habit) => habit.name.toLocaleLowerCase()))
       return c.json({
         focus_pillars: focus,
         results: suggestionsFor(focus, weekGoals).filter((suggestion) => !Object.values(suggestion.name).some((name) => existing.has(name.toLocaleLowerCase()))),

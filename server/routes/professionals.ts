@@ -3,11 +3,12 @@ import { authenticate, authenticateWithRole, type Caller, roleOf } from '#server
 import { idParam, type Api } from '#server/http/api.ts'
 import { notFound, permissionDenied } from '#server/http/errors.ts'
 import { idField, validate } from '#server/http/fields.ts'
+import { paginate } from '#server/http/pagination.ts'
 import { saoPauloDate } from '#server/questionnaire/program.ts'
 import { currentProgramOf, goalsOf } from '#server/questionnaire/program-repository.ts'
 import { serializeProgramSummary } from '#server/questionnaire/serializers.ts'
 import type { Services } from '#server/services.ts'
-import { findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
+import { countPatientsOf, findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
 import { serializePatient, serializeProfessional, serializeProfile } from '#server/users/serializers.ts'
 
 /** Professionals and their patients (docs/product.md §6: professionals list their patients). */
@@ -43,8 +44,10 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
   api.endpoint('/users/professionals/patients/', {
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'profissional')
-      const patients = await patientsOf(db, user.id)
-      return c.json(patients.map((patient) => serializePatient(patient.user, patient.linkedAt, photoBase)))
+      // Every booking can add a patient: a DRF page (20, at most 100), read with LIMIT/OFFSET.
+      const page = paginate(c, await countPatientsOf(db, user.id))
+      const patients = await patientsOf(db, user.id, page)
+      return c.json(page.envelope(patients.map((patient) => serializePatient(patient.user, patient.linkedAt, photoBase))))
     },
   })
 

@@ -280,6 +280,22 @@ describe('history: results, latest, trends', () => {
     expect(trends.json.pillars[5]).toMatchObject({ slug: 'substancias', latest: 75, change: -25 })
   })
 
+  it('charts the newest 24 submissions however many there are; the history has them all, by pages of at most 100', async () => {
+    // 500 submissions a day apart, straight into the table: submitting is not limited, reading is.
+    await database.db.execute(sql`INSERT INTO questionnaire_results (user_id, version, submitted_at, answers, scores, focus_pillars)
+      SELECT ${ids.pedro}, '2025.1', timestamptz '2024-01-01T12:00:00Z' + n * interval '1 day', '{}', jsonb_build_object('sono', n % 101), '["sono"]' FROM generate_series(1, 500) n`)
+    const answer = await api.get('/questionnaire/trends/', { token: tokens.pedro })
+    expect(answer.headers.get('cache-control')).toBe('private, no-store')
+    const trends = answer.json
+    expect(trends.count).toBe(500)
+    const sono = trends.pillars.find((pillar: { slug: string }) => pillar.slug === 'sono')
+    expect(sono.series).toHaveLength(24)
+    expect(sono.series.at(-1)).toMatchObject({ submitted_at: '2025-05-15T12:00:00.000Z', score: 500 % 101 })
+    expect(sono.series[0].submitted_at < sono.series[1].submitted_at).toBe(true)
+    expect(sono).toMatchObject({ latest: 500 % 101, change: 1 })
+    expect((await api.get('/questionnaire/results/?page_size=1000', { token: tokens.pedro })).json.results).toHaveLength(100)
+  })
+
   it('is for patients only', async () => {
     for (const path of ['/questionnaire/results/', '/questionnaire/latest/', '/questionnaire/trends/']) {
       expect((await api.get(path)).status).toBe(401)

@@ -5,12 +5,11 @@ import { readFields } from '#server/http/body.ts'
 import { ApiError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
 import { idField, pythonTypeName, tooManyElements, validate } from '#server/http/fields.ts'
 import { checkId } from '#server/http/ids.ts'
-import { paginate } from '#server/http/pagination.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { parseAnswers } from '#server/questionnaire/answers.ts'
 import {
   activeProfessionalIds,
   addShares,
-  allResultsOldestFirst,
   countResultsOf,
   countSharedWith,
   currentVersion,
@@ -22,6 +21,7 @@ import {
   latestResultOf,
   pillarsInOrder,
   questionCodesByVersion,
+  recentResultsOldestFirst,
   questionsOf,
   removeShare,
   resultsOf,
@@ -48,6 +48,8 @@ const NOT_NULL = 'This field may not be null.'
 export const MAX_SHARE_TARGETS = 100
 /** A submission's answers object: the questionnaire has a few dozen questions. */
 export const MAX_ANSWER_KEYS = 200
+/** Trends chart the newest this many submissions (two years of monthly ones); older ones stay in the paged history. */
+export const TREND_SUBMISSIONS = 24
 
 /** A pk as DRF echoes it in a message, cut short: the value may be megabytes of digits. */
 const echo = (value: unknown) => {
@@ -209,8 +211,8 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
   api.endpoint('/questionnaire/trends/', {
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
-      const [results, order] = await Promise.all([allResultsOldestFirst(db, user.id), pillarOrder()])
-      return c.json(serializeTrends(results, order))
+      const [results, total, order] = await Promise.all([recentResultsOldestFirst(db, user.id, TREND_SUBMISSIONS), countResultsOf(db, user.id), pillarOrder()])
+      return c.json(serializeTrends(results, total, order), 200, { 'Cache-Control': PRIVATE_NO_STORE })
     },
   })
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { client, createMemoryDatabase, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
@@ -131,12 +132,27 @@ describe('professionals', () => {
   it("lists a professional's own patients", async () => {
     const paula = await api.get('/users/professionals/patients/', { token: tokens.paula })
     // Sorted by name: Mariana, then Pedro.
-    expect(paula.json.map((patient: { id: number }) => patient.id)).toEqual([MARIANA, PEDRO])
-    expect(Object.keys(paula.json[0]).sort()).toEqual(['email', 'first_name', 'id', 'last_name', 'linked_at', 'photo', 'username'])
+    expect(paula.json).toMatchObject({ count: 2, next: null, previous: null })
+    expect(paula.json.results.map((patient: { id: number }) => patient.id)).toEqual([MARIANA, PEDRO])
+    expect(Object.keys(paula.json.results[0]).sort()).toEqual(['email', 'first_name', 'id', 'last_name', 'linked_at', 'photo', 'username'])
     const rafael = await api.get('/users/professionals/patients/', { token: tokens.rafael })
-    expect(rafael.json.map((patient: { id: number }) => patient.id)).toEqual([MARIANA])
+    expect(rafael.json.results.map((patient: { id: number }) => patient.id)).toEqual([MARIANA])
     expect((await api.get('/users/professionals/patients/', { token: tokens.pedro })).status).toBe(403)
     expect((await api.get('/users/professionals/patients/', { token: tokens.admin })).status).toBe(403)
+  })
+
+  it("answers a professional's patients by pages of 20 (at most 100), however many booked", async () => {
+    // 250 patients linked to Paula, straight into the tables (each booking links one).
+    await database.db.execute(sql`INSERT INTO users (username, email, password, first_name) SELECT 'p' || n, 'p' || n || '@example.test', '!', 'Paciente ' || lpad(n::text, 3, '0') FROM generate_series(1, 250) n`)
+    await database.db.execute(sql`INSERT INTO professional_patients (professional_id, patient_id) SELECT 2, id FROM users WHERE username LIKE 'p%' AND email LIKE '%@example.test'`)
+    const first = await api.get('/users/professionals/patients/', { token: tokens.paula })
+    expect(first.json).toMatchObject({ count: 252, previous: null, next: `${PUBLIC_URL}/users/professionals/patients/?page=2` })
+    expect(first.json.results).toHaveLength(20)
+    expect(first.headers.get('cache-control')).toBe('private, no-store')
+    expect(first.json.results[0].first_name).toBe('Mariana')
+    expect((await api.get('/users/professionals/patients/?page_size=1000', { token: tokens.paula })).json.results).toHaveLength(100)
+    expect((await api.get('/users/professionals/patients/?page=last', { token: tokens.paula })).json.results).toHaveLength(12)
+    expect(await api.get('/users/professionals/patients/?page=14', { token: tokens.paula })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
   })
 
   it("shows a patient's profile to their professionals and to admins", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, like, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
 import { liveSession } from '#server/auth/sessions.ts'
@@ -173,8 +173,14 @@ export async function usersInGroup(db: Database, groupName: string): Promise<Use
   return rows.map((row) => row.user)
 }
 
-export async function patientsOf(db: Database, professionalId: number): Promise<{ user: UserRow; linkedAt: Date }[]> {
-  return patientsQuery(db).execute({ professionalId })
+/** A page of a professional's patients, by name: every booking can add one, so it is read a page at a time. */
+export async function patientsOf(db: Database, professionalId: number, { limit, offset }: { limit: number; offset: number }): Promise<{ user: UserRow; linkedAt: Date }[]> {
+  return patientsQuery(db).execute({ professionalId, limit, offset })
+}
+
+export async function countPatientsOf(db: Database, professionalId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(professionalPatients).where(eq(professionalPatients.professionalId, professionalId))
+  return Number(row?.total ?? 0)
 }
 
 const patientsQuery = preparedQuery((db) =>
@@ -184,5 +190,7 @@ const patientsQuery = preparedQuery((db) =>
     .innerJoin(users, eq(users.id, professionalPatients.patientId))
     .where(eq(professionalPatients.professionalId, sql.placeholder('professionalId')))
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
     .prepare('patients_of_professional'),
 )

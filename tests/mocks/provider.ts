@@ -33,7 +33,7 @@ export const defaultHandlers = [
   // Booking's confirm step asks the professional's Google Calendar (decision 0025): free unless a test says otherwise.
   http.post(providerUrl('/calendar/availability/'), () => HttpResponse.json({ available: true, conflicts: [], warnings: [] })),
   // The patient's dashboard and program page show the habits (issue 14): none unless a test says otherwise.
-  http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', results: [] })),
+  http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', count: 0, next: null, previous: null, results: [] })),
 ]
 
 export const providerMock = setupServer(...defaultHandlers)

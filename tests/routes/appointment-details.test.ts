@@ -44,7 +44,7 @@ describe('my appointments', () => {
       }),
     )
     const result = await run(listLoader, new Request('http://app.test/consultas?page=2', { headers: { Cookie: await signedIn(inLisbon) } }))
-    expect(asked.sort()).toEqual(['?when=past&page=2', '?when=upcoming'])
+    expect(asked.sort()).toEqual(['?when=past&page=2&page_size=20', '?when=upcoming'])
     const data = result.data as { upcoming: { items: unknown[] }; past: { items: unknown[]; page: number; previous: boolean; next: boolean }; zone: string; canBook: boolean }
     expect(data.upcoming.items).toEqual([
       { id: 31, status: 'scheduled', when: 'qua., 2 de dez. de 2026, 12:00', withWhom: 'Ana Lima', profession: 'Nutricionista' },
@@ -53,6 +53,26 @@ describe('my appointments', () => {
     expect(data.past).toMatchObject({ page: 2, previous: true, next: true, items: [{ id: 20, status: 'no_show' }] })
     expect(data.zone).toBe('Horário da Europa Ocidental (Lisbon, GMT+0)')
     expect(data.canBook).toBe(true)
+  })
+
+  test('a junk ?page= is the first page; one past the end shows the last page of the past ones, not an error page', async () => {
+    const asked: string[] = []
+    providerMock.use(
+      http.get(providerUrl('/appointments/'), ({ request }) => {
+        const query = new URL(request.url).searchParams
+        if (query.get('when') === 'upcoming') return HttpResponse.json(page([]))
+        asked.push(query.get('page') ?? '1')
+        const at = query.get('page') === 'last' ? 3 : Number(query.get('page') ?? 1)
+        if (at > 3) return HttpResponse.json({ detail: 'Invalid page.' }, { status: 404 })
+        return HttpResponse.json({ count: 45, next: at < 3 ? 'http://provider.test/appointments/?when=past&page=9' : null, previous: at > 1 ? 'http://provider.test/appointments/?when=past' : null, results: [appointment({ id: at })] })
+      }),
+    )
+    const load = async (search: string) => run(listLoader, new Request(`http://app.test/consultas${search}`, { headers: { Cookie: await signedIn() } }))
+    for (const junk of ['?page=x', '?page=-3', '?page=0', '?page=1e99']) expect(((await load(junk)).data as { past: { page: number } }).past.page, junk).toBe(1)
+    expect(asked).toEqual(['1', '1', '1', '1'])
+    const past = await load('?page=7')
+    expect(past.status).toBe(200)
+    expect(past.data).toMatchObject({ past: { page: 3, previous: true, next: false, count: 45, items: [{ id: 3 }] } })
   })
 
   test('nothing yet: the empty state (the page links to the directory)', async () => {

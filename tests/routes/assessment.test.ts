@@ -242,6 +242,16 @@ describe('history and shared with me', () => {
     expect(data.trends[0]!.points).toHaveLength(2)
   })
 
+  test('the trends say when they chart only the newest submissions', async () => {
+    const series = (n: number) => Array.from({ length: n }, (_, index) => ({ id: index + 1, submitted_at: result.submitted_at, score: 40 }))
+    const trends = (count: number, points: number) => http.get(providerUrl('/questionnaire/trends/'), () => HttpResponse.json({ count, pillars: slugs.map((slug) => ({ slug, latest: 40, change: 0, series: series(points) })) }))
+    const load = async () => (await run(historyLoader, new Request('http://app.test/avaliacao/historico', { headers: { Cookie: await signedIn() } }))).data as { trendsOf: number | null }
+    providerMock.use(definitionHandler, http.get(providerUrl('/questionnaire/results/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [result] })), trends(300, 24))
+    expect((await load()).trendsOf).toBe(24)
+    providerMock.use(trends(5, 5))
+    expect((await load()).trendsOf).toBeNull()
+  })
+
   test('no trends with one submission', async () => {
     providerMock.use(
       definitionHandler,

@@ -181,6 +181,18 @@ describe('the professional’s dashboard', () => {
     expect((await dashboard()).calendar).toMatchObject({ state: 'connected', stats: { totalEvents: 5, conflictsDetected: null } })
   })
 
+  test('the agenda says when the provider left some cancelled appointments out (it answers at most 500)', async () => {
+    calendarProvider({ status: notConnected })
+    const agendaOf = async () => ((await dashboard()).data as { agenda: { truncated: boolean } }).agenda
+    expect((await agendaOf()).truncated).toBe(false)
+    providerMock.use(
+      http.get(providerUrl('/appointments/dashboard/'), ({ request }) =>
+        HttpResponse.json({ time_zone: 'America/Sao_Paulo', start: new URL(request.url).searchParams.get('start'), end: '2026-03-08', appointments: [], truncated: true, calendar: { calendar_enabled: false, token_valid: false } }),
+      ),
+    )
+    expect((await agendaOf()).truncated).toBe(true)
+  })
+
   test('patients are not asked about a calendar', async () => {
     const asked = calendarProvider()
     providerMock.use(

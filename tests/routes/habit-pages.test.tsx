@@ -76,7 +76,7 @@ describe('habit pages', () => {
     let saved: 'done' | null = null
     let refuse = false
     providerMock.use(
-      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: [summary(saved)] })),
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', count: 1, next: null, previous: null, results: [summary(saved)] })),
       http.post(providerUrl('/habits/12/track/'), async ({ request }) => {
         const body = (await request.json()) as { status: string }
         if (refuse) return HttpResponse.error()
@@ -112,6 +112,24 @@ describe('habit pages', () => {
     window.removeEventListener(CLIENT_TOAST_EVENT, onToast)
     expect(within(today).getByRole('button', { name: 'Feito' })).toHaveAttribute('aria-pressed', 'true')
     expect(within(today).getByLabelText('Quantidade (copos)')).toHaveValue('3')
+  })
+
+  test('the archived habits: a page at a time, with previous and next links that keep ?arquivados=1 (plain links, no JavaScript needed)', async () => {
+    providerMock.use(
+      http.get(providerUrl('/habits/stats/'), () => HttpResponse.json({ today: TODAY, habits: [], pillars: [] })),
+      http.get(providerUrl('/habits/'), ({ request }) => {
+        if (new URL(request.url).searchParams.get('archived') !== 'true') return HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', count: 1, next: null, previous: null, results: [summary()] })
+        const results = Array.from({ length: 20 }, (_, index) => ({ ...summary(), id: 200 + index, name: `Arquivado ${21 + index}`, archived: true, archived_at: '2026-11-20T12:00:00Z' }))
+        return HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', count: 45, next: 'http://provider.test/habits/?archived=true&page=3', previous: 'http://provider.test/habits/?archived=true', results })
+      }),
+    )
+    await renderRoutes('/habitos?arquivados=1&page=2', (cookie) => [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: asPatient(listLoader, cookie), action: asPatient(listAction, cookie) }] }])
+    expect(await screen.findByRole('link', { name: 'Arquivado 21' })).toHaveAttribute('href', '/habitos/200')
+    expect(screen.getAllByRole('button', { name: /^Restaurar/ })).toHaveLength(20)
+    const pages = screen.getByRole('navigation', { name: 'Páginas' })
+    expect(within(pages).getByText('Página 2 de 3')).toBeInTheDocument()
+    expect(within(pages).getByRole('link', { name: 'Anterior' })).toHaveAttribute('href', '/habitos?arquivados=1')
+    expect(within(pages).getByRole('link', { name: 'Próxima' })).toHaveAttribute('href', '/habitos?arquivados=1&page=3')
   })
 
   test('the habit page: figures, the heat map with its words, twelve weeks as a chart and a list, the delete link', async () => {

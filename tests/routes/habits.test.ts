@@ -35,6 +35,10 @@ function habit(overrides: Record<string, unknown> = {}) {
   }
 }
 
+/** The provider's page of habits (decision 0032): `count` all of them, `results` this page's. */
+const habitPage = (results: unknown[], { count = results.length, next = null, previous = null }: { count?: number; next?: string | null; previous?: string | null } = {}) =>
+  HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', count, next, previous, results })
+
 const detail = () => ({
   ...habit(),
   best_streak: { length: 5, unit: 'day' },
@@ -52,7 +56,7 @@ describe('my habits', () => {
     providerMock.use(
       http.get(providerUrl('/habits/'), ({ request }) => {
         const archived = new URL(request.url).searchParams.get('archived') === 'true'
-        return HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: archived ? [habit({ id: 30, name: 'Ler', archived: true, archived_at: '2026-11-20T12:00:00Z' })] : [habit(), habit({ id: 13, name: 'Caminhada', pillar: 'exercicio', target: null, unit: '' })] })
+        return habitPage(archived ? [habit({ id: 30, name: 'Ler', archived: true, archived_at: '2026-11-20T12:00:00Z' })] : [habit(), habit({ id: 13, name: 'Caminhada', pillar: 'exercicio', target: null, unit: '' })])
       }),
       http.get(providerUrl('/habits/stats/'), () =>
         HttpResponse.json({ today: TODAY, habits: [], pillars: [{ pillar: 'exercicio', rate: null, days: 28 }, { pillar: 'alimento', rate: 0.7142, days: 28 }] }),
@@ -74,12 +78,71 @@ describe('my habits', () => {
     expect(data.archived).toBeNull()
 
     const withArchived = await run(listLoader, await listRequest('?arquivados=1'))
-    expect((withArchived.data as { archived: { name: string }[] }).archived.map((item) => item.name)).toEqual(['Ler'])
+    expect((withArchived.data as { archived: { habits: { name: string }[] } }).archived.habits.map((item) => item.name)).toEqual(['Ler'])
   })
 
   test('a professional gets 403', async () => {
     const result = await run(listLoader, new Request('http://app.test/habitos', { headers: { Cookie: await signedIn(demoProfessional) } }))
     expect(result.status).toBe(403)
+  })
+})
+
+describe('my archived habits, by pages', () => {
+  type Archived = { archived: { habits: { name: string }[]; count: number; page: number; pageSize: number } }
+  /** The provider as 45 archived habits by pages of 20 (page 3 the last); what the app asked for each time. */
+  function fortyFive() {
+    const asked: Record<string, string>[] = []
+    providerMock.use(
+      http.get(providerUrl('/habits/stats/'), () => HttpResponse.json({ today: TODAY, habits: [], pillars: [] })),
+      http.get(providerUrl('/habits/'), ({ request }) => {
+        const query = Object.fromEntries(new URL(request.url).searchParams)
+        if (query.archived !== 'true') return habitPage([habit()])
+        asked.push(query)
+        const page = query.page === 'last' ? 3 : Number(query.page ?? 1)
+        if (!(page >= 1 && page <= 3)) return HttpResponse.json({ detail: 'Invalid page.' }, { status: 404 })
+        const results = Array.from({ length: page === 3 ? 5 : 20 }, (_, index) => habit({ id: 100 + (page - 1) * 20 + index, name: `Arquivado ${(page - 1) * 20 + index + 1}`, archived: true, archived_at: '2026-11-20T12:00:00Z' }))
+        return habitPage(results, { count: 45, next: page < 3 ? `http://provider.test/habits/?archived=true&page=${page + 1}` : null, previous: page > 1 ? 'http://provider.test/habits/?archived=true' : null })
+      }),
+    )
+    return asked
+  }
+
+  test('asks the provider for one page of 20, the one in ?page=', async () => {
+    const asked = fortyFive()
+    const first = (await run(listLoader, await listRequest('?arquivados=1'))).data as Archived
+    expect(first.archived).toMatchObject({ count: 45, page: 1, pageSize: 20 })
+    expect(first.archived.habits).toHaveLength(20)
+    const second = (await run(listLoader, await listRequest('?arquivados=1&page=2'))).data as Archived
+    expect(second.archived).toMatchObject({ count: 45, page: 2 })
+    expect(second.archived.habits[0]!.name).toBe('Arquivado 21')
+    expect(asked).toEqual([
+      { archived: 'true', page_size: '20' },
+      { archived: 'true', page: '2', page_size: '20' },
+    ])
+  })
+
+  test('a junk page number is the first page; one past the end shows the last page, never an error page', async () => {
+    const asked = fortyFive()
+    for (const junk of ['abc', '0', '-1', '2.5', '99999999999', '%00']) {
+      const result = await run(listLoader, await listRequest(`?arquivados=1&page=${junk}`))
+      expect(result.status, junk).toBe(200)
+      expect((result.data as Archived).archived.page, junk).toBe(1)
+    }
+    expect(asked.every((query) => query.page === undefined)).toBe(true)
+    asked.length = 0
+    const past = await run(listLoader, await listRequest('?arquivados=1&page=9'))
+    expect(past.status).toBe(200)
+    expect((past.data as Archived).archived).toMatchObject({ count: 45, page: 3 })
+    expect((past.data as Archived).archived.habits.map((item) => item.name)).toContain('Arquivado 45')
+    expect(asked.map((query) => query.page)).toEqual(['9', 'last'])
+  })
+
+  test('restoring from a page comes back to that page', async () => {
+    providerMock.use(http.patch(providerUrl('/habits/30/'), () => HttpResponse.json({ ...detail(), id: 30 })))
+    const result = await run(listAction, await post('http://app.test/habitos?index&arquivados=1&page=2', { intent: 'restore', habit: '30' }))
+    expect(result.location).toBe('/habitos?arquivados=1&page=2')
+    const junk = await run(listAction, await post('http://app.test/habitos?index&arquivados=1&page=x', { intent: 'restore', habit: '30' }))
+    expect(junk.location).toBe('/habitos?arquivados=1')
   })
 })
 
@@ -215,6 +278,13 @@ describe('the create form', () => {
     providerMock.use(http.post(providerUrl('/habits/'), () => HttpResponse.json({ detail: 'You can keep at most 30 active habits.', code: 'too_many_habits' }, { status: 400 })))
     const limited = await run(newAction, await post('http://app.test/habitos/novo', valid))
     expect((limited.data as { result: { error: Record<string, string[]> } }).result.error['']).toEqual(['Você já tem 30 hábitos ativos. Arquive um antes de criar ou restaurar outro.'])
+
+    providerMock.use(http.post(providerUrl('/habits/'), () => HttpResponse.json({ detail: 'You can keep at most 200 habits, archived ones included.', code: 'too_many_habits_total' }, { status: 400 })))
+    const full = await run(newAction, await post('http://app.test/habitos/novo', valid))
+    expect(full.status).toBe(400)
+    const fullReply = (full.data as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }).result
+    expect(fullReply.error['']).toEqual(['Você já tem 200 hábitos, contando os arquivados. Exclua um hábito arquivado antes de criar outro.'])
+    expect(fullReply.initialValue).toMatchObject({ name: 'Caminhada', target: '30' })
   })
 
   test('the provider down keeps the form as typed', async () => {
@@ -304,7 +374,7 @@ describe("the dashboard's habits of today", () => {
     providerMock.use(
       http.get(providerUrl('/program/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
       http.get(providerUrl('/appointments/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
-      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', results: [habit(), notDue, answered] })),
+      http.get(providerUrl('/habits/'), () => habitPage([habit(), notDue, answered])),
     )
     const result = await run(dashboardLoader, await dashboard())
     const habits = (result.data as { habits: { total: number; items: { habit: { name: string }; today: { date: string; status: string | null } }[] } }).habits

@@ -52,7 +52,7 @@ describe('my program', () => {
     const habit = (id: number, name: string, pillar: string) => ({ ...habitSummary, id, name, pillar })
     providerMock.use(
       http.get(providerUrl('/program/'), () => HttpResponse.json(program)),
-      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', results: [habit(3, 'Deitar no mesmo horário', 'sono'), habit(4, 'Caminhada', 'exercicio')] })),
+      http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', count: 2, next: null, previous: null, results: [habit(3, 'Deitar no mesmo horário', 'sono'), habit(4, 'Caminhada', 'exercicio')] })),
     )
     const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
     const data = result.data as { program: { currentWeek: number; thisWeek: { text: string; habits: unknown }[]; progress: { percent: number }; focus: string[] } }
