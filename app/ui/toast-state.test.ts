@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest'
-import { type Toast } from '#app/utils/toast.ts'
+import { type Toast } from '#app/utils/toast-message.ts'
 import { CLIENT_TOAST_EVENT, DEFAULT_TOAST_DURATION_MS, showClientToast, toastDuration, toastReducer } from './toast-state'
 
 const first: Toast = { id: 'a', type: 'info', message: { text: 'first' } }

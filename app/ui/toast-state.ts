@@ -1,4 +1,4 @@
-import { type Toast } from '#app/utils/toast.ts'
+import { type Toast } from '#app/utils/toast-message.ts'
 
 /** SPEC §2, §9: one toast at a time (a new one replaces the current: toastReducer); 5 seconds by default. */
 export const DEFAULT_TOAST_DURATION_MS = 5_000
