@@ -1,14 +1,39 @@
 import js from '@eslint/js'
+import boundaries from 'eslint-plugin-boundaries'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+
+/**
+ * The app's layers, top to bottom (decision 0041): a file of app/ imports files of its own layer or
+ * of a layer below it, never one above, and nothing outside app/ and locales/ (not server/, not
+ * tests/) nor a test. A layer is folders, or files directly in app/ (`app` below). Tests are not
+ * held to it: a test may build what it checks from any layer.
+ */
+const layers = [
+  { name: 'routes', folders: ['app/routes'], files: ['root.tsx', 'entry.client.tsx', 'entry.server.tsx', 'routes.ts'] },
+  { name: 'ui', folders: ['app/ui'] },
+  { name: 'forms', folders: ['app/forms'] },
+  { name: 'session', folders: ['app/session'] },
+  { name: 'utils', folders: ['app/utils'] },
+  { name: 'provider', folders: ['app/provider'] },
+  { name: 'http', folders: ['app/http'] },
+  { name: 'domain', folders: ['app/domain'] },
+  { name: 'i18n', folders: ['app/i18n'] },
+  { name: 'env, styles, locales', folders: ['app/styles', 'locales'], files: ['env.server.ts'] },
+]
+/** A layer as eslint-plugin-boundaries' element selectors: its folders, and its files directly in app/. */
+const selectorsOf = (layer) => [
+  ...layer.folders.map((folder) => ({ type: folder })),
+  ...(layer.files ? [{ type: 'app', fileInternalPath: layer.files }] : []),
+]
 
 export default tseslint.config(
   { ignores: ['build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/', '.tmp/', 'server/db/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.{ts,tsx,js,mjs}'],
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -17,6 +42,41 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': 'off',
+    },
+  },
+  {
+    // The direction of app/'s imports (decision 0041).
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      // Resolves `#app/*` (package.json "imports") as Node does; the plugin's default resolver does not.
+      'import/resolver': { [`${import.meta.dirname}/scripts/lint/import-resolver.cjs`]: {} },
+      'boundaries/elements': [
+        ...layers.flatMap((layer) => layer.folders).map((folder) => ({ type: folder, pattern: folder, partialMatch: false })),
+        // app/'s own files: after its folders, as the first pattern that matches a file names its element.
+        { type: 'app', pattern: 'app', partialMatch: false },
+      ],
+      'boundaries/files': [{ category: 'test', pattern: '**/*.test.{ts,tsx}' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          // Also between two files of one element (app/'s own files), and to local files of no layer.
+          checkInternals: true,
+          checkUnknownLocals: true,
+          message: `{{from.file.path}} may not import '{{dependency.source}}': app/'s imports point down its layers (${layers.map((layer) => layer.name).join(' > ')}), never out of them (decision 0041)`,
+          policies: [
+            ...layers.map((layer, index) => ({
+              from: { element: selectorsOf(layer) },
+              allow: { to: { element: layers.slice(index).flatMap(selectorsOf) } },
+            })),
+            { disallow: { to: { file: { categories: 'test' } } }, message: "{{from.file.path}} may not import '{{dependency.source}}': nothing in app/ imports a test (decision 0041)" },
+          ],
+        },
+      ],
     },
   },
   {

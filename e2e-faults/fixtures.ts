@@ -1,16 +1,10 @@
 import { type BrowserContext, type Page, test as base, expect } from '@playwright/test'
 import { createCookieSessionStorage } from '@remix-run/node'
 import { type FaultMode, type FaultProxy, type FaultTarget } from './support/fault-proxy.ts'
+import { acceptNecessaryCookies } from '../e2e/support/sign-in.ts'
 import { type FaultInstance, SESSION_SECRET, startFaultInstance } from './support/instance.ts'
 
-export const DEMO_PASSWORD = 'innera-demo-2025'
-export const accounts = {
-  admin: 'admin@innera.local',
-  profissional: 'profissional@innera.local',
-  paciente: 'paciente@innera.local',
-  /** Mariana: a patient of her own for the tests that change data the others read. */
-  paciente2: 'paciente2@innera.local',
-} as const
+export { DEMO_PASSWORD, demoAccounts as accounts, loginAs } from '../e2e/support/sign-in.ts'
 
 /** docs/product.md §8 texts as the app shows them in Portuguese. */
 export const messages = {
@@ -88,9 +82,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   fault: async ({ faultProxy }, provide) => provide((mode, target) => faultProxy.set(mode, target)),
   context: async ({ context, baseURL }, provide) => {
-    // The cookie choice is made, so the banner stays out of the way of tests about other things.
-    const consent = { necessary: true, preferences: false, analytics: false, marketing: false, consented: true, timestamp: new Date().toISOString(), version: '1.0' }
-    await context.addCookies([{ name: 'innera_consent', value: encodeURIComponent(JSON.stringify(consent)), url: baseURL! }])
+    await acceptNecessaryCookies(context, baseURL!)
     await provide(context)
   },
   noTokenLeaks: [
@@ -117,12 +109,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 })
 export { expect }
-
-/** Signs in through the real form endpoint (no UI), the cookies landing in the page's context. */
-export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
-  const response = await page.request.post('/auth?mode=login', { form: { email, password }, maxRedirects: 0 })
-  expect(response.status(), `login as ${email}`).toBe(303)
-}
 
 export async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === '__session')

@@ -1,14 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, type BrowserContext, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test'
+import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test'
+import { acceptNecessaryCookies, loginAs } from './support/sign-in.ts'
+
+export { DEMO_PASSWORD, acceptNecessaryCookies, demoAccounts, loginAs } from './support/sign-in.ts'
 
 export const providerUrl = `http://127.0.0.1:${process.env.E2E_PROVIDER_PORT}`
-export const DEMO_PASSWORD = 'innera-demo-2025'
-export const demoAccounts = {
-  admin: 'admin@innera.local',
-  profissional: 'profissional@innera.local',
-  nutricionista: 'nutricionista@innera.local',
-  paciente: 'paciente@innera.local',
-} as const
 
 /** axe with the WCAG 2.1 AA rules; the test fails on any violation, listing them. */
 export async function expectNoAxeViolations(page: Page) {
@@ -62,14 +58,6 @@ export async function hydrated(page: Page) {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
 }
 
-export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
-  const response = await page.request.post('/auth?mode=login', {
-    form: { email, password },
-    maxRedirects: 0,
-  })
-  expect(response.status(), `login as ${email}`).toBe(303)
-}
-
 /** Registers a new patient through the app and signs them in on this page's context. */
 export async function registerFreshPatient(page: Page, label = 'teste') {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`
@@ -82,8 +70,7 @@ export async function registerFreshPatient(page: Page, label = 'teste') {
   // Registration never signs in (decision 0010). The provider creates the account just after
   // answering; its mailbox answers once that is done, and then the new patient signs in.
   await mailboxFor(page, account.email)
-  const signedIn = await page.request.post('/auth?mode=login', { form: { email: account.email, password: account.password }, maxRedirects: 0 })
-  expect(signedIn.status(), 'sign-in after registration').toBe(303)
+  await loginAs(page, account.email, account.password)
   return account
 }
 
@@ -93,12 +80,6 @@ export async function mailboxFor(page: Page, to: string) {
   expect(response.ok()).toBe(true)
   const body = (await response.json()) as { results: { to: string; subject: string; text: string }[] }
   return body.results
-}
-
-/** A necessary-only consent, so the cookie banner stays out of the way of tests about other things. */
-export async function acceptNecessaryCookies(context: BrowserContext, baseURL: string) {
-  const consent = { necessary: true, preferences: false, analytics: false, marketing: false, consented: true, timestamp: new Date().toISOString(), version: '1.0' }
-  await context.addCookies([{ name: 'innera_consent', value: encodeURIComponent(JSON.stringify(consent)), url: baseURL }])
 }
 
 /** browser.newContext with the consent already given (pass consent: false to see the banner). */

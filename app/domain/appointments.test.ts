@@ -9,7 +9,6 @@ import {
   formatTime,
   groupDatesByWeek,
   groupSlotsByDate,
-  hasSlotAt,
   isChangeable,
   isIsoDate,
   languageName,
@@ -148,11 +147,6 @@ describe('dates', () => {
 
 describe('checking a chosen time again', () => {
   const slots = ['10:00', '11:00', '13:00', '14:00', '17:00'].map((time) => slot(`2026-12-01T${time}:00.000Z`))
-
-  test('a time is free whatever the precision it is written with', () => {
-    expect(hasSlotAt(slots, '2026-12-01T13:00:00Z')).toBe(true)
-    expect(hasSlotAt(slots, '2026-12-01T12:00:00.000Z')).toBe(false)
-  })
 
   test('the nearest free times, nearest first, the earlier on a tie', () => {
     expect(nearestSlots(slots, '2026-12-01T12:00:00.000Z').map((s) => s.start.slice(11, 16))).toEqual(['11:00', '13:00', '10:00'])

@@ -176,12 +176,6 @@ export function timeLabels<S extends Slot>(slots: readonly S[], timeZone: string
   })
 }
 
-/** Whether a free time starts at this instant (whatever the instants' formatting). */
-export function hasSlotAt(slots: readonly Slot[], instant: string): boolean {
-  const wanted = Date.parse(instant)
-  return slots.some((slot) => Date.parse(slot.start) === wanted)
-}
-
 /** The `count` free times nearest to an instant, nearest first (the earlier one on a tie). */
 export function nearestSlots<S extends Slot>(slots: readonly S[], instant: string, count = 3): S[] {
   const target = Date.parse(instant)

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { type CalendarEvent } from './calendar'
 import {
   calendarWeek,
-  conflictsBySlot,
   eventDays,
   eventFormTimes,
   eventInstants,
@@ -118,12 +117,6 @@ describe('conflicts', () => {
 
   it('a slot holding only booked consultations is no conflict; beside another event it is', () => {
     expect(meaningfulConflicts([conflict('a', [booked]), conflict('b', [booked, dentist]), conflict('c', [dentist])]).map((item) => item.id)).toEqual(['b', 'c'])
-  })
-
-  it('are found by weekday and slot', () => {
-    const bySlot = conflictsBySlot([conflict('a', [dentist]), conflict('b', [dentist]), conflict('c', [dentist], 'friday', '14:00-18:00')])
-    expect(bySlot.get('tuesday 09:00-12:00')?.map((item) => item.id)).toEqual(['a', 'b'])
-    expect(bySlot.get('friday 14:00-18:00')?.map((item) => item.id)).toEqual(['c'])
   })
 })
 

@@ -101,16 +101,6 @@ export function meaningfulConflicts(conflicts: readonly CalendarConflict[]): Cal
   return conflicts.filter((conflict) => !conflict.conflictingEvents.every(isAppointmentEvent))
 }
 
-/** The conflicts of each weekly slot, keyed `${dayName} ${timeSlot}` ("monday 09:00-12:00"). */
-export function conflictsBySlot(conflicts: readonly CalendarConflict[]): Map<string, CalendarConflict[]> {
-  const bySlot = new Map<string, CalendarConflict[]>()
-  for (const conflict of conflicts) {
-    const key = `${conflict.dayName} ${conflict.timeSlot}`
-    bySlot.set(key, [...(bySlot.get(key) ?? []), conflict])
-  }
-  return bySlot
-}
-
 /** The event form's date and times for a timed event, in a zone; null for an all-day event or unreadable times. */
 export function eventFormTimes(event: CalendarEvent, timeZone: string): { date: string; start: string; end: string } | null {
   if (!event.start.dateTime) return null
@@ -135,7 +125,7 @@ export function eventInstants(date: string, start: string, end: string, timeZone
   return { start_time: new Date(startTime).toISOString(), end_time: new Date(endTime).toISOString() }
 }
 
-/** One row of the week: a product appointment or a Google event (built by forms/calendar.server.ts). */
+/** One row of the week: a product appointment or a Google event (built by forms/calendar-page.server.ts). */
 export type AppointmentItem = { kind: 'appointment'; key: string; id: number; time: string; title: string; status: string }
 export type EventItem = {
   kind: 'event'

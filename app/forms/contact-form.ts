@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { phoneField, requiredText } from './form-fields.ts'
 import { emailField } from './auth-forms.ts'
-import { MESSAGE_MAX_LENGTH, MESSAGE_MIN_LENGTH, contactSubjects } from './contact-fields.ts'
+import { MESSAGE_MAX_LENGTH, MESSAGE_MIN_LENGTH, contactSubjects } from '#app/domain/contact-limits.ts'
 
 /**
  * The contact form's schema, shared by the browser (conform's client validation) and the server

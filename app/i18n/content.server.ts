@@ -1,5 +1,5 @@
-import { type LegalDocumentName, formatEffectiveDate, legalDocuments } from '#app/domain/legal-documents.ts'
 import { getFixedT, languageOf } from './i18next.server.ts'
+import { type LegalDocumentName, formatEffectiveDate, legalDocuments } from './legal-documents.ts'
 // Types only: the Portuguese files give the shape; tests/i18n keeps en and es identical to it.
 import type legal from '../../locales/pt/legal.json'
 import type pages from '../../locales/pt/pages.json'

@@ -54,8 +54,6 @@ export const updateAppointment = (auth: SignedInCaller, id: number, body: { star
 export const cancelAppointment = (auth: SignedInCaller, id: number, reason?: string) =>
   auth.call(`/appointments/${id}/cancel/`, appointmentSchema, { method: 'POST', json: reason ? { reason } : {} })
 
-export const deleteAppointment = (auth: SignedInCaller, id: number) => auth.send(`/appointments/${id}/delete/`, { method: 'DELETE' })
-
 export const setAppointmentStatus = (auth: SignedInCaller, id: number, body: { status?: Exclude<AppointmentStatus, 'scheduled' | 'cancelled'>; shared_notes?: string; private_notes?: string }) =>
   auth.call(`/appointments/${id}/status/`, appointmentSchema, { method: 'PATCH', json: body })
 

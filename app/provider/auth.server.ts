@@ -1,11 +1,10 @@
-import { type SessionData } from '#app/session/session.server.ts'
 import { providerJson } from './fetch.server.ts'
-import { detailSchema, googleLoginResponseSchema, loginResponseSchema } from './schemas.ts'
+import { type SignedInSession, detailSchema, googleLoginResponseSchema, loginResponseSchema } from './schemas.ts'
 
 const post = (json: unknown) => ({ method: 'POST' as const, json })
 
 /** Signs in; the answer is what the session stores: both tokens and the user of docs/product.md §3. */
-export async function login(email: string, password: string): Promise<SessionData> {
+export async function login(email: string, password: string): Promise<SignedInSession> {
   const answer = await providerJson('/authentication/custom-login/', loginResponseSchema, post({ email, password }))
   const { access, refresh, user_id, username, groups, photo, first_name, last_name, time_zone } = answer
   return { access, refresh, user: { id: user_id, username, email: answer.email, groups, photo, first_name, last_name, time_zone } }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { contactSubjects, type ContactSubject } from '#app/forms/contact-fields.ts'
+import { contactSubjects, type ContactSubject } from '#app/domain/contact-limits.ts'
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { paginated } from './schemas.ts'
 

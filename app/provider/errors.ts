@@ -32,6 +32,9 @@ export class ProviderError extends Error {
   }
 }
 
+/** The `reason` of the data a loader throws when the provider could not be reached (responses.server.ts), read by the error page (utils/error-page.ts). */
+export const NETWORK_ERROR_REASON = 'network'
+
 export function isProviderError(error: unknown): error is ProviderError {
   return error instanceof ProviderError
 }

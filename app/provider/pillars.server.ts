@@ -1,12 +1,8 @@
 import { providerJson } from './fetch.server.ts'
-import { type Pillar, pillarListSchema, pillarSchema } from './schemas.ts'
+import { type Pillar, pillarListSchema } from './schemas.ts'
 
 export function listPillars() {
   return providerJson('/pillars/', pillarListSchema)
-}
-
-export function getPillar(idOrSlug: number | string) {
-  return providerJson(`/pillars/${encodeURIComponent(String(idOrSlug))}/`, pillarSchema)
 }
 
 /**

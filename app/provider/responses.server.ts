@@ -1,7 +1,6 @@
 import { data } from '@remix-run/node'
 import { isFormSubmission } from '#app/http/request-context.server.ts'
-import { NETWORK_ERROR_REASON } from '#app/utils/error-page.ts'
-import { ProviderError } from './errors.ts'
+import { NETWORK_ERROR_REASON, ProviderError } from './errors.ts'
 
 /**
  * Turns a provider failure in a loader into the error page the user should see: the network page

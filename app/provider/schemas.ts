@@ -28,6 +28,9 @@ export const sessionUserSchema = z.object({
 })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 
+/** What a sign-in answers and the session keeps (app/session/session.server.ts): both tokens and the user. */
+export type SignedInSession = { access: string; refresh: string; user: SessionUser }
+
 const localizedText = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 
 export const pillarSchema = z.object({

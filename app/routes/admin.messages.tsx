@@ -10,7 +10,7 @@ import { listContactMessages, setContactMessageHandled } from '#app/provider/con
 import { ProviderError } from '#app/provider/errors.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { contactSubjects } from '#app/forms/contact-fields.ts'
+import { contactSubjects } from '#app/domain/contact-limits.ts'
 import { failureText } from '#app/utils/messages.server.ts'
 import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { calendarAction, calendarPage } from '#app/forms/calendar.server.ts'
+import { calendarAction } from '#app/forms/calendar-action.server.ts'
+import { calendarPage } from '#app/forms/calendar-page.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { requireUser } from '#app/session/auth.server.ts'
 import { CalendarWeek } from '#app/ui/calendar/calendar-week.tsx'

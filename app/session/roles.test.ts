@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { defaultRouteFor, hasRole, inGroup, isNewGoogleUser, roleFromGroups } from './roles'
+import { defaultRouteFor, hasRole, isNewGoogleUser, roleFromGroups } from './roles'
 
 describe('roleFromGroups', () => {
   test('maps groups ignoring case', () => {
@@ -23,13 +23,6 @@ describe('hasRole', () => {
     expect(hasRole(['paciente'], 'admin')).toBe(false)
     expect(hasRole(['Profissional'], ['admin', 'profissional'])).toBe(true)
     expect(hasRole([], ['admin', 'profissional'])).toBe(false)
-  })
-})
-
-describe('inGroup', () => {
-  test('ignores case', () => {
-    expect(inGroup(['Profissional'], 'profissional')).toBe(true)
-    expect(inGroup(['paciente'], 'admin')).toBe(false)
   })
 })
 

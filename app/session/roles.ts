@@ -16,12 +16,6 @@ export function hasRole(groups: readonly string[] | null | undefined, allowed: R
   return typeof allowed === 'string' ? role === allowed : allowed.includes(role)
 }
 
-/** Compares group names ignoring case. */
-export function inGroup(groups: readonly string[] | null | undefined, group: string): boolean {
-  const wanted = group.trim().toLowerCase()
-  return (groups ?? []).some((name) => name.trim().toLowerCase() === wanted)
-}
-
 /** Where each role lands after signing in. */
 export function defaultRouteFor(role: Role): string {
   return role === 'admin' ? '/admin/dashboard' : '/dashboard'

@@ -1,11 +1,9 @@
 import { createCookieSessionStorage } from '@remix-run/node'
 import { getEnv } from '#app/env.server.ts'
-import { type SessionUser } from '#app/provider/schemas.ts'
+import { type SignedInSession } from '#app/provider/schemas.ts'
 
-export type SessionData = {
-  access: string
-  refresh: string
-  user: SessionUser
+/** The provider's tokens and user (what a sign-in answers), and what the app keeps beside them. */
+export type SessionData = SignedInSession & {
   /** When the provider last confirmed the stored user (ms since the epoch); see Auth.syncUser. */
   userCheckedAt?: number
   /** A Google Calendar authorization in progress (decision 0025): its `state`, checked once by the callback. */

@@ -10,14 +10,12 @@ import {
   POPUP_MESSAGE_KEYS,
   POPUP_TIMEOUT_MS,
   POPUP_WIDTH,
-  callbackParams,
   connectCalendarPopup,
-  parsePopupMessage,
   popupFeatures,
-  popupMessage,
   popupMessageKey,
   popupReducer,
 } from './calendar-popup'
+import { popupMessage } from '#app/utils/calendar-popup-message.ts'
 
 const ORIGIN = 'https://app.innera.test'
 const URL_ = 'https://accounts.google.test/o/oauth2/auth?state=abc'
@@ -196,22 +194,7 @@ describe('popupReducer', () => {
   })
 })
 
-describe('the callback side', () => {
-  it('reads what Google sent back', () => {
-    expect(callbackParams(new URLSearchParams('code=4/abc&state=xyz'))).toEqual({ outcome: 'code', code: '4/abc', state: 'xyz' })
-    expect(callbackParams(new URLSearchParams('error=access_denied&state=xyz'))).toEqual({ outcome: 'cancelled' })
-    expect(callbackParams(new URLSearchParams('error=server_error'))).toEqual({ outcome: 'error', error: 'server_error' })
-    expect(callbackParams(new URLSearchParams(''))).toEqual({ outcome: 'error', error: 'missing_code' })
-  })
-
-  it('accepts only the messages it posts', () => {
-    expect(parsePopupMessage(popupMessage('success'))).toEqual({ type: 'innera:calendar', outcome: 'success' })
-    expect(parsePopupMessage({ type: 'innera:calendar', outcome: 'error', message: 'x' })).toEqual({ type: 'innera:calendar', outcome: 'error', message: 'x' })
-    expect(parsePopupMessage({ type: 'innera:calendar', outcome: 'connected' })).toBeNull()
-    expect(parsePopupMessage(null)).toBeNull()
-    expect(parsePopupMessage('innera:calendar')).toBeNull()
-  })
-
+describe('the popup window', () => {
   it('centres the 500x600 popup on the opener when it can', () => {
     expect([POPUP_WIDTH, POPUP_HEIGHT, POPUP_CHECK_INTERVAL_MS, POPUP_TIMEOUT_MS]).toEqual([500, 600, 1_000, 300_000])
     expect(popupFeatures()).toBe('popup=yes,width=500,height=600')

@@ -1,8 +1,11 @@
+import { type PopupOutcome, parsePopupMessage } from '#app/utils/calendar-popup-message.ts'
+
 /**
  * The Google Calendar connection popup (docs/product.md §4, §8, §9; issue 13): a pure reducer over its states
  * and a small driver that opens the 500x600 popup, checks every second whether it closed, gives up
  * after 5 minutes and listens for the answer the callback page posts to its opener. The window and
  * the timers are injected, so tests run on fake ones. Texts are the app's: each state has a key.
+ * The messages themselves (what the callback page posts) are app/utils/calendar-popup-message.ts.
  */
 
 export const POPUP_WIDTH = 500
@@ -15,13 +18,9 @@ export const POPUP_TIMEOUT_MS = 5 * 60 * 1000
  */
 export const POPUP_CLOSED_GRACE_MS = 500
 export const POPUP_NAME = 'innera-google-calendar'
-/** The `type` of the message the callback page posts to its opener. */
-export const POPUP_MESSAGE_TYPE = 'innera:calendar'
 
 export type PopupStatus = 'idle' | 'connecting' | 'connected' | 'cancelled' | 'blocked' | 'timeout' | 'error'
 export type PopupState = { status: PopupStatus; message?: string }
-export type PopupOutcome = 'success' | 'cancelled' | 'error'
-export type PopupMessage = { type: typeof POPUP_MESSAGE_TYPE; outcome: PopupOutcome; message?: string }
 
 export type PopupEvent =
   | { type: 'open' }
@@ -79,41 +78,6 @@ export function popupReducer(state: PopupState, event: PopupEvent): PopupState {
 /** The key to show for a state. */
 export function popupMessageKey(state: PopupState): string | null {
   return POPUP_MESSAGE_KEYS[state.status]
-}
-
-const OUTCOMES: readonly string[] = ['success', 'cancelled', 'error']
-
-/** The callback page's message, or null for anything else posted to the window. */
-export function parsePopupMessage(data: unknown): PopupMessage | null {
-  if (typeof data !== 'object' || data === null) return null
-  const { type, outcome, message } = data as Record<string, unknown>
-  if (type !== POPUP_MESSAGE_TYPE || typeof outcome !== 'string' || !OUTCOMES.includes(outcome)) return null
-  const result: PopupMessage = { type: POPUP_MESSAGE_TYPE, outcome: outcome as PopupOutcome }
-  if (typeof message === 'string' && message.length <= 500) result.message = message
-  return result
-}
-
-/** The message the callback page posts to its opener. */
-export function popupMessage(outcome: PopupOutcome, message?: string): PopupMessage {
-  return message === undefined ? { type: POPUP_MESSAGE_TYPE, outcome } : { type: POPUP_MESSAGE_TYPE, outcome, message }
-}
-
-export type CallbackParams =
-  | { outcome: 'code'; code: string; state: string | null }
-  | { outcome: 'cancelled' }
-  | { outcome: 'error'; error: string }
-
-/**
- * What Google's redirect to the callback says: a code to exchange, a denied consent
- * (`error=access_denied`: cancelled), or another error (also when there is no code).
- */
-export function callbackParams(search: URLSearchParams): CallbackParams {
-  const error = search.get('error')
-  if (error === 'access_denied') return { outcome: 'cancelled' }
-  if (error) return { outcome: 'error', error }
-  const code = search.get('code')
-  if (!code) return { outcome: 'error', error: 'missing_code' }
-  return { outcome: 'code', code, state: search.get('state') }
 }
 
 export type OpenerGeometry = { screenX: number; screenY: number; outerWidth: number; outerHeight: number }

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest'
-import { type Toast, CLIENT_TOAST_EVENT, DEFAULT_TOAST_DURATION_MS, showClientToast, toastDuration, toastReducer } from './toast-state'
+import { type Toast } from '#app/utils/toast-message.ts'
+import { CLIENT_TOAST_EVENT, DEFAULT_TOAST_DURATION_MS, showClientToast, toastDuration, toastReducer } from './toast-state'
 
 const first: Toast = { id: 'a', type: 'info', message: { text: 'first' } }
 const second: Toast = { id: 'b', type: 'error', message: { key: 'errors.network' } }

@@ -1,9 +1,7 @@
-/** docs/product.md §2, §9: one toast at a time; a new one replaces the current; 5 seconds by default. */
-export const TOAST_LIMIT = 1
-export const DEFAULT_TOAST_DURATION_MS = 5_000
+import { type Toast } from '#app/utils/toast-message.ts'
 
-export type ToastMessage = { key: string; values?: Record<string, string | number> } | { text: string }
-export type Toast = { id: string; type: 'info' | 'success' | 'error'; message: ToastMessage; durationMs?: number }
+/** docs/product.md §2, §9: one toast at a time (a new one replaces the current: toastReducer); 5 seconds by default. */
+export const DEFAULT_TOAST_DURATION_MS = 5_000
 
 export type ToastAction = { type: 'show'; toast: Toast } | { type: 'dismiss'; id: string } | { type: 'expire'; id: string }
 

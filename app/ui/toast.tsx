@@ -1,6 +1,7 @@
 import { useEffect, useReducer } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { CLIENT_TOAST_EVENT, type Toast, type ToastMessage, toastDuration, toastReducer } from './toast-state.ts'
+import { type Toast, type ToastMessage } from '#app/utils/toast-message.ts'
+import { CLIENT_TOAST_EVENT, toastDuration, toastReducer } from './toast-state.ts'
 
 export function useMessage() {
   const { t } = useTranslation()

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { COOKIE_POLICY_VERSION, consentCookieHeader, consentFor, parseConsent, serializeConsent } from './consent'
+import { COOKIE_POLICY_VERSION } from '#app/i18n/legal-documents.ts'
+import { consentCookieHeader, consentFor, parseConsent, serializeConsent } from './consent'
 
 const now = new Date('2026-11-22T10:00:00.000Z')
 

@@ -1,7 +1,6 @@
 import { z } from 'zod'
+import { COOKIE_POLICY_VERSION } from '#app/i18n/legal-documents.ts'
 
-/** Bumped when the cookie policy changes; a consent given to an older version is asked again. */
-export const COOKIE_POLICY_VERSION = '1.0'
 export const CONSENT_COOKIE = 'innera_consent'
 export const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365
 

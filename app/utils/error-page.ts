@@ -1,9 +1,7 @@
 import { isRouteErrorResponse } from '@remix-run/react'
+import { NETWORK_ERROR_REASON } from '#app/provider/errors.ts'
 
 export type ErrorPageKind = '400' | '401' | '403' | '404' | '413' | '500' | 'Network' | 'other'
-
-/** Data a loader throws when the provider could not be reached (see provider/responses.server.ts). */
-export const NETWORK_ERROR_REASON = 'network'
 
 export function errorPageKind(error: unknown): ErrorPageKind {
   if (isRouteErrorResponse(error)) {

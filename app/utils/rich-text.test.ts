@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseRichText, plainText } from './rich-text.ts'
+import { parseRichText } from './rich-text.ts'
 
 describe('parseRichText', () => {
   test('plain text is one segment', () => {
@@ -33,8 +33,4 @@ describe('parseRichText', () => {
   test('brackets that are not links are left alone', () => {
     expect(parseRichText('Lei [nº 13.709] e (LGPD)')).toEqual([{ type: 'text', text: 'Lei [nº 13.709] e (LGPD)' }])
   })
-})
-
-test('plainText keeps only the labels', () => {
-  expect(plainText('Veja a [Política de cookies](/cookies).')).toBe('Veja a Política de cookies.')
 })

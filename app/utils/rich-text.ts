@@ -30,10 +30,3 @@ export function parseRichText(source: string): RichTextSegment[] {
   pushText(source.slice(cursor))
   return segments
 }
-
-/** The text as read aloud or indexed: links reduced to their labels. */
-export function plainText(source: string) {
-  return parseRichText(source)
-    .map((segment) => segment.text)
-    .join('')
-}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createCookieSessionStorage, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
-import { type Toast, type ToastMessage } from '#app/ui/toast-state.ts'
+import { type Toast, type ToastMessage } from './toast-message.ts'
 
 const messageSchema = z.union([
   z.object({ key: z.string(), values: z.record(z.string(), z.union([z.string(), z.number()])).optional() }),

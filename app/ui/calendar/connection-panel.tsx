@@ -11,7 +11,7 @@ import {
   popupMessageKey,
 } from '#app/ui/calendar-popup.ts'
 import { SubmitButton } from '#app/ui/forms.tsx'
-import { CALENDAR_POPUP_CHANNEL } from './popup-channel.ts'
+import { CALENDAR_POPUP_CHANNEL } from '#app/utils/calendar-popup-message.ts'
 
 /** The full-page start of the connection; `?popup=1` when it runs in the popup. */
 export const CONNECT_PATH = '/agenda/calendario/conectar'
@@ -32,7 +32,7 @@ export type ConnectionView = {
 
 /**
  * The page's window as the popup driver's environment, listening on the same-origin channel too:
- * the callback page may have lost its opener on the way back from Google (see popup-channel.ts).
+ * the callback page may have lost its opener on the way back from Google (see CALENDAR_POPUP_CHANNEL).
  */
 function popupEnvironment(win: Window): PopupEnvironment {
   const base = browserPopupEnvironment(win)

@@ -1,6 +1,6 @@
 /**
  * The contact form's choices and bounds (the provider's), apart from its schema
- * (contact-form.ts): the page's own code needs these, not zod.
+ * (forms/contact-form.ts): the page's own code and the provider's calls need these, not zod.
  */
 export const contactSubjects = ['patient', 'professional', 'company', 'partnership', 'other'] as const
 export type ContactSubject = (typeof contactSubjects)[number]

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { COOKIE_POLICY_VERSION } from '#app/utils/consent.ts'
-import { formatEffectiveDate, legalDocuments } from './legal-documents.ts'
+import { COOKIE_POLICY_VERSION, formatEffectiveDate, legalDocuments } from './legal-documents.ts'
 
 describe('legal documents', () => {
   test('privacy, terms and cookies are version 1.0 of 18 March 2025', () => {

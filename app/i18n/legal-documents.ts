@@ -1,10 +1,15 @@
-import { type Language } from '#app/i18n/config.ts'
-import { COOKIE_POLICY_VERSION } from '#app/utils/consent.ts'
+import { type Language } from './config.ts'
 
 /**
- * Version and effective date of each legal text, shown on the page and filled into the texts.
- * The cookie policy's version is the one the consent cookie records, so the page always names the
- * version a visitor's choice is checked against.
+ * Bumped when the cookie policy changes; a consent given to an older version is asked again
+ * (app/utils/consent.ts records it in the consent cookie).
+ */
+export const COOKIE_POLICY_VERSION = '1.0'
+
+/**
+ * Version and effective date of each legal text (each language's legal.json in locales/), shown on
+ * the page and filled into the texts. The cookie policy's version is the one the consent cookie
+ * records, so the page always names the version a visitor's choice is checked against.
  */
 export const legalDocuments = {
   privacy: { version: '1.0', effectiveDate: '2025-03-18' },
