@@ -16,7 +16,12 @@ describe('profileSchema', () => {
   })
   test('refuses a bad phone, a bad date and a missing first name', () => {
     const submission = parseWithZod(form({ first_name: '', phone: 'abc', birth_date: '2020-13-45' }), { schema: profileSchema })
-    expect(submission.reply().error).toMatchObject({ first_name: ['errors.required'], phone: ['validation.phone'], birth_date: ['validation.date'] })
+    expect(submission.reply().error).toMatchObject({ first_name: ['errors.required'], phone: ['validation.phone'], birth_date: ['validation.birthDate'] })
+  })
+  test('a birth date is from 1900 to today', () => {
+    const birth = (birth_date: string) => parseWithZod(form({ first_name: 'Ana', birth_date }), { schema: profileSchema }).reply().error?.birth_date
+    expect(birth('1950-06-01')).toBeUndefined()
+    for (const date of ['0999-01-04', '1899-12-31', '9999-12-27']) expect(birth(date)).toEqual(['validation.birthDate'])
   })
   test('refuses photos that are too big or not images', () => {
     const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { phoneField, requiredText } from './form-fields.ts'
 import { passwordsMatch } from './auth-forms.ts'
+import { EARLIEST_BIRTH_DATE, isDateInRange } from '#app/domain/date-range.ts'
 import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024
@@ -16,7 +17,7 @@ export const profileSchema = z.object({
     .string()
     .optional()
     .default('')
-    .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))), { error: 'validation.date' }),
+    .refine((value) => value === '' || isDateInRange(value, { earliest: EARLIEST_BIRTH_DATE, latest: new Date().toISOString().slice(0, 10) }), { error: 'validation.birthDate' }),
   bio: optionalText(1000),
   time_zone: z.string().optional().default(DEFAULT_TIME_ZONE).refine(isTimeZone, { error: 'account:profile.timeZoneInvalid' }),
   photo: z

@@ -3,7 +3,7 @@ import { startOfLocalDay } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
 import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
-import { isIsoDate, parseInstant } from '#server/http/fields.ts'
+import { isDateInRange, isInstantInRange, parseInstant } from '#server/http/fields.ts'
 
 /**
  * The synced copy of a professional's calendar (decision 0025): Google's events reduced to what
@@ -21,9 +21,11 @@ export const APPOINTMENT_PROPERTY = 'inneraAppointmentId'
 
 type Tx = Pick<Database, 'insert' | 'delete' | 'select' | 'update'>
 
+/** An event's start or end as kept; an event outside the years 2000-2100 is not kept (it blocks no booking, and its dates could not be placed in a zone). */
 function eventTime(time: GoogleEvent['start']): GoogleEventTime | undefined {
-  if (time?.dateTime && parseInstant(time.dateTime) !== undefined) return { dateTime: time.dateTime, ...(time.timeZone && { timeZone: time.timeZone }) }
-  if (time?.date && isIsoDate(time.date)) return { date: time.date }
+  const instant = time?.dateTime ? parseInstant(time.dateTime) : undefined
+  if (time?.dateTime && instant !== undefined && isInstantInRange(instant)) return { dateTime: time.dateTime, ...(time.timeZone && { timeZone: time.timeZone }) }
+  if (time?.date && isDateInRange(time.date)) return { date: time.date }
   return undefined
 }
 

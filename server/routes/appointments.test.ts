@@ -198,6 +198,19 @@ describe('GET /appointments/calendar/availability/', () => {
     })
     expect((await api.get(`/appointments/calendar/availability/?professional_id=${ID.paula}`)).status).toBe(401)
   })
+
+  it('answers 400, not 500, for dates and instants beyond the years 2000-2100', async () => {
+    const early = { status: 400, json: { start: ['Ensure this value is greater than or equal to 2000-01-01.'] } }
+    expect(await availability(`professional_id=${ID.rafael}&start=0999-01-01`)).toMatchObject(early)
+    expect(await availability(`professional_id=${ID.rafael}&end=9999-12-31`)).toMatchObject({ status: 400, json: { end: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    expect(await availability(`professional_id=${ID.rafael}&start=0999-01-01T00:00:00Z`)).toMatchObject({
+      status: 400,
+      json: { start: ['Ensure this value is greater than or equal to 2000-01-01T00:00:00Z.'] },
+    })
+    expect(await availability(`professional_id=${ID.rafael}&time_zone=UTC&date=9999-12-27`)).toMatchObject({ status: 400, json: { date: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    // The edges themselves are dates like any other.
+    expect((await availability(`professional_id=${ID.rafael}&start=2100-12-01&end=2100-12-31`)).json.slots).toEqual([])
+  })
 })
 
 describe('POST /appointments/create/', () => {
@@ -576,6 +589,13 @@ describe('GET /appointments/dashboard/', () => {
     for (const who of ['pedro', 'admin'] as const) expect(await dashboard('', who)).toMatchObject({ status: 403, json: FORBIDDEN })
     expect((await api.get('/appointments/dashboard/')).status).toBe(401)
   })
+
+  it('answers 400, not 500, for a week beyond the years 2000-2100', async () => {
+    const dashboard = (start: string) => api.get(`/appointments/dashboard/?start=${start}`, as('paula'))
+    expect(await dashboard('0999-01-04')).toMatchObject({ status: 400, json: { start: ['Ensure this value is greater than or equal to 2000-01-01.'] } })
+    expect(await dashboard('9999-12-27')).toMatchObject({ status: 400, json: { start: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    expect(await dashboard('2100-12-27')).toMatchObject({ status: 200, json: { start: '2100-12-27', end: '2101-01-02' } })
+  })
 })
 
 describe('schedule: GET /appointments/current-schedule/, PUT /appointments/update-schedule/', () => {
@@ -724,6 +744,9 @@ describe('schedule: GET /appointments/current-schedule/, PUT /appointments/updat
     })
     const many = Array.from({ length: 101 }, (_, day) => ({ date: new Date(Date.UTC(2026, 3, 1) + day * DAY * 1000).toISOString().slice(0, 10), slots: [] }))
     expect(await refused(exceptions(many))).toEqual({ exceptions: ['Ensure this field has no more than 100 elements.'] })
+    expect(await refused(exceptions([{ date: '0999-01-04', slots: [] }, { date: '9999-12-31', slots: [] }]))).toEqual({
+      exceptions: [{ date: ['Ensure this value is greater than or equal to 2000-01-01.'] }, { date: ['Ensure this value is less than or equal to 2100-12-31.'] }],
+    })
 
     expect(await refused({ ...SEEDED, time_zone: 'Brasil/Brasília', consultation_minutes: 10, buffer_minutes: 121, minimum_notice_hours: -1, horizon_days: 366 })).toEqual({
       time_zone: ['Enter a valid time zone.'],

@@ -290,6 +290,18 @@ describe('events (GET /calendar/?start_date&end_date)', () => {
     expect(await errors('start_date=2026-03-01&end_date=2026-03-01&include_innera_events=maybe')).toEqual({ include_innera_events: ['Must be a valid boolean.'] })
   })
 
+  it('answers 400, not 500, for dates beyond the years 2000-2100', async () => {
+    await connect()
+    expect(await get('/calendar/?start_date=0999-01-01&end_date=0999-01-07', 'paula')).toMatchObject({
+      status: 400,
+      json: { start_date: ['Ensure this value is greater than or equal to 2000-01-01.'], end_date: ['Ensure this value is greater than or equal to 2000-01-01.'] },
+    })
+    expect(await get('/calendar/?start_date=9999-12-27&end_date=9999-12-31', 'paula')).toMatchObject({
+      status: 400,
+      json: { start_date: ['Ensure this value is less than or equal to 2100-12-31.'], end_date: ['Ensure this value is less than or equal to 2100-12-31.'] },
+    })
+  })
+
   it('answers the stored events with sync_error when the sync fails', async () => {
     await connect()
     await external({ summary: 'Dentista', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })

@@ -25,7 +25,7 @@ import { GoogleApiError, type GoogleEvent, type GoogleTokens } from '#server/goo
 import { pathParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { ApiError, fieldError, notFound } from '#server/http/errors.ts'
-import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, idField, instantField, isIsoDate, validate } from '#server/http/fields.ts'
+import { booleanField, charField, choiceField, dateField, idField, instantField, validate } from '#server/http/fields.ts'
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
 
@@ -63,7 +63,7 @@ const syncSchema = z.object({ full: booleanField().optional() })
 const availabilitySchema = z.object({ start_time: instantField(), end_time: instantField(), professional_id: idField() })
 
 /** A date of the query, or its field error. */
-const queryDate = z.string({ error: 'This field is required.' }).trim().min(1, 'This field is required.').max(10, DATE_FORMAT_MESSAGE).refine(isIsoDate, DATE_FORMAT_MESSAGE)
+const queryDate = dateField()
 const eventsQuerySchema = z.object({ start_date: queryDate, end_date: queryDate, include_innera_events: booleanField().optional() })
 
 /** Google's event ids: base32hex, or longer ids with "_" for instances; never a slash or a dot. */

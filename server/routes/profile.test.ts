@@ -102,6 +102,8 @@ describe('profile', () => {
     })
     const future = await api.patch('/users/profile/update/', { birth_date: '2999-01-01' }, { token })
     expect(future.json).toEqual({ birth_date: ['Birth date cannot be in the future.'] })
+    const ancient = await api.patch('/users/profile/update/', { birth_date: '0999-01-04' }, { token })
+    expect(ancient).toMatchObject({ status: 400, json: { birth_date: ['Ensure this value is greater than or equal to 1900-01-01.'] } })
   })
 
   it('uploads a photo by multipart and serves it publicly with caching', async () => {

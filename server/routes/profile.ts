@@ -18,6 +18,7 @@ import { serializeProfile, serializeUser } from '#server/users/serializers.ts'
 import { enforceThrottle, requestAddress } from './throttling'
 
 const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
+const EARLIEST_BIRTH_DATE = '1900-01-01'
 
 const profileUpdateSchema = z.object({
   first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
@@ -25,7 +26,8 @@ const profileUpdateSchema = z.object({
   phone: charField({ maxLength: 20, allowBlank: true })
     .refine((phone) => phone === '' || PHONE_PATTERN.test(phone), 'Enter a valid phone number.')
     .optional(),
-  birth_date: nullableDateField().optional(),
+  // From 1900 on; the future is refused below, against the clock.
+  birth_date: nullableDateField({ earliest: EARLIEST_BIRTH_DATE, latest: '9999-12-31' }).optional(),
   bio: charField({ maxLength: 500, allowBlank: true }).optional(),
   // Where the user reads times (decision 0023): an IANA name or UTC.
   time_zone: timeZoneField().optional(),

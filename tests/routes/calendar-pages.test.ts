@@ -6,6 +6,7 @@ import { action as bookAction } from '#app/routes/consultas.agendar.$professiona
 import { action as rescheduleAction } from '#app/routes/consultas.$id_.remarcar.tsx'
 import { loader as availabilityLoader } from '#app/routes/agenda_.disponibilidade.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
+import { mondayOf, todayIn } from '#app/domain/agenda.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { NOW, appointment, directoryAndAvailability, freeTimes, signedIn } from '#tests/mocks/appointments.ts'
@@ -179,6 +180,15 @@ describe('the professional’s dashboard', () => {
   test('the schedule unreadable: the stats without the conflicts', async () => {
     calendarProvider({ scheduleAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
     expect((await dashboard()).calendar).toMatchObject({ state: 'connected', stats: { totalEvents: 5, conflictsDetected: null } })
+  })
+
+  test('a week beyond the years 2000-2100 (?semana=0999-01-04, 9999-12-27) shows this week: the provider is never asked for it', async () => {
+    for (const far of ['0999-01-04', '9999-12-27']) {
+      const asked = calendarProvider()
+      const result = await run(dashboardLoader, new Request(`${DASHBOARD}?semana=${far}`, { headers: { Cookie: await signedIn(demoProfessional) } }))
+      expect(result.status).toBe(200)
+      expect(asked.dashboard.map((query) => query.get('start'))).toEqual([mondayOf(todayIn('America/Sao_Paulo', NOW))])
+    }
   })
 
   test('patients are not asked about a calendar', async () => {
