@@ -32,5 +32,7 @@ export const changePasswordSchema = z
     old_password: z.string({ error: 'errors.required' }).min(1, { error: 'errors.required' }),
     new_password: z.string({ error: 'errors.required' }).min(8, { error: 'validation.passwordTooShort' }).max(128, { error: 'validation.tooLong' }),
     confirm_password: z.string({ error: 'errors.required' }).min(1, { error: 'errors.required' }),
+    // Unticked (or absent: a page without a calendar link), the link is revoked with the other sessions (decision 0037).
+    keep_calendar_feed: z.boolean().optional().default(false),
   })
   .refine(passwordsMatch('new_password', 'confirm_password').check, passwordsMatch('new_password', 'confirm_password').params)
