@@ -128,8 +128,10 @@ function chosenEnd(raw: FormDataEntryValue | null, start: string, own: Slot | un
 
 /**
  * The professional's Google Calendar on the chosen time, asked live (decision 0025): busy, free,
- * or not known. SPEC §8: a failed check counts as free, and the patient is told it could not be
- * made. Rescheduling, the appointment's own event (inside its current time) is not in the way.
+ * or not known. SPEC §8: a failed check (a throttled one too) counts as free, and the patient is
+ * told it could not be made. Rescheduling, the appointment's own event (inside its current time) is
+ * not in the way: a patient's answer already leaves it out (it carries no periods); an answer with
+ * periods is read here the same way.
  */
 async function calendarCheck(
   auth: SignedInCaller,

@@ -138,7 +138,7 @@ describe('permissions', () => {
   })
 
   it('lets anyone signed in ask about availability', async () => {
-    const body = { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '09:00'), professional_id: ID.paula }
+    const body = { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '08:50'), professional_id: ID.paula }
     for (const who of ['pedro', 'paula', 'rafael', 'admin'] as const) expect(await post('/calendar/availability/', body, who)).toMatchObject({ status: 200 })
     expect((await post('/calendar/availability/', body)).status).toBe(401)
   })
@@ -178,8 +178,10 @@ describe('without a connected calendar', () => {
   })
 
   it('counts the professional as available', async () => {
-    const response = await post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '18:00'), professional_id: ID.paula }, 'pedro')
-    expect(response.json).toEqual({ available: true, conflicts: [], warnings: [] })
+    for (const [who, end] of [['pedro', '08:50'], ['paula', '18:00']] as const) {
+      const response = await post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: sp(TUE, end), professional_id: ID.paula }, who)
+      expect(response.json).toEqual({ available: true, conflicts: [], warnings: [] })
+    }
   })
 })
 
@@ -634,32 +636,73 @@ describe('the professional’s notes on events (decision 0029: never at Google)'
 describe('POST /calendar/availability/', () => {
   const check = (who: Person, start = sp(TUE, '08:00'), end = sp(TUE, '18:00')) => post('/calendar/availability/', { start_time: start, end_time: end, professional_id: ID.paula }, who)
 
-  it('asks Google’s freeBusy live; titles only for the professional and admins', async () => {
+  it('asks Google’s freeBusy live: the professional and admins get the busy periods, with their titles', async () => {
     await connect()
     await external({ summary: 'Reunião', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
     await external({ summary: 'Livre', start: sp(TUE, '13:00'), end: sp(TUE, '14:00'), transparency: 'transparent' })
     await sync()
-    expect((await check('pedro')).json).toEqual({ available: false, conflicts: [{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00') }], warnings: [] })
     for (const who of ['paula', 'admin'] as const) {
-      expect((await check(who)).json.conflicts).toEqual([{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), summary: 'Reunião' }])
+      expect((await check(who)).json).toEqual({ available: false, conflicts: [{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), summary: 'Reunião' }], warnings: [] })
     }
-    expect((await check('pedro', sp(TUE, '11:00'), sp(TUE, '12:00'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    expect((await check('paula', sp(TUE, '11:00'), sp(TUE, '12:00'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    // Their window may span up to 62 days.
+    expect((await check('paula', sp(TUE, '00:00'), sp('2026-05-03', '00:00'))).status).toBe(200)
+  })
+
+  // Issue 22, finding 8: a patient read a professional's personal evening over 61 days.
+  it('tells anyone else only whether one consultation’s time is free: no periods, no titles, no longer window', async () => {
+    await connect()
+    await external({ summary: 'Reunião', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
+    await external({ summary: 'Jantar pessoal', start: sp(TUE, '20:00'), end: sp(TUE, '21:00') })
+    await sync()
+    for (const who of ['pedro', 'rafael'] as const) {
+      expect((await check(who, sp(TUE, '10:30'), sp(TUE, '11:20'))).json).toEqual({ available: false, conflicts: [], warnings: [] })
+      expect((await check(who, sp(TUE, '11:00'), sp(TUE, '11:50'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+      // Paula's consultations last 50 minutes: a longer window (the 61 days of the finding) is refused.
+      expect(await check(who, sp(TUE, '08:00'), sp(TUE, '08:51'))).toMatchObject({ status: 400, json: { end_time: ['The window can span at most 50 minutes.'] } })
+      const wide = await check(who, sp(TUE, '00:00'), sp('2026-05-03', '00:00'))
+      expect(wide).toMatchObject({ status: 400, json: { end_time: ['The window can span at most 50 minutes.'] } })
+      expect(wide.text).not.toContain('Jantar')
+    }
+  })
+
+  it('rescheduling: the patient’s own appointment (its Google event) is no conflict for them, and is one for others', async () => {
+    await connect()
+    const response = await post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '10:30') }, 'pedro')
+    expect(response.status).toBe(201)
+    await app.services.background.idle()
+    expect((await fakeCalendar()).map((event) => event.summary)).toEqual(['Consulta Innera com Pedro'])
+    const moved = [sp(TUE, '11:00'), sp(TUE, '11:50')] as const
+    expect((await check('pedro', ...moved)).json.available).toBe(true)
+    expect((await check('rafael', ...moved)).json.available).toBe(false)
+  })
+
+  it('throttles the check per user for everyone but the professional and admins (429 with Retry-After)', async () => {
+    const throttled = client(createProviderApp({ db: database.db, config: testConfig({ ...ENV, THROTTLE_DISABLED: '0', THROTTLE_CALENDAR_CHECK_PER_USER: '3/h' }), clock: time.clock }))
+    const ask = (who: Person, end = sp(TUE, '08:50')) => throttled.post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: end, professional_id: ID.paula }, { token: tokens[who] })
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ask('pedro')))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429, 429])
+    expect(answers.find((answer) => answer.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/)
+    // Per user: another patient still has theirs; the professional and admins are not counted.
+    expect((await ask('rafael')).status).toBe(200)
+    for (let round = 0; round < 4; round += 1) for (const who of ['paula', 'admin'] as const) expect((await ask(who, sp(TUE, '18:00'))).status).toBe(200)
   })
 
   it('answers 502 google_error when Google cannot be asked', async () => {
     await connect()
     await post('/fake-google/dev/calendar/revoke/', { email: PAULA_GOOGLE })
     const failed = { status: 502, json: { detail: 'Não foi possível verificar conflitos no Google Calendar', code: 'google_error' } }
-    expect(await check('pedro')).toMatchObject(failed)
-    expect(await check('pedro')).toMatchObject(failed)
+    expect(await check('pedro', sp(TUE, '08:00'), sp(TUE, '08:50'))).toMatchObject(failed)
+    expect(await check('paula')).toMatchObject(failed)
   })
 
   it('checks its fields', async () => {
-    const errors = async (body: unknown) => (await post('/calendar/availability/', body, 'pedro')).json
+    const errors = async (body: unknown, who: Person = 'pedro') => (await post('/calendar/availability/', body, who)).json
     expect(await errors({})).toEqual({ start_time: ['This field is required.'], end_time: ['This field is required.'], professional_id: ['This field is required.'] })
     expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '09:00'), professional_id: ID.paula })).toEqual({ end_time: ['The end must be after the start.'] })
-    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp('2026-06-01', '09:00'), professional_id: ID.paula })).toEqual({ end_time: ['The window can span at most 62 days.'] })
-    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '11:00'), professional_id: ID.pedro })).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp('2026-06-01', '09:00'), professional_id: ID.paula }, 'paula')).toEqual({ end_time: ['The window can span at most 62 days.'] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '10:50'), professional_id: ID.pedro })).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '11:00'), professional_id: ID.pedro }, 'admin')).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
   })
 })
 

@@ -1,11 +1,12 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, gt, lt, ne } from 'drizzle-orm'
 import { z } from 'zod'
 import { addDays, startOfLocalDay } from '#server/appointments/free-times.ts'
-import { findProfile } from '#server/appointments/repository.ts'
+import { findBookableProfessional, findProfile } from '#server/appointments/repository.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { deleteConnection, findConnection, isSyncRunning, saveConnection, type CalendarConnection } from '#server/calendar/connections.ts'
 import { calendarNotConnected, calendarReconnect, googleFailed, invalidAuthorizationCode, syncFailed } from '#server/calendar/errors.ts'
 import { manageLinkOf } from '#server/calendar/appointment-events.ts'
+import { isWindowFree, type Interval } from '#server/calendar/booking-check.ts'
 import { googleEventOf, ownersText, parseEventPayload, type EventPayload } from '#server/calendar/event-payload.ts'
 import {
   findStoredEvent,
@@ -28,11 +29,13 @@ import { ApiError, fieldError, notFound } from '#server/http/errors.ts'
 import { booleanField, charField, choiceField, dateField, idField, instantField, validate } from '#server/http/fields.ts'
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
+import { enforceThrottle } from './throttling'
 
-const DAY = 24 * 60 * 60_000
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
 /** The longest window of dates GET /calendar/ answers for. */
 export const MAX_EVENT_WINDOW_DAYS = 62
-/** The longest window POST /calendar/availability/ asks Google about. */
+/** The longest window POST /calendar/availability/ asks Google about for the professional or an admin (others: one consultation). */
 export const MAX_AVAILABILITY_DAYS = 62
 const NO_STORE = { 'Cache-Control': 'no-store' }
 
@@ -357,10 +360,22 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       const caller = await authenticate(c, services)
       const input = validate(availabilitySchema, await readFields(c.req.raw))
       if (input.end_time <= input.start_time) throw fieldError('end_time', 'The end must be after the start.')
-      if (input.end_time - input.start_time > MAX_AVAILABILITY_DAYS * DAY) throw fieldError('end_time', `The window can span at most ${MAX_AVAILABILITY_DAYS} days.`)
-      if (!(await isProfessional(input.professional_id))) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      // The professional themself and admins read the calendar's busy times. Anyone else (a patient at
+      // the booking's confirm step) learns only whether one consultation's time is free, a few times
+      // an hour: each check is a live call to Google, and busy times are the professional's business.
+      const readsCalendar = caller.user.id === input.professional_id || roleOf(caller.groups) === 'admin'
+      if (readsCalendar) {
+        if (input.end_time - input.start_time > MAX_AVAILABILITY_DAYS * DAY) throw fieldError('end_time', `The window can span at most ${MAX_AVAILABILITY_DAYS} days.`)
+        if (!(await isProfessional(input.professional_id))) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      } else {
+        await enforceThrottle(services, 'calendarCheckPerUser', String(caller.user.id))
+        const bookable = await findBookableProfessional(db, input.professional_id)
+        if (!bookable) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+        const longest = bookable.profile.consultationMinutes
+        if (input.end_time - input.start_time > longest * MINUTE) throw fieldError('end_time', `The window can span at most ${longest} minutes.`)
+      }
       const connection = await findConnection(db, input.professional_id)
-      if (!connection) return c.json({ available: true, conflicts: [], warnings: [] })
+      if (!connection) return c.json({ available: true, conflicts: [], warnings: [] }, 200, NO_STORE)
       const unavailable = () => googleFailed('Não foi possível verificar conflitos no Google Calendar')
       if (!connection.tokenValid) throw unavailable()
 
@@ -373,22 +388,38 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
         log({ level: 'warn', msg: 'google calendar free/busy failed', error: errorFields(error).error })
         throw unavailable()
       }
-      // Titles are the professional's business: shown to them and to admins only, from the synced events.
-      const showsSummaries = caller.user.id === input.professional_id || roleOf(caller.groups) === 'admin'
-      const events = showsSummaries ? await storedEventsBetween(db, input.professional_id, input.start_time, input.end_time, { includeInnera: true }) : []
-      const conflicts = busy.map((period) => {
-        const start = Date.parse(period.start)
-        const end = Date.parse(period.end)
+      const periods = busy.map((period) => ({ start: Date.parse(period.start), end: Date.parse(period.end) }))
+      if (!readsCalendar) {
+        // One answer, no periods: the caller's own appointments with the professional (their own events) are no conflict.
+        const own = await ownAppointmentTimes(caller.user.id, input.professional_id, input.start_time, input.end_time)
+        return c.json({ available: isWindowFree({ start: input.start_time, end: input.end_time }, periods, own), conflicts: [], warnings: [] }, 200, NO_STORE)
+      }
+      // The titles come from the synced events.
+      const events = await storedEventsBetween(db, input.professional_id, input.start_time, input.end_time, { includeInnera: true })
+      const conflicts = periods.map(({ start, end }) => {
         const summaries = [...new Set(events.filter((event) => event.startAt.getTime() < end && event.endAt.getTime() > start && event.summary).map((event) => event.summary))]
-        return {
-          start: new Date(start).toISOString(),
-          end: new Date(end).toISOString(),
-          ...(showsSummaries && summaries.length > 0 && { summary: summaries.join(', ') }),
-        }
+        return { start: new Date(start).toISOString(), end: new Date(end).toISOString(), ...(summaries.length > 0 && { summary: summaries.join(', ') }) }
       })
       return c.json({ available: conflicts.length === 0, conflicts, warnings: [] }, 200, NO_STORE)
     },
   })
+
+  /** The caller's live appointments with a professional overlapping [from, to): their times, as the booking check discounts them. */
+  async function ownAppointmentTimes(patientId: number, professionalId: number, from: number, to: number): Promise<Interval[]> {
+    const rows = await db
+      .select({ start: appointments.startTime, end: appointments.endTime })
+      .from(appointments)
+      .where(
+        and(
+          eq(appointments.patientId, patientId),
+          eq(appointments.professionalId, professionalId),
+          ne(appointments.status, 'cancelled'),
+          lt(appointments.startTime, new Date(to)),
+          gt(appointments.endTime, new Date(from)),
+        ),
+      )
+    return rows.map((row) => ({ start: row.start.getTime(), end: row.end.getTime() }))
+  }
 
   /** An active member of the profissional group: whose calendar may be asked about. */
   async function isProfessional(userId: number): Promise<boolean> {

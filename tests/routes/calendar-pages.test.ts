@@ -77,6 +77,7 @@ describe('booking: the confirm step asks the professional’s Google Calendar', 
     ['Google failing (502)', () => HttpResponse.json({ detail: 'Google failed.', code: 'google_error' }, { status: 502 })],
     ['a bad answer', () => HttpResponse.json({ free: 'maybe' })],
     ['the provider failing (500)', () => HttpResponse.json({ detail: 'boom' }, { status: 500 })],
+    ['a throttled check (429)', () => HttpResponse.json({ detail: 'Request was throttled. Expected available in 60 seconds.' }, { status: 429, headers: { 'Retry-After': '60' } })],
   ])('the check failing (%s) counts as free: booked, with the warning', async (_name, answer) => {
     calendarProvider({ availabilityAnswer: answer })
     const created = creates()
@@ -130,6 +131,9 @@ describe('booking: the confirm step asks the professional’s Google Calendar', 
     calendarProvider({ availabilityAnswer: () => HttpResponse.json({ available: false, conflicts: [{ start: '2026-12-02T13:00:00.000Z', end: '2026-12-02T14:00:00.000Z' }], warnings: [] }) })
     const other = await run(rescheduleAction, formRequest(url, moveBy30, { Cookie: await signedIn() }), { id: '31' })
     expect(other.status).toBe(409)
+    // A patient's answer (issue 22): no periods; the provider has left the own appointment out already.
+    calendarProvider({ availabilityAnswer: () => HttpResponse.json({ available: false, conflicts: [], warnings: [] }) })
+    expect((await run(rescheduleAction, formRequest(url, moveBy30, { Cookie: await signedIn() }), { id: '31' })).status).toBe(409)
   })
 })
 
