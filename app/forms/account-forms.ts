@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { phoneField, requiredText } from './form-fields.ts'
 import { passwordsMatch } from './auth-forms.ts'
 import { EARLIEST_BIRTH_DATE, isDateInRange } from '#app/domain/date-range.ts'
+import { isPersonName } from '#app/domain/person-names.ts'
 import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024
@@ -10,8 +11,8 @@ export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
 const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional().default('')
 
 export const profileSchema = z.object({
-  first_name: requiredText(150),
-  last_name: optionalText(150),
+  first_name: requiredText(150).refine(isPersonName, { error: 'validation.personName' }),
+  last_name: optionalText(150).refine((name) => name === '' || isPersonName(name), { error: 'validation.personName' }),
   phone: phoneField(),
   birth_date: z
     .string()

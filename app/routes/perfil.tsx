@@ -19,6 +19,7 @@ import { mediaUrl } from '#app/utils/media.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { translateNameProblems } from '#app/domain/person-names.ts'
 
 // A throttled submission's Retry-After reaches the browser (Remix passes action headers only through `headers`).
 export { headers } from '#app/forms/form-headers.ts'
@@ -70,7 +71,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     const t = await getFixedT(request, ['common', 'account'])
-    const { result, init } = replyToFailure(submission, error, t, { fields: sameNames(Object.keys(profileSchema.shape)) })
+    const name = (field: string) => ({ field, messages: (messages: string[]) => translateNameProblems(t, messages) })
+    const { result, init } = replyToFailure(submission, error, t, {
+      fields: { ...sameNames(Object.keys(profileSchema.shape)), first_name: name('first_name'), last_name: name('last_name') },
+    })
     return data({ result }, init)
   }
   // The header shows the name: the next root load fetches /users/me/ again.

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { validationError, type FieldErrors } from './errors'
+import { isPersonName, normalisePersonName, PERSON_NAME_MESSAGE } from '#server/users/person-names.ts'
 import { checkId, MAX_ID } from './ids'
 
 /**
@@ -22,6 +23,16 @@ export function charField({ maxLength = 150, allowBlank = false, trim = true } =
   // DRF stops at a blank value: no further messages about it.
   if (!allowBlank) schema = schema.min(1, { message: BLANK, abort: true })
   return schema.max(maxLength, maxLengthMessage(maxLength))
+}
+
+/**
+ * A person's name (server/users/person-names.ts): letters, marks, spaces, apostrophes, hyphens and
+ * dots, bounded; no links, digits or control characters. Runs of spaces count as one.
+ */
+export function personNameField({ maxLength = 150, allowBlank = false } = {}) {
+  return charField({ maxLength, allowBlank })
+    .transform(normalisePersonName)
+    .refine((name) => name === '' || isPersonName(name), PERSON_NAME_MESSAGE)
 }
 
 // Pragmatic and close to Django's EmailValidator: a local part, an "@", a dotted domain.

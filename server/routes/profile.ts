@@ -10,7 +10,7 @@ import { calendarFeeds, photos, users } from '#server/db/schema.ts'
 import type { AppContext, Api } from '#server/http/api.ts'
 import { readFields, readRequestData } from '#server/http/body.ts'
 import { fieldError, validationError } from '#server/http/errors.ts'
-import { booleanField, charField, nullableDateField, passwordField, timeZoneField, validate } from '#server/http/fields.ts'
+import { booleanField, charField, nullableDateField, passwordField, personNameField, timeZoneField, validate } from '#server/http/fields.ts'
 import { detectImageType, MAX_PHOTO_BYTES } from '#server/media/image-type.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, type UserRow } from '#server/users/repository.ts'
@@ -21,8 +21,8 @@ const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
 const EARLIEST_BIRTH_DATE = '1900-01-01'
 
 const profileUpdateSchema = z.object({
-  first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
-  last_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  first_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
+  last_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
   phone: charField({ maxLength: 20, allowBlank: true })
     .refine((phone) => phone === '' || PHONE_PATTERN.test(phone), 'Enter a valid phone number.')
     .optional(),

@@ -104,6 +104,10 @@ describe('/users/{id}/', () => {
     expect((await api.patch(`/users/${PEDRO}/`, { is_active: 'maybe' }, { token: tokens.admin })).json).toEqual({
       is_active: ['Must be a valid boolean.'],
     })
+    expect((await api.patch(`/users/${PEDRO}/`, { first_name: 'Pedro https://evil.example', last_name: 'Santos\nPIX' }, { token: tokens.admin })).json).toEqual({
+      first_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
+      last_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
+    })
     expect((await api.patch(`/users/${PEDRO}/`, { first_name: 'X' }, { token: tokens.paula })).status).toBe(403)
     expect((await api.patch('/users/999/', { first_name: 'X' }, { token: tokens.admin })).status).toBe(404)
   })
