@@ -27,6 +27,7 @@ type Person = keyof typeof EMAILS
 const ID: Record<Person, number> = { admin: 1, paula: 2, rafael: 3, pedro: 4, mariana: 5, ines: 6, lucas: 7 }
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action.' }
+const NOT_FOUND = { status: 404, json: { detail: 'Not found.' } }
 const MESSAGES = {
   past: 'This time is in the past.',
   notice: 'This time is inside the minimum notice of 12 hours.',
@@ -343,12 +344,12 @@ describe('GET /appointments/', () => {
 })
 
 describe('GET /appointments/{id}/', () => {
-  it('shows an appointment to its patient, its professional and admins only', async () => {
+  it('shows an appointment to its patient, its professional and admins only; to anyone else it does not exist (404)', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
     for (const who of ['pedro', 'paula', 'admin'] as const) {
       expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject({ status: 200, json: { id, start_time: sp(TUE, '08:00') } })
     }
-    for (const who of ['mariana', 'rafael'] as const) expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject(NOT_FOUND)
     expect((await api.get(`/appointments/${id}/`)).status).toBe(401)
     expect(await api.get('/appointments/999/', { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
     expect((await api.get('/appointments/99999999999/', { token: tokens.pedro })).status).toBe(400)
@@ -390,7 +391,9 @@ describe('PATCH /appointments/{id}/update/', () => {
 
   it('is for the patient and admins, while the appointment is open', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['mariana', 'paula', 'rafael'] as const) expect(await move(id, { start_time: sp(WED, '08:00') }, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    // Its professional may not move it (403); strangers do not see it (404).
+    expect(await move(id, { start_time: sp(WED, '08:00') }, 'paula')).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await move(id, { start_time: sp(WED, '08:00') }, who)).toMatchObject(NOT_FOUND)
     expect((await api.patch(`/appointments/${id}/update/`, { start_time: sp(WED, '08:00') })).status).toBe(401)
     expect((await move(999, { start_time: sp(WED, '08:00') })).status).toBe(404)
     expect(await move(id, { start_time: sp(WED, '08:00') }, 'admin')).toMatchObject({ status: 200, json: { start_time: sp(WED, '08:00') } })
@@ -429,7 +432,7 @@ describe('POST /appointments/{id}/cancel/', () => {
 
   it('refuses cancelled, finished and started appointments, and strangers', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['mariana', 'rafael'] as const) expect(await cancel(id, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await cancel(id, who)).toMatchObject(NOT_FOUND)
     expect((await api.post(`/appointments/${id}/cancel/`, {})).status).toBe(401)
     expect((await cancel(999, 'pedro')).status).toBe(404)
     expect(await cancel(id, 'pedro', { reason: 'x'.repeat(1001) })).toMatchObject({ status: 400, json: { reason: ['Ensure this field has no more than 1000 characters.'] } })
@@ -502,7 +505,9 @@ describe('PATCH /appointments/{id}/status/', () => {
 
   it('is for the professional and admins', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['pedro', 'mariana', 'rafael'] as const) expect(await status(id, { status: 'confirmed' }, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    // Its patient may not (403); strangers do not see it (404).
+    expect(await status(id, { status: 'confirmed' }, 'pedro')).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await status(id, { status: 'confirmed' }, who)).toMatchObject(NOT_FOUND)
     expect((await api.patch(`/appointments/${id}/status/`, { status: 'confirmed' })).status).toBe(401)
     expect((await status(999, { status: 'confirmed' })).status).toBe(404)
   })
@@ -522,7 +527,7 @@ describe('GET /appointments/{id}/consultation/', () => {
     expect((await consultation()).json).toEqual({ ...closed, is_open: true, meeting_link: row!.meetingLink })
     expect((await consultation('paula')).json.meeting_link).toBe(row!.meetingLink)
     expect((await consultation('admin')).json.is_open).toBe(true)
-    for (const who of ['mariana', 'rafael'] as const) expect(await consultation(who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await consultation(who)).toMatchObject(NOT_FOUND)
     expect((await api.get(`/appointments/${id}/consultation/`)).status).toBe(401)
     expect((await api.get('/appointments/999/consultation/', { token: tokens.pedro })).status).toBe(404)
     time.set(Date.parse(sp(TUE, '08:50')))

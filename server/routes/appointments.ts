@@ -173,12 +173,16 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     if (!isClear(rules, booked, start, ignoreAppointmentId, busy)) throw await slotTaken(professionalId, rules, start, ignoreAppointmentId)
   }
 
-  /** The appointment in the path, for a caller in one of the allowed relations (404 before 403). */
+  /**
+   * The appointment in the path, for a caller in one of the allowed relations. Someone who is none
+   * of its patient, its professional or an admin gets 404, as for a missing one: nobody learns
+   * which ids exist. One of its people whose part does not allow the action gets 403.
+   */
   async function appointmentFor(c: AppContext, caller: Caller, allowed: CancelledBy[]): Promise<{ view: AppointmentView; relation: CancelledBy }> {
     const view = await findAppointmentView(db, idParam(c, 'id'))
-    if (!view) throw notFound()
-    const relation = relationTo(caller, view.appointment)
-    if (!relation || !allowed.includes(relation)) throw permissionDenied()
+    const relation = view && relationTo(caller, view.appointment)
+    if (!view || !relation) throw notFound()
+    if (!allowed.includes(relation)) throw permissionDenied()
     return { view, relation }
   }
 

@@ -5,7 +5,7 @@ import { groups, userGroups, users } from '#server/db/schema.ts'
 import { GROUP_NAMES } from '#server/db/seed-data.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
-import { notFound, permissionDenied, validationError, type FieldErrors } from '#server/http/errors.ts'
+import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, listField, personNameField, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
@@ -99,11 +99,11 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       const user = await findUserById(db, idParam(c, 'id'))
-      if (!user) throw notFound()
       const role = roleOf(caller.groups)
       const allowed =
-        caller.user.id === user.id || role === 'admin' || (role === 'profissional' && (await isCareLinked(db, caller.user.id, user.id)))
-      if (!allowed) throw permissionDenied()
+        user !== undefined && (caller.user.id === user.id || role === 'admin' || (role === 'profissional' && (await isCareLinked(db, caller.user.id, user.id))))
+      // Someone the caller may not read is answered like someone who does not exist: ids cannot be probed.
+      if (!allowed) throw notFound()
       return c.json(serializeUserDetail(user, await groupNamesOf(db, user.id), photoBase))
     },
     PATCH: async (c) => {
