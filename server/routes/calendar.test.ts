@@ -324,7 +324,7 @@ describe('sync (POST /calendar/sync/)', () => {
     await connect()
     const kept = await external({ summary: 'Fica', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
     const dropped = await external({ summary: 'Sai', start: sp(TUE, '14:00'), end: sp(TUE, '15:00') })
-    expect((await sync()).json).toEqual({ synced: 2, last_sync: new Date(NOW).toISOString(), full: false })
+    expect((await sync()).json).toEqual({ synced: 2, last_sync: new Date(NOW).toISOString(), full: false, events_not_kept: 0 })
     expect((await sync()).json).toMatchObject({ synced: 0, full: false })
 
     // Deleted and changed at Google (in Google's own app: another grant of the same account).
@@ -739,6 +739,42 @@ describe('busy Google time in free times (decision 0026)', () => {
     expect(await slots(WED)).toHaveLength(10)
     const directory = await get('/appointments/professionals/', 'pedro')
     expect(directory.json.find((entry: { id: number }) => entry.id === ID.paula).next_free_time).toBe(sp(WED, '08:00'))
+  })
+
+  // Issue 22 (info), decision 0036: anyone who knows a professional's address could empty their free times by inviting them.
+  it('counts an invitation only once the professional accepted it (or tentatively): unanswered ones do not block', async () => {
+    await connect()
+    await external({ summary: 'Convite sem resposta', start: sp(TUE, '08:00'), end: sp(TUE, '10:00'), response_status: 'needsAction' })
+    await external({ summary: 'Convite aceito', start: sp(TUE, '13:00'), end: sp(TUE, '13:30'), response_status: 'accepted' })
+    await external({ summary: 'Convite talvez', start: sp(TUE, '15:30'), end: sp(TUE, '16:00'), response_status: 'tentative' })
+    await sync()
+    const free = await slots()
+    expect(free).toEqual(expect.arrayContaining(at('08:00', '08:50', '09:40')))
+    expect(free).not.toEqual(expect.arrayContaining(at('13:00')))
+    expect(free).not.toEqual(expect.arrayContaining(at('15:30')))
+    expect((await post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '08:00') }, 'pedro')).status).toBe(201)
+    // The invitation is still on the professional's own calendar page.
+    expect(summaries((await week()).json.events)).toContain('Convite sem resposta')
+  })
+
+  it('keeps at most the limit of one calendar’s events, the nearest to now, and says so', async () => {
+    for (let day = 0; day < 6; day += 1) {
+      const date = new Date(Date.UTC(2026, 2, 3 + day)).toISOString().slice(0, 10)
+      await external({ summary: `Convite ${date}`, start: sp(date, '20:00'), end: sp(date, '21:00'), response_status: 'needsAction' })
+    }
+    await external({ summary: 'Daqui a dois anos', start: sp('2028-03-03', '10:00'), end: sp('2028-03-03', '11:00') })
+    await connect()
+    await app.services.background.idle()
+    const report = await syncCalendar(app.services, ID.paula, { full: true, maxStoredEvents: 4 })
+    expect(report.notKept).toBe(2)
+    const stored = await database.db.select({ summary: calendarEvents.summary }).from(calendarEvents).where(eq(calendarEvents.userId, ID.paula))
+    expect(stored.map((row) => row.summary).sort()).toEqual(['Convite 2026-03-03', 'Convite 2026-03-04', 'Convite 2026-03-05', 'Convite 2026-03-06'])
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'calendar holds more events than are kept', user_id: ID.paula, kept: 4, not_kept: 2 }))
+    // An incremental sync that brings more is held to the limit too: the farthest go.
+    await external({ summary: 'Hoje à noite', start: sp('2026-03-02', '20:00'), end: sp('2026-03-02', '21:00') })
+    expect((await syncCalendar(app.services, ID.paula, { maxStoredEvents: 4 })).notKept).toBe(1)
+    const after = await database.db.select({ summary: calendarEvents.summary }).from(calendarEvents).where(eq(calendarEvents.userId, ID.paula))
+    expect(after.map((row) => row.summary).sort()).toEqual(['Convite 2026-03-03', 'Convite 2026-03-04', 'Convite 2026-03-05', 'Hoje à noite'])
   })
 
   it('counts the stored events only while connected', async () => {

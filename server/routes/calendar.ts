@@ -328,7 +328,8 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       await usableConnection(user.id)
       try {
         const report = await syncCalendar(services, user.id, { full: full ?? false })
-        return c.json({ synced: report.synced, last_sync: report.lastSync.toISOString(), full: report.full })
+        // events_not_kept: the calendar holds more events in the store's window than are kept (decision 0036).
+        return c.json({ synced: report.synced, last_sync: report.lastSync.toISOString(), full: report.full, events_not_kept: report.notKept })
       } catch (error) {
         if (error instanceof ApiError) throw error
         log({ level: 'warn', msg: 'calendar sync failed', user_id: user.id, error: errorFields(error).error })
