@@ -1,28 +1,32 @@
 import { describe, expect, it } from 'vitest'
-import { isWindowFree } from './booking-check'
+import { isTimeFree } from './booking-check'
 
 const at = (hour: number, minute = 0) => Date.UTC(2026, 2, 3, hour, minute)
-const span = (from: [number, number?], to: [number, number?]) => ({ start: at(...from), end: at(...to) })
+const window = { start: at(10), end: at(10, 50) }
+const event = (from: [number, number?], to: [number, number?], overrides: Record<string, unknown> = {}) => ({
+  status: 'confirmed',
+  transparency: 'opaque',
+  selfResponseStatus: null as string | null,
+  inneraAppointmentId: null as number | null,
+  startAt: new Date(at(...from)),
+  endAt: new Date(at(...to)),
+  ...overrides,
+})
 
-describe('isWindowFree', () => {
-  const window = span([10], [10, 50])
-
-  it('is free without busy time, or with busy time only outside the window (touching is not overlapping)', () => {
-    expect(isWindowFree(window, [])).toBe(true)
-    expect(isWindowFree(window, [span([9], [10]), span([10, 50], [12])])).toBe(true)
+describe('isTimeFree (a patient’s live check)', () => {
+  it('is free without events, or with events only beside the window (touching is not overlapping)', () => {
+    expect(isTimeFree(window, [])).toBe(true)
+    expect(isTimeFree(window, [event([9], [10]), event([10, 50], [12])])).toBe(true)
   })
 
-  it('is not free when any busy time falls inside the window', () => {
-    expect(isWindowFree(window, [span([10, 40], [11])])).toBe(false)
-    expect(isWindowFree(window, [span([8], [18])])).toBe(false)
+  it('is not free when an event that counts as busy overlaps the window', () => {
+    expect(isTimeFree(window, [event([10, 40], [11])])).toBe(false)
+    expect(isTimeFree(window, [event([8], [18], { selfResponseStatus: 'accepted' })])).toBe(false)
   })
 
-  it('takes the caller’s own appointments out of the busy time, even fused with a neighbouring event', () => {
-    // Rescheduling 10:00-10:50 to 10:30-11:20: the own event is no conflict.
-    expect(isWindowFree(span([10, 30], [11, 20]), [span([10], [10, 50])], [span([10], [10, 50])])).toBe(true)
-    // Own 10:00-10:50 fused by freeBusy with a personal 09:00-10:00: the window 10:20-11:10 is free.
-    expect(isWindowFree(span([10, 20], [11, 10]), [span([9], [10, 50])], [span([10], [10, 50])])).toBe(true)
-    // Fused with a personal 10:50-11:00 that the new time overlaps: not free.
-    expect(isWindowFree(span([10, 30], [11, 20]), [span([10], [11])], [span([10], [10, 50])])).toBe(false)
+  it('counts events as the stored copy does: not unanswered or declined invitations, free time, or the product’s appointment events', () => {
+    for (const overrides of [{ selfResponseStatus: 'needsAction' }, { selfResponseStatus: 'declined' }, { transparency: 'transparent' }, { inneraAppointmentId: 31 }]) {
+      expect(isTimeFree(window, [event([10], [10, 50], overrides)])).toBe(true)
+    }
   })
 })

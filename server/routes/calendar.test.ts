@@ -666,15 +666,28 @@ describe('POST /calendar/availability/', () => {
     }
   })
 
-  it('rescheduling: the patient’s own appointment (its Google event) is no conflict for them, and is one for others', async () => {
+  it('counts live events as the stored copy does: an unanswered invitation leaves the time free, an accepted one takes it (decision 0036)', async () => {
+    await connect()
+    await external({ summary: 'Convite sem resposta', start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), response_status: 'needsAction' })
+    await external({ summary: 'Convite aceito', start: sp(TUE, '14:00'), end: sp(TUE, '15:00'), response_status: 'accepted' })
+    // Live: not even synced yet.
+    expect((await check('pedro', sp(TUE, '10:00'), sp(TUE, '10:50'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    expect((await check('pedro', sp(TUE, '14:00'), sp(TUE, '14:50'))).json).toEqual({ available: false, conflicts: [], warnings: [] })
+    // The professional's own answer is Google's freeBusy, which shows the invitation.
+    expect((await check('paula', sp(TUE, '10:00'), sp(TUE, '10:50'))).json.available).toBe(false)
+  })
+
+  it('rescheduling: the product’s appointment events are the appointments, which the booking itself checks', async () => {
     await connect()
     const response = await post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '10:30') }, 'pedro')
     expect(response.status).toBe(201)
     await app.services.background.idle()
     expect((await fakeCalendar()).map((event) => event.summary)).toEqual(['Consulta Innera com Pedro'])
-    const moved = [sp(TUE, '11:00'), sp(TUE, '11:50')] as const
-    expect((await check('pedro', ...moved)).json.available).toBe(true)
-    expect((await check('rafael', ...moved)).json.available).toBe(false)
+    // Its event is no conflict for the check (for anyone); the booking rules keep the time taken for others.
+    expect((await check('pedro', sp(TUE, '10:30'), sp(TUE, '11:20'))).json.available).toBe(true)
+    expect(await get(`/appointments/calendar/availability/?professional_id=${ID.paula}&start=${TUE}&end=${TUE}`, 'rafael')).toMatchObject({
+      json: { slots: expect.not.arrayContaining([expect.objectContaining({ start: sp(TUE, '10:30') })]) },
+    })
   })
 
   it('throttles the check per user for everyone but the professional and admins (429 with Retry-After)', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { addDays, startOfLocalDay } from '#server/appointments/free-times.ts'
 import { findBookableProfessional, findProfile } from '#server/appointments/repository.ts'
@@ -6,7 +6,7 @@ import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server
 import { deleteConnection, findConnection, isSyncRunning, saveConnection, type CalendarConnection } from '#server/calendar/connections.ts'
 import { calendarNotConnected, calendarReconnect, googleFailed, invalidAuthorizationCode, syncFailed } from '#server/calendar/errors.ts'
 import { manageLinkOf } from '#server/calendar/appointment-events.ts'
-import { isWindowFree, type Interval } from '#server/calendar/booking-check.ts'
+import { isTimeFree } from '#server/calendar/booking-check.ts'
 import { googleEventOf, ownersText, parseEventPayload, type EventPayload } from '#server/calendar/event-payload.ts'
 import {
   findStoredEvent,
@@ -22,7 +22,7 @@ import { withCalendar } from '#server/calendar/google-access.ts'
 import { isCacheFresh } from '#server/calendar/sync-freshness.ts'
 import { syncCalendar } from '#server/calendar/sync.ts'
 import { appointments, groups, userGroups, users } from '#server/db/schema.ts'
-import { GoogleApiError, type GoogleEvent, type GoogleTokens } from '#server/google/calendar-api.ts'
+import { GoogleApiError, type EventPage, type GoogleEvent, type GoogleTokens } from '#server/google/calendar-api.ts'
 import { pathParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { ApiError, fieldError, notFound } from '#server/http/errors.ts'
@@ -38,6 +38,8 @@ export const MAX_EVENT_WINDOW_DAYS = 62
 /** The longest window POST /calendar/availability/ asks Google about for the professional or an admin (others: one consultation). */
 export const MAX_AVAILABILITY_DAYS = 62
 const NO_STORE = { 'Cache-Control': 'no-store' }
+/** A patient's check reads one page of Google's events on one consultation's time. */
+const CHECK_PAGE_SIZE = 250
 
 const httpUrlField = () =>
   charField({ maxLength: 2000 }).refine((value) => {
@@ -380,47 +382,45 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       const unavailable = () => googleFailed('Não foi possível verificar conflitos no Google Calendar')
       if (!connection.tokenValid) throw unavailable()
 
+      const timeMin = new Date(input.start_time).toISOString()
+      const timeMax = new Date(input.end_time).toISOString()
+      if (!readsCalendar) {
+        // Google's events on that time, live, counted as the stored copy counts them (decision 0036):
+        // an unanswered invitation does not take it; the product's own appointment events are the
+        // appointments, which the booking itself checks (a rescheduled one's own time is free there).
+        let page: EventPage
+        try {
+          page = await withCalendar(services, connection, (session, calendarId) => session.listEvents({ calendarId, timeMin, timeMax, maxResults: CHECK_PAGE_SIZE }))
+        } catch (error) {
+          log({ level: 'warn', msg: 'google calendar events read for a booking check failed', error: errorFields(error).error })
+          throw unavailable()
+        }
+        // More events on one consultation's time than a page holds is a flood, not a calendar: not verified.
+        if (page.nextPageToken) throw unavailable()
+        const owners = [connection.primaryCalendarId, connection.googleEmail].filter((owner): owner is string => !!owner)
+        const timeZone = connection.calendarTimeZone ?? (await findProfile(db, input.professional_id))?.timeZone ?? 'America/Sao_Paulo'
+        const events = page.items.flatMap((event) => storedEventOf(event, input.professional_id, { owners, timeZone }) ?? [])
+        return c.json({ available: isTimeFree({ start: input.start_time, end: input.end_time }, events), conflicts: [], warnings: [] }, 200, NO_STORE)
+      }
+
       let busy: { start: string; end: string }[]
       try {
-        busy = await withCalendar(services, connection, (session, calendarId) =>
-          session.busyIntervals(calendarId, new Date(input.start_time).toISOString(), new Date(input.end_time).toISOString()),
-        )
+        busy = await withCalendar(services, connection, (session, calendarId) => session.busyIntervals(calendarId, timeMin, timeMax))
       } catch (error) {
         log({ level: 'warn', msg: 'google calendar free/busy failed', error: errorFields(error).error })
         throw unavailable()
       }
-      const periods = busy.map((period) => ({ start: Date.parse(period.start), end: Date.parse(period.end) }))
-      if (!readsCalendar) {
-        // One answer, no periods: the caller's own appointments with the professional (their own events) are no conflict.
-        const own = await ownAppointmentTimes(caller.user.id, input.professional_id, input.start_time, input.end_time)
-        return c.json({ available: isWindowFree({ start: input.start_time, end: input.end_time }, periods, own), conflicts: [], warnings: [] }, 200, NO_STORE)
-      }
       // The titles come from the synced events.
       const events = await storedEventsBetween(db, input.professional_id, input.start_time, input.end_time, { includeInnera: true })
-      const conflicts = periods.map(({ start, end }) => {
+      const conflicts = busy.map((period) => {
+        const start = Date.parse(period.start)
+        const end = Date.parse(period.end)
         const summaries = [...new Set(events.filter((event) => event.startAt.getTime() < end && event.endAt.getTime() > start && event.summary).map((event) => event.summary))]
         return { start: new Date(start).toISOString(), end: new Date(end).toISOString(), ...(summaries.length > 0 && { summary: summaries.join(', ') }) }
       })
       return c.json({ available: conflicts.length === 0, conflicts, warnings: [] }, 200, NO_STORE)
     },
   })
-
-  /** The caller's live appointments with a professional overlapping [from, to): their times, as the booking check discounts them. */
-  async function ownAppointmentTimes(patientId: number, professionalId: number, from: number, to: number): Promise<Interval[]> {
-    const rows = await db
-      .select({ start: appointments.startTime, end: appointments.endTime })
-      .from(appointments)
-      .where(
-        and(
-          eq(appointments.patientId, patientId),
-          eq(appointments.professionalId, professionalId),
-          ne(appointments.status, 'cancelled'),
-          lt(appointments.startTime, new Date(to)),
-          gt(appointments.endTime, new Date(from)),
-        ),
-      )
-    return rows.map((row) => ({ start: row.start.getTime(), end: row.end.getTime() }))
-  }
 
   /** An active member of the profissional group: whose calendar may be asked about. */
   async function isProfessional(userId: number): Promise<boolean> {
