@@ -17,6 +17,7 @@ export type ThrottleScope =
   | 'changePasswordPerAddress'
   | 'contactPerAddress'
   | 'contactPerEmail'
+  | 'calendarCheckPerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -101,6 +102,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   changePasswordPerAddress: ['THROTTLE_CHANGE_PASSWORD_PER_ADDRESS', '30/5m'],
   contactPerAddress: ['THROTTLE_CONTACT_PER_ADDRESS', '5/h'],
   contactPerEmail: ['THROTTLE_CONTACT_PER_EMAIL', '3/h'],
+  // A patient's live Google check at the booking's confirm step: each one is a call to Google.
+  calendarCheckPerUser: ['THROTTLE_CALENDAR_CHECK_PER_USER', '20/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

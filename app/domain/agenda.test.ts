@@ -22,6 +22,8 @@ describe('the professional week', () => {
     const now = new Date('2026-11-25T12:00:00Z')
     expect(weekToShow('2026-12-03', 'America/Sao_Paulo', now)).toMatchObject({ start: '2026-11-30', previous: '2026-11-23', next: '2026-12-07' })
     expect(weekToShow('2026-02-30', 'America/Sao_Paulo', now).start).toBe('2026-11-23')
+    // Dates the provider refuses (beyond the years 2000-2100) are not weeks to ask it for.
+    for (const far of ['0999-01-04', '9999-12-27', '1999-12-27']) expect(weekToShow(far, 'America/Sao_Paulo', now).start).toBe('2026-11-23')
     expect(weekToShow(['x'], 'America/Sao_Paulo', now).days).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'])
   })
 

@@ -1,4 +1,5 @@
-import { isIsoDate, localDate } from './appointments.ts'
+import { localDate } from './appointments.ts'
+import { isDateInRange } from './date-range.ts'
 
 /**
  * The professional's week (issue 12): which local dates a week holds, the weeks before and after,
@@ -23,10 +24,10 @@ export function todayIn(timeZone: string, now: Date): string {
   return localDate(now, timeZone)
 }
 
-/** The week to show: the one holding the requested date when it is a real date, else this week. */
+/** The week to show: the one holding the requested date when it is a date a visitor may send (years 2000-2100), else this week. */
 export function weekToShow(requested: unknown, timeZone: string, now: Date): { start: string; previous: string; next: string; days: string[]; today: string } {
   const today = todayIn(timeZone, now)
-  const start = mondayOf(isIsoDate(requested) ? requested : today)
+  const start = mondayOf(isDateInRange(requested) ? requested : today)
   return { start, previous: addDays(start, -7), next: addDays(start, 7), days: Array.from({ length: 7 }, (_, index) => addDays(start, index)), today }
 }
 

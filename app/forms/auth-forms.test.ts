@@ -25,6 +25,10 @@ describe('registerSchema', () => {
     expect(issues(registerSchema.safeParse({ ...good, username: 'ana souza' }))).toEqual({ username: 'validation.usernameChars' })
     expect(issues(registerSchema.safeParse({ ...good, password: 'short', confirmPassword: 'short' }))).toEqual({ password: 'validation.passwordTooShort' })
   })
+  test('takes a name of letters, spaces, apostrophes, hyphens and dots only (issue 22)', () => {
+    for (const name of ['Mariana https://evil.example/pix', 'Mariana\nPague o PIX', 'Ana 123']) expect(issues(registerSchema.safeParse({ ...good, name }))).toEqual({ name: 'validation.personName' })
+    expect(registerSchema.safeParse({ ...good, name: "Inês d'Ávila-Marques" }).success).toBe(true)
+  })
   test('refuses a filled honeypot', () => {
     expect(registerSchema.safeParse({ ...good, website: 'http://spam' }).success).toBe(false)
   })

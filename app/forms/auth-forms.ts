@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isPersonName } from '#app/domain/person-names.ts'
 
 /**
  * The sign-in forms' schemas, shared by the browser (conform's client validation) and the server
@@ -42,7 +43,7 @@ export const loginSchema = z.object({
 export const registerSchema = z
   .object({
     username: requiredText(150).pipe(z.string().regex(/^[\w.@+-]+$/, { error: 'validation.usernameChars' })),
-    name: requiredText(150),
+    name: requiredText(150).refine(isPersonName, { error: 'validation.personName' }),
     email: emailField,
     password: newPasswordField,
     confirmPassword: passwordField,

@@ -11,13 +11,13 @@ import {
   formatTime,
   groupDatesByWeek,
   groupSlotsByDate,
-  isIsoDate,
   nearestSlots,
   pickDate,
   shouldLabelTimeZone,
   timeLabels,
   timeZoneLabel,
 } from '#app/domain/appointments.ts'
+import { isDateInRange } from '#app/domain/date-range.ts'
 import { getEnv } from '#app/env.server.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -42,7 +42,7 @@ import { type BookingReply, type Choice, type PickerView, bookingIntentOf, booki
  * counts and one date's times, a small answer instead of every time of 60 days.
  */
 export const fetchAvailability = (auth: SignedInCaller, professionalId: number, byDate?: { timeZone: string; date: string | null }) =>
-  getAvailability(auth, professionalId, availabilityWindow(new Date()), byDate ? { timeZone: byDate.timeZone, date: isIsoDate(byDate.date) ? byDate.date : undefined } : {})
+  getAvailability(auth, professionalId, availabilityWindow(new Date()), byDate ? { timeZone: byDate.timeZone, date: isDateInRange(byDate.date) ? byDate.date : undefined } : {})
 
 /** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
 export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
@@ -128,8 +128,10 @@ function chosenEnd(raw: FormDataEntryValue | null, start: string, own: Slot | un
 
 /**
  * The professional's Google Calendar on the chosen time, asked live (decision 0025): busy, free,
- * or not known. docs/product.md §8: a failed check counts as free, and the patient is told it could not be
- * made. Rescheduling, the appointment's own event (inside its current time) is not in the way.
+ * or not known. docs/product.md §8: a failed check (a throttled one too) counts as free, and the patient is
+ * told it could not be made. Rescheduling, the appointment's own event (inside its current time) is
+ * not in the way: a patient's answer already leaves it out (it carries no periods); an answer with
+ * periods is read here the same way.
  */
 async function calendarCheck(
   auth: SignedInCaller,

@@ -40,8 +40,9 @@ export async function calendarAction(request: Request, { auth, user }: { auth: S
     data({ form: 'status', intent, error: calendarFailureText(t, error, STATUS_MESSAGES[intent as keyof typeof STATUS_MESSAGES]) } satisfies CalendarReply, status ? { status } : failureInit(error))
 
   if (intent === 'sync' || intent === 'sync-full') {
+    let notKept = 0
     try {
-      await syncCalendar(auth, intent === 'sync-full' ? { full: true } : {})
+      notKept = (await syncCalendar(auth, intent === 'sync-full' ? { full: true } : {})).events_not_kept ?? 0
     } catch (error) {
       // docs/product.md §4: a sync cannot start while another runs.
       if (error instanceof ProviderError && error.status === 409) {
@@ -49,6 +50,7 @@ export async function calendarAction(request: Request, { auth, user }: { auth: S
       }
       return statusFailure(error)
     }
+    if (notKept > 0) return redirectWithToast(CALENDAR_PATH, { type: 'info', message: { key: 'calendar:connection.syncedNotAll', values: { count: notKept } }, durationMs: 10_000 })
     return redirectWithToast(CALENDAR_PATH, { type: 'success', message: { key: 'calendar:connection.synced' } })
   }
 

@@ -1,5 +1,6 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { z } from 'zod'
+import { isDateInRange } from '#app/domain/date-range.ts'
 import { minutesOf } from '#app/domain/availability.ts'
 import { EVENT_ID_MAX_LENGTH, EVENT_MAX_ATTENDEES, EVENT_MEETING_LINK_MAX_LENGTH, EVENT_NAME_MAX_LENGTH, EVENT_NOTES_MAX_LENGTH, type EventType, eventTypes } from '#app/domain/calendar-limits.ts'
 
@@ -19,8 +20,8 @@ export function calendarIntentOf(value: FormDataEntryValue | null): CalendarInte
   return (calendarIntents as readonly string[]).includes(String(value)) ? (value as CalendarIntent) : null
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+// A date the provider takes (years 2000-2100).
+const isDate = (value: string) => isDateInRange(value)
 // What the browser's type=email accepts (WHATWG), which Google takes as an attendee.
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isDateInRange } from '#app/domain/date-range.ts'
 import { MAX_SLOTS_PER_DAY, type Slot, type SlotProblem, WEEKDAYS, type Weekday, slotIssues, sortedSlots } from '#app/domain/availability.ts'
 import { isTimeZone } from '#app/domain/time-zones.ts'
 
@@ -49,8 +50,8 @@ const exceptionRow = z.object({
   end: z.string().trim().optional(),
 })
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+// A date the provider takes (years 2000-2100).
+const isDate = (value: string) => isDateInRange(value)
 
 /**
  * Exception rows: a date is either a day off (one row) or other hours, where several rows of one

@@ -126,6 +126,8 @@ export const syncResultSchema = z.object({
   synced: z.union([z.number(), z.boolean()]).optional(),
   last_sync: nullableInstant(),
   full: z.boolean().optional(),
+  // The calendar holds more events than the provider keeps (the nearest are kept: decision 0036).
+  events_not_kept: z.number().int().nonnegative().optional().catch(undefined),
 })
 
 /** `POST /calendar/availability/`: Google's busy time for one interval. */

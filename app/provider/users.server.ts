@@ -21,10 +21,11 @@ export const updateProfile = (auth: SignedInCaller, body: FormData | Record<stri
  * Changes the password. The provider ends every session issued before (this one too) and answers
  * with the new pair of this one, for the session to keep (null from a provider that sends none).
  */
-export async function changePassword(auth: SignedInCaller, oldPassword: string, newPassword: string) {
+/** `keepCalendarFeed`: the private calendar link goes on working; without it the provider revokes it with the sessions. */
+export async function changePassword(auth: SignedInCaller, oldPassword: string, newPassword: string, { keepCalendarFeed = false } = {}) {
   const answer = await auth.call('/users/change-password/', passwordChangedSchema, {
     method: 'POST',
-    json: { old_password: oldPassword, new_password: newPassword },
+    json: { old_password: oldPassword, new_password: newPassword, keep_calendar_feed: keepCalendarFeed },
   })
   return answer.access && answer.refresh ? { access: answer.access, refresh: answer.refresh } : null
 }

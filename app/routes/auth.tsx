@@ -9,6 +9,7 @@ import { getFixedT } from '#app/i18n/i18next.server.ts'
 import * as authApi from '#app/provider/auth.server.ts'
 import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
+import { translateNameProblems } from '#app/domain/person-names.ts'
 import { replyToFailure, sameNames } from '#app/forms/provider-reply.server.ts'
 import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/forms/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
@@ -77,7 +78,11 @@ export async function action({ request }: ActionFunctionArgs) {
       await authApi.register({ email, password, name, username })
     } catch (error) {
       const { result, init } = replyToFailure(submission, error, t, {
-        fields: { ...sameNames(['email', 'username', 'name']), password: { field: 'password', messages: (messages) => translatePasswordProblems(t, messages) } },
+        fields: {
+          ...sameNames(['email', 'username']),
+          name: { field: 'name', messages: (messages) => translateNameProblems(t, messages) },
+          password: { field: 'password', messages: (messages) => translatePasswordProblems(t, messages) },
+        },
         hideFields: ['password', 'confirmPassword'],
       })
       return data({ mode, result }, init)

@@ -19,6 +19,7 @@ import { changePasswordSchema } from '#app/forms/account-forms.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
+import { CheckboxField } from '#app/ui/special-fields.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -68,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const hideFields = ['old_password', 'new_password', 'confirm_password']
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields }) }, { status: 400 })
   try {
-    const renewed = await changePassword(auth, submission.value.old_password, submission.value.new_password)
+    const renewed = await changePassword(auth, submission.value.old_password, submission.value.new_password, { keepCalendarFeed: submission.value.keep_calendar_feed })
     // Every other session has ended; this one goes on with the new pair.
     if (renewed) auth.renewTokens(renewed)
   } catch (error) {
@@ -100,6 +101,7 @@ export default function SettingsPage() {
     shouldRevalidate: 'onInput',
   })
   const secretKey = useSecretFieldKey(lastResult)
+  const { calendar } = useLoaderData<typeof loader>()
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('settings.title')}</h1>
@@ -114,6 +116,19 @@ export default function SettingsPage() {
             <Field key={`${secretKey}-settings.oldPassword`} labelProps={{ children: t('settings.oldPassword') }} inputProps={{ ...getInputProps(fields.old_password, { type: 'password' }), autoComplete: 'current-password' }} errors={fields.old_password.errors} />
             <Field key={`${secretKey}-settings.newPassword`} labelProps={{ children: t('settings.newPassword') }} inputProps={{ ...getInputProps(fields.new_password, { type: 'password' }), autoComplete: 'new-password' }} errors={fields.new_password.errors} />
             <Field key={`${secretKey}-settings.confirmPassword`} labelProps={{ children: t('settings.confirmPassword') }} inputProps={{ ...getInputProps(fields.confirm_password, { type: 'password' }), autoComplete: 'new-password' }} errors={fields.confirm_password.errors} />
+            {calendar?.active !== false ? (
+              // Only where there may be a link to keep; unticked, the change revokes it (decision 0037).
+              <div>
+                <CheckboxField
+                  labelProps={{ children: t('settings.keepCalendarFeed') }}
+                  inputProps={{ ...getInputProps(fields.keep_calendar_feed, { type: 'checkbox' }), 'aria-describedby': 'keep-calendar-feed-hint' }}
+                  errors={fields.keep_calendar_feed.errors}
+                />
+                <p id="keep-calendar-feed-hint" className="mt-1 pl-8 text-sm text-muted">
+                  {t('settings.keepCalendarFeedHint')}
+                </p>
+              </div>
+            ) : null}
             <SubmitButton className="btn-primary" pendingText={t('settings.saving')}>
               {t('settings.changePassword')}
             </SubmitButton>

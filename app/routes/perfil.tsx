@@ -19,6 +19,7 @@ import { mediaUrl } from '#app/utils/media.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { translateNameProblems } from '#app/domain/person-names.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['account'] }
@@ -67,7 +68,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     const t = await getFixedT(request, ['common', 'account'])
-    const { result, init } = replyToFailure(submission, error, t, { fields: sameNames(Object.keys(profileSchema.shape)) })
+    const name = (field: string) => ({ field, messages: (messages: string[]) => translateNameProblems(t, messages) })
+    const { result, init } = replyToFailure(submission, error, t, {
+      fields: { ...sameNames(Object.keys(profileSchema.shape)), first_name: name('first_name'), last_name: name('last_name') },
+    })
     return data({ result }, init)
   }
   // The header shows the name: the next root load fetches /users/me/ again.

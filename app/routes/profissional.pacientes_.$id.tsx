@@ -25,7 +25,7 @@ function unreadable(error: unknown): 'unreadable' {
 /**
  * One of the professional's patients (issue 12): who they are, their appointments with this
  * professional, the latest assessment they shared and their program's focus pillars. All read at
- * once; the profile decides the page (403 not their patient, 404 no patient), the other parts
+ * once; the profile decides the page (404 for no patient and for someone not theirs alike), the other parts
  * each say so when they could not be read.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -22,7 +22,7 @@ export function CheckboxField({
           type="checkbox"
           id={id}
           aria-invalid={errorId ? true : undefined}
-          aria-describedby={errorId}
+          aria-describedby={[inputProps['aria-describedby'], errorId].filter(Boolean).join(' ') || undefined}
           className="mt-1 size-5 shrink-0 accent-brand-700"
         />
         <label {...labelProps} htmlFor={id} className="text-ink" />

@@ -1,5 +1,6 @@
 import { type AnyColumn, and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { mayCountAsBusy } from '#server/calendar/busy-time.ts'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
 import { appointments, calendarEvents, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
@@ -66,7 +67,7 @@ const rulesColumns = {
     from ${appointments} where ${appointments.professionalId} = ${sql.placeholder('id')} and ${appointments.status} <> 'cancelled' and ${appointments.blockedUntil} > ${sql.placeholder('from')})`,
   events: sql<CalendarEventTime[] | null>`(select json_agg(json_build_object('status', ${calendarEvents.status}, 'transparency', ${calendarEvents.transparency}, 'selfResponseStatus', ${calendarEvents.selfResponseStatus},
       'inneraAppointmentId', ${calendarEvents.inneraAppointmentId}, 'start', ${epochMs(calendarEvents.startAt)}, 'end', ${epochMs(calendarEvents.endAt)}))
-    from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')})`,
+    from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')} and ${mayCountAsBusy})`,
 }
 
 export type BookingRules = { exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { WEEKDAYS, type TimeSlot, type WeeklyAvailability } from '#server/db/schema.ts'
 import { ApiError, type ErrorBody } from '#server/http/errors.ts'
-import { booleanField, DATE_FORMAT_MESSAGE, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
+import { booleanField, DATE_FORMAT_MESSAGE, dateRangeProblem, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
 import { clockMinutes, type DateException, type ScheduleRules } from './free-times'
 
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
@@ -138,6 +138,7 @@ function parseExceptions(value: unknown): { exceptions: DateException[] } | { er
     if (date === undefined) errors.date = [REQUIRED]
     else if (date === null) errors.date = [NOT_NULL]
     else if (typeof date !== 'string' || !isIsoDate(date.trim())) errors.date = [DATE_FORMAT_MESSAGE]
+    else if (dateRangeProblem(date.trim())) errors.date = [dateRangeProblem(date.trim())!]
     else if (seen.has(date.trim())) errors.date = [DUPLICATE_EXCEPTION_DATE]
     else seen.add(date.trim())
     const slots = parseSlots(item.slots)

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
-import { passwordResetTokens, users } from '#server/db/schema.ts'
+import { calendarFeeds, passwordResetTokens, users } from '#server/db/schema.ts'
 import type { UserRow } from '#server/users/repository.ts'
 import { revokeAllSessions } from './sessions'
 
@@ -68,7 +68,8 @@ export async function recordFailedAttempt(db: Database, tokenId: number): Promis
 /**
  * Uses the token up and sets the new password hash in one transaction. The UPDATE ... RETURNING
  * claims the token, so of two concurrent uses only one gets a row back; false for the other.
- * The user's other reset tokens are deleted and all their sessions revoked with it.
+ * The user's other reset tokens are deleted, all their sessions revoked and their calendar feed
+ * revoked with it.
  */
 export async function consumeResetToken(
   db: Database,
@@ -84,8 +85,11 @@ export async function consumeResetToken(
     // Following a link sent to the address also proves the address is theirs.
     await tx.update(users).set({ password: passwordHash, emailVerified: true }).where(eq(users.id, userId))
     await tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, userId), ne(passwordResetTokens.id, claimed.id)))
-    // Whoever knew the old password (or holds a stolen session) is signed out everywhere.
+    // Whoever knew the old password (or holds a stolen session) is signed out everywhere, and
+    // loses the private calendar feed too: the account may have been in other hands, which may
+    // have copied its link. The owner makes a new one in the settings.
     await revokeAllSessions(tx as unknown as Database, userId, now)
+    await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId))
     return true
   })
 }

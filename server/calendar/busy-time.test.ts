@@ -9,17 +9,18 @@ const event = (overrides: Partial<Parameters<typeof countsAsBusy>[0]> = {}) => (
   ...overrides,
 })
 
-describe('countsAsBusy (decision 0026)', () => {
-  it('counts confirmed and tentative events, and invitations not declined', () => {
+describe('countsAsBusy (decisions 0026 and 0036)', () => {
+  it('counts confirmed and tentative events, the professional’s own (no answer of theirs), and invitations accepted or tentatively accepted', () => {
     expect(countsAsBusy(event())).toBe(true)
     expect(countsAsBusy(event({ status: 'tentative' }))).toBe(true)
-    for (const answer of ['accepted', 'tentative', 'needsAction']) expect(countsAsBusy(event({ selfResponseStatus: answer }))).toBe(true)
+    for (const answer of ['accepted', 'tentative']) expect(countsAsBusy(event({ selfResponseStatus: answer }))).toBe(true)
   })
 
-  it('leaves out free (transparent), cancelled and declined events, and the product’s own appointment events', () => {
+  it('leaves out free (transparent), cancelled, declined and unanswered events, and the product’s own appointment events', () => {
     expect(countsAsBusy(event({ transparency: 'transparent' }))).toBe(false)
     expect(countsAsBusy(event({ status: 'cancelled' }))).toBe(false)
     expect(countsAsBusy(event({ selfResponseStatus: 'declined' }))).toBe(false)
+    expect(countsAsBusy(event({ selfResponseStatus: 'needsAction' }))).toBe(false)
     expect(countsAsBusy(event({ inneraAppointmentId: 12 }))).toBe(false)
   })
 })

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { fieldError } from '#server/http/errors.ts'
 import { charField, choiceField, emailField, idField, instantField, listField, validate } from '#server/http/fields.ts'
+import { shownFirstName } from '#server/users/person-names.ts'
 import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from './event-store'
 
 /**
@@ -88,8 +89,8 @@ export function parseEventPayload(data: unknown): EventPayload {
   }
 }
 
-/** The first word of a name: all of it the calendar may show. */
-export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? ''
+/** The first word of a name, when it is a name: all of it the calendar may show. */
+export const firstNameOf = (name: string) => shownFirstName(name)
 
 export function eventTitle(type: EventType, patientName: string): string {
   if (type === 'class') return 'Aula Innera'

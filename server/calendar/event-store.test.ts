@@ -48,6 +48,24 @@ describe('storedEventOf', () => {
     expect(invitation([{ email: 'boss@example.test', responseStatus: 'accepted' }])).toBeNull()
   })
 
+  it('reads an event the professional organizes as accepted, whatever Google lists as their own answer (decision 0036)', () => {
+    const organized = (organizer: { email?: string; self?: boolean }, responseStatus = 'needsAction') =>
+      storedEventOf(
+        { id: 'org', start: { dateTime: '2026-03-03T13:00:00Z' }, end: { dateTime: '2026-03-03T14:00:00Z' }, organizer, attendees: [{ email: 'paula@gmail.test', responseStatus }] },
+        2,
+        OWNER,
+      )!.selfResponseStatus
+    expect(organized({ email: 'paula@gmail.test', self: true })).toBe('accepted')
+    expect(organized({ email: 'PAULA@gmail.test' })).toBe('accepted')
+    expect(organized({ email: 'paula@gmail.test' }, 'declined')).toBe('declined')
+    expect(organized({ email: 'stranger@example.test' })).toBe('needsAction')
+  })
+
+  it('keeps no event outside the years 2000-2100 (its dates could not be placed in a zone)', () => {
+    expect(storedEventOf({ id: 'old', start: { date: '0999-01-04' }, end: { date: '0999-01-05' } }, 2, OWNER)).toBeUndefined()
+    expect(storedEventOf({ id: 'far', start: { dateTime: '9999-12-27T10:00:00Z' }, end: { dateTime: '9999-12-27T11:00:00Z' } }, 2, OWNER)).toBeUndefined()
+  })
+
   it('recognises the product’s own events by their private properties', () => {
     const stored = storedEventOf(
       { id: 'own', start: { dateTime: '2026-03-03T13:00:00Z' }, end: { dateTime: '2026-03-03T14:00:00Z' }, extendedProperties: { private: { innera: '1', inneraAppointmentId: '42' } } },

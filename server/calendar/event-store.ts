@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, inArray, isNull, lt, notExists } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm'
 import { startOfLocalDay } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
 import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
-import { isIsoDate, parseInstant } from '#server/http/fields.ts'
+import { isDateInRange, isInstantInRange, parseInstant } from '#server/http/fields.ts'
+import { MAX_STORED_EVENTS, storedWindow } from './stored-window'
 
 /**
  * The synced copy of a professional's calendar (decision 0025): Google's events reduced to what
@@ -21,9 +22,11 @@ export const APPOINTMENT_PROPERTY = 'inneraAppointmentId'
 
 type Tx = Pick<Database, 'insert' | 'delete' | 'select' | 'update'>
 
+/** An event's start or end as kept; an event outside the years 2000-2100 is not kept (it blocks no booking, and its dates could not be placed in a zone). */
 function eventTime(time: GoogleEvent['start']): GoogleEventTime | undefined {
-  if (time?.dateTime && parseInstant(time.dateTime) !== undefined) return { dateTime: time.dateTime, ...(time.timeZone && { timeZone: time.timeZone }) }
-  if (time?.date && isIsoDate(time.date)) return { date: time.date }
+  const instant = time?.dateTime ? parseInstant(time.dateTime) : undefined
+  if (time?.dateTime && instant !== undefined && isInstantInRange(instant)) return { dateTime: time.dateTime, ...(time.timeZone && { timeZone: time.timeZone }) }
+  if (time?.date && isDateInRange(time.date)) return { date: time.date }
   return undefined
 }
 
@@ -53,6 +56,9 @@ export function storedEventOf(event: GoogleEvent, userId: number, { owners, time
       : [],
   )
   const own = attendees.find((attendee) => attendee.self) ?? attendees.find((attendee) => ownAddresses.includes(attendee.email.toLowerCase()))
+  // An event the professional organizes is theirs: accepted, whatever Google lists as their own answer.
+  const organizer = event.organizer
+  const organizes = organizer?.self === true || (organizer?.email !== undefined && organizer.email !== null && ownAddresses.includes(organizer.email.toLowerCase()))
   const properties = event.extendedProperties?.private ?? {}
   const appointmentId = Number(properties[APPOINTMENT_PROPERTY])
   return {
@@ -69,7 +75,7 @@ export function storedEventOf(event: GoogleEvent, userId: number, { owners, time
     status: event.status ?? 'confirmed',
     transparency: event.transparency === 'transparent' ? 'transparent' : 'opaque',
     attendees,
-    selfResponseStatus: own?.responseStatus ?? null,
+    selfResponseStatus: organizes && own?.responseStatus === 'needsAction' ? 'accepted' : (own?.responseStatus ?? null),
     htmlLink: event.htmlLink ?? null,
     colorId: event.colorId ?? null,
     inneraAppointmentId: Number.isSafeInteger(appointmentId) && appointmentId > 0 ? appointmentId : null,
@@ -119,6 +125,31 @@ export async function replaceStoredEvents(db: Tx, userId: number, events: NewSto
         ),
       ),
     )
+}
+
+/**
+ * Holds one professional's store to the window and the limit of stored-window.ts after a sync
+ * wrote into it: events outside the window go, and beyond `max` the farthest from now go (their
+ * notes with them). Answers how many went for the limit (the calendar holds more than is kept).
+ */
+export async function trimStoredEvents(db: Tx, userId: number, now: number, max = MAX_STORED_EVENTS): Promise<number> {
+  const { from, to } = storedWindow(now)
+  const outside = await db
+    .select({ googleEventId: calendarEvents.googleEventId })
+    .from(calendarEvents)
+    .where(and(eq(calendarEvents.userId, userId), or(lte(calendarEvents.endAt, new Date(from)), gte(calendarEvents.startAt, new Date(to)))))
+  await removeStoredEvents(db, userId, outside.map((row) => row.googleEventId))
+  const instant = sql`${new Date(now).toISOString()}::timestamptz`
+  // distanceFromNow in SQL: how far before or after now, 0 while it runs.
+  const distance = sql`greatest(${calendarEvents.startAt} - ${instant}, ${instant} - ${calendarEvents.endAt}, interval '0')`
+  const beyond = await db
+    .select({ googleEventId: calendarEvents.googleEventId })
+    .from(calendarEvents)
+    .where(eq(calendarEvents.userId, userId))
+    .orderBy(distance, asc(calendarEvents.startAt), asc(calendarEvents.id))
+    .offset(max)
+  await removeStoredEvents(db, userId, beyond.map((row) => row.googleEventId))
+  return beyond.length
 }
 
 /** Keeps the professional's notes on one of their events (empty notes: none kept). */
@@ -172,13 +203,13 @@ export async function storedEventsBetween(db: Database, userId: number, from: nu
     .limit(MAX_EVENTS_READ)
 }
 
-/** Stored events of several professionals still running after `from` (for the free-time rules). */
-export async function storedEventsAfter(db: Database, userIds: number[], from: number): Promise<StoredEvent[]> {
+/** Stored events of several professionals still running after `from` that `where` keeps (for the free-time rules: those that may count as busy). */
+export async function storedEventsAfter(db: Database, userIds: number[], from: number, where?: SQL): Promise<StoredEvent[]> {
   if (userIds.length === 0) return []
   return db
     .select()
     .from(calendarEvents)
-    .where(and(inArray(calendarEvents.userId, userIds), gt(calendarEvents.endAt, new Date(from))))
+    .where(and(inArray(calendarEvents.userId, userIds), gt(calendarEvents.endAt, new Date(from)), where))
 }
 
 /**

@@ -5,7 +5,8 @@ import { GoogleApiError, type GoogleCalendarSession, type GoogleEvent } from '#s
 import type { Services } from '#server/services.ts'
 import { acquireSyncLease, findConnection, releaseSyncLease, type CalendarConnection } from './connections'
 import { calendarNotConnected, calendarReconnect, syncInProgress } from './errors'
-import { removeStoredEvents, replaceStoredEvents, storedEventOf, upsertStoredEvents, type NewStoredEvent } from './event-store'
+import { removeStoredEvents, replaceStoredEvents, storedEventOf, trimStoredEvents, upsertStoredEvents, type NewStoredEvent } from './event-store'
+import { eventsToKeep, MAX_STORED_EVENTS, STORED_DAYS_BACK } from './stored-window'
 import { withCalendar } from './google-access'
 
 /**
@@ -17,14 +18,15 @@ import { withCalendar } from './google-access'
  */
 
 const DAY = 24 * 60 * 60_000
-/** A full sync reads events from this long ago on (older ones never matter for conflicts or booking). */
-export const FULL_SYNC_DAYS_BACK = 30
+/** A full sync reads events from this long ago on (older ones never matter for conflicts or booking): the store's window. */
+export const FULL_SYNC_DAYS_BACK = STORED_DAYS_BACK
 const PAGE_SIZE = 250
 /** Bounds one sync's work: 40 pages of 250 events. */
 const MAX_PAGES = 40
 const DEFAULT_CALENDAR_TIME_ZONE = 'America/Sao_Paulo'
 
-export type SyncReport = { synced: number; full: boolean; lastSync: Date }
+/** `notKept`: events in the store's window beyond its limit (decision 0036), left out. */
+export type SyncReport = { synced: number; full: boolean; lastSync: Date; notKept: number }
 
 class LeaseLostError extends Error {
   constructor() {
@@ -46,7 +48,7 @@ async function readAll(session: GoogleCalendarSession, query: { calendarId: stri
   throw new GoogleApiError('other', undefined, `more than ${MAX_PAGES * PAGE_SIZE} events to sync`)
 }
 
-export async function syncCalendar(services: Services, userId: number, { full = false }: { full?: boolean } = {}): Promise<SyncReport> {
+export async function syncCalendar(services: Services, userId: number, { full = false, maxStoredEvents = MAX_STORED_EVENTS }: { full?: boolean; maxStoredEvents?: number } = {}): Promise<SyncReport> {
   const { db, clock } = services
   const leaseId = randomUUID()
   const started = clock()
@@ -58,7 +60,7 @@ export async function syncCalendar(services: Services, userId: number, { full = 
     throw syncInProgress()
   }
   try {
-    return await withCalendar(services, connection, (session, calendarId) => runSync(services, connection, session, calendarId, leaseId, { full, started }))
+    return await withCalendar(services, connection, (session, calendarId) => runSync(services, connection, session, calendarId, leaseId, { full, started, maxStoredEvents }))
   } catch (error) {
     await releaseSyncLease(db, userId, leaseId)
     throw error
@@ -71,7 +73,7 @@ async function runSync(
   session: GoogleCalendarSession,
   calendarId: string,
   leaseId: string,
-  { full, started }: { full: boolean; started: number },
+  { full, started, maxStoredEvents }: { full: boolean; started: number; maxStoredEvents: number },
 ): Promise<SyncReport> {
   const { db } = services
   let fullSync = full || !connection.syncToken
@@ -91,15 +93,19 @@ async function runSync(
   if (fullSync) changes = await readAll(session, { calendarId, timeMin: new Date(started - FULL_SYNC_DAYS_BACK * DAY).toISOString() })
 
   const owners = [connection.primaryCalendarId, connection.googleEmail, calendar?.id].filter((owner): owner is string => !!owner)
-  const kept: NewStoredEvent[] = []
+  const changed: NewStoredEvent[] = []
   const removed: string[] = []
   for (const event of changes!.events) {
     const stored = storedEventOf(event, connection.userId, { owners, timeZone })
-    if (stored) kept.push(stored)
+    if (stored) changed.push(stored)
     else if (event.id) removed.push(event.id)
   }
+  // Within the store's window and limit (decision 0036); what falls out goes from the store too.
+  const { kept, outside, beyondLimit } = eventsToKeep(changed, started, maxStoredEvents)
+  removed.push(...[...outside, ...beyondLimit].map((event) => event.googleEventId))
 
   const lastSync = new Date(services.clock())
+  let trimmed = 0
   await db.transaction(async (tx) => {
     const [held] = await tx
       .select({ userId: calendarConnections.userId })
@@ -112,6 +118,7 @@ async function runSync(
       await upsertStoredEvents(tx, kept)
       await removeStoredEvents(tx, connection.userId, removed)
     }
+    trimmed = await trimStoredEvents(tx, connection.userId, started, maxStoredEvents)
     await tx
       .update(calendarConnections)
       .set({
@@ -123,5 +130,9 @@ async function runSync(
       })
       .where(eq(calendarConnections.userId, connection.userId))
   })
-  return { synced: kept.length + removed.length, full: fullSync, lastSync }
+  const notKept = beyondLimit.length + trimmed
+  if (notKept > 0) {
+    services.log({ level: 'warn', msg: 'calendar holds more events than are kept', user_id: connection.userId, kept: maxStoredEvents, not_kept: notKept })
+  }
+  return { synced: kept.length + removed.length, full: fullSync, lastSync, notKept }
 }

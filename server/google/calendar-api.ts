@@ -30,6 +30,7 @@ export type EventListQuery = {
   syncToken?: string
   pageToken?: string
   timeMin?: string
+  timeMax?: string
   showDeleted?: boolean
   maxResults: number
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm
 import { startOfLocalDay } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeGoogleCalendars, fakeGoogleEvents, fakeGoogleSyncTokens, type GoogleEventTime } from '#server/db/schema.ts'
-import { isIsoDate, parseInstant } from '#server/http/fields.ts'
+import { isDateInRange, isInstantInRange, parseInstant } from '#server/http/fields.ts'
 
 /**
  * The fake Google's calendars, in the database so every provider process sees the same ones:
@@ -61,8 +61,10 @@ function readTime(value: unknown, name: 'start' | 'end'): GoogleEventTime {
   if (value === undefined || value === null) throw new FakeCalendarError(400, 'required', `Missing ${name} time.`)
   if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`Invalid ${name} time.`)
   const { dateTime, date, timeZone } = value as Record<string, unknown>
-  if (typeof dateTime === 'string' && parseInstant(dateTime) !== undefined) return { dateTime, ...(typeof timeZone === 'string' && { timeZone }) }
-  if (typeof date === 'string' && isIsoDate(date)) return { date }
+  // Years 2000-2100 only: the fake reads a zone's wall clock for all-day dates, which fails far outside them.
+  const instant = typeof dateTime === 'string' ? parseInstant(dateTime) : undefined
+  if (typeof dateTime === 'string' && instant !== undefined && isInstantInRange(instant)) return { dateTime, ...(typeof timeZone === 'string' && { timeZone }) }
+  if (typeof date === 'string' && isDateInRange(date)) return { date }
   throw invalid(`Invalid ${name} time.`)
 }
 

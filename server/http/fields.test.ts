@@ -5,6 +5,7 @@ import {
   booleanField,
   charField,
   choiceField,
+  dateField,
   emailField,
   idField,
   instantField,
@@ -66,6 +67,23 @@ describe('DRF-style fields', () => {
     expect(errorsOf(dates, { birth_date: '2023-13-01' })).toEqual({
       birth_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'],
     })
+  })
+
+  it('keeps dates and instants within the years 2000-2100, with DRF bound messages', () => {
+    const dates = z.object({ date: dateField() })
+    expect(validate(dates, { date: ' 2000-01-01 ' })).toEqual({ date: '2000-01-01' })
+    expect(validate(dates, { date: '2100-12-31' })).toEqual({ date: '2100-12-31' })
+    expect(errorsOf(dates, { date: '0999-01-04' })).toEqual({ date: ['Ensure this value is greater than or equal to 2000-01-01.'] })
+    expect(errorsOf(dates, { date: '9999-12-27' })).toEqual({ date: ['Ensure this value is less than or equal to 2100-12-31.'] })
+    expect(errorsOf(dates, { date: '+10000-01-01' })).toEqual({ date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] })
+    expect(errorsOf(dates, {})).toEqual({ date: ['This field is required.'] })
+    const birth = z.object({ birth_date: nullableDateField({ earliest: '1900-01-01' }) })
+    expect(validate(birth, { birth_date: '1950-06-01' })).toEqual({ birth_date: '1950-06-01' })
+    expect(errorsOf(birth, { birth_date: '0999-01-01' })).toEqual({ birth_date: ['Ensure this value is greater than or equal to 1900-01-01.'] })
+    const instants = z.object({ at: instantField() })
+    expect(errorsOf(instants, { at: '0999-01-01T00:00:00Z' })).toEqual({ at: ['Ensure this value is greater than or equal to 2000-01-01T00:00:00Z.'] })
+    expect(errorsOf(instants, { at: '9999-12-31T12:00:00Z' })).toEqual({ at: ['Ensure this value is less than or equal to 2100-12-31T23:59:59Z.'] })
+    expect(validate(instants, { at: '2100-12-31T23:59:59Z' })).toEqual({ at: Date.parse('2100-12-31T23:59:59Z') })
   })
 
   it('accepts DRF boolean spellings', () => {

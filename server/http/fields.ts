@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { validationError, type FieldErrors } from './errors'
+import { isPersonName, normalisePersonName, PERSON_NAME_MESSAGE } from '#server/users/person-names.ts'
 import { checkId, MAX_ID } from './ids'
 
 /**
@@ -24,6 +25,16 @@ export function charField({ maxLength = 150, allowBlank = false, trim = true } =
   return schema.max(maxLength, maxLengthMessage(maxLength))
 }
 
+/**
+ * A person's name (server/users/person-names.ts): letters, marks, spaces, apostrophes, hyphens and
+ * dots, bounded; no links, digits or control characters. Runs of spaces count as one.
+ */
+export function personNameField({ maxLength = 150, allowBlank = false } = {}) {
+  return charField({ maxLength, allowBlank })
+    .transform(normalisePersonName)
+    .refine((name) => name === '' || isPersonName(name), PERSON_NAME_MESSAGE)
+}
+
 // Pragmatic and close to Django's EmailValidator: a local part, an "@", a dotted domain.
 const EMAIL_PATTERN = /^[^\s@"(),:;<>[\]\\]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i
 
@@ -44,12 +55,67 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
 }
 
+/**
+ * The dates and instants a caller may send: years 2000 to 2100. No consultation, habit or
+ * calendar event lies outside them, and far outside them the time-zone arithmetic (Intl's
+ * wall clock of years below 1000 or above 9999) breaks down: a range check answers 400 there
+ * instead of a 500.
+ */
+export const EARLIEST_DATE = '2000-01-01'
+export const LATEST_DATE = '2100-12-31'
+const EARLIEST_INSTANT = Date.parse(`${EARLIEST_DATE}T00:00:00Z`)
+const LATEST_INSTANT = Date.parse(`${LATEST_DATE}T23:59:59.999Z`)
+
+/** DRF's MinValueValidator and MaxValueValidator messages, as a DateField with bounds answers them. */
+export const notBefore = (limit: string) => `Ensure this value is greater than or equal to ${limit}.`
+export const notAfter = (limit: string) => `Ensure this value is less than or equal to ${limit}.`
+
+/** What is wrong with an existing date (YYYY-MM-DD) outside [earliest, latest]; undefined within. */
+export function dateRangeProblem(date: string, { earliest = EARLIEST_DATE, latest = LATEST_DATE } = {}): string | undefined {
+  if (date < earliest) return notBefore(earliest)
+  if (date > latest) return notAfter(latest)
+  return undefined
+}
+
+/** What is wrong with an instant outside the years 2000-2100; undefined within. */
+export function instantRangeProblem(instant: number): string | undefined {
+  if (instant < EARLIEST_INSTANT) return notBefore(`${EARLIEST_DATE}T00:00:00Z`)
+  if (instant > LATEST_INSTANT) return notAfter(`${LATEST_DATE}T23:59:59Z`)
+  return undefined
+}
+
+/** A date a caller may send: YYYY-MM-DD, existing, within the years 2000-2100. */
+export const isDateInRange = (value: string) => isIsoDate(value) && dateRangeProblem(value) === undefined
+
+/** An instant a caller may send: well formed and within the years 2000-2100. */
+export const isInstantInRange = (instant: number) => instantRangeProblem(instant) === undefined
+
+/** A DateField in YYYY-MM-DD within [earliest, latest] (the years 2000-2100 unless told). */
+export function dateField(bounds: { earliest?: string; latest?: string } = {}) {
+  return z.unknown().transform((value, context) => {
+    const fail = (message: string) => {
+      context.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    if (value === undefined || value === '') return fail(REQUIRED)
+    if (value === null) return fail(NOT_NULL)
+    const text = typeof value === 'string' ? value.trim() : ''
+    if (text.length > 10 || !isIsoDate(text)) return fail(DATE_FORMAT_MESSAGE)
+    const problem = dateRangeProblem(text, bounds)
+    return problem ? fail(problem) : text
+  })
+}
+
 /** A DateField in YYYY-MM-DD; null or "" clear it (multipart forms cannot send null). */
-export function nullableDateField() {
+export function nullableDateField(bounds: { earliest?: string; latest?: string } = {}) {
   return z
     .union([z.string(), z.null()], { error: DATE_FORMAT_MESSAGE })
     .transform((value) => (value === null || value.trim() === '' ? null : value.trim()))
-    .refine((value) => value === null || isIsoDate(value), DATE_FORMAT_MESSAGE)
+    .refine((value) => value === null || (value.length <= 10 && isIsoDate(value)), DATE_FORMAT_MESSAGE)
+    .superRefine((value, context) => {
+      const problem = value !== null && isIsoDate(value) ? dateRangeProblem(value, bounds) : undefined
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    })
 }
 
 const TRUE_VALUES = new Set([true, 1, '1', 'true', 'True', 'TRUE', 'yes', 'Yes', 'on', 'On', 't', 'T', 'y', 'Y'])
@@ -165,15 +231,16 @@ export function parseInstant(value: string): number | undefined {
   return Number.isNaN(instant) ? undefined : instant
 }
 
-/** A DateTimeField (ISO 8601 with an offset), as ms since the epoch. */
+/** A DateTimeField (ISO 8601 with an offset) within the years 2000-2100, as ms since the epoch. */
 export function instantField() {
   return z.unknown().transform((value, context) => {
     if (value === undefined || value === '') context.addIssue({ code: 'custom', message: REQUIRED })
     else if (value === null) context.addIssue({ code: 'custom', message: NOT_NULL })
     else {
       const instant = typeof value === 'string' && value.length <= 64 ? parseInstant(value) : undefined
-      if (instant !== undefined) return instant
-      context.addIssue({ code: 'custom', message: INSTANT_FORMAT_MESSAGE })
+      const problem = instant === undefined ? INSTANT_FORMAT_MESSAGE : instantRangeProblem(instant)
+      if (instant !== undefined && problem === undefined) return instant
+      context.addIssue({ code: 'custom', message: problem ?? INSTANT_FORMAT_MESSAGE })
     }
     return z.NEVER
   })

@@ -1,4 +1,5 @@
 import type { MailMessage } from './messages'
+import { shownFirstName } from '#server/users/person-names.ts'
 import { greeting, render } from './messages'
 
 /**
@@ -51,12 +52,11 @@ export function shortWhen(instant: Date, timeZone: string): string {
 const clock = (instant: Date, timeZone: string) =>
   new Intl.DateTimeFormat('pt-BR', { timeZone: zoneOrFallback(timeZone), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant)
 
-/** A name is one line in a subject, whatever was typed; an empty one reads as "a outra pessoa". */
-const nameOf = (firstName: string) => firstName.replace(/\s+/g, ' ').trim()
 
 export function appointmentMessage({ kind, to, otherFirstName, start, previousStart, link }: AppointmentMail): MailMessage {
   const zone = to.timeZone
-  const other = nameOf(otherFirstName)
+  // The other person's first word of a name only: a stored name from before the name rule (a link, a line break) shows nothing more.
+  const other = shownFirstName(otherFirstName)
   const withOther = other ? ` com ${other}` : ''
   const withOtherEnglish = other ? ` with ${other}` : ''
   const when = longWhen(start, zone)

@@ -50,7 +50,19 @@ describe('appointment messages', () => {
     expect(message.text).toContain('foi remarcada de terça-feira, 1 de dezembro de 2026 às 09:00 (Horário Padrão de Brasília) para quarta-feira')
   })
 
-  it('escape names in the html', () => {
-    expect(appointmentMessage({ ...base, kind: 'cancelled', otherFirstName: '<b>Paula</b>' }).html).toContain('&lt;b&gt;Paula&lt;/b&gt;')
+  // Issue 22, finding 9: a first name carried a link and a line break into the professional's subject and body.
+  it('show the other person’s first name only as far as it is a name: its first word, never a link or another line', () => {
+    const message = appointmentMessage({ ...base, kind: 'confirmation', otherFirstName: 'Mariana https://evil.example/pix\nPague o PIX' })
+    expect(message.subject).toBe('Consulta Innera com Mariana agendada para 2/12 às 08:00')
+    for (const part of [message.subject, message.text, message.html]) expect(part).not.toMatch(/evil|https|PIX/)
+    // A stored name that is no name at all (from before the rule) shows nothing, HTML included.
+    const markup = appointmentMessage({ ...base, kind: 'cancelled', otherFirstName: '<b>Paula</b>' })
+    expect(markup.subject).toBe('Consulta Innera cancelada')
+    expect(markup.html).not.toMatch(/Paula|&lt;b/)
+  })
+
+  it('greet the recipient by the first word of their name only when it is a name', () => {
+    expect(appointmentMessage({ ...base, kind: 'reminder_1h', to: { ...base.to, firstName: 'Ana\nhttps://evil.example' } }).text.startsWith('Olá, Ana!\n')).toBe(true)
+    expect(confirmationMessage({ to: 'x@example.com', firstName: 'https://evil.example', link: 'http://app.test/x' }).text.startsWith('Olá!\n')).toBe(true)
   })
 })

@@ -1,11 +1,16 @@
 import { escapeHtml } from '#server/http/html.ts'
+import { shownFirstName } from '#server/users/person-names.ts'
 
 /** An e-mail ready to queue. Texts are in Brazilian Portuguese with an English line beneath. */
 export type MailMessage = { to: string; subject: string; text: string; html: string }
 
 type LinkMail = { to: string; firstName: string; link: string }
 
-export const greeting = (firstName: string) => (firstName ? `Olá, ${firstName}!` : 'Olá!')
+/** "Olá, Ana!": the first name's first word, and only when it is a name (a stored one may predate the name rule). */
+export function greeting(firstName: string): string {
+  const name = shownFirstName(firstName)
+  return name ? `Olá, ${name}!` : 'Olá!'
+}
 
 /**
  * A message in the house style: a greeting, a paragraph leading to the link, the link, any

@@ -122,6 +122,17 @@ describe('POST /users/register/', () => {
     const badUsername = await api.post('/users/register/', { ...newUser, username: 'no spaces!' })
     expect(Object.keys(badUsername.json)).toEqual(['username'])
   })
+
+  // Issue 22, finding 9: a name went verbatim into the e-mails others receive.
+  it('takes names of letters, marks, spaces, apostrophes, hyphens and dots only', async () => {
+    const NAME_RULE = { name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'] }
+    for (const name of ['Mariana https://evil.example/pix', 'Mariana\nPague o PIX', 'Ana evil.example', 'Ana 123', 'Ana\u0007']) {
+      expect(await api.post('/users/register/', { ...newUser, name })).toMatchObject({ status: 400, json: NAME_RULE })
+    }
+    expect((await api.post('/users/register/', { ...newUser, email: 'ines@example.com', name: "  Inês  d'Ávila-Marques Jr. " })).status).toBe(201)
+    const login = await api.login('ines@example.com', newUser.password)
+    expect((await api.get('/users/profile/', { token: login.access })).json).toMatchObject({ first_name: 'Inês', last_name: "d'Ávila-Marques Jr." })
+  })
 })
 
 describe('e-mail confirmation', () => {

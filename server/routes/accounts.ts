@@ -8,7 +8,7 @@ import { users } from '#server/db/schema.ts'
 import { pathParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, validationError, type FieldErrors } from '#server/http/errors.ts'
-import { booleanField, charField, emailField, passwordField, validate } from '#server/http/fields.ts'
+import { booleanField, charField, emailField, passwordField, personNameField, validate } from '#server/http/fields.ts'
 import { accountExistsMessage, confirmationMessage, passwordResetMessage } from '#server/mail/messages.ts'
 import { queueMail } from '#server/mail/outbox.ts'
 import type { Services } from '#server/services.ts'
@@ -28,7 +28,7 @@ import { enforceThrottle, requestAddress } from './throttling'
 const registerSchema = z.object({
   email: emailField(),
   password: passwordField(),
-  name: charField({ maxLength: 300 }),
+  name: personNameField({ maxLength: 300 }),
   username: charField({ maxLength: 150 })
     .regex(USERNAME_PATTERN, 'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.')
     .optional(),

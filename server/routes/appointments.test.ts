@@ -27,6 +27,7 @@ type Person = keyof typeof EMAILS
 const ID: Record<Person, number> = { admin: 1, paula: 2, rafael: 3, pedro: 4, mariana: 5, ines: 6, lucas: 7 }
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action.' }
+const NOT_FOUND = { status: 404, json: { detail: 'Not found.' } }
 const MESSAGES = {
   past: 'This time is in the past.',
   notice: 'This time is inside the minimum notice of 12 hours.',
@@ -198,6 +199,19 @@ describe('GET /appointments/calendar/availability/', () => {
     })
     expect((await api.get(`/appointments/calendar/availability/?professional_id=${ID.paula}`)).status).toBe(401)
   })
+
+  it('answers 400, not 500, for dates and instants beyond the years 2000-2100', async () => {
+    const early = { status: 400, json: { start: ['Ensure this value is greater than or equal to 2000-01-01.'] } }
+    expect(await availability(`professional_id=${ID.rafael}&start=0999-01-01`)).toMatchObject(early)
+    expect(await availability(`professional_id=${ID.rafael}&end=9999-12-31`)).toMatchObject({ status: 400, json: { end: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    expect(await availability(`professional_id=${ID.rafael}&start=0999-01-01T00:00:00Z`)).toMatchObject({
+      status: 400,
+      json: { start: ['Ensure this value is greater than or equal to 2000-01-01T00:00:00Z.'] },
+    })
+    expect(await availability(`professional_id=${ID.rafael}&time_zone=UTC&date=9999-12-27`)).toMatchObject({ status: 400, json: { date: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    // The edges themselves are dates like any other.
+    expect((await availability(`professional_id=${ID.rafael}&start=2100-12-01&end=2100-12-31`)).json.slots).toEqual([])
+  })
 })
 
 describe('POST /appointments/create/', () => {
@@ -330,12 +344,12 @@ describe('GET /appointments/', () => {
 })
 
 describe('GET /appointments/{id}/', () => {
-  it('shows an appointment to its patient, its professional and admins only', async () => {
+  it('shows an appointment to its patient, its professional and admins only; to anyone else it does not exist (404)', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
     for (const who of ['pedro', 'paula', 'admin'] as const) {
       expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject({ status: 200, json: { id, start_time: sp(TUE, '08:00') } })
     }
-    for (const who of ['mariana', 'rafael'] as const) expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await api.get(`/appointments/${id}/`, as(who))).toMatchObject(NOT_FOUND)
     expect((await api.get(`/appointments/${id}/`)).status).toBe(401)
     expect(await api.get('/appointments/999/', { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
     expect((await api.get('/appointments/99999999999/', { token: tokens.pedro })).status).toBe(400)
@@ -377,7 +391,9 @@ describe('PATCH /appointments/{id}/update/', () => {
 
   it('is for the patient and admins, while the appointment is open', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['mariana', 'paula', 'rafael'] as const) expect(await move(id, { start_time: sp(WED, '08:00') }, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    // Its professional may not move it (403); strangers do not see it (404).
+    expect(await move(id, { start_time: sp(WED, '08:00') }, 'paula')).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await move(id, { start_time: sp(WED, '08:00') }, who)).toMatchObject(NOT_FOUND)
     expect((await api.patch(`/appointments/${id}/update/`, { start_time: sp(WED, '08:00') })).status).toBe(401)
     expect((await move(999, { start_time: sp(WED, '08:00') })).status).toBe(404)
     expect(await move(id, { start_time: sp(WED, '08:00') }, 'admin')).toMatchObject({ status: 200, json: { start_time: sp(WED, '08:00') } })
@@ -416,7 +432,7 @@ describe('POST /appointments/{id}/cancel/', () => {
 
   it('refuses cancelled, finished and started appointments, and strangers', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['mariana', 'rafael'] as const) expect(await cancel(id, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await cancel(id, who)).toMatchObject(NOT_FOUND)
     expect((await api.post(`/appointments/${id}/cancel/`, {})).status).toBe(401)
     expect((await cancel(999, 'pedro')).status).toBe(404)
     expect(await cancel(id, 'pedro', { reason: 'x'.repeat(1001) })).toMatchObject({ status: 400, json: { reason: ['Ensure this field has no more than 1000 characters.'] } })
@@ -489,7 +505,9 @@ describe('PATCH /appointments/{id}/status/', () => {
 
   it('is for the professional and admins', async () => {
     const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
-    for (const who of ['pedro', 'mariana', 'rafael'] as const) expect(await status(id, { status: 'confirmed' }, who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    // Its patient may not (403); strangers do not see it (404).
+    expect(await status(id, { status: 'confirmed' }, 'pedro')).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await status(id, { status: 'confirmed' }, who)).toMatchObject(NOT_FOUND)
     expect((await api.patch(`/appointments/${id}/status/`, { status: 'confirmed' })).status).toBe(401)
     expect((await status(999, { status: 'confirmed' })).status).toBe(404)
   })
@@ -509,7 +527,7 @@ describe('GET /appointments/{id}/consultation/', () => {
     expect((await consultation()).json).toEqual({ ...closed, is_open: true, meeting_link: row!.meetingLink })
     expect((await consultation('paula')).json.meeting_link).toBe(row!.meetingLink)
     expect((await consultation('admin')).json.is_open).toBe(true)
-    for (const who of ['mariana', 'rafael'] as const) expect(await consultation(who)).toMatchObject({ status: 403, json: FORBIDDEN })
+    for (const who of ['mariana', 'rafael'] as const) expect(await consultation(who)).toMatchObject(NOT_FOUND)
     expect((await api.get(`/appointments/${id}/consultation/`)).status).toBe(401)
     expect((await api.get('/appointments/999/consultation/', { token: tokens.pedro })).status).toBe(404)
     time.set(Date.parse(sp(TUE, '08:50')))
@@ -592,6 +610,13 @@ describe('GET /appointments/dashboard/', () => {
     })
     for (const who of ['pedro', 'admin'] as const) expect(await dashboard('', who)).toMatchObject({ status: 403, json: FORBIDDEN })
     expect((await api.get('/appointments/dashboard/')).status).toBe(401)
+  })
+
+  it('answers 400, not 500, for a week beyond the years 2000-2100', async () => {
+    const dashboard = (start: string) => api.get(`/appointments/dashboard/?start=${start}`, as('paula'))
+    expect(await dashboard('0999-01-04')).toMatchObject({ status: 400, json: { start: ['Ensure this value is greater than or equal to 2000-01-01.'] } })
+    expect(await dashboard('9999-12-27')).toMatchObject({ status: 400, json: { start: ['Ensure this value is less than or equal to 2100-12-31.'] } })
+    expect(await dashboard('2100-12-27')).toMatchObject({ status: 200, json: { start: '2100-12-27', end: '2101-01-02' } })
   })
 })
 
@@ -741,6 +766,9 @@ describe('schedule: GET /appointments/current-schedule/, PUT /appointments/updat
     })
     const many = Array.from({ length: 101 }, (_, day) => ({ date: new Date(Date.UTC(2026, 3, 1) + day * DAY * 1000).toISOString().slice(0, 10), slots: [] }))
     expect(await refused(exceptions(many))).toEqual({ exceptions: ['Ensure this field has no more than 100 elements.'] })
+    expect(await refused(exceptions([{ date: '0999-01-04', slots: [] }, { date: '9999-12-31', slots: [] }]))).toEqual({
+      exceptions: [{ date: ['Ensure this value is greater than or equal to 2000-01-01.'] }, { date: ['Ensure this value is less than or equal to 2100-12-31.'] }],
+    })
 
     expect(await refused({ ...SEEDED, time_zone: 'Brasil/Brasília', consultation_minutes: 10, buffer_minutes: 121, minimum_notice_hours: -1, horizon_days: 366 })).toEqual({
       time_zone: ['Enter a valid time zone.'],

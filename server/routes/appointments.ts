@@ -51,7 +51,21 @@ import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
-import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
+import {
+  charField,
+  DATE_FORMAT_MESSAGE,
+  dateField,
+  dateRangeProblem,
+  idField,
+  instantField,
+  instantRangeProblem,
+  integerField,
+  isIsoDate,
+  isUsableTimeZone,
+  parseInstant,
+  TIME_ZONE_MESSAGE,
+  validate,
+} from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 
@@ -96,7 +110,7 @@ const statusSchema = z.object({
   private_notes: charField({ maxLength: 5000, allowBlank: true }).optional(),
 })
 const dashboardSchema = z.object({
-  start: z.string().refine(isIsoDate, DATE_FORMAT_MESSAGE).optional(),
+  start: dateField().optional(),
   days: integerField({ min: 1, max: 31 }).optional(),
 })
 
@@ -159,12 +173,16 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     if (!isClear(rules, booked, start, ignoreAppointmentId, busy)) throw await slotTaken(professionalId, rules, start, ignoreAppointmentId)
   }
 
-  /** The appointment in the path, for a caller in one of the allowed relations (404 before 403). */
+  /**
+   * The appointment in the path, for a caller in one of the allowed relations. Someone who is none
+   * of its patient, its professional or an admin gets 404, as for a missing one: nobody learns
+   * which ids exist. One of its people whose part does not allow the action gets 403.
+   */
   async function appointmentFor(c: AppContext, caller: Caller, allowed: CancelledBy[]): Promise<{ view: AppointmentView; relation: CancelledBy }> {
     const view = await findAppointmentView(db, idParam(c, 'id'))
-    if (!view) throw notFound()
-    const relation = relationTo(caller, view.appointment)
-    if (!relation || !allowed.includes(relation)) throw permissionDenied()
+    const relation = view && relationTo(caller, view.appointment)
+    if (!view || !relation) throw notFound()
+    if (!allowed.includes(relation)) throw permissionDenied()
     return { view, relation }
   }
 
@@ -206,10 +224,17 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const bound = (name: 'start' | 'end') => {
         const raw = c.req.query(name)?.trim()
         if (!raw) return undefined
-        if (isIsoDate(raw)) return startOfLocalDay(name === 'start' ? raw : addDays(raw, 1), rules.timeZone)
+        // Within the years 2000-2100 first: far outside them a zone's wall clock cannot be read.
+        if (isIsoDate(raw)) {
+          const problem = dateRangeProblem(raw)
+          if (!problem) return startOfLocalDay(name === 'start' ? raw : addDays(raw, 1), rules.timeZone)
+          errors[name] = [problem]
+          return undefined
+        }
         const instant = raw.length <= 64 ? parseInstant(raw) : undefined
-        if (instant === undefined) errors[name] = [WINDOW_FORMAT]
-        return instant
+        const problem = instant === undefined ? WINDOW_FORMAT : instantRangeProblem(instant)
+        if (problem) errors[name] = [problem]
+        return problem ? undefined : instant
       }
       const start = bound('start') ?? now
       const end = bound('end') ?? start + MAX_AVAILABILITY_DAYS * DAY
@@ -219,7 +244,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const zone = c.req.query('time_zone')?.trim()
       if (zone !== undefined && !isUsableTimeZone(zone)) errors.time_zone = [TIME_ZONE_MESSAGE]
       const wanted = c.req.query('date')?.trim()
-      if (wanted !== undefined && !isIsoDate(wanted)) errors.date = [DATE_FORMAT_MESSAGE]
+      const dateProblem = wanted === undefined ? undefined : isIsoDate(wanted) ? dateRangeProblem(wanted) : DATE_FORMAT_MESSAGE
+      if (dateProblem) errors.date = [dateProblem]
       if (wanted !== undefined && !zone) errors.date = ['A date needs its time_zone.']
       if (Object.keys(errors).length > 0) throw validationError(errors)
 

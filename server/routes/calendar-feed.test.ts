@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
+import { encodeUid } from '#server/auth/one-time-links.ts'
+import { issueResetToken } from '#server/auth/reset-tokens.ts'
 import { calendarFeeds, users } from '#server/db/schema.ts'
 import type { LogEntry } from '#server/log.ts'
 import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
@@ -187,5 +189,55 @@ describe('reading a feed with its token', () => {
     const redirect = await app.request(`${PUBLIC_URL}${FEED}${token}`)
     expect(redirect.status).toBe(301)
     expect(JSON.stringify(logged)).not.toContain(token)
+  })
+})
+
+describe('the feed and the password (issue 22, finding 7)', () => {
+  const DEMO_PASSWORD = 'innera-demo-2025'
+  const NEW_PASSWORD = 'caminhada-matinal-8'
+
+  it('a reset by e-mail revokes it: the account may have been in other hands, which may have copied the link', async () => {
+    const token = await createFeed('mariana')
+    const other = await createFeed('pedro')
+    const resetToken = await issueResetToken(database.db, ID.mariana, NOW)
+    const reset = await api.post(`/users/password-reset-confirm/${encodeUid(ID.mariana)}/${resetToken}/`, { new_password: NEW_PASSWORD })
+    expect(reset.status).toBe(200)
+    expect(await feed(token)).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
+    // Signed in again, the owner sees it gone and makes a new one; nobody else's feed is touched.
+    const { access } = await api.login(EMAILS.mariana, NEW_PASSWORD)
+    expect((await api.get(FEED, { token: access })).json).toEqual({ active: false, created_at: null })
+    const renewed = await api.post(FEED, undefined, { token: access })
+    expect((await feed(renewed.json.token)).status).toBe(200)
+    expect((await feed(other)).status).toBe(200)
+  })
+
+  it('a refused reset (a weak password) leaves it working', async () => {
+    const token = await createFeed('mariana')
+    const resetToken = await issueResetToken(database.db, ID.mariana, NOW)
+    expect((await api.post(`/users/password-reset-confirm/${encodeUid(ID.mariana)}/${resetToken}/`, { new_password: 'senha123' })).status).toBe(400)
+    expect((await feed(token)).status).toBe(200)
+  })
+
+  it('a change revokes it unless the user keeps it (keep_calendar_feed); a refused change leaves it', async () => {
+    const change = (access: string, body: Record<string, unknown>) => api.post('/users/change-password/', { old_password: DEMO_PASSWORD, new_password: NEW_PASSWORD, ...body }, { token: access })
+    const kept = await createFeed('mariana')
+    expect((await change((await api.login(EMAILS.mariana)).access, { keep_calendar_feed: true })).status).toBe(200)
+    expect((await feed(kept)).status).toBe(200)
+
+    await resetDatabase(database.db)
+    const dropped = await createFeed('mariana')
+    expect((await change((await api.login(EMAILS.mariana)).access, { old_password: 'wrong-password' })).status).toBe(400)
+    expect((await feed(dropped)).status).toBe(200)
+    expect((await change((await api.login(EMAILS.mariana)).access, {})).status).toBe(200)
+    expect((await feed(dropped)).status).toBe(404)
+
+    await resetDatabase(database.db)
+    const unchecked = await createFeed('mariana')
+    // What an unticked box of a form sends, spelled as DRF reads it.
+    expect((await change((await api.login(EMAILS.mariana)).access, { keep_calendar_feed: 'false' })).status).toBe(200)
+    expect((await feed(unchecked)).status).toBe(404)
+    expect((await change((await api.login(EMAILS.mariana, NEW_PASSWORD)).access, { old_password: NEW_PASSWORD, new_password: 'caminhada-noturna-9', keep_calendar_feed: 'maybe' })).json).toEqual({
+      keep_calendar_feed: ['Must be a valid boolean.'],
+    })
   })
 })

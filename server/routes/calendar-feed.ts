@@ -3,6 +3,7 @@ import { authenticate } from '#server/auth/authenticate.ts'
 import { pathParam, type Api } from '#server/http/api.ts'
 import { notFound } from '#server/http/errors.ts'
 import type { Services } from '#server/services.ts'
+import { shownFirstName } from '#server/users/person-names.ts'
 
 const DAY = 24 * 3600 * 1000
 /** The feed's window: this far back and ahead of now. */
@@ -53,7 +54,8 @@ export function registerCalendarFeedRoutes(api: Api, services: Services): void {
             status: row.status,
             start_time: row.startTime.toISOString(),
             end_time: row.endTime.toISOString(),
-            other_first_name: row.otherFirstName,
+            // As in e-mails: the first word of a name only (a stored name may predate the name rule).
+            other_first_name: shownFirstName(row.otherFirstName),
           })),
         },
         200,

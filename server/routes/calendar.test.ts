@@ -138,7 +138,7 @@ describe('permissions', () => {
   })
 
   it('lets anyone signed in ask about availability', async () => {
-    const body = { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '09:00'), professional_id: ID.paula }
+    const body = { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '08:50'), professional_id: ID.paula }
     for (const who of ['pedro', 'paula', 'rafael', 'admin'] as const) expect(await post('/calendar/availability/', body, who)).toMatchObject({ status: 200 })
     expect((await post('/calendar/availability/', body)).status).toBe(401)
   })
@@ -178,8 +178,10 @@ describe('without a connected calendar', () => {
   })
 
   it('counts the professional as available', async () => {
-    const response = await post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: sp(TUE, '18:00'), professional_id: ID.paula }, 'pedro')
-    expect(response.json).toEqual({ available: true, conflicts: [], warnings: [] })
+    for (const [who, end] of [['pedro', '08:50'], ['paula', '18:00']] as const) {
+      const response = await post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: sp(TUE, end), professional_id: ID.paula }, who)
+      expect(response.json).toEqual({ available: true, conflicts: [], warnings: [] })
+    }
   })
 })
 
@@ -290,6 +292,18 @@ describe('events (GET /calendar/?start_date&end_date)', () => {
     expect(await errors('start_date=2026-03-01&end_date=2026-03-01&include_innera_events=maybe')).toEqual({ include_innera_events: ['Must be a valid boolean.'] })
   })
 
+  it('answers 400, not 500, for dates beyond the years 2000-2100', async () => {
+    await connect()
+    expect(await get('/calendar/?start_date=0999-01-01&end_date=0999-01-07', 'paula')).toMatchObject({
+      status: 400,
+      json: { start_date: ['Ensure this value is greater than or equal to 2000-01-01.'], end_date: ['Ensure this value is greater than or equal to 2000-01-01.'] },
+    })
+    expect(await get('/calendar/?start_date=9999-12-27&end_date=9999-12-31', 'paula')).toMatchObject({
+      status: 400,
+      json: { start_date: ['Ensure this value is less than or equal to 2100-12-31.'], end_date: ['Ensure this value is less than or equal to 2100-12-31.'] },
+    })
+  })
+
   it('answers the stored events with sync_error when the sync fails', async () => {
     await connect()
     await external({ summary: 'Dentista', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
@@ -310,7 +324,7 @@ describe('sync (POST /calendar/sync/)', () => {
     await connect()
     const kept = await external({ summary: 'Fica', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
     const dropped = await external({ summary: 'Sai', start: sp(TUE, '14:00'), end: sp(TUE, '15:00') })
-    expect((await sync()).json).toEqual({ synced: 2, last_sync: new Date(NOW).toISOString(), full: false })
+    expect((await sync()).json).toEqual({ synced: 2, last_sync: new Date(NOW).toISOString(), full: false, events_not_kept: 0 })
     expect((await sync()).json).toMatchObject({ synced: 0, full: false })
 
     // Deleted and changed at Google (in Google's own app: another grant of the same account).
@@ -622,32 +636,86 @@ describe('the professional’s notes on events (decision 0029: never at Google)'
 describe('POST /calendar/availability/', () => {
   const check = (who: Person, start = sp(TUE, '08:00'), end = sp(TUE, '18:00')) => post('/calendar/availability/', { start_time: start, end_time: end, professional_id: ID.paula }, who)
 
-  it('asks Google’s freeBusy live; titles only for the professional and admins', async () => {
+  it('asks Google’s freeBusy live: the professional and admins get the busy periods, with their titles', async () => {
     await connect()
     await external({ summary: 'Reunião', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
     await external({ summary: 'Livre', start: sp(TUE, '13:00'), end: sp(TUE, '14:00'), transparency: 'transparent' })
     await sync()
-    expect((await check('pedro')).json).toEqual({ available: false, conflicts: [{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00') }], warnings: [] })
     for (const who of ['paula', 'admin'] as const) {
-      expect((await check(who)).json.conflicts).toEqual([{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), summary: 'Reunião' }])
+      expect((await check(who)).json).toEqual({ available: false, conflicts: [{ start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), summary: 'Reunião' }], warnings: [] })
     }
-    expect((await check('pedro', sp(TUE, '11:00'), sp(TUE, '12:00'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    expect((await check('paula', sp(TUE, '11:00'), sp(TUE, '12:00'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    // Their window may span up to 62 days.
+    expect((await check('paula', sp(TUE, '00:00'), sp('2026-05-03', '00:00'))).status).toBe(200)
+  })
+
+  // Issue 22, finding 8: a patient read a professional's personal evening over 61 days.
+  it('tells anyone else only whether one consultation’s time is free: no periods, no titles, no longer window', async () => {
+    await connect()
+    await external({ summary: 'Reunião', start: sp(TUE, '10:00'), end: sp(TUE, '11:00') })
+    await external({ summary: 'Jantar pessoal', start: sp(TUE, '20:00'), end: sp(TUE, '21:00') })
+    await sync()
+    for (const who of ['pedro', 'rafael'] as const) {
+      expect((await check(who, sp(TUE, '10:30'), sp(TUE, '11:20'))).json).toEqual({ available: false, conflicts: [], warnings: [] })
+      expect((await check(who, sp(TUE, '11:00'), sp(TUE, '11:50'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+      // Paula's consultations last 50 minutes: a longer window (the 61 days of the finding) is refused.
+      expect(await check(who, sp(TUE, '08:00'), sp(TUE, '08:51'))).toMatchObject({ status: 400, json: { end_time: ['The window can span at most 50 minutes.'] } })
+      const wide = await check(who, sp(TUE, '00:00'), sp('2026-05-03', '00:00'))
+      expect(wide).toMatchObject({ status: 400, json: { end_time: ['The window can span at most 50 minutes.'] } })
+      expect(wide.text).not.toContain('Jantar')
+    }
+  })
+
+  it('counts live events as the stored copy does: an unanswered invitation leaves the time free, an accepted one takes it (decision 0036)', async () => {
+    await connect()
+    await external({ summary: 'Convite sem resposta', start: sp(TUE, '10:00'), end: sp(TUE, '11:00'), response_status: 'needsAction' })
+    await external({ summary: 'Convite aceito', start: sp(TUE, '14:00'), end: sp(TUE, '15:00'), response_status: 'accepted' })
+    // Live: not even synced yet.
+    expect((await check('pedro', sp(TUE, '10:00'), sp(TUE, '10:50'))).json).toEqual({ available: true, conflicts: [], warnings: [] })
+    expect((await check('pedro', sp(TUE, '14:00'), sp(TUE, '14:50'))).json).toEqual({ available: false, conflicts: [], warnings: [] })
+    // The professional's own answer is Google's freeBusy, which shows the invitation.
+    expect((await check('paula', sp(TUE, '10:00'), sp(TUE, '10:50'))).json.available).toBe(false)
+  })
+
+  it('rescheduling: the product’s appointment events are the appointments, which the booking itself checks', async () => {
+    await connect()
+    const response = await post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '10:30') }, 'pedro')
+    expect(response.status).toBe(201)
+    await app.services.background.idle()
+    expect((await fakeCalendar()).map((event) => event.summary)).toEqual(['Consulta Innera com Pedro'])
+    // Its event is no conflict for the check (for anyone); the booking rules keep the time taken for others.
+    expect((await check('pedro', sp(TUE, '10:30'), sp(TUE, '11:20'))).json.available).toBe(true)
+    expect(await get(`/appointments/calendar/availability/?professional_id=${ID.paula}&start=${TUE}&end=${TUE}`, 'rafael')).toMatchObject({
+      json: { slots: expect.not.arrayContaining([expect.objectContaining({ start: sp(TUE, '10:30') })]) },
+    })
+  })
+
+  it('throttles the check per user for everyone but the professional and admins (429 with Retry-After)', async () => {
+    const throttled = client(createProviderApp({ db: database.db, config: testConfig({ ...ENV, THROTTLE_DISABLED: '0', THROTTLE_CALENDAR_CHECK_PER_USER: '3/h' }), clock: time.clock }))
+    const ask = (who: Person, end = sp(TUE, '08:50')) => throttled.post('/calendar/availability/', { start_time: sp(TUE, '08:00'), end_time: end, professional_id: ID.paula }, { token: tokens[who] })
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ask('pedro')))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429, 429])
+    expect(answers.find((answer) => answer.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/)
+    // Per user: another patient still has theirs; the professional and admins are not counted.
+    expect((await ask('rafael')).status).toBe(200)
+    for (let round = 0; round < 4; round += 1) for (const who of ['paula', 'admin'] as const) expect((await ask(who, sp(TUE, '18:00'))).status).toBe(200)
   })
 
   it('answers 502 google_error when Google cannot be asked', async () => {
     await connect()
     await post('/fake-google/dev/calendar/revoke/', { email: PAULA_GOOGLE })
     const failed = { status: 502, json: { detail: 'Não foi possível verificar conflitos no Google Calendar', code: 'google_error' } }
-    expect(await check('pedro')).toMatchObject(failed)
-    expect(await check('pedro')).toMatchObject(failed)
+    expect(await check('pedro', sp(TUE, '08:00'), sp(TUE, '08:50'))).toMatchObject(failed)
+    expect(await check('paula')).toMatchObject(failed)
   })
 
   it('checks its fields', async () => {
-    const errors = async (body: unknown) => (await post('/calendar/availability/', body, 'pedro')).json
+    const errors = async (body: unknown, who: Person = 'pedro') => (await post('/calendar/availability/', body, who)).json
     expect(await errors({})).toEqual({ start_time: ['This field is required.'], end_time: ['This field is required.'], professional_id: ['This field is required.'] })
     expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '09:00'), professional_id: ID.paula })).toEqual({ end_time: ['The end must be after the start.'] })
-    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp('2026-06-01', '09:00'), professional_id: ID.paula })).toEqual({ end_time: ['The window can span at most 62 days.'] })
-    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '11:00'), professional_id: ID.pedro })).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp('2026-06-01', '09:00'), professional_id: ID.paula }, 'paula')).toEqual({ end_time: ['The window can span at most 62 days.'] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '10:50'), professional_id: ID.pedro })).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
+    expect(await errors({ start_time: sp(TUE, '10:00'), end_time: sp(TUE, '11:00'), professional_id: ID.pedro }, 'admin')).toEqual({ professional_id: [`Invalid pk "${ID.pedro}" - object does not exist.`] })
   })
 })
 
@@ -684,6 +752,42 @@ describe('busy Google time in free times (decision 0026)', () => {
     expect(await slots(WED)).toHaveLength(10)
     const directory = await get('/appointments/professionals/', 'pedro')
     expect(directory.json.find((entry: { id: number }) => entry.id === ID.paula).next_free_time).toBe(sp(WED, '08:00'))
+  })
+
+  // Issue 22 (info), decision 0036: anyone who knows a professional's address could empty their free times by inviting them.
+  it('counts an invitation only once the professional accepted it (or tentatively): unanswered ones do not block', async () => {
+    await connect()
+    await external({ summary: 'Convite sem resposta', start: sp(TUE, '08:00'), end: sp(TUE, '10:00'), response_status: 'needsAction' })
+    await external({ summary: 'Convite aceito', start: sp(TUE, '13:00'), end: sp(TUE, '13:30'), response_status: 'accepted' })
+    await external({ summary: 'Convite talvez', start: sp(TUE, '15:30'), end: sp(TUE, '16:00'), response_status: 'tentative' })
+    await sync()
+    const free = await slots()
+    expect(free).toEqual(expect.arrayContaining(at('08:00', '08:50', '09:40')))
+    expect(free).not.toEqual(expect.arrayContaining(at('13:00')))
+    expect(free).not.toEqual(expect.arrayContaining(at('15:30')))
+    expect((await post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '08:00') }, 'pedro')).status).toBe(201)
+    // The invitation is still on the professional's own calendar page.
+    expect(summaries((await week()).json.events)).toContain('Convite sem resposta')
+  })
+
+  it('keeps at most the limit of one calendar’s events, the nearest to now, and says so', async () => {
+    for (let day = 0; day < 6; day += 1) {
+      const date = new Date(Date.UTC(2026, 2, 3 + day)).toISOString().slice(0, 10)
+      await external({ summary: `Convite ${date}`, start: sp(date, '20:00'), end: sp(date, '21:00'), response_status: 'needsAction' })
+    }
+    await external({ summary: 'Daqui a dois anos', start: sp('2028-03-03', '10:00'), end: sp('2028-03-03', '11:00') })
+    await connect()
+    await app.services.background.idle()
+    const report = await syncCalendar(app.services, ID.paula, { full: true, maxStoredEvents: 4 })
+    expect(report.notKept).toBe(2)
+    const stored = await database.db.select({ summary: calendarEvents.summary }).from(calendarEvents).where(eq(calendarEvents.userId, ID.paula))
+    expect(stored.map((row) => row.summary).sort()).toEqual(['Convite 2026-03-03', 'Convite 2026-03-04', 'Convite 2026-03-05', 'Convite 2026-03-06'])
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'calendar holds more events than are kept', user_id: ID.paula, kept: 4, not_kept: 2 }))
+    // An incremental sync that brings more is held to the limit too: the farthest go.
+    await external({ summary: 'Hoje à noite', start: sp('2026-03-02', '20:00'), end: sp('2026-03-02', '21:00') })
+    expect((await syncCalendar(app.services, ID.paula, { maxStoredEvents: 4 })).notKept).toBe(1)
+    const after = await database.db.select({ summary: calendarEvents.summary }).from(calendarEvents).where(eq(calendarEvents.userId, ID.paula))
+    expect(after.map((row) => row.summary).sort()).toEqual(['Convite 2026-03-03', 'Convite 2026-03-04', 'Convite 2026-03-05', 'Hoje à noite'])
   })
 
   it('counts the stored events only while connected', async () => {

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { addDays, startOfLocalDay } from '#server/appointments/free-times.ts'
-import { findProfile } from '#server/appointments/repository.ts'
+import { findBookableProfessional, findProfile } from '#server/appointments/repository.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { deleteConnection, findConnection, isSyncRunning, saveConnection, type CalendarConnection } from '#server/calendar/connections.ts'
 import { calendarNotConnected, calendarReconnect, googleFailed, invalidAuthorizationCode, syncFailed } from '#server/calendar/errors.ts'
 import { manageLinkOf } from '#server/calendar/appointment-events.ts'
+import { isTimeFree } from '#server/calendar/booking-check.ts'
 import { googleEventOf, ownersText, parseEventPayload, type EventPayload } from '#server/calendar/event-payload.ts'
 import {
   findStoredEvent,
@@ -21,20 +22,24 @@ import { withCalendar } from '#server/calendar/google-access.ts'
 import { isCacheFresh } from '#server/calendar/sync-freshness.ts'
 import { syncCalendar } from '#server/calendar/sync.ts'
 import { appointments, groups, userGroups, users } from '#server/db/schema.ts'
-import { GoogleApiError, type GoogleEvent, type GoogleTokens } from '#server/google/calendar-api.ts'
+import { GoogleApiError, type EventPage, type GoogleEvent, type GoogleTokens } from '#server/google/calendar-api.ts'
 import { pathParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { ApiError, fieldError, notFound } from '#server/http/errors.ts'
-import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, idField, instantField, isIsoDate, validate } from '#server/http/fields.ts'
+import { booleanField, charField, choiceField, dateField, idField, instantField, validate } from '#server/http/fields.ts'
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
+import { enforceThrottle } from './throttling'
 
-const DAY = 24 * 60 * 60_000
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
 /** The longest window of dates GET /calendar/ answers for. */
 export const MAX_EVENT_WINDOW_DAYS = 62
-/** The longest window POST /calendar/availability/ asks Google about. */
+/** The longest window POST /calendar/availability/ asks Google about for the professional or an admin (others: one consultation). */
 export const MAX_AVAILABILITY_DAYS = 62
 const NO_STORE = { 'Cache-Control': 'no-store' }
+/** A patient's check reads one page of Google's events on one consultation's time. */
+const CHECK_PAGE_SIZE = 250
 
 const httpUrlField = () =>
   charField({ maxLength: 2000 }).refine((value) => {
@@ -63,7 +68,7 @@ const syncSchema = z.object({ full: booleanField().optional() })
 const availabilitySchema = z.object({ start_time: instantField(), end_time: instantField(), professional_id: idField() })
 
 /** A date of the query, or its field error. */
-const queryDate = z.string({ error: 'This field is required.' }).trim().min(1, 'This field is required.').max(10, DATE_FORMAT_MESSAGE).refine(isIsoDate, DATE_FORMAT_MESSAGE)
+const queryDate = dateField()
 const eventsQuerySchema = z.object({ start_date: queryDate, end_date: queryDate, include_innera_events: booleanField().optional() })
 
 /** Google's event ids: base32hex, or longer ids with "_" for instances; never a slash or a dot. */
@@ -325,7 +330,8 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       await usableConnection(user.id)
       try {
         const report = await syncCalendar(services, user.id, { full: full ?? false })
-        return c.json({ synced: report.synced, last_sync: report.lastSync.toISOString(), full: report.full })
+        // events_not_kept: the calendar holds more events in the store's window than are kept (decision 0036).
+        return c.json({ synced: report.synced, last_sync: report.lastSync.toISOString(), full: report.full, events_not_kept: report.notKept })
       } catch (error) {
         if (error instanceof ApiError) throw error
         log({ level: 'warn', msg: 'calendar sync failed', user_id: user.id, error: errorFields(error).error })
@@ -357,34 +363,60 @@ export function registerCalendarRoutes(api: Api, services: Services): void {
       const caller = await authenticate(c, services)
       const input = validate(availabilitySchema, await readFields(c.req.raw))
       if (input.end_time <= input.start_time) throw fieldError('end_time', 'The end must be after the start.')
-      if (input.end_time - input.start_time > MAX_AVAILABILITY_DAYS * DAY) throw fieldError('end_time', `The window can span at most ${MAX_AVAILABILITY_DAYS} days.`)
-      if (!(await isProfessional(input.professional_id))) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      // The professional themself and admins read the calendar's busy times. Anyone else (a patient at
+      // the booking's confirm step) learns only whether one consultation's time is free, a few times
+      // an hour: each check is a live call to Google, and busy times are the professional's business.
+      const readsCalendar = caller.user.id === input.professional_id || roleOf(caller.groups) === 'admin'
+      if (readsCalendar) {
+        if (input.end_time - input.start_time > MAX_AVAILABILITY_DAYS * DAY) throw fieldError('end_time', `The window can span at most ${MAX_AVAILABILITY_DAYS} days.`)
+        if (!(await isProfessional(input.professional_id))) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      } else {
+        await enforceThrottle(services, 'calendarCheckPerUser', String(caller.user.id))
+        const bookable = await findBookableProfessional(db, input.professional_id)
+        if (!bookable) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+        const longest = bookable.profile.consultationMinutes
+        if (input.end_time - input.start_time > longest * MINUTE) throw fieldError('end_time', `The window can span at most ${longest} minutes.`)
+      }
       const connection = await findConnection(db, input.professional_id)
-      if (!connection) return c.json({ available: true, conflicts: [], warnings: [] })
+      if (!connection) return c.json({ available: true, conflicts: [], warnings: [] }, 200, NO_STORE)
       const unavailable = () => googleFailed('Não foi possível verificar conflitos no Google Calendar')
       if (!connection.tokenValid) throw unavailable()
 
+      const timeMin = new Date(input.start_time).toISOString()
+      const timeMax = new Date(input.end_time).toISOString()
+      if (!readsCalendar) {
+        // Google's events on that time, live, counted as the stored copy counts them (decision 0036):
+        // an unanswered invitation does not take it; the product's own appointment events are the
+        // appointments, which the booking itself checks (a rescheduled one's own time is free there).
+        let page: EventPage
+        try {
+          page = await withCalendar(services, connection, (session, calendarId) => session.listEvents({ calendarId, timeMin, timeMax, maxResults: CHECK_PAGE_SIZE }))
+        } catch (error) {
+          log({ level: 'warn', msg: 'google calendar events read for a booking check failed', error: errorFields(error).error })
+          throw unavailable()
+        }
+        // More events on one consultation's time than a page holds is a flood, not a calendar: not verified.
+        if (page.nextPageToken) throw unavailable()
+        const owners = [connection.primaryCalendarId, connection.googleEmail].filter((owner): owner is string => !!owner)
+        const timeZone = connection.calendarTimeZone ?? (await findProfile(db, input.professional_id))?.timeZone ?? 'America/Sao_Paulo'
+        const events = page.items.flatMap((event) => storedEventOf(event, input.professional_id, { owners, timeZone }) ?? [])
+        return c.json({ available: isTimeFree({ start: input.start_time, end: input.end_time }, events), conflicts: [], warnings: [] }, 200, NO_STORE)
+      }
+
       let busy: { start: string; end: string }[]
       try {
-        busy = await withCalendar(services, connection, (session, calendarId) =>
-          session.busyIntervals(calendarId, new Date(input.start_time).toISOString(), new Date(input.end_time).toISOString()),
-        )
+        busy = await withCalendar(services, connection, (session, calendarId) => session.busyIntervals(calendarId, timeMin, timeMax))
       } catch (error) {
         log({ level: 'warn', msg: 'google calendar free/busy failed', error: errorFields(error).error })
         throw unavailable()
       }
-      // Titles are the professional's business: shown to them and to admins only, from the synced events.
-      const showsSummaries = caller.user.id === input.professional_id || roleOf(caller.groups) === 'admin'
-      const events = showsSummaries ? await storedEventsBetween(db, input.professional_id, input.start_time, input.end_time, { includeInnera: true }) : []
+      // The titles come from the synced events.
+      const events = await storedEventsBetween(db, input.professional_id, input.start_time, input.end_time, { includeInnera: true })
       const conflicts = busy.map((period) => {
         const start = Date.parse(period.start)
         const end = Date.parse(period.end)
         const summaries = [...new Set(events.filter((event) => event.startAt.getTime() < end && event.endAt.getTime() > start && event.summary).map((event) => event.summary))]
-        return {
-          start: new Date(start).toISOString(),
-          end: new Date(end).toISOString(),
-          ...(showsSummaries && summaries.length > 0 && { summary: summaries.join(', ') }),
-        }
+        return { start: new Date(start).toISOString(), end: new Date(end).toISOString(), ...(summaries.length > 0 && { summary: summaries.join(', ') }) }
       })
       return c.json({ available: conflicts.length === 0, conflicts, warnings: [] }, 200, NO_STORE)
     },

@@ -21,7 +21,7 @@ import { findLiveGrant, revokeFakeGrantsOf, verifyFakeAccessToken } from '#serve
 import { customIdentity } from '#server/google/fake-identities.ts'
 import { pathParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
-import { charField, choiceField, DATE_FORMAT_MESSAGE, emailField, instantField, integerField, isIsoDate, parseInstant, validate } from '#server/http/fields.ts'
+import { charField, choiceField, dateField, emailField, instantField, integerField, parseInstant, validate } from '#server/http/fields.ts'
 import type { Services } from '#server/services.ts'
 
 const V3 = '/fake-google/calendar/v3'
@@ -192,7 +192,7 @@ const externalEventSchema = z.object({
   description: charField({ maxLength: 5000, allowBlank: true, trim: false }).optional(),
   start: instantField().optional(),
   end: instantField().optional(),
-  date: z.string().refine(isIsoDate, DATE_FORMAT_MESSAGE).optional(),
+  date: dateField().optional(),
   days: integerField({ min: 1, max: 31 }).optional(),
   transparency: choiceField(['opaque', 'transparent']).optional(),
   status: choiceField(['confirmed', 'tentative']).optional(),

@@ -19,6 +19,7 @@ import {
   uniqueViolation,
   type UserRow,
 } from '#server/users/repository.ts'
+import { sanitisePersonName } from '#server/users/person-names.ts'
 import { splitFullName } from '#server/users/serializers.ts'
 import { normaliseEmail } from './accounts'
 import { enforceThrottle, requestAddress } from './throttling'
@@ -58,8 +59,9 @@ export function registerGoogleAuthRoutes(api: Api, services: Services): void {
         email: normaliseEmail(identity.email),
         username: await uniqueUsernameFromEmail(db, identity.email),
         password: makeUnusablePassword(),
-        firstName: names.firstName.slice(0, 150),
-        lastName: names.lastName.slice(0, 150),
+        // Google's names are taken, not refused: made to fit the name rule (a link or a line break stops them).
+        firstName: sanitisePersonName(names.firstName, 150),
+        lastName: sanitisePersonName(names.lastName, 150),
         emailVerified: true,
         googleSubject: identity.subject,
         groupNames: ['paciente'],

@@ -203,6 +203,12 @@ describe('POST /auth/google/', () => {
     expect(response.json).toMatchObject({ is_new_user: true, user: { email: 'nova.pessoa@example.com', first_name: 'Nova', last_name: 'Pessoa' } })
   })
 
+  it('takes Google’s names as far as they are names, without refusing the sign-up (issue 22)', async () => {
+    const { id_token } = await signInWithFakeGoogle({ email: 'link.pessoa@example.com', name: 'Mariana https://evil.example/pix' })
+    const response = await api.post('/auth/google/', { token: id_token })
+    expect(response.json).toMatchObject({ is_new_user: true, user: { email: 'link.pessoa@example.com', first_name: 'Mariana', last_name: '' } })
+  })
+
   it('refuses with 409 an e-mail that belongs to a password account', async () => {
     const { id_token } = await signInWithFakeGoogle({ account: 'paciente@innera.local' })
     const response = await api.post('/auth/google/', { token: id_token })

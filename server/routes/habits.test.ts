@@ -280,6 +280,15 @@ describe('GET /habits/{id}/completions/, /habits/stats/, /habits/pillar/{id}/, /
     expect(list.json.results).toEqual([{ date: '2026-03-19', status: 'done', amount: 6 }])
     expect((await api.get(`/habits/${id}/completions/?from=2020-01-01&to=2026-03-31`, { token: tokens.pedro })).status).toBe(400)
     expect((await api.get(`/habits/${id}/completions/?from=2026-04-01&to=2026-03-31`, { token: tokens.pedro })).status).toBe(400)
+    // Dates a caller sends stay within the years 2000-2100.
+    expect(await api.get(`/habits/${id}/completions/?from=0999-01-01&to=0999-12-31`, { token: tokens.pedro })).toMatchObject({
+      status: 400,
+      json: { from: ['Ensure this value is greater than or equal to 2000-01-01.'], to: ['Ensure this value is greater than or equal to 2000-01-01.'] },
+    })
+    expect(await api.post(`/habits/${id}/track/`, { date: '9999-12-31', status: 'done' }, { token: tokens.pedro })).toMatchObject({
+      status: 400,
+      json: { date: ['Ensure this value is less than or equal to 2100-12-31.'] },
+    })
   })
 
   it('gives each habit’s stats and the completion per pillar', async () => {

@@ -23,7 +23,7 @@ import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { paginate, PRIVATE_NO_STORE, type PageSizes } from '#server/http/pagination.ts'
-import { booleanField, charField, choiceField, DATE_FORMAT_MESSAGE, isIsoDate, listField, toFieldErrors, validate } from '#server/http/fields.ts'
+import { booleanField, charField, choiceField, dateField, listField, toFieldErrors, validate } from '#server/http/fields.ts'
 import { currentProgramOf, goalsOf } from '#server/questionnaire/program-repository.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
@@ -109,7 +109,7 @@ const updateSchema = z.object({
 })
 
 const trackSchema = z.object({
-  date: charField({ maxLength: 10 }).refine(isIsoDate, DATE_FORMAT_MESSAGE),
+  date: dateField(),
   status: choiceField(STATUSES),
   amount: optionalAmount({ max: MAX_TARGET * 10, positive: false }).optional(),
 })
@@ -292,7 +292,7 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const habit = await ownHabit(c, user.id)
       const today = todayOf(user.timeZone)
       const raw = { from: c.req.query('from')?.trim() || addDays(today, -(HEAT_MAP_DAYS - 1)), to: c.req.query('to')?.trim() || today }
-      const range = validate(z.object({ from: z.string().max(10).refine(isIsoDate, DATE_FORMAT_MESSAGE), to: z.string().max(10).refine(isIsoDate, DATE_FORMAT_MESSAGE) }), raw)
+      const range = validate(z.object({ from: dateField(), to: dateField() }), raw)
       if (range.from > range.to) throw fieldError('from', 'Must be on or before "to".')
       if (addDays(range.from, MAX_RANGE_DAYS) < range.to) throw fieldError('to', `A range spans at most ${MAX_RANGE_DAYS} days.`)
       const entries = await entriesOf(db, [habit.id], range.from, range.to)

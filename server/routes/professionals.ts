@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { authenticate, authenticateWithRole, type Caller, roleOf } from '#server/auth/authenticate.ts'
 import { idParam, type Api } from '#server/http/api.ts'
-import { notFound, permissionDenied } from '#server/http/errors.ts'
+import { notFound } from '#server/http/errors.ts'
 import { idField, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import { saoPauloDate } from '#server/questionnaire/program.ts'
@@ -16,12 +16,15 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
   const { db, config, clock } = services
   const photoBase = config.providerPublicUrl
 
-  /** A patient the caller may read: 404 when the id names no patient, 403 for a professional they are not linked to (admins read any). */
+  /**
+   * A patient the caller may read (admins read any): 404 when the id names no patient and, alike,
+   * for a professional they are not linked to, so nobody learns which ids are patients.
+   */
   const readablePatient = async (caller: Caller, patientId: number) => {
     const patient = await findUserById(db, patientId)
     const groups = patient ? await groupNamesOf(db, patient.id) : []
     if (!patient || roleOf(groups) !== 'paciente') throw notFound()
-    if (roleOf(caller.groups) === 'profissional' && !(await isCareLinked(db, caller.user.id, patient.id))) throw permissionDenied()
+    if (roleOf(caller.groups) === 'profissional' && !(await isCareLinked(db, caller.user.id, patient.id))) throw notFound()
     return { patient, groups }
   }
 

@@ -102,6 +102,18 @@ describe('profile', () => {
     })
     const future = await api.patch('/users/profile/update/', { birth_date: '2999-01-01' }, { token })
     expect(future.json).toEqual({ birth_date: ['Birth date cannot be in the future.'] })
+    // Issue 22, finding 9: names are letters, marks, spaces, apostrophes, hyphens and dots; blank is fine.
+    const names = await api.patch('/users/profile/update/', { first_name: 'Mariana https://evil.example/pix', last_name: 'Alves\r\nBcc: x@evil.example' }, { token })
+    expect(names).toMatchObject({
+      status: 400,
+      json: {
+        first_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
+        last_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
+      },
+    })
+    expect((await api.patch('/users/profile/update/', { first_name: 'Pedro  Henrique', last_name: '' }, { token })).json).toMatchObject({ first_name: 'Pedro Henrique', last_name: '' })
+    const ancient = await api.patch('/users/profile/update/', { birth_date: '0999-01-04' }, { token })
+    expect(ancient).toMatchObject({ status: 400, json: { birth_date: ['Ensure this value is greater than or equal to 1900-01-01.'] } })
   })
 
   it('uploads a photo by multipart and serves it publicly with caching', async () => {

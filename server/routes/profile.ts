@@ -6,11 +6,11 @@ import { hashPassword, verifyPassword } from '#server/auth/passwords.ts'
 import { validatePassword } from '#server/auth/password-rules.ts'
 import { revokeAllSessions, startSession } from '#server/auth/sessions.ts'
 import type { Database } from '#server/db/client.ts'
-import { photos, users } from '#server/db/schema.ts'
+import { calendarFeeds, photos, users } from '#server/db/schema.ts'
 import type { AppContext, Api } from '#server/http/api.ts'
 import { readFields, readRequestData } from '#server/http/body.ts'
 import { fieldError, validationError } from '#server/http/errors.ts'
-import { charField, nullableDateField, passwordField, timeZoneField, validate } from '#server/http/fields.ts'
+import { booleanField, charField, nullableDateField, passwordField, personNameField, timeZoneField, validate } from '#server/http/fields.ts'
 import { detectImageType, MAX_PHOTO_BYTES } from '#server/media/image-type.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, type UserRow } from '#server/users/repository.ts'
@@ -18,20 +18,23 @@ import { serializeProfile, serializeUser } from '#server/users/serializers.ts'
 import { enforceThrottle, requestAddress } from './throttling'
 
 const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
+const EARLIEST_BIRTH_DATE = '1900-01-01'
 
 const profileUpdateSchema = z.object({
-  first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
-  last_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  first_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
+  last_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
   phone: charField({ maxLength: 20, allowBlank: true })
     .refine((phone) => phone === '' || PHONE_PATTERN.test(phone), 'Enter a valid phone number.')
     .optional(),
-  birth_date: nullableDateField().optional(),
+  // From 1900 on; the future is refused below, against the clock.
+  birth_date: nullableDateField({ earliest: EARLIEST_BIRTH_DATE, latest: '9999-12-31' }).optional(),
   bio: charField({ maxLength: 500, allowBlank: true }).optional(),
   // Where the user reads times (decision 0023): an IANA name or UTC.
   time_zone: timeZoneField().optional(),
 })
 
-const changePasswordSchema = z.object({ old_password: passwordField(), new_password: passwordField() })
+// keep_calendar_feed: the private calendar link survives the change only when asked to (decision 0037).
+const changePasswordSchema = z.object({ old_password: passwordField(), new_password: passwordField(), keep_calendar_feed: booleanField().optional() })
 
 const INVALID_IMAGE = 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.'
 
@@ -101,10 +104,12 @@ export function registerProfileRoutes(api: Api, services: Services): void {
       const problems = await validatePassword(input.new_password, { email: user.email, username: user.username, firstName: user.firstName, lastName: user.lastName })
       if (problems.length > 0) throw validationError({ new_password: problems })
       const password = await hashPassword(input.new_password)
-      // Every session ends, a copy of this one included; the caller continues in a new one.
+      // Every session ends, a copy of this one included; the caller continues in a new one. The
+      // calendar feed ends too unless the user chose to keep it (a link already in their calendar app).
       await db.transaction(async (tx) => {
         await tx.update(users).set({ password }).where(eq(users.id, user.id))
         await revokeAllSessions(tx as unknown as Database, user.id, clock())
+        if (!input.keep_calendar_feed) await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, user.id))
       })
       const pair = await startSession(services, user.id)
       return c.json({ detail: 'Password updated successfully.', ...pair })

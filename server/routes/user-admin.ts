@@ -5,8 +5,8 @@ import { groups, userGroups, users } from '#server/db/schema.ts'
 import { GROUP_NAMES } from '#server/db/seed-data.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
-import { notFound, permissionDenied, validationError, type FieldErrors } from '#server/http/errors.ts'
-import { booleanField, charField, listField, validate } from '#server/http/fields.ts'
+import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
+import { booleanField, listField, personNameField, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, setUserGroups } from '#server/users/repository.ts'
@@ -16,8 +16,8 @@ import { serializeUserDetail } from '#server/users/serializers.ts'
 const MAX_GROUPS = 20
 
 const adminUpdateSchema = z.object({
-  first_name: charField({ maxLength: 150, allowBlank: true }).optional(),
-  last_name: charField({ maxLength: 150, allowBlank: true }).optional(),
+  first_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
+  last_name: personNameField({ maxLength: 150, allowBlank: true }).optional(),
   is_active: booleanField().optional(),
   groups: listField(z.string({ error: 'Not a valid string.' }), { maxLength: MAX_GROUPS }).optional(),
 })
@@ -99,11 +99,11 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       const user = await findUserById(db, idParam(c, 'id'))
-      if (!user) throw notFound()
       const role = roleOf(caller.groups)
       const allowed =
-        caller.user.id === user.id || role === 'admin' || (role === 'profissional' && (await isCareLinked(db, caller.user.id, user.id)))
-      if (!allowed) throw permissionDenied()
+        user !== undefined && (caller.user.id === user.id || role === 'admin' || (role === 'profissional' && (await isCareLinked(db, caller.user.id, user.id))))
+      // Someone the caller may not read is answered like someone who does not exist: ids cannot be probed.
+      if (!allowed) throw notFound()
       return c.json(serializeUserDetail(user, await groupNamesOf(db, user.id), photoBase))
     },
     PATCH: async (c) => {

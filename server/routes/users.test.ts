@@ -71,13 +71,13 @@ describe('GET /users/stats/', () => {
 })
 
 describe('/users/{id}/', () => {
-  it('shows a user to themself, to admins and to their professionals only', async () => {
+  it('shows a user to themself, to admins and to their professionals only; to anyone else they do not exist (404)', async () => {
     expect((await api.get(`/users/${PEDRO}/`, { token: tokens.pedro })).json.username).toBe('paciente')
     expect((await api.get(`/users/${PEDRO}/`, { token: tokens.admin })).status).toBe(200)
     expect((await api.get(`/users/${PEDRO}/`, { token: tokens.paula })).status).toBe(200)
-    expect((await api.get(`/users/${PEDRO}/`, { token: tokens.rafael })).status).toBe(403)
+    expect(await api.get(`/users/${PEDRO}/`, { token: tokens.rafael })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
     expect((await api.get(`/users/${MARIANA}/`, { token: tokens.rafael })).status).toBe(200)
-    expect((await api.get(`/users/${MARIANA}/`, { token: tokens.pedro })).status).toBe(403)
+    expect(await api.get(`/users/${MARIANA}/`, { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
     expect(await api.get('/users/999/', { token: tokens.pedro })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
   })
 
@@ -104,6 +104,10 @@ describe('/users/{id}/', () => {
     expect((await api.patch(`/users/${PEDRO}/`, { groups: ['x', 'x'] }, { token: tokens.admin })).json).toEqual({ groups: ['Object with name=x does not exist.'] })
     expect((await api.patch(`/users/${PEDRO}/`, { is_active: 'maybe' }, { token: tokens.admin })).json).toEqual({
       is_active: ['Must be a valid boolean.'],
+    })
+    expect((await api.patch(`/users/${PEDRO}/`, { first_name: 'Pedro https://evil.example', last_name: 'Santos\nPIX' }, { token: tokens.admin })).json).toEqual({
+      first_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
+      last_name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'],
     })
     expect((await api.patch(`/users/${PEDRO}/`, { first_name: 'X' }, { token: tokens.paula })).status).toBe(403)
     expect((await api.patch('/users/999/', { first_name: 'X' }, { token: tokens.admin })).status).toBe(404)
@@ -159,7 +163,8 @@ describe('professionals', () => {
     const paula = await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.paula })
     expect(paula.status).toBe(200)
     expect(paula.json).toMatchObject({ id: PEDRO, first_name: 'Pedro', groups: ['paciente'], email_verified: true })
-    expect((await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.rafael })).status).toBe(403)
+    // Not his patient: answered as no patient, so ids cannot be probed.
+    expect(await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.rafael })).toMatchObject({ status: 404, json: { detail: 'Not found.' } })
     expect((await api.get(`/users/patients/?patient=${PEDRO}`, { token: tokens.admin })).status).toBe(200)
     expect((await api.get(`/users/patients/?patient=2`, { token: tokens.admin })).status).toBe(404)
     expect((await api.get('/users/patients/?patient=999', { token: tokens.paula })).status).toBe(404)

@@ -131,6 +131,23 @@ describe('register', () => {
     expect((result.data as Reply).result.error?.password).toEqual(['Essa senha é fácil de adivinhar. Use uma frase mais longa, com palavras pouco comuns.'])
   })
 
+  test('a name with a link never reaches the provider; the provider’s own verdict on a name is shown translated (issue 22)', async () => {
+    let calls = 0
+    providerMock.use(
+      http.post(providerUrl('/users/register/'), () => {
+        calls += 1
+        return HttpResponse.json({ name: ['Enter a name with letters, spaces, apostrophes, hyphens and dots only.'] }, { status: 400 })
+      }),
+    )
+    const refused = await run(authAction, formRequest('http://app.test/auth?mode=register', { ...good, name: 'Mariana https://evil.example/pix' }))
+    expect(refused.status).toBe(400)
+    expect((refused.data as Reply).result.error?.name).toEqual(['validation.personName'])
+    expect((refused.data as Reply).result.initialValue).toMatchObject({ name: 'Mariana https://evil.example/pix' })
+    expect(calls).toBe(0)
+    const byProvider = await run(authAction, formRequest('http://app.test/auth?mode=register', good))
+    expect((byProvider.data as Reply).result.error?.name).toEqual(['Use apenas letras, espaços, apóstrofos, hífens e pontos (sem links, números ou quebras de linha)'])
+  })
+
   test('a bot filling the honeypot is refused', async () => {
     const result = await run(authAction, formRequest('http://app.test/auth?mode=register', { ...good, website: 'spam' }))
     expect(result.status).toBe(400)

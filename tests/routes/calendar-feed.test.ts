@@ -182,7 +182,8 @@ describe('settings: the calendar link', () => {
       }),
     )
     const result = await post({ old_password: 'innera-demo-2025', new_password: 'caminhada-ao-sol-7', confirm_password: 'caminhada-ao-sol-7' })
-    expect(body).toEqual({ old_password: 'innera-demo-2025', new_password: 'caminhada-ao-sol-7' })
+    // No box ticked: the provider is told to revoke the calendar link with the sessions (decision 0037).
+    expect(body).toEqual({ old_password: 'innera-demo-2025', new_password: 'caminhada-ao-sol-7', keep_calendar_feed: false })
     expect(result.location).toBe('/configuracoes')
   })
 

@@ -7,6 +7,7 @@ import { action as bookAction } from '#app/routes/consultas.agendar.$professiona
 import { action as rescheduleAction } from '#app/routes/consultas.$id_.remarcar.tsx'
 import { loader as availabilityLoader } from '#app/routes/agenda_.disponibilidade.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
+import { mondayOf, todayIn } from '#app/domain/agenda.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { NOW, appointment, directoryAndAvailability, freeTimes, signedIn } from '#tests/mocks/appointments.ts'
@@ -77,6 +78,7 @@ describe('booking: the confirm step asks the professional’s Google Calendar', 
     ['Google failing (502)', () => HttpResponse.json({ detail: 'Google failed.', code: 'google_error' }, { status: 502 })],
     ['a bad answer', () => HttpResponse.json({ free: 'maybe' })],
     ['the provider failing (500)', () => HttpResponse.json({ detail: 'boom' }, { status: 500 })],
+    ['a throttled check (429)', () => HttpResponse.json({ detail: 'Request was throttled. Expected available in 60 seconds.' }, { status: 429, headers: { 'Retry-After': '60' } })],
   ])('the check failing (%s) counts as free: booked, with the warning', async (_name, answer) => {
     calendarProvider({ availabilityAnswer: answer })
     const created = creates()
@@ -130,6 +132,9 @@ describe('booking: the confirm step asks the professional’s Google Calendar', 
     calendarProvider({ availabilityAnswer: () => HttpResponse.json({ available: false, conflicts: [{ start: '2026-12-02T13:00:00.000Z', end: '2026-12-02T14:00:00.000Z' }], warnings: [] }) })
     const other = await run(rescheduleAction, formRequest(url, moveBy30, { Cookie: await signedIn() }), { id: '31' })
     expect(other.status).toBe(409)
+    // A patient's answer (issue 22): no periods; the provider has left the own appointment out already.
+    calendarProvider({ availabilityAnswer: () => HttpResponse.json({ available: false, conflicts: [], warnings: [] }) })
+    expect((await run(rescheduleAction, formRequest(url, moveBy30, { Cookie: await signedIn() }), { id: '31' })).status).toBe(409)
   })
 })
 
@@ -192,6 +197,15 @@ describe('the professional’s dashboard', () => {
       ),
     )
     expect((await agendaOf()).truncated).toBe(true)
+  })
+
+  test('a week beyond the years 2000-2100 (?semana=0999-01-04, 9999-12-27) shows this week: the provider is never asked for it', async () => {
+    for (const far of ['0999-01-04', '9999-12-27']) {
+      const asked = calendarProvider()
+      const result = await run(dashboardLoader, new Request(`${DASHBOARD}?semana=${far}`, { headers: { Cookie: await signedIn(demoProfessional) } }))
+      expect(result.status).toBe(200)
+      expect(asked.dashboard.map((query) => query.get('start'))).toEqual([mondayOf(todayIn('America/Sao_Paulo', NOW))])
+    }
   })
 
   test('patients are not asked about a calendar', async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { type CalendarReply } from '#app/forms/calendar-forms.ts'
 import { type CalendarPage } from '#app/forms/calendar-page.server.ts'
 import { action, loader } from '#app/routes/agenda_.calendario.tsx'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { NOW, appointment, signedIn } from '#tests/mocks/appointments.ts'
 import { calendarProvider, googleEvent, integrationStatus, notConnected, paulaSchedule, weekEvents } from '#tests/mocks/calendar.ts'
@@ -324,6 +325,15 @@ describe('sync', () => {
     expect((await toastOf(result))?.message).toEqual({ key: 'calendar:connection.synced' })
     await post({ intent: 'sync-full' })
     expect(asked.synced).toEqual([{}, { full: true }])
+  })
+
+  test('a calendar holding more events than the provider keeps: the toast says how many were left out (decision 0036)', async () => {
+    calendarProvider({ syncAnswer: () => HttpResponse.json({ synced: 2000, last_sync: '2026-11-30T12:00:00.000Z', full: true, events_not_kept: 37 }) })
+    const result = await post({ intent: 'sync-full' })
+    expect(result.status).toBe(303)
+    const toast = await toastOf(result)
+    expect(toast).toMatchObject({ type: 'info', message: { key: 'calendar:connection.syncedNotAll', values: { count: 37 } } })
+    expect(translationsFor('pt').t('calendar')('connection.syncedNotAll', { count: 37 })).toContain('ficaram de fora 37')
   })
 
   test('one already running (409): “Sincronização já em andamento”', async () => {

@@ -11,6 +11,7 @@ import { TranslationsProvider } from '#app/i18n/react.tsx'
 import SettingsPage, { action, loader } from '#app/routes/configuracoes.tsx'
 import { signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
 
 /** The settings page's calendar section as the browser draws it, over its real loader and action (msw as the provider). */
 
@@ -86,5 +87,54 @@ describe('settings: the calendar section', () => {
     await screen.findByRole('button', { name: 'Revogar link' })
     const intents = [...container.querySelectorAll('form[method="post"] input[name="intent"]')].map((input) => (input as HTMLInputElement).value)
     expect(intents).toEqual(['calendar-create', 'calendar-revoke'])
+  })
+})
+
+describe('settings: the password change and the calendar link (issue 22, finding 7)', () => {
+  const PASSWORDS = { old_password: 'innera-demo-2025', new_password: 'caminhada-matinal-8', confirm_password: 'caminhada-matinal-8' }
+  function changes() {
+    const sent: Record<string, unknown>[] = []
+    providerMock.use(
+      http.post(providerUrl('/users/change-password/'), async ({ request }) => {
+        sent.push((await request.json()) as Record<string, unknown>)
+        return HttpResponse.json({ detail: 'Password updated successfully.', access: 'new-access', refresh: 'new-refresh' })
+      }),
+    )
+    return sent
+  }
+  const post = async (fields: Record<string, string>) => run(action, formRequest('http://app.test/configuracoes', fields, { Cookie: await signedIn() }))
+
+  test('unticked (or absent), the provider is told to revoke the link; ticked, to keep it', async () => {
+    const sent = changes()
+    expect((await post(PASSWORDS)).status).toBe(303)
+    expect((await post({ ...PASSWORDS, keep_calendar_feed: 'on' })).status).toBe(303)
+    expect(sent.map((body) => body.keep_calendar_feed)).toEqual([false, true])
+  })
+
+  test('a refused change comes back with the box as it was ticked, the passwords cleared', async () => {
+    providerMock.use(http.post(providerUrl('/users/change-password/'), () => HttpResponse.json({ old_password: ['Wrong password.'] }, { status: 400 })))
+    const result = await post({ ...PASSWORDS, keep_calendar_feed: 'on' })
+    expect(result.status).toBe(400)
+    const reply = (result.data as { result: { initialValue: Record<string, unknown> } }).result
+    expect(reply.initialValue).toMatchObject({ keep_calendar_feed: 'on' })
+    expect(reply.initialValue).not.toHaveProperty('new_password')
+  })
+
+  test('the box is offered, unticked, beside an active link (or one that could not be checked), not without one', async () => {
+    let answer: () => Response = () => HttpResponse.json({ active: true, created_at: '2026-11-30T12:00:00.000Z' })
+    providerMock.use(http.get(providerUrl(FEED), () => answer()))
+    await show()
+    const box = await screen.findByRole('checkbox', { name: 'Manter funcionando meu link do calendário' })
+    expect(box).not.toBeChecked()
+    expect(box).toHaveAccessibleDescription(/deixa de funcionar junto com as outras sessões/)
+    cleanup()
+    answer = () => HttpResponse.json({ detail: 'boom' }, { status: 500 })
+    await show()
+    expect(await screen.findByRole('checkbox', { name: 'Manter funcionando meu link do calendário' })).toBeInTheDocument()
+    cleanup()
+    answer = () => HttpResponse.json({ active: false, created_at: null })
+    await show()
+    await screen.findByText('Você ainda não tem um link do calendário.')
+    expect(screen.queryByRole('checkbox')).toBeNull()
   })
 })
