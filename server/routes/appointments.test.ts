@@ -290,6 +290,104 @@ describe('POST /appointments/create/', () => {
   })
 })
 
+/** Ten of Paula's free times on Tuesday and Wednesday that can all be booked (each with its buffer). */
+const TEN_TIMES = [TUE, WED].flatMap((date) => ['08:00', '09:40', '13:00', '14:40', '16:20'].map((clock) => sp(date, clock)))
+
+describe('limits on upcoming appointments (issue 22: one patient cannot take every free time)', () => {
+  const LIMIT_WITH_PAULA = { detail: 'You already have 4 upcoming appointments with this professional.', code: 'upcoming_limit', scope: 'professional', limit: 4 }
+
+  it('a patient holds at most 4 upcoming appointments with one professional: the fifth is a 409 with its code, nothing booked', async () => {
+    for (const start of TEN_TIMES.slice(0, 4)) expect((await book('pedro', 'paula', start)).status).toBe(201)
+    expect(await book('pedro', 'paula', TEN_TIMES[4]!)).toMatchObject({ status: 409, json: LIMIT_WITH_PAULA })
+    // Said before the time is looked at: a taken time or one outside the agenda gets the same answer.
+    expect(await book('pedro', 'paula', TEN_TIMES[0]!)).toMatchObject({ status: 409, json: LIMIT_WITH_PAULA })
+    expect(await database.db.select().from(appointments)).toHaveLength(4)
+    // Other professionals and other patients are not affected.
+    expect((await book('pedro', 'rafael', sp(TUE, '08:00'))).status).toBe(201)
+    expect((await book('mariana', 'paula', TEN_TIMES[4]!)).status).toBe(201)
+  })
+
+  it('counts only what is ahead and live: a cancelled or past appointment frees a place; rescheduling is not a new one', async () => {
+    const ids = []
+    for (const start of TEN_TIMES.slice(0, 4)) ids.push(await booked('pedro', 'paula', start))
+    // Moving one of the four is allowed: it stays one appointment.
+    expect((await api.patch(`/appointments/${ids[0]}/update/`, { start_time: TEN_TIMES[5] }, { token: tokens.pedro })).status).toBe(200)
+    expect((await book('pedro', 'paula', TEN_TIMES[6]!)).status).toBe(409)
+    expect((await api.post(`/appointments/${ids[1]}/cancel/`, {}, { token: tokens.pedro })).status).toBe(200)
+    expect((await book('pedro', 'paula', TEN_TIMES[6]!)).status).toBe(201)
+    expect((await book('pedro', 'paula', TEN_TIMES[7]!)).status).toBe(409)
+    // Once Tuesday 13:00 (the third) has started, it no longer counts.
+    time.set(Date.parse(sp(TUE, '13:10')))
+    expect((await book('pedro', 'paula', sp(THU, '08:00'))).status).toBe(201)
+  })
+
+  it('a patient holds at most 8 upcoming appointments in all', async () => {
+    // Inês works in Lisbon (UTC in March): her afternoon starts three hours before São Paulo's.
+    const starts: [Person, string][] = [
+      ...(['paula', 'rafael', 'lucas'] as const).flatMap((professional) => [sp(WED, '13:00'), sp(WED, '14:40')].map((start): [Person, string] => [professional, start])),
+      ['ines', '2026-03-04T13:00:00.000Z'],
+      ['ines', '2026-03-04T14:40:00.000Z'],
+    ]
+    let booked8 = 0
+    for (const [professional, start] of starts) {
+      expect((await book('pedro', professional, start)).status).toBe(201)
+      booked8 += 1
+    }
+    expect(booked8).toBe(8)
+    expect(await book('pedro', 'paula', sp(THU, '08:00'))).toMatchObject({
+      status: 409,
+      json: { detail: 'You already have 8 upcoming appointments.', code: 'upcoming_limit', scope: 'total', limit: 8 },
+    })
+  })
+
+  it('takes its limits from BOOKING_MAX_UPCOMING_PER_PROFESSIONAL and BOOKING_MAX_UPCOMING', async () => {
+    const strict = client(testApp(database.db, { clock: time.clock, env: { ...ENV, BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: '1', BOOKING_MAX_UPCOMING: '2' } }))
+    const post = (professional: Person, start: string) => strict.post('/appointments/create/', { professional_id: ID[professional], start_time: start }, { token: tokens.pedro })
+    expect((await post('paula', TEN_TIMES[0]!)).status).toBe(201)
+    expect((await post('paula', TEN_TIMES[1]!)).json).toMatchObject({ code: 'upcoming_limit', scope: 'professional', limit: 1 })
+    expect((await post('rafael', TEN_TIMES[1]!)).status).toBe(201)
+    expect((await post('lucas', TEN_TIMES[2]!)).json).toMatchObject({ code: 'upcoming_limit', scope: 'total', limit: 2 })
+  })
+})
+
+describe('throttles per user (issue 22): booking, rescheduling and cancelling', () => {
+  const RATES = { THROTTLE_DISABLED: '0', THROTTLE_BOOKING_PER_USER: '2/h', THROTTLE_RESCHEDULE_PER_USER: '2/h', THROTTLE_CANCEL_PER_USER: '2/h' }
+  const throttledApi = () => client(testApp(database.db, { clock: time.clock, env: { ...ENV, ...RATES } }))
+  const expectThrottled = (response: { status: number; headers: Headers; json: { detail: string } }) => {
+    expect(response.status).toBe(429)
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(3500)
+    expect(response.json.detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/)
+  }
+
+  it('answers 429 with Retry-After past the rate of bookings, whatever the answers were; another patient still books', async () => {
+    const limited = throttledApi()
+    const post = (who: Person, start: string) => limited.post('/appointments/create/', { professional_id: ID.paula, start_time: start }, { token: tokens[who] })
+    expect((await post('pedro', TEN_TIMES[0]!)).status).toBe(201)
+    // A refused booking (a time outside the agenda) counts too: the flood is of requests.
+    expect((await post('pedro', sp(TUE, '12:00'))).status).toBe(400)
+    expectThrottled(await post('pedro', TEN_TIMES[1]!))
+    expect(await database.db.select().from(appointments)).toHaveLength(1)
+    expect((await post('mariana', TEN_TIMES[1]!)).status).toBe(201)
+  })
+
+  it('answers 429 past the rate of reschedules and of cancellations, per user', async () => {
+    const limited = throttledApi()
+    const ids = [await booked('pedro', 'paula', TEN_TIMES[0]!), await booked('pedro', 'paula', TEN_TIMES[1]!), await booked('pedro', 'paula', TEN_TIMES[2]!)]
+    const move = (id: number, start: string) => limited.patch(`/appointments/${id}/update/`, { start_time: start }, { token: tokens.pedro })
+    expect((await move(ids[0]!, TEN_TIMES[5]!)).status).toBe(200)
+    expect((await move(ids[0]!, TEN_TIMES[6]!)).status).toBe(200)
+    expectThrottled(await move(ids[0]!, TEN_TIMES[7]!))
+    expect((await api.get(`/appointments/${ids[0]}/`, { token: tokens.pedro })).json.start_time).toBe(TEN_TIMES[6])
+
+    const cancel = (id: number, who: Person) => limited.post(`/appointments/${id}/cancel/`, {}, { token: tokens[who] })
+    expect((await cancel(ids[0]!, 'pedro')).status).toBe(200)
+    expect((await cancel(ids[1]!, 'pedro')).status).toBe(200)
+    expectThrottled(await cancel(ids[2]!, 'pedro'))
+    // The professional counts on her own.
+    expect((await cancel(ids[2]!, 'paula')).status).toBe(200)
+  })
+})
+
 describe('GET /appointments/', () => {
   it('lists own appointments: upcoming soonest first, past (and cancelled) latest first; admins see all', async () => {
     const paulaTuesday = await booked('pedro', 'paula', sp(TUE, '08:00'))
@@ -803,6 +901,37 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
     }
     const rows = await db.select().from(appointments)
     expect(rows).toHaveLength(1)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('lets no patient past the limit with ten bookings at once through two processes', async () => {
+    const processes = [client(testApp(db, { clock: time.clock, env: ENV })), client(testApp(db, { clock: time.clock, env: ENV }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const responses = await Promise.all(
+      TEN_TIMES.map((start, index) => processes[index % 2]!.post('/appointments/create/', { professional_id: ID.paula, start_time: start }, { token: patient.access })),
+    )
+    expect(responses.map((response) => response.status).sort()).toEqual([...Array(4).fill(201), ...Array(6).fill(409)])
+    for (const response of responses.filter((response) => response.status === 409)) expect(response.json).toMatchObject({ code: 'upcoming_limit', scope: 'professional' })
+    expect(await db.select().from(appointments)).toHaveLength(4)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('lets no patient past the limit in all with bookings of four professionals at once through two processes', async () => {
+    // The professionals' locks do not order these: the patient's lock must.
+    const env = { ...ENV, BOOKING_MAX_UPCOMING: '4' }
+    const processes = [client(testApp(db, { clock: time.clock, env })), client(testApp(db, { clock: time.clock, env }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const starts: [Person, string][] = [
+      ...(['paula', 'rafael', 'lucas'] as const).flatMap((professional) => [sp(WED, '13:00'), sp(WED, '14:40')].map((start): [Person, string] => [professional, start])),
+      ['ines', '2026-03-04T13:00:00.000Z'],
+      ['ines', '2026-03-04T14:40:00.000Z'],
+    ]
+    const responses = await Promise.all(
+      starts.map(([professional, start], index) => processes[index % 2]!.post('/appointments/create/', { professional_id: ID[professional], start_time: start }, { token: patient.access })),
+    )
+    expect(responses.map((response) => response.status).sort()).toEqual([...Array(4).fill(201), ...Array(4).fill(409)])
+    for (const response of responses.filter((response) => response.status === 409)) expect(response.json).toMatchObject({ code: 'upcoming_limit', scope: 'total', limit: 4 })
+    expect(await db.select().from(appointments)).toHaveLength(4)
     await db.execute(sql`delete from ${appointments}`)
   })
 

@@ -32,10 +32,12 @@ import {
   saveSchedule,
   updateAppointment,
   updateOpenAppointment,
+  upcomingLimitReached,
   type AppointmentPeriod,
   type AppointmentRow,
   type AppointmentScope,
   type AppointmentView,
+  type LimitReached,
   type ProfileRow,
 } from '#server/appointments/repository.ts'
 import { cancelScheduledMessages, dispatchDueMessages, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
@@ -54,6 +56,7 @@ import { apiError, fieldError, notFound, permissionDenied, validationError } fro
 import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
+import { enforceThrottle } from './throttling'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -67,6 +70,8 @@ export const ROOM_OPENS_BEFORE_MINUTES = 10
 export const FULL_REFUND_NOTICE_HOURS = 24
 
 export const SLOT_TAKEN = 'This time is no longer available.'
+/** The `code` of a booking refused because the patient holds as many upcoming appointments as allowed (decision 0034). */
+export const UPCOMING_LIMIT = 'upcoming_limit'
 const CONSTRAINT = 'appointments_no_overlap'
 const WINDOW_FORMAT = 'Enter a date as YYYY-MM-DD or a date and time with its offset, e.g. 2026-12-01T12:00:00Z.'
 
@@ -125,6 +130,12 @@ function closedReason(appointment: AppointmentRow, now: number): string | undefi
   if (appointment.status === 'completed' || appointment.status === 'no_show') return 'This appointment has already taken place.'
   if (appointment.startTime.getTime() <= now) return 'This appointment has already started.'
   return undefined
+}
+
+/** The 409 of a booking past one of the patient's limits: `scope` says which, `limit` its value. */
+function upcomingLimit({ limit, max }: LimitReached) {
+  const detail = limit === 'professional' ? `You already have ${max} upcoming appointments with this professional.` : `You already have ${max} upcoming appointments.`
+  return apiError(409, detail, { code: UPCOMING_LIMIT, scope: limit, limit: max })
 }
 
 /** Consultations, booking and schedules (SPEC §7 "Appointments", decision 0023). */
@@ -246,25 +257,37 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const input = validate(createSchema, await readFields(c.req.raw))
+      await enforceThrottle(services, 'bookingPerUser', String(user.id))
       const found = await findBookableProfessional(db, input.professional_id)
       if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+      const limits = config.booking
+      // Said before the time is checked (a patient at the limit needs no other time); decided below, under the patient's lock.
+      const reached = await upcomingLimitReached(db, { patientId: user.id, professionalId: found.user.id, now: new Date(clock()), limits })
+      if (reached) throw upcomingLimit(reached)
       const rules = rulesOf(found.profile)
       await checkStart(found.user.id, rules, input.start_time)
 
       const end = input.start_time + rules.consultationMinutes * MINUTE
       let created: AppointmentRow
       try {
-        created = await insertAppointment(db, {
-          professionalId: found.user.id,
-          patientId: user.id,
-          startTime: new Date(input.start_time),
-          endTime: new Date(end),
-          blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
-          notes: input.notes ?? '',
-          meetingLink: meetingLink(),
-          createdAt: new Date(clock()),
-          updatedAt: new Date(clock()),
-        }, new Date(clock()))
+        const outcome = await insertAppointment(
+          db,
+          {
+            professionalId: found.user.id,
+            patientId: user.id,
+            startTime: new Date(input.start_time),
+            endTime: new Date(end),
+            blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
+            notes: input.notes ?? '',
+            meetingLink: meetingLink(),
+            createdAt: new Date(clock()),
+            updatedAt: new Date(clock()),
+          },
+          new Date(clock()),
+          limits,
+        )
+        if (!('created' in outcome)) throw upcomingLimit(outcome)
+        created = outcome.created
       } catch (error) {
         // Someone else took it between the check and the insert (another request or process).
         if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
@@ -314,9 +337,10 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     const caller = await authenticate(c, services)
     const { view } = await appointmentFor(c, caller, ['patient', 'admin'])
     const { appointment } = view
+    const input = validate(rescheduleSchema, await readFields(c.req.raw))
+    await enforceThrottle(services, 'reschedulePerUser', String(caller.user.id))
     const closed = closedReason(appointment, clock())
     if (closed) throw apiError(400, closed)
-    const input = validate(rescheduleSchema, await readFields(c.req.raw))
     const found = await findBookableProfessional(db, appointment.professionalId)
     if (!found) throw apiError(400, 'This professional is not taking appointments.')
     const rules = rulesOf(found.profile)
@@ -360,10 +384,11 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const caller = await authenticate(c, services)
       const { view, relation } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
       const { appointment } = view
+      const { reason } = validate(cancelSchema, await readFields(c.req.raw))
+      await enforceThrottle(services, 'cancelPerUser', String(caller.user.id))
       const now = clock()
       const closed = closedReason(appointment, now)
       if (closed) throw apiError(400, closed)
-      const { reason } = validate(cancelSchema, await readFields(c.req.raw))
       // The terms (SPEC §9): full refund when the patient cancels 24 h or more ahead; the
       // professional's or an admin's cancellation is always refunded.
       const ahead = appointment.startTime.getTime() - now
