@@ -251,18 +251,31 @@ export async function upcomingLimitReached(
   return undefined
 }
 
-export type BookingOutcome = { created: AppointmentRow } | LimitReached
+export type BookingOutcome = { created: AppointmentRow } | { existing: AppointmentRow } | LimitReached
+
+/** The patient's appointment booked with this idempotency key, if any (decision 0034). */
+export async function findAppointmentByKey(db: Pick<Database, 'select'>, patientId: number, key: string): Promise<AppointmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.patientId, patientId), eq(appointments.idempotencyKey, key)))
+  return row
+}
 
 /**
  * Books: the appointment (the exclusion constraint refuses an overlap), the care relationship
  * it creates, so the professional lists the patient and may read what they share (SPEC §6), and
  * its confirmation and reminders (reminders.ts), all or nothing. The patient's upcoming
- * appointments are counted under their lock: past a limit, nothing is written.
+ * appointments are counted under their lock: past a limit, nothing is written. A booking whose
+ * idempotency key the patient already used is that appointment (`existing`): under the same lock
+ * a repeat waits for the first to commit and then finds it; the unique index is the last word.
  */
 export async function insertAppointment(db: Database, values: NewAppointment, now: Date, limits: BookingLimits): Promise<BookingOutcome> {
   return db.transaction(async (tx) => {
     await lockBookingsOf(tx, values.professionalId)
     await lockPatientBookingsOf(tx, values.patientId)
+    const existing = values.idempotencyKey ? await findAppointmentByKey(tx, values.patientId, values.idempotencyKey) : undefined
+    if (existing) return { existing }
     const reached = await upcomingLimitReached(tx, { patientId: values.patientId, professionalId: values.professionalId, now, limits })
     if (reached) return reached
     const [row] = await tx.insert(appointments).values(values).returning()
@@ -330,13 +343,21 @@ export const CLOSED_STATUSES: AppointmentStatus[] = ['cancelled', 'completed', '
 /**
  * Updates an appointment only while it is still open (not cancelled, completed or no-show, not
  * started at `now`): a concurrent cancel or a clock passing the start cannot be overwritten.
- * Undefined when that no longer holds.
+ * With `changes.rescheduleKey`, only if that reschedule has not already moved it (a repeat, even
+ * one racing the first, changes nothing). Undefined when that no longer holds.
  */
 export async function updateOpenAppointment(db: Pick<Database, 'update'>, id: number, now: Date, changes: Partial<NewAppointment>): Promise<AppointmentRow | undefined> {
   const [row] = await db
     .update(appointments)
     .set({ ...changes, updatedAt: now })
-    .where(and(eq(appointments.id, id), notInArray(appointments.status, CLOSED_STATUSES), gt(appointments.startTime, now)))
+    .where(
+      and(
+        eq(appointments.id, id),
+        notInArray(appointments.status, CLOSED_STATUSES),
+        gt(appointments.startTime, now),
+        changes.rescheduleKey ? sql`${appointments.rescheduleKey} is distinct from ${changes.rescheduleKey}` : undefined,
+      ),
+    )
     .returning()
   return row
 }

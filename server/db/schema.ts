@@ -491,9 +491,14 @@ export const appointments = pgTable(
     refund: varchar('refund', { length: 10 }).$type<Refund>(),
     // The event mirroring it in the professional's Google calendar (calendar/appointment-events.ts).
     googleEventId: varchar('google_event_id', { length: 1024 }),
+    // The booking form's key (decision 0034): the same key from the same patient is the same booking.
+    idempotencyKey: varchar('idempotency_key', { length: 64 }),
+    // The key of the reschedule that last moved it: the same key again changes nothing.
+    rescheduleKey: varchar('reschedule_key', { length: 64 }),
   },
   (table) => [
     index('appointments_professional_start_idx').on(table.professionalId, table.startTime),
+    uniqueIndex('appointments_patient_idempotency_key_unique').on(table.patientId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('appointments_patient_start_idx').on(table.patientId, table.startTime),
     check('appointments_status_check', sql`${table.status} in ('scheduled', 'confirmed', 'completed', 'cancelled', 'no_show')`),
     check('appointments_times_check', sql`${table.endTime} > ${table.startTime} and ${table.blockedUntil} >= ${table.endTime}`),

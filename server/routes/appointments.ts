@@ -23,6 +23,7 @@ import {
   exceptionsOf,
   findAppointmentView,
   findBookableProfessional,
+  findAppointmentByKey,
   findBookableProfessionalWithRules,
   findProfile,
   insertAppointment,
@@ -47,12 +48,12 @@ import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, 
 import { findSessionUserWithProfessionalContext } from '#server/users/repository.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
-import { isExclusionViolation } from '#server/db/errors.ts'
+import { isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
-import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import { ApiError, apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
 import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
@@ -81,12 +82,24 @@ const STATUS_CHOICES = ['confirmed', 'completed', 'no_show'] as const
 /** A choice as DRF echoes it, cut short: the value may be megabytes long. */
 const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
 
+/** A booking form's key (decision 0034): random and URL-safe, as the app makes them. */
+const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
+const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
+const KEY_INDEX = 'appointments_patient_idempotency_key_unique'
+// Answers for one patient: never kept by a cache on the way.
+const PRIVATE = { 'Cache-Control': 'private, no-store' }
+
 const createSchema = z.object({
   professional_id: idField(),
   start_time: instantField(),
   notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
+  idempotency_key: idempotencyKeyField().optional(),
 })
-const rescheduleSchema = z.object({ start_time: instantField(), notes: charField({ maxLength: 1000, allowBlank: true }).optional() })
+const rescheduleSchema = z.object({
+  start_time: instantField(),
+  notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
+  idempotency_key: idempotencyKeyField().optional(),
+})
 const cancelSchema = z.object({ reason: charField({ maxLength: 1000, allowBlank: true }).optional() })
 const statusSchema = z.object({
   status: z
@@ -257,46 +270,78 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const input = validate(createSchema, await readFields(c.req.raw))
+      const key = input.idempotency_key
+      // The same key is the same booking (decision 0034): its appointment again, whatever became of
+      // the first answer (a client that gave up, a lost connection), and never a 409 against oneself.
+      const bookedWithKey = () => (key === undefined ? Promise.resolve(undefined) : findAppointmentByKey(db, user.id, key))
+      const replay = async (row: AppointmentRow) => c.json(serialize(await reread(row.id)), 200, PRIVATE)
+      const earlier = await bookedWithKey()
+      if (earlier) return replay(earlier)
       await enforceThrottle(services, 'bookingPerUser', String(user.id))
-      const found = await findBookableProfessional(db, input.professional_id)
-      if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
-      const limits = config.booking
-      // Said before the time is checked (a patient at the limit needs no other time); decided below, under the patient's lock.
-      const reached = await upcomingLimitReached(db, { patientId: user.id, professionalId: found.user.id, now: new Date(clock()), limits })
-      if (reached) throw upcomingLimit(reached)
-      const rules = rulesOf(found.profile)
-      await checkStart(found.user.id, rules, input.start_time)
-
-      const end = input.start_time + rules.consultationMinutes * MINUTE
-      let created: AppointmentRow
       try {
-        const outcome = await insertAppointment(
-          db,
-          {
-            professionalId: found.user.id,
-            patientId: user.id,
-            startTime: new Date(input.start_time),
-            endTime: new Date(end),
-            blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
-            notes: input.notes ?? '',
-            meetingLink: meetingLink(),
-            createdAt: new Date(clock()),
-            updatedAt: new Date(clock()),
-          },
-          new Date(clock()),
-          limits,
-        )
-        if (!('created' in outcome)) throw upcomingLimit(outcome)
-        created = outcome.created
+        return await book(c, user.id, input)
       } catch (error) {
-        // Someone else took it between the check and the insert (another request or process).
-        if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
+        // A refusal (the time now taken, a limit reached) may be the first request with this key
+        // committing meanwhile: then that is the answer.
+        const meanwhile = error instanceof ApiError || isUniqueViolation(error, KEY_INDEX) ? await bookedWithKey() : undefined
+        if (meanwhile) return replay(meanwhile)
         throw error
       }
-      // The confirmations go out now rather than at the next tick (which would send them anyway).
-      sendDueMessagesOf(created.id)
-      mirrorAppointmentLater(services, created.id)
-      return c.json(serialize(await reread(created.id)), 201)
+    },
+  })
+
+  async function book(c: AppContext, patientId: number, input: z.output<typeof createSchema>) {
+    const found = await findBookableProfessional(db, input.professional_id)
+    if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+    const limits = config.booking
+    // Said before the time is checked (a patient at the limit needs no other time); decided below, under the patient's lock.
+    const reached = await upcomingLimitReached(db, { patientId, professionalId: found.user.id, now: new Date(clock()), limits })
+    if (reached) throw upcomingLimit(reached)
+    const rules = rulesOf(found.profile)
+    await checkStart(found.user.id, rules, input.start_time)
+
+    const end = input.start_time + rules.consultationMinutes * MINUTE
+    let outcome: Awaited<ReturnType<typeof insertAppointment>>
+    try {
+      outcome = await insertAppointment(
+        db,
+        {
+          professionalId: found.user.id,
+          patientId,
+          startTime: new Date(input.start_time),
+          endTime: new Date(end),
+          blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
+          notes: input.notes ?? '',
+          meetingLink: meetingLink(),
+          idempotencyKey: input.idempotency_key ?? null,
+          createdAt: new Date(clock()),
+          updatedAt: new Date(clock()),
+        },
+        new Date(clock()),
+        limits,
+      )
+    } catch (error) {
+      // Someone else took it between the check and the insert (another request or process).
+      if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
+      throw error
+    }
+    if ('existing' in outcome) return c.json(serialize(await reread(outcome.existing.id)), 200, PRIVATE)
+    if (!('created' in outcome)) throw upcomingLimit(outcome)
+    const { created } = outcome
+    // The confirmations go out now rather than at the next tick (which would send them anyway).
+    sendDueMessagesOf(created.id)
+    mirrorAppointmentLater(services, created.id)
+    return c.json(serialize(await reread(created.id)), 201, PRIVATE)
+  }
+
+  // What became of a booking whose answer was lost: the patient's appointment with that key, or 404.
+  api.endpoint('/appointments/by-idempotency-key/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const { key } = validate(z.object({ key: idempotencyKeyField() }), { key: c.req.query('key') })
+      const row = await findAppointmentByKey(db, user.id, key)
+      if (!row) throw notFound()
+      return c.json(serialize(await reread(row.id)), 200, PRIVATE)
     },
   })
 
@@ -338,6 +383,9 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     const { view } = await appointmentFor(c, caller, ['patient', 'admin'])
     const { appointment } = view
     const input = validate(rescheduleSchema, await readFields(c.req.raw))
+    const key = input.idempotency_key
+    // This reschedule already moved it (its answer was lost): the appointment as it is, nothing moved again.
+    if (key !== undefined && appointment.rescheduleKey === key) return c.json(serialize(view, caller), 200, PRIVATE)
     await enforceThrottle(services, 'reschedulePerUser', String(caller.user.id))
     const closed = closedReason(appointment, clock())
     if (closed) throw apiError(400, closed)
@@ -359,6 +407,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
           blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
           status: 'scheduled',
           ...(input.notes !== undefined && { notes: input.notes }),
+          ...(key !== undefined && { rescheduleKey: key }),
         })
         // Moved: the reminders follow, and both people hear of it (in this transaction: once).
         if (row && row.startTime.getTime() !== appointment.startTime.getTime()) {
@@ -371,10 +420,15 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(appointment.professionalId, rules, input.start_time, appointment.id)
       throw error
     }
-    // Cancelled (or started) while we looked: say so, as if it had happened before.
-    if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
+    if (!updated) {
+      const current = await reread(appointment.id)
+      // The same reschedule, sent twice at once: the other one moved it.
+      if (key !== undefined && current.appointment.rescheduleKey === key) return c.json(serialize(current, caller), 200, PRIVATE)
+      // Cancelled (or started) while we looked: say so, as if it had happened before.
+      throw apiError(400, closedReason(current.appointment, clock()) ?? SLOT_TAKEN)
+    }
     mirrorAppointmentLater(services, appointment.id)
-    return c.json(serialize(await reread(appointment.id), caller))
+    return c.json(serialize(await reread(appointment.id), caller), 200, PRIVATE)
   }
 
   api.endpoint('/appointments/:id{[0-9]+}/update/', { PATCH: reschedule, PUT: reschedule })
