@@ -92,10 +92,10 @@ describe('loadConfig', () => {
       reschedulePerUser: { count: 10, windowSeconds: 3600 },
       cancelPerUser: { count: 20, windowSeconds: 3600 },
     })
-    expect(defaults).toMatchObject({ booking: { maxUpcomingPerProfessional: 4, maxUpcoming: 8 }, mailCollapseMs: 120_000, mailPerUserPerHour: 30 })
+    expect(defaults).toMatchObject({ booking: { maxUpcomingPerProfessional: 4, maxUpcoming: 8 }, mail: { collapseMs: 120_000, perUserPerHour: 30 } })
     const set = loadConfig({ THROTTLE_BOOKING_PER_USER: '3/m', BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: '2', BOOKING_MAX_UPCOMING: '5', MAIL_COLLAPSE_MS: '0', MAIL_PER_USER_PER_HOUR: '100' })
     expect(set.throttle.rates.bookingPerUser).toEqual({ count: 3, windowSeconds: 60 })
-    expect(set).toMatchObject({ booking: { maxUpcomingPerProfessional: 2, maxUpcoming: 5 }, mailCollapseMs: 0, mailPerUserPerHour: 100 })
+    expect(set).toMatchObject({ booking: { maxUpcomingPerProfessional: 2, maxUpcoming: 5 }, mail: { collapseMs: 0, perUserPerHour: 100 } })
     expect(problemsOf({ BOOKING_MAX_UPCOMING: '0', MAIL_PER_USER_PER_HOUR: 'many', MAIL_COLLAPSE_MS: '3600001' })).toEqual([
       'BOOKING_MAX_UPCOMING must be an integer between 1 and 1000',
       'MAIL_COLLAPSE_MS must be an integer between 0 and 3600000',

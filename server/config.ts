@@ -73,10 +73,12 @@ export type ProviderConfig = {
    * started) one patient may hold: with one professional, and in all (decision 0034).
    */
   booking: { maxUpcomingPerProfessional: number; maxUpcoming: number }
-  /** How long a message about an appointment waits for a newer one about it, which replaces it (0: no wait, nothing collapses). */
-  mailCollapseMs: number
-  /** How many appointment messages one person's actions may put in the outbox per hour; beyond it they are dropped (decision 0035). */
-  mailPerUserPerHour: number
+  /**
+   * Appointment mail (decision 0035): `collapseMs`, how long a message about an appointment waits
+   * for a newer one about it, which replaces it (0: no wait, nothing collapses); `perUserPerHour`,
+   * how many such messages one person's actions may put in the outbox in an hour (beyond: dropped).
+   */
+  mail: { collapseMs: number; perUserPerHour: number }
 }
 
 export class ConfigError extends Error {
@@ -355,8 +357,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       maxUpcomingPerProfessional: values.BOOKING_MAX_UPCOMING_PER_PROFESSIONAL ?? 4,
       maxUpcoming: values.BOOKING_MAX_UPCOMING ?? 8,
     },
-    mailCollapseMs: values.MAIL_COLLAPSE_MS ?? 120_000,
-    mailPerUserPerHour: values.MAIL_PER_USER_PER_HOUR ?? 30,
+    mail: { collapseMs: values.MAIL_COLLAPSE_MS ?? 120_000, perUserPerHour: values.MAIL_PER_USER_PER_HOUR ?? 30 },
   }
 }
 

@@ -41,7 +41,7 @@ import {
   type LimitReached,
   type ProfileRow,
 } from '#server/appointments/repository.ts'
-import { cancelScheduledMessages, dispatchDueMessages, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
+import { cancelScheduledMessages, dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, type Caller } from '#server/auth/authenticate.ts'
@@ -54,6 +54,7 @@ import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { ApiError, apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import type { QueuedMail } from '#server/mail/outbox.ts'
 import { charField, DATE_FORMAT_MESSAGE, idField, instantField, integerField, isIsoDate, isUsableTimeZone, parseInstant, TIME_ZONE_MESSAGE, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
@@ -196,7 +197,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
   /** After the response: the appointment's due messages (its confirmations) into the outbox. */
   const sendDueMessagesOf = (appointmentId: number) =>
-    services.background.run('appointment messages', () => dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, appointmentId }))
+    services.background.run('appointment messages', () => dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, mail: config.mail, log: services.log, appointmentId }))
 
   api.endpoint('/appointments/professionals/', {
     GET: async (c) => {
@@ -396,6 +397,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
     const end = input.start_time + rules.consultationMinutes * MINUTE
     let updated: AppointmentRow | undefined
+    let notices: QueuedMail[] = []
     try {
       const now = new Date(clock())
       const newStart = new Date(input.start_time)
@@ -412,7 +414,15 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         // Moved: the reminders follow, and both people hear of it (in this transaction: once).
         if (row && row.startTime.getTime() !== appointment.startTime.getTime()) {
           await moveScheduledMessages(tx, appointment.id, newStart, now)
-          await queueAppointmentNotice(tx, { kind: 'moved', appointmentId: appointment.id, previousStart: appointment.startTime, now, appPublicUrl: config.appPublicUrl })
+          notices = await queueAppointmentNotice(tx, {
+            kind: 'moved',
+            appointmentId: appointment.id,
+            previousStart: appointment.startTime,
+            now,
+            appPublicUrl: config.appPublicUrl,
+            causedBy: caller.user.id,
+            mail: config.mail,
+          })
         }
         return row
       })
@@ -427,6 +437,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       // Cancelled (or started) while we looked: say so, as if it had happened before.
       throw apiError(400, closedReason(current.appointment, clock()) ?? SLOT_TAKEN)
     }
+    logDroppedMail(services.log, notices)
     mirrorAppointmentLater(services, appointment.id)
     return c.json(serialize(await reread(appointment.id), caller), 200, PRIVATE)
   }
@@ -447,6 +458,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       // professional's or an admin's cancellation is always refunded.
       const ahead = appointment.startTime.getTime() - now
       const refund = relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR ? 'full' : 'none'
+      let notices: QueuedMail[] = []
       const cancelled = await db.transaction(async (tx) => {
         const row = await updateOpenAppointment(tx, appointment.id, new Date(now), {
           status: 'cancelled',
@@ -458,11 +470,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         // Its reminders are cancelled and both people are told, in this transaction: once.
         if (row) {
           await cancelScheduledMessages(tx, appointment.id, new Date(now))
-          await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl })
+          notices = await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl, causedBy: caller.user.id, mail: config.mail })
         }
         return row
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
+      logDroppedMail(services.log, notices)
       mirrorAppointmentLater(services, appointment.id)
       return c.json(serialize(await reread(appointment.id), caller))
     },
