@@ -15,7 +15,7 @@ const timeRadios = (page: Page) => page.getByRole('radio')
 test.describe('a patient with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('books, sees it, downloads the .ics, reschedules and cancels; the mail tells each step', async ({ page }) => {
+  test('books, sees it, downloads the .ics, reschedules and cancels; the mail tells the latest state, once', async ({ page }) => {
     await page.goto('/')
     const patient = await registerFreshPatient(page, 'consulta')
     await page.goto('/dashboard')
