@@ -417,7 +417,8 @@ test.describe('buttons that write, with JavaScript off', () => {
  * the chosen time still checked and the notes typed, and the session is kept; a storm of 401s ends
  * the session. Server behaviour, JavaScript off, one test per fault class; with JavaScript on, the
  * reply rendered in place once. Network faults are quick ones: a booking abandoned by the app must
- * not reach the provider after the test moved on.
+ * not reach the provider after the test moved on; except in the one test that waits for it to
+ * (issue 22: a booking made after the app gave up is found again, never made twice).
  */
 test.describe('booking a consultation', () => {
   const notes = 'Notas que não podem se perder.'
@@ -463,6 +464,29 @@ test.describe('booking a consultation', () => {
       const before = await sessionData(context)
       await confirmWith(page, fault, bad.mode, true)
       await expectKept(page, context, bad.message, before)
+    })
+
+    // Issue 22, finding 5: the provider answers after the app gave up (slower than its timeout),
+    // and the booking is made all the same. The page says it may have gone through and keeps the
+    // form's key; going on with the same time finds the patient's own booking instead of calling it
+    // taken by someone else, and nothing is booked twice.
+    test('a booking that reaches the provider after the app gave up: said it may have gone through; going on finds it, booked once', async ({ page, context, fault, faultProxy }) => {
+      const before = await sessionData(context)
+      const mark = faultProxy.requests.length
+      await confirmWith(page, fault, { kind: 'stalled', delayMs: 3_000 }, true)
+      await expectKept(page, context, messages.network, before)
+      await expect(page.getByRole('alert')).toContainText('Seu agendamento pode ter sido feito mesmo assim.')
+      const key = await page.locator('input[type="hidden"][name="idempotency_key"]').inputValue()
+      expect(key).toMatch(/^[A-Za-z0-9_-]{24}$/)
+      // The held request reaches the provider, which books it.
+      const created = () => faultProxy.since(mark).filter((request) => request.method === 'POST' && request.path === '/appointments/create/')
+      await expect.poll(() => created().map((request) => request.status)).toEqual([201])
+      await fault({ kind: 'pass' })
+      await page.getByRole('button', { name: 'Continuar' }).click()
+      await expect(page).toHaveURL(/\/consultas\/\d+$/)
+      await expect(page.getByText('Seu agendamento já tinha sido feito: é este.')).toBeVisible()
+      await expect(page.getByText('Agendada', { exact: true })).toBeVisible()
+      expect(created(), 'one booking request reached the provider').toHaveLength(1)
     })
 
     test(`a ${unauthorizedFault.name} (refresh too): the session ends, and the sign-in page says so`, async ({ page, context, fault }) => {

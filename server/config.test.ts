@@ -85,6 +85,24 @@ describe('loadConfig', () => {
     expect(config.delayMs).toBe(250)
     expect(config.throttle.rates.loginPerAddress).toEqual({ count: 1000, windowSeconds: 60 })
   })
+  it('limits booking: per-user rates, upcoming appointments per patient, and appointment mail (issue 22)', () => {
+    const defaults = loadConfig({})
+    expect(defaults.throttle.rates).toMatchObject({
+      bookingPerUser: { count: 10, windowSeconds: 3600 },
+      reschedulePerUser: { count: 10, windowSeconds: 3600 },
+      cancelPerUser: { count: 20, windowSeconds: 3600 },
+    })
+    expect(defaults).toMatchObject({ booking: { maxUpcomingPerProfessional: 4, maxUpcoming: 8 }, mail: { collapseMs: 120_000, perUserPerHour: 30 } })
+    const set = loadConfig({ THROTTLE_BOOKING_PER_USER: '3/m', BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: '2', BOOKING_MAX_UPCOMING: '5', MAIL_COLLAPSE_MS: '0', MAIL_PER_USER_PER_HOUR: '100' })
+    expect(set.throttle.rates.bookingPerUser).toEqual({ count: 3, windowSeconds: 60 })
+    expect(set).toMatchObject({ booking: { maxUpcomingPerProfessional: 2, maxUpcoming: 5 }, mail: { collapseMs: 0, perUserPerHour: 100 } })
+    expect(problemsOf({ BOOKING_MAX_UPCOMING: '0', MAIL_PER_USER_PER_HOUR: 'many', MAIL_COLLAPSE_MS: '3600001' })).toEqual([
+      'BOOKING_MAX_UPCOMING must be an integer between 1 and 1000',
+      'MAIL_COLLAPSE_MS must be an integer between 0 and 3600000',
+      'MAIL_PER_USER_PER_HOUR must be an integer between 1 and 100000',
+    ])
+  })
+
   it('keeps throttles in memory unless REDIS_URL names a Redis, with a default key prefix', () => {
     expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'innera:throttle:' })
     expect(loadConfig({ REDIS_URL: '', REDIS_KEY_PREFIX: '' })).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'innera:throttle:' })

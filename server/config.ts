@@ -18,6 +18,9 @@ export type ThrottleScope =
   | 'contactPerAddress'
   | 'contactPerEmail'
   | 'calendarCheckPerUser'
+  | 'bookingPerUser'
+  | 'reschedulePerUser'
+  | 'cancelPerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -66,6 +69,17 @@ export type ProviderConfig = {
   mailTickMs: number
   /** How often connected Google calendars whose last sync is stale are synced. */
   calendarSyncTickMs: number
+  /**
+   * Until consultations are paid, how many upcoming appointments (scheduled or confirmed, not yet
+   * started) one patient may hold: with one professional, and in all (decision 0034).
+   */
+  booking: { maxUpcomingPerProfessional: number; maxUpcoming: number }
+  /**
+   * Appointment mail (decision 0035): `collapseMs`, how long a message about an appointment waits
+   * for a newer one about it, which replaces it (0: no wait, nothing collapses); `perUserPerHour`,
+   * how many such messages one person's actions may put in the outbox in an hour (beyond: dropped).
+   */
+  mail: { collapseMs: number; perUserPerHour: number }
 }
 
 export class ConfigError extends Error {
@@ -104,6 +118,10 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   contactPerEmail: ['THROTTLE_CONTACT_PER_EMAIL', '3/h'],
   // A patient's live Google check at the booking's confirm step: each one is a call to Google.
   calendarCheckPerUser: ['THROTTLE_CALENDAR_CHECK_PER_USER', '20/h'],
+  // Booking, rescheduling and cancelling write to two people's agendas and mailboxes (decision 0034).
+  bookingPerUser: ['THROTTLE_BOOKING_PER_USER', '10/h'],
+  reschedulePerUser: ['THROTTLE_RESCHEDULE_PER_USER', '10/h'],
+  cancelPerUser: ['THROTTLE_CANCEL_PER_USER', '20/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {
@@ -255,6 +273,10 @@ const envSchema = z.object({
   REMINDER_TICK_MS: integer('REMINDER_TICK_MS', 1000, 3_600_000),
   MAIL_TICK_MS: integer('MAIL_TICK_MS', 1000, 3_600_000),
   CALENDAR_SYNC_TICK_MS: integer('CALENDAR_SYNC_TICK_MS', 1000, 3_600_000),
+  BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: integer('BOOKING_MAX_UPCOMING_PER_PROFESSIONAL', 1, 1000),
+  BOOKING_MAX_UPCOMING: integer('BOOKING_MAX_UPCOMING', 1, 1000),
+  MAIL_COLLAPSE_MS: integer('MAIL_COLLAPSE_MS', 0, 3_600_000),
+  MAIL_PER_USER_PER_HOUR: integer('MAIL_PER_USER_PER_HOUR', 1, 100_000),
 })
 
 /**
@@ -334,6 +356,11 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     reminderTickMs: values.REMINDER_TICK_MS ?? 30_000,
     mailTickMs: values.MAIL_TICK_MS ?? 5_000,
     calendarSyncTickMs: values.CALENDAR_SYNC_TICK_MS ?? 60_000,
+    booking: {
+      maxUpcomingPerProfessional: values.BOOKING_MAX_UPCOMING_PER_PROFESSIONAL ?? 4,
+      maxUpcoming: values.BOOKING_MAX_UPCOMING ?? 8,
+    },
+    mail: { collapseMs: values.MAIL_COLLAPSE_MS ?? 120_000, perUserPerHour: values.MAIL_PER_USER_PER_HOUR ?? 30 },
   }
 }
 

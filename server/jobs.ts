@@ -16,8 +16,8 @@ import type { Services } from './services'
  */
 
 /** Due scheduled messages into the outbox, as of now. */
-export function reminderTick({ db, clock, config }: Services): Promise<DispatchReport> {
-  return dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl })
+export function reminderTick({ db, clock, config, log }: Services): Promise<DispatchReport> {
+  return dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, mail: config.mail, log })
 }
 
 /** Habit reminders due now into the outbox (issue 14), once per habit and day. */

@@ -12,6 +12,13 @@ import { type Message } from '#app/provider/errors.ts'
 export const bookingIntents = ['review', 'confirm', 'back'] as const
 export type BookingIntent = (typeof bookingIntents)[number]
 
+/**
+ * The key the review step makes for one booking or reschedule (decision 0034): sent with the
+ * confirmation, and kept through a failure, so that sending it again is the same booking at the
+ * provider, never a second one. Random and URL-safe; anything else is no key.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
+
 /** Pick a time and write notes; the same fields travel hidden through the review step. */
 export const bookingSchema = z.object({
   start_time: z
@@ -21,6 +28,8 @@ export const bookingSchema = z.object({
     .regex(INSTANT_PATTERN, { error: 'appointments:validation.chooseTime', abort: true })
     .refine((value) => !Number.isNaN(Date.parse(value)), { error: 'appointments:validation.chooseTime' }),
   notes: z.string().trim().max(NOTES_MAX_LENGTH, { error: 'appointments:validation.notesTooLong' }).optional().default(''),
+  // Hidden: made by the server, so a key that is not one is dropped rather than shown as an error.
+  idempotency_key: z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().catch(undefined),
 })
 export type BookingInput = z.input<typeof bookingSchema>
 
@@ -67,6 +76,16 @@ export function startTimeMessage(providerMessage: string): Message {
   return { key: 'appointments:errors.startTime' }
 }
 
+/**
+ * The provider's refusal of a booking past the patient's limits (decision 0034: `code`
+ * upcoming_limit, the number in its English detail), as our message.
+ */
+export function upcomingLimitMessage(providerDetail: string | undefined): Message {
+  const match = /(\d+) upcoming appointments?( with this professional)?/i.exec(providerDetail ?? '')
+  if (!match) return { key: 'appointments:booking.limitUnknown' }
+  return { key: match[2] ? 'appointments:booking.limitProfessional' : 'appointments:booking.limitTotal', values: { count: Number(match[1]) } }
+}
+
 /** What the booking page's picker shows (built on the server: booking.server.ts). */
 export type PickerTime = { value: string; label: string; current: boolean }
 export type PickerView = {
@@ -85,6 +104,7 @@ export type BookingReply =
   | {
       step: 'review'
       result: SubmissionResult<string[]>
-      review: { start: string; notes: string; when: string; ends: string; minutes: number; zoneLabel: string | null }
+      /** `key`: the idempotency key the confirmation sends (hidden). */
+      review: { start: string; notes: string; when: string; ends: string; minutes: number; zoneLabel: string | null; key: string }
     }
 

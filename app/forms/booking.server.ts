@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { type SubmissionResult } from '@conform-to/react'
 import { type TFunction } from 'i18next'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -28,7 +29,7 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { failureInit, failureText, messageText } from '#app/utils/messages.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { type BookingReply, type Choice, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage } from './appointment-forms.ts'
+import { type BookingReply, type Choice, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage, upcomingLimitMessage } from './appointment-forms.ts'
 
 /**
  * The date and time picker of booking and rescheduling (docs/decisions/0023): the loader's view of
@@ -154,12 +155,30 @@ async function calendarCheck(
   }
 }
 
+/** A new idempotency key: 18 random bytes, URL-safe (24 characters). */
+const newIdempotencyKey = () => randomBytes(18).toString('base64url')
+
+/**
+ * Whether a failed confirmation may still have been carried out: the provider was not reached in
+ * time, or answered something other than a refusal (a server error, an answer we could not read).
+ */
+function mayHaveGoneThrough(error: unknown): boolean {
+  if (!(error instanceof ProviderError)) return false
+  return error.isNetwork || (error.status ?? 0) >= 500
+}
+
 /**
  * The booking form's action, for booking (create) and rescheduling (update): `review` checks the
  * chosen time against the free times again and shows the review; `back` returns to the picker
  * with everything kept; `confirm` asks the professional's Google Calendar about the time, then
  * sends it. A time taken meanwhile (checked here, busy in the calendar, or the provider's 409)
  * offers the nearest free times; a provider failure keeps what was typed.
+ *
+ * The review step makes an idempotency key (decision 0034) that travels hidden with the form from
+ * then on, through failures too: a confirmation that failed without an answer (the booking may
+ * have gone through) says so, and sending it again is the same booking at the provider. A time
+ * that looks taken when the form carries a key is first looked up as the patient's own booking
+ * (`recover`), so they are never told their own booking is someone else's.
  */
 export async function bookingAction(
   request: Request,
@@ -169,14 +188,23 @@ export async function bookingAction(
     target,
     submit,
     done,
+    recover,
+    mayHaveGoneThroughKey,
   }: {
     auth: SignedInCaller
     patientZone: string
     /** Whose free times the chosen time must be among (and, rescheduling, the appointment's own time). */
     target: () => Promise<{ professionalId: number; own?: Slot }>
-    submit: (values: { start_time: string; notes: string }) => Promise<Appointment>
-    /** `calendarUnverified`: the calendar check failed, the patient is to be told (docs/product.md §8). */
-    done: (appointment: Appointment, outcome: { calendarUnverified: boolean }) => Promise<Response>
+    submit: (values: { start_time: string; notes: string; idempotency_key: string }) => Promise<Appointment>
+    /**
+     * `calendarUnverified`: the calendar check failed, the patient is to be told (docs/product.md §8);
+     * `earlier`: it had been done already, by an earlier submission whose answer was lost.
+     */
+    done: (appointment: Appointment, outcome: { calendarUnverified: boolean; earlier: boolean }) => Promise<Response>
+    /** The appointment an earlier submission with this key made, if any (booking; a reschedule's own time is free anyway). */
+    recover?: (key: string) => Promise<Appointment | null>
+    /** What to add after a failure that may have gone through (a translation key). */
+    mayHaveGoneThroughKey: string
   },
 ) {
   const form = await readFormData(request)
@@ -187,10 +215,18 @@ export async function bookingAction(
     return data({ step: 'pick', result: submission.reply(), chosen: null, taken: null } satisfies BookingReply, { status: 400 })
   }
   const values = submission.value
+  // Made once, when the review is first shown; from then on it comes back with the form.
+  const key = values.idempotency_key ?? newIdempotencyKey()
   const chosen = { value: values.start_time, label: formatDateTime(values.start_time, patientZone, language) }
   const pick = (result: SubmissionResult<string[]>, init: ResponseInit = {}, taken: Choice[] | null = null) =>
-    data({ step: 'pick', result, chosen: taken ? null : chosen, taken } satisfies BookingReply, init)
+    data({ step: 'pick', result: { ...result, initialValue: { ...result.initialValue, idempotency_key: key } }, chosen: taken ? null : chosen, taken } satisfies BookingReply, init)
   const failure = (error: unknown) => pick(submission.reply({ formErrors: [failureText(t, error)] }), failureInit(error))
+  /** The patient's own booking with this form's key, when an earlier submission made it: its page. */
+  const earlierBooking = async () => {
+    if (!values.idempotency_key || !recover) return undefined
+    const found = await recover(values.idempotency_key)
+    return found ? done(found, { calendarUnverified: false, earlier: true }) : undefined
+  }
   const takenReply = (nearest: readonly string[]) => {
     // The taken time is no longer checked: the patient picks one of the others.
     const result = submission.reply({ formErrors: [t('booking.taken')] })
@@ -215,7 +251,15 @@ export async function bookingAction(
     }
     const slots = withOwnSlot(availability.slots, own)
     const slot = slots.find((candidate) => Date.parse(candidate.start) === Date.parse(values.start_time))
-    if (!slot) return takenReply(nearestSlots(slots, values.start_time).map((candidate) => candidate.start))
+    if (!slot) {
+      try {
+        const earlier = await earlierBooking()
+        if (earlier) return earlier
+      } catch (error) {
+        return failure(error)
+      }
+      return takenReply(nearestSlots(slots, values.start_time).map((candidate) => candidate.start))
+    }
     return data({
       step: 'review',
       result: submission.reply(),
@@ -226,6 +270,7 @@ export async function bookingAction(
         ends: formatTime(slot.end, patientZone, language),
         minutes: Math.round((Date.parse(slot.end) - Date.parse(slot.start)) / 60_000),
         zoneLabel: shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, slot.start) : null,
+        key,
       },
     } satisfies BookingReply)
   }
@@ -244,6 +289,13 @@ export async function bookingAction(
     own: chosenFrom.own,
   })
   if (check === 'busy') {
+    // Busy with the patient's own booking, made by an earlier submission of this form: that booking.
+    try {
+      const earlier = await earlierBooking()
+      if (earlier) return earlier
+    } catch (error) {
+      return failure(error)
+    }
     // As a time taken meanwhile: the nearest free times (the busy one aside), the notes kept.
     const slots = await fetchAvailability(auth, chosenFrom.professionalId).then(
       (availability) => withOwnSlot(availability.slots, chosenFrom.own).filter((slot) => Date.parse(slot.start) !== Date.parse(values.start_time)),
@@ -255,11 +307,17 @@ export async function bookingAction(
     return takenReply(nearestSlots(slots, values.start_time).map((slot) => slot.start))
   }
 
+  let appointment: Appointment
   try {
-    return await done(await submit(values), { calendarUnverified: check === 'unverified' })
+    appointment = await submit({ start_time: values.start_time, notes: values.notes, idempotency_key: key })
   } catch (error) {
+    // No answer, or none we can read: it may have been done. Said so, with everything kept and
+    // the same key, so that confirming again gives that booking back instead of a second one.
+    if (mayHaveGoneThrough(error)) return pick(submission.reply({ formErrors: [failureText(t, error), t(mayHaveGoneThroughKey)] }), failureInit(error))
     if (!(error instanceof ProviderError) || error.failure.kind !== 'http') return failure(error)
-    const { status, fieldErrors } = error.failure
+    const { status, fieldErrors, detail } = error.failure
+    // The patient holds as many upcoming appointments as allowed: said, the time and notes kept.
+    if (status === 409 && error.code === 'upcoming_limit') return pick(submission.reply({ formErrors: [messageText(t, upcomingLimitMessage(detail))] }), { status: 409 })
     if (status === 409) return takenReply(fieldErrors?.nearest ?? [])
     if (status === 400 && (fieldErrors?.start_time?.length || fieldErrors?.notes?.length)) {
       const errors: Record<string, string[]> = {}
@@ -269,4 +327,6 @@ export async function bookingAction(
     }
     return failure(error)
   }
+  // An answer for another time than the one sent: the key's earlier booking, given back.
+  return done(appointment, { calendarUnverified: check === 'unverified', earlier: Date.parse(appointment.start_time) !== Date.parse(values.start_time) })
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ProviderError } from './errors.ts'
 import { type SignedInCaller } from './fetch.server.ts'
 import {
   type AppointmentStatus,
@@ -38,8 +39,19 @@ export const getAvailability = (
     query: { professional_id: professionalId, start: window.start, end: window.end, time_zone: byDate.timeZone, date: byDate.date },
   })
 
-export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string }) =>
+/** Books; the same `idempotency_key` again answers the same appointment (decision 0034), never a second one. */
+export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string; idempotency_key?: string }) =>
   auth.call('/appointments/create/', appointmentSchema, { method: 'POST', json: body })
+
+/** The patient's appointment booked with this idempotency key (a booking whose answer was lost), or null. */
+export async function findAppointmentByKey(auth: SignedInCaller, key: string) {
+  try {
+    return await auth.call('/appointments/by-idempotency-key/', appointmentSchema, { query: { key } })
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 404) return null
+    throw error
+  }
+}
 
 /** A page of the caller's appointments (`page` a number or 'last'; `pageSize` the provider's 20 unless given). */
 export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page: number | 'last' = 1, pageSize?: number) =>
@@ -47,8 +59,8 @@ export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past'
 
 export const getAppointment = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/`, appointmentSchema)
 
-/** Reschedules (its own old time counts as free); the status goes back to scheduled. */
-export const updateAppointment = (auth: SignedInCaller, id: number, body: { start_time: string; notes?: string }) =>
+/** Reschedules (its own old time counts as free); the status goes back to scheduled. The same `idempotency_key` again changes nothing. */
+export const updateAppointment = (auth: SignedInCaller, id: number, body: { start_time: string; notes?: string; idempotency_key?: string }) =>
   auth.call(`/appointments/${id}/update/`, appointmentSchema, { method: 'PATCH', json: body })
 
 export const cancelAppointment = (auth: SignedInCaller, id: number, reason?: string) =>

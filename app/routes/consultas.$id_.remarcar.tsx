@@ -62,6 +62,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return { professionalId: appointment.professional.id, own: { start: appointment.start_time, end: appointment.end_time } }
     },
     submit: (values) => updateAppointment(auth, id, values),
+    mayHaveGoneThroughKey: 'appointments:reschedule.mayHaveGoneThrough',
     done: (appointment, { calendarUnverified }) =>
       redirectWithToast(`/consultas/${appointment.id}`, {
         type: 'success',

@@ -5,7 +5,7 @@ import { bookingAction, fetchAvailability, pickerView } from '#app/forms/booking
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
-import { createAppointment, listBookableProfessionals } from '#app/provider/appointments.server.ts'
+import { createAppointment, findAppointmentByKey, listBookableProfessionals } from '#app/provider/appointments.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { BookingFlow } from '#app/ui/appointments/booking-flow.tsx'
@@ -61,12 +61,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     patientZone: timeZoneOr(user.time_zone),
     target: async () => ({ professionalId: id }),
     submit: (values) => createAppointment(auth, { professional_id: id, ...values }),
-    done: (appointment, { calendarUnverified }) =>
+    // A booking whose answer was lost is found by its key (decision 0034).
+    recover: (key) => findAppointmentByKey(auth, key),
+    mayHaveGoneThroughKey: 'appointments:booking.mayHaveGoneThrough',
+    done: (appointment, { calendarUnverified, earlier }) =>
       redirectWithToast(`/consultas/${appointment.id}`, {
         type: 'success',
         // docs/product.md §8: the Google Calendar check failed; booked all the same, and the patient is told.
-        message: { key: calendarUnverified ? 'appointments:booking.bookedUnverified' : 'appointments:booking.booked' },
-        durationMs: calendarUnverified ? 10_000 : undefined,
+        message: { key: earlier ? 'appointments:booking.bookedEarlier' : calendarUnverified ? 'appointments:booking.bookedUnverified' : 'appointments:booking.booked' },
+        durationMs: calendarUnverified || earlier ? 10_000 : undefined,
       }),
   })
 }

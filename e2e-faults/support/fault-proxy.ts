@@ -17,6 +17,11 @@ export type FaultMode =
   | { kind: 'refused' }
   /** Hold the request this long before forwarding it (longer than the app's PROVIDER_TIMEOUT_MS). */
   | { kind: 'slow'; delayMs: number }
+  /**
+   * Hold the request this long, then forward it even if the app gave up meanwhile: a provider that
+   * stalled (paused, swapping) with the request in its socket buffer carries it out when it resumes.
+   */
+  | { kind: 'stalled'; delayMs: number }
   /** Answer with this status and a DRF-style body. */
   | { kind: 'status'; status: number; body?: unknown }
   /** 200 application/json whose body is not JSON. */
@@ -178,22 +183,30 @@ export class FaultProxy {
         if (path === REFRESH_PATH) return answer(401, 'application/json', JSON.stringify(REFRESH_NOT_VALID))
         break
       case 'slow':
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            this.#pending.delete(timer)
-            resolve()
-          }, mode.delayMs)
-          this.#pending.add(timer)
-        })
+        await this.#hold(mode.delayMs)
         if (request.socket.destroyed) {
           record('destroyed')
           return
         }
         break
+      case 'stalled':
+        // Forwarded whatever became of the app's side: its answer, if any, goes nowhere.
+        await this.#hold(mode.delayMs)
+        break
       case 'pass':
         break
     }
     await this.#forward(request, body, response, record)
+  }
+
+  #hold(delayMs: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(timer)
+        resolve()
+      }, delayMs)
+      this.#pending.add(timer)
+    })
   }
 
   async #forward(request: IncomingMessage, body: Buffer, response: ServerResponse, record: (status: number) => void) {

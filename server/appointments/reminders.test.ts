@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { databaseError } from '#server/db/errors.ts'
-import { scheduledMessages, users } from '#server/db/schema.ts'
+import { outbox, scheduledMessages, users } from '#server/db/schema.ts'
 import { reminderTick } from '#server/jobs.ts'
+import type { LogEntry } from '#server/log.ts'
+import { deliverOutbox, type MailSender, type OutgoingMail } from '#server/mail/delivery.ts'
 import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 import { scheduledMessagesOf } from './reminders'
 
@@ -35,7 +37,41 @@ const at = (iso: string, offsetSeconds = 0) => Date.parse(iso) + offsetSeconds *
 
 type Mail = { subject: string; text: string; html: string }
 
-function remindersSuite(open: () => Promise<{ first: DatabaseHandle; second: DatabaseHandle; dispose(): Promise<void> }>) {
+/**
+ * On PostgreSQL: holds the outbox table locked until `count` other sessions wait for a lock (the
+ * table, or an advisory lock), then lets them go on `release()`.
+ */
+async function holdOutboxUntilWaiting(handle: DatabaseHandle, count: number) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let locked!: () => void
+  const isLocked = new Promise<void>((resolve) => (locked = resolve))
+  const holder = handle.db.transaction(async (tx) => {
+    await tx.execute(sql`lock table ${outbox} in exclusive mode`)
+    locked()
+    await released
+  })
+  await isLocked
+  return {
+    async release() {
+      const { default: pg } = await import('pg')
+      const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+      await watcher.connect()
+      try {
+        const deadline = Date.now() + 10_000
+        const waiting = async () => Number((await watcher.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and (query like '%"outbox"%' or query like '%pg_advisory_xact_lock%')`)).rows[0]!.waiting)
+        while ((await waiting()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(await waiting()).toBeGreaterThanOrEqual(count)
+      } finally {
+        await watcher.end()
+        release()
+        await holder
+      }
+    },
+  }
+}
+
+function remindersSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ first: DatabaseHandle; second: DatabaseHandle; dispose(): Promise<void> }>) {
   let first: DatabaseHandle
   let second: DatabaseHandle
   let dispose: () => Promise<void>
@@ -134,6 +170,8 @@ function remindersSuite(open: () => Promise<{ first: DatabaseHandle; second: Dat
 
   it('cancelling cancels the pending reminders and tells both people', async () => {
     const id = await book(WED_8)
+    // Past the confirmation's hold: it is no longer open to collapsing with the notice.
+    time.set(NOW + 3 * MINUTE * 1000)
     const cancelled = await api.post(`/appointments/${id}/cancel/`, { reason: 'Imprevisto' }, { token: tokens[PAULA] })
     expect(cancelled.status).toBe(200)
     const statuses = (await scheduledMessagesOf(first.db, id)).map((row) => `${row.kind}:${row.status}`)
@@ -235,6 +273,157 @@ function remindersSuite(open: () => Promise<{ first: DatabaseHandle; second: Dat
     }
   })
 
+  // Issue 22, finding 4: 30 reschedules in 4 s sent 30 "remarcada" e-mails to each person.
+  describe('collapsing and bounding appointment mail', () => {
+    const SECOND = 1000
+    const HOLD = 2 * MINUTE * SECOND
+    const move = (id: number, start: string, token = tokens[PEDRO]!, via = api) => via.patch(`/appointments/${id}/update/`, { start_time: start }, { token })
+    const FRI_1030 = sp('2026-03-06', '10:30')
+    const THU_13 = sp('2026-03-05', '13:00')
+
+    /** A sender that keeps what it was given (the SMTP side is delivery.test.ts's). */
+    function fakeSender(): MailSender & { sent: OutgoingMail[] } {
+      const sent: OutgoingMail[] = []
+      return { sent, send: async (mail) => void sent.push(mail), secrets: [], description: 'smtp://fake', domain: 'innera.local', close: () => undefined }
+    }
+
+    it('messages about one appointment within the hold collapse into one: the booking at its latest time', async () => {
+      const id = await book(WED_8)
+      time.set(NOW + 10 * SECOND)
+      expect((await move(id, FRI_1030)).status).toBe(200)
+      time.set(NOW + 20 * SECOND)
+      expect((await move(id, THU_13)).status).toBe(200)
+      // Neither person ever heard of Wednesday or Friday: one message each, the booking on Thursday.
+      expect(await subjects(PEDRO)).toEqual(['Consulta Innera com Paula agendada para 5/03 às 13:00'])
+      expect(await subjects(PAULA)).toEqual(['Consulta Innera com Pedro agendada para 5/03 às 13:00'])
+      const [pedro] = await mailTo(PEDRO)
+      expect(pedro!.text).toContain('está agendada para quinta-feira, 5 de março de 2026 às 13:00')
+      // A cancellation within the hold is the last word.
+      time.set(NOW + 30 * SECOND)
+      expect((await api.post(`/appointments/${id}/cancel/`, {}, { token: tokens[PEDRO] })).status).toBe(200)
+      expect(await subjects(PEDRO)).toEqual(['Consulta Innera com Paula cancelada'])
+      expect(await subjects(PAULA)).toEqual(['Consulta Innera com Pedro cancelada'])
+    })
+
+    it('thirty reschedules in a few seconds tell each person once, from where they last knew it to the latest time', async () => {
+      const id = await book(WED_8)
+      time.set(NOW + HOLD + SECOND)
+      for (let index = 0; index < 30; index += 1) {
+        time.set(NOW + HOLD + (index + 2) * 100)
+        expect((await move(id, index % 2 === 0 ? FRI_1030 : THU_13)).status).toBe(200)
+      }
+      expect(await subjects(PAULA)).toEqual(['Consulta Innera com Pedro agendada para 4/03 às 08:00', 'Consulta Innera com Pedro remarcada para 5/03 às 13:00'])
+      const [notice] = await mailTo(PEDRO)
+      expect(notice!.subject).toBe('Consulta Innera com Paula remarcada para 5/03 às 13:00')
+      expect(notice!.text).toContain('foi remarcada de quarta-feira, 4 de março de 2026 às 08:00 (Horário Padrão de Brasília) para quinta-feira, 5 de março de 2026 às 13:00')
+      // Moved back to where they knew it: the message says where it is, not "from 08:00 to 08:00".
+      expect((await move(id, WED_8)).status).toBe(200)
+      const [back] = await mailTo(PEDRO)
+      expect(back!.subject).toBe('Consulta Innera com Paula remarcada para 4/03 às 08:00')
+      expect(back!.text).toContain('foi remarcada para quarta-feira, 4 de março de 2026 às 08:00')
+      expect(await subjects(PEDRO)).toHaveLength(2)
+    })
+
+    it('holds a message for MAIL_COLLAPSE_MS before delivery; one tried or past its hold is not replaced: the next is a message of its own', async () => {
+      const sender = fakeSender()
+      const deliver = () => deliverOutbox(first.db, { sender, clock: time.clock, log: () => undefined })
+      const id = await book(WED_8)
+      expect((await deliver()).sent).toBe(0)
+      time.set(NOW + HOLD)
+      expect((await deliver()).sent).toBe(2)
+      expect(sender.sent.map((mail) => mail.to).sort()).toEqual([PAULA, PEDRO].sort())
+      // Sent: the move is told on its own, and waits its hold in turn.
+      time.set(NOW + HOLD + SECOND)
+      expect((await move(id, FRI_1030)).status).toBe(200)
+      expect((await deliver()).sent).toBe(0)
+      // Past its hold but not yet sent (no tick yet): no longer collapsing either.
+      time.set(NOW + 2 * HOLD + 2 * SECOND)
+      expect((await move(id, THU_13)).status).toBe(200)
+      expect(await subjects(PEDRO)).toEqual([
+        'Consulta Innera com Paula agendada para 4/03 às 08:00',
+        'Consulta Innera com Paula remarcada para 6/03 às 10:30',
+        'Consulta Innera com Paula remarcada para 5/03 às 13:00',
+      ])
+      expect((await deliver()).sent).toBe(2)
+      expect(sender.sent.slice(2).map((mail) => mail.subject)).toEqual(expect.arrayContaining(['Consulta Innera com Paula remarcada para 6/03 às 10:30']))
+    })
+
+    it('without a hold (MAIL_COLLAPSE_MS=0) nothing waits and nothing collapses', async () => {
+      const immediate = client(testApp(first.db, { clock: time.clock, env: { ...ENV, MAIL_COLLAPSE_MS: '0' } }))
+      const created = await immediate.post('/appointments/create/', { professional_id: PAULA_ID, start_time: WED_8 }, { token: tokens[PEDRO] })
+      expect((await move(created.json.id, FRI_1030, tokens[PEDRO], immediate)).status).toBe(200)
+      expect(await subjects(PEDRO)).toEqual(['Consulta Innera com Paula agendada para 4/03 às 08:00', 'Consulta Innera com Paula remarcada para 6/03 às 10:30'])
+    })
+
+    it('reminders are neither held nor collapsed: each goes once, on time', async () => {
+      const id = await book(WED_8)
+      time.set(at(WED_8, -DAY))
+      await tickBoth()
+      const [reminder] = await first.db.select().from(outbox).where(eq(outbox.subject, 'Lembrete: Consulta Innera com Paula em 4/03 às 08:00'))
+      expect(reminder).toMatchObject({ collapseKey: null, causedBy: null, nextAttemptAt: new Date(at(WED_8, -DAY)) })
+      expect((await move(id, FRI_1030)).status).toBe(200)
+      expect(await subjects(PEDRO)).toEqual([
+        'Consulta Innera com Paula agendada para 4/03 às 08:00',
+        'Lembrete: Consulta Innera com Paula em 4/03 às 08:00',
+        'Consulta Innera com Paula remarcada para 6/03 às 10:30',
+      ])
+    })
+
+    it("bounds what one person's actions put in the outbox per hour (MAIL_PER_USER_PER_HOUR): beyond it, stored as dropped, never sent, and logged without addresses", async () => {
+      const logged: LogEntry[] = []
+      const bounded = client(testApp(first.db, { clock: time.clock, env: { ...ENV, MAIL_COLLAPSE_MS: '0', MAIL_PER_USER_PER_HOUR: '4' }, log: (entry) => void logged.push(entry) }))
+      const created = await bounded.post('/appointments/create/', { professional_id: PAULA_ID, start_time: WED_8 }, { token: tokens[PEDRO] })
+      const id = created.json.id
+      // The booking's two confirmations and a move's two notices: four, Pedro's bound.
+      expect((await move(id, FRI_1030, tokens[PEDRO], bounded)).status).toBe(200)
+      expect((await move(id, THU_13, tokens[PEDRO], bounded)).status).toBe(200)
+      expect((await move(id, FRI_1030, tokens[PEDRO], bounded)).status).toBe(200)
+      const rows = await first.db.select().from(outbox).orderBy(asc(outbox.id))
+      expect(rows.map((row) => [row.subject.replace(/ com (Paula|Pedro)/, ''), row.failedAt === null ? 'waiting' : row.lastError])).toEqual([
+        ['Consulta Innera agendada para 4/03 às 08:00', 'waiting'],
+        ['Consulta Innera agendada para 4/03 às 08:00', 'waiting'],
+        ['Consulta Innera remarcada para 6/03 às 10:30', 'waiting'],
+        ['Consulta Innera remarcada para 6/03 às 10:30', 'waiting'],
+        ...Array(4).fill([expect.stringMatching(/^Consulta Innera remarcada para/), 'DROPPED: over the hourly bound of messages one person may cause; not sent.']),
+      ])
+      const drops = logged.filter((entry) => entry.msg === 'appointment mail dropped: over the hourly bound of the person who caused it')
+      expect(drops).toHaveLength(4)
+      expect(drops[0]).toMatchObject({ level: 'warn', user_id: PEDRO_ID, appointment_id: id })
+      expect(JSON.stringify(logged)).not.toContain('@')
+      // The SMTP worker never sends a dropped one.
+      const sender = fakeSender()
+      expect((await deliverOutbox(first.db, { sender, clock: time.clock, log: () => undefined })).sent).toBe(4)
+      // Paula's own actions are hers to count; an hour later Pedro's count again.
+      expect((await bounded.post(`/appointments/${id}/cancel/`, {}, { token: tokens[PAULA] })).status).toBe(200)
+      expect(await subjects(PAULA)).toContain('Consulta Innera com Pedro cancelada')
+      time.set(NOW + 61 * MINUTE * SECOND)
+      const again = await bounded.post('/appointments/create/', { professional_id: PAULA_ID, start_time: THU_13 }, { token: tokens[PEDRO] })
+      expect(again.status).toBe(201)
+      expect(await subjects(PEDRO)).toContain('Consulta Innera com Paula agendada para 5/03 às 13:00')
+    })
+
+    it('keeps one waiting message per appointment and person when a tick and a reschedule write at once, in two processes', async () => {
+      const id = await book(WED_8)
+      // The confirmations are due again and not yet written: a tick and a move race to write them.
+      await first.db.execute(sql`delete from ${outbox}`)
+      await first.db.update(scheduledMessages).set({ status: 'pending', outboxId: null }).where(eq(scheduledMessages.kind, 'confirmation'))
+      time.set(NOW + 10 * 1000)
+      // On PostgreSQL both are made to reach the outbox at once: its writes wait behind a table
+      // lock until both wait (the one without the appointment's turn then waits for that turn).
+      // PGlite has one connection: there they simply run together.
+      const held = kind === 'postgres' ? await holdOutboxUntilWaiting(first, 2) : undefined
+      const racing = Promise.all([reminderTick(appA.services), move(id, FRI_1030, tokens[PEDRO], client(appB))])
+      await held?.release()
+      const [ticked, moved] = await racing
+      expect(moved.status).toBe(200)
+      expect(ticked.sent).toBe(2)
+      const rows = await first.db.select().from(outbox)
+      expect(rows.map((row) => row.to).sort()).toEqual([PAULA, PEDRO].sort())
+      // Whichever came first, each says the latest: booked, on Friday.
+      expect(rows.map((row) => row.subject).sort()).toEqual(['Consulta Innera com Paula agendada para 6/03 às 10:30', 'Consulta Innera com Pedro agendada para 6/03 às 10:30'])
+    })
+  })
+
   it('refuses a second row for the same appointment, kind and recipient (a unique index)', async () => {
     const id = await book(WED_8)
     const duplicate = first.db.insert(scheduledMessages).values({ appointmentId: id, kind: 'reminder_1h', recipient: 'patient', dueAt: new Date(NOW) })
@@ -244,7 +433,7 @@ function remindersSuite(open: () => Promise<{ first: DatabaseHandle; second: Dat
 }
 
 describe('PGlite: two provider apps on one embedded database', () => {
-  remindersSuite(async () => {
+  remindersSuite('pglite', async () => {
     const handle = await createMemoryDatabase()
     return { first: handle, second: handle, dispose: () => handle.close() }
   })
@@ -258,7 +447,7 @@ if ('unavailable' in postgres) {
   })
 } else {
   describe('PostgreSQL: two provider processes (two pools) on one database', () => {
-    remindersSuite(async () => {
+    remindersSuite('postgres', async () => {
       const second = await postgres.openAnother()
       return {
         first: postgres.handle,

@@ -2,7 +2,10 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
 import { appointments, outbox, professionalProfiles, scheduledMessages, users, type MessageRecipient, type ScheduledMessageKind } from '#server/db/schema.ts'
+import type { Logger } from '#server/log.ts'
 import { appointmentMessage, type AppointmentMailKind } from '#server/mail/appointment-messages.ts'
+import { appointmentCollapseKey, type NoticeState } from '#server/mail/collapse.ts'
+import { lockAppointmentMail, queueCollapsibleMail, type CollapsibleMail, type MailLimits, type QueuedMail } from '#server/mail/outbox.ts'
 
 /**
  * Confirmations and reminders of appointments (issue 12). Booking schedules, in its own
@@ -13,6 +16,10 @@ import { appointmentMessage, type AppointmentMailKind } from '#server/mail/appoi
  * so two processes (or a restart half-way) can never send it twice nor lose it. Cancelling
  * cancels the pending rows and rescheduling moves them, each in the appointment's transaction,
  * with a notice to both people written straight to the outbox.
+ *
+ * Confirmations and notices wait a moment in the outbox, where a newer message about the same
+ * appointment to the same person replaces them, and count against the hourly bound of the person
+ * whose action made them (mail/outbox.ts, decision 0035). Reminders do neither: each goes once, on time.
  */
 
 const MINUTE = 60_000
@@ -28,7 +35,7 @@ export const RECIPIENTS: MessageRecipient[] = ['patient', 'professional']
 /** How many due rows one transaction claims; a tick claims batches until none is left. */
 export const DISPATCH_BATCH = 100
 
-type Writer = Pick<Database, 'insert' | 'update' | 'select'>
+type Writer = Pick<Database, 'insert' | 'update' | 'select' | 'execute'>
 
 /** The rows a new booking schedules. Called inside the booking's transaction. */
 export async function scheduleBookingMessages(tx: Writer, appointment: { id: number; startTime: Date }, now: Date): Promise<void> {
@@ -82,7 +89,7 @@ const patientUser = alias(users, 'patient_user')
 const professionalUser = alias(users, 'professional_user')
 
 type Person = { email: string; firstName: string; timeZone: string; isActive: boolean }
-type AppointmentPeople = { id: number; status: string; startTime: Date; patient: Person; professional: Person }
+type AppointmentPeople = { id: number; patientId: number; status: string; startTime: Date; patient: Person; professional: Person }
 
 const personColumns = <Table extends typeof patientUser | typeof professionalUser>(table: Table) => ({
   email: table.email,
@@ -96,6 +103,7 @@ async function appointmentsWithPeople(tx: Writer, ids: number[]): Promise<Map<nu
   const rows = await tx
     .select({
       id: appointments.id,
+      patientId: appointments.patientId,
       status: appointments.status,
       startTime: appointments.startTime,
       patient: personColumns(patientUser),
@@ -112,6 +120,8 @@ async function appointmentsWithPeople(tx: Writer, ids: number[]): Promise<Map<nu
 
 /** What one message to one of the two people says, ready for the outbox. */
 function messageFor(kind: AppointmentMailKind, appointment: AppointmentPeople, recipient: MessageRecipient, appPublicUrl: string, previousStart?: Date) {
+  // A move back to where the recipient last knew it says only where it is.
+  if (previousStart && previousStart.getTime() === appointment.startTime.getTime()) previousStart = undefined
   const to = appointment[recipient]
   const other = appointment[recipient === 'patient' ? 'professional' : 'patient']
   return appointmentMessage({
@@ -138,6 +148,24 @@ function staleReason(kind: ScheduledMessageKind, appointment: AppointmentPeople 
 
 export type DispatchReport = { sent: number; skipped: number }
 
+/** A collapsible message to one of the two people, said as its state says (the time is the appointment's now). */
+function collapsibleMail(appointment: AppointmentPeople, recipient: MessageRecipient, state: NoticeState, appPublicUrl: string, causedBy: number | null): CollapsibleMail {
+  return {
+    collapseKey: appointmentCollapseKey(appointment.id, recipient),
+    appointmentId: appointment.id,
+    state,
+    render: (current) => messageFor(current.kind, appointment, recipient, appPublicUrl, current.kind === 'moved' ? new Date(current.previousStart) : undefined),
+    causedBy,
+  }
+}
+
+/** One line per message dropped over a person's hourly bound: who caused it and which row, never an address. */
+export function logDroppedMail(log: Logger | undefined, queued: QueuedMail[]): void {
+  for (const mail of queued.filter((entry) => entry.outcome === 'dropped')) {
+    log?.({ level: 'warn', msg: 'appointment mail dropped: over the hourly bound of the person who caused it', user_id: mail.causedBy, appointment_id: mail.appointmentId, outbox_id: mail.outboxId })
+  }
+}
+
 /**
  * Turns due scheduled messages into outbox messages, each exactly once across processes: one
  * transaction claims a batch (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING),
@@ -146,11 +174,18 @@ export type DispatchReport = { sent: number; skipped: number }
  */
 export async function dispatchDueMessages(
   db: Database,
-  { now, appPublicUrl, appointmentId, batch = DISPATCH_BATCH }: { now: number; appPublicUrl: string; appointmentId?: number; batch?: number },
+  {
+    now,
+    appPublicUrl,
+    mail,
+    log,
+    appointmentId,
+    batch = DISPATCH_BATCH,
+  }: { now: number; appPublicUrl: string; mail: MailLimits; log?: Logger; appointmentId?: number; batch?: number },
 ): Promise<DispatchReport> {
   const report: DispatchReport = { sent: 0, skipped: 0 }
   for (;;) {
-    const claimed = await db.transaction(async (tx) => {
+    const { claimed, queued } = await db.transaction(async (tx) => {
       const at = new Date(now)
       const due = and(eq(scheduledMessages.status, 'pending'), lte(scheduledMessages.dueAt, at), appointmentId === undefined ? undefined : eq(scheduledMessages.appointmentId, appointmentId))
       const picked = tx
@@ -166,13 +201,23 @@ export async function dispatchDueMessages(
         .set({ status: 'sent', processedAt: at })
         .where(and(inArray(scheduledMessages.id, picked), due))
         .returning()
-      if (rows.length === 0) return 0
+      if (rows.length === 0) return { claimed: 0, queued: [] }
+      // A confirmation may collapse with a notice a reschedule is writing now: its turn first, then
+      // the appointment as that reschedule left it.
+      await lockAppointmentMail(tx, rows.filter((row) => row.kind === 'confirmation').map((row) => row.appointmentId))
       const people = await appointmentsWithPeople(tx, [...new Set(rows.map((row) => row.appointmentId))])
       const skipped: number[] = []
+      // Confirmations collapse with what else is waiting about their appointment; reminders go as they are.
+      const confirmations: { rowId: number; mail: CollapsibleMail }[] = []
       for (const row of rows) {
         const appointment = people.get(row.appointmentId)
         if (staleReason(row.kind, appointment, row.recipient, now) !== undefined) {
           skipped.push(row.id)
+          continue
+        }
+        report.sent += 1
+        if (row.kind === 'confirmation') {
+          confirmations.push({ rowId: row.id, mail: collapsibleMail(appointment!, row.recipient, { kind: 'confirmation' }, appPublicUrl, appointment!.patientId) })
           continue
         }
         const message = messageFor(row.kind, appointment!, row.recipient, appPublicUrl)
@@ -181,31 +226,48 @@ export async function dispatchDueMessages(
           .values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html, createdAt: at, nextAttemptAt: at })
           .returning({ id: outbox.id })
         await tx.update(scheduledMessages).set({ outboxId: queued!.id }).where(eq(scheduledMessages.id, row.id))
-        report.sent += 1
+      }
+      const queued = await queueCollapsibleMail(
+        tx,
+        confirmations.map((entry) => entry.mail),
+        { now: at, limits: mail },
+      )
+      for (const [index, entry] of confirmations.entries()) {
+        await tx.update(scheduledMessages).set({ outboxId: queued[index]!.outboxId }).where(eq(scheduledMessages.id, entry.rowId))
       }
       if (skipped.length > 0) await tx.update(scheduledMessages).set({ status: 'skipped' }).where(inArray(scheduledMessages.id, skipped))
       report.skipped += skipped.length
-      return rows.length
+      return { claimed: rows.length, queued }
     })
+    logDroppedMail(log, queued)
     if (claimed < batch) return report
   }
 }
 
 /**
  * Tells both people their appointment moved or was cancelled: written to the outbox inside the
- * transaction that moved or cancelled it, so it goes out exactly when that change happened.
+ * transaction that moved or cancelled it, so it goes out exactly when that change happened (or,
+ * within the hold, as the latest state of what was waiting). `causedBy`: who moved or cancelled
+ * it. Answers where each message went, for the caller to log what was dropped once committed.
  */
 export async function queueAppointmentNotice(
   tx: Writer,
-  { kind, appointmentId, previousStart, now, appPublicUrl }: { kind: 'moved' | 'cancelled'; appointmentId: number; previousStart?: Date; now: Date; appPublicUrl: string },
-): Promise<void> {
+  {
+    kind,
+    appointmentId,
+    previousStart,
+    now,
+    appPublicUrl,
+    causedBy,
+    mail,
+  }: { kind: 'moved' | 'cancelled'; appointmentId: number; previousStart?: Date; now: Date; appPublicUrl: string; causedBy: number; mail: MailLimits },
+): Promise<QueuedMail[]> {
+  await lockAppointmentMail(tx, [appointmentId])
   const appointment = (await appointmentsWithPeople(tx, [appointmentId])).get(appointmentId)
-  if (!appointment) return
-  const messages = RECIPIENTS.filter((recipient) => appointment[recipient].isActive).map((recipient) => messageFor(kind, appointment, recipient, appPublicUrl, previousStart))
-  if (messages.length === 0) return
-  await tx.insert(outbox).values(
-    messages.map((message) => ({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html, createdAt: now, nextAttemptAt: now })),
-  )
+  if (!appointment) return []
+  const state: NoticeState = kind === 'moved' && previousStart ? { kind: 'moved', previousStart: previousStart.toISOString() } : { kind: 'cancelled' }
+  const mails = RECIPIENTS.filter((recipient) => appointment[recipient].isActive).map((recipient) => collapsibleMail(appointment, recipient, state, appPublicUrl, causedBy))
+  return queueCollapsibleMail(tx, mails, { now, limits: mail })
 }
 
 /** Scheduled messages of one appointment, for tests and support: kind, recipient, due and status. */

@@ -216,18 +216,73 @@ export async function lockBookingsOf(tx: Pick<Database, 'execute'>, professional
   await tx.execute(sql`select pg_advisory_xact_lock(${BOOKINGS_LOCK}::int, ${professionalId}::int)`)
 }
 
+/** The advisory-lock class of a patient's bookings (the other key is the patient's id). */
+const PATIENT_BOOKINGS_LOCK = 0x1ab1
+
+/**
+ * Orders one patient's bookings, across requests and processes, until the transaction ends: the
+ * count of their upcoming appointments read after it stays true until the insert commits, so
+ * parallel requests (from several processes) cannot book past the limits. Taken after the
+ * professional's lock, always in that order, so two transactions never wait for each other.
+ */
+async function lockPatientBookingsOf(tx: Pick<Database, 'execute'>, patientId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${PATIENT_BOOKINGS_LOCK}::int, ${patientId}::int)`)
+}
+
+/** How many appointments a patient may hold ahead (decision 0034). */
+export type BookingLimits = { maxUpcomingPerProfessional: number; maxUpcoming: number }
+/** Which limit a booking would pass, and its value. */
+export type LimitReached = { limit: 'professional' | 'total'; max: number }
+
+/** Upcoming: scheduled or confirmed, not yet started. */
+const upcomingOf = (patientId: number, now: Date) =>
+  and(eq(appointments.patientId, patientId), inArray(appointments.status, ['scheduled', 'confirmed']), gt(appointments.startTime, now))
+
+/** The limit a new booking of `professionalId` by `patientId` would pass now, if any. */
+export async function upcomingLimitReached(
+  db: Pick<Database, 'select'>,
+  { patientId, professionalId, now, limits }: { patientId: number; professionalId: number; now: Date; limits: BookingLimits },
+): Promise<LimitReached | undefined> {
+  const [row] = await db
+    .select({ total: count(), withProfessional: sql<number>`count(*) filter (where ${appointments.professionalId} = ${professionalId})`.mapWith(Number) })
+    .from(appointments)
+    .where(upcomingOf(patientId, now))
+  if ((row?.withProfessional ?? 0) >= limits.maxUpcomingPerProfessional) return { limit: 'professional', max: limits.maxUpcomingPerProfessional }
+  if (Number(row?.total ?? 0) >= limits.maxUpcoming) return { limit: 'total', max: limits.maxUpcoming }
+  return undefined
+}
+
+export type BookingOutcome = { created: AppointmentRow } | { existing: AppointmentRow } | LimitReached
+
+/** The patient's appointment booked with this idempotency key, if any (decision 0034). */
+export async function findAppointmentByKey(db: Pick<Database, 'select'>, patientId: number, key: string): Promise<AppointmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.patientId, patientId), eq(appointments.idempotencyKey, key)))
+  return row
+}
+
 /**
  * Books: the appointment (the exclusion constraint refuses an overlap), the care relationship
  * it creates, so the professional lists the patient and may read what they share (docs/product.md §6), and
- * its confirmation and reminders (reminders.ts), all or nothing.
+ * its confirmation and reminders (reminders.ts), all or nothing. The patient's upcoming
+ * appointments are counted under their lock: past a limit, nothing is written. A booking whose
+ * idempotency key the patient already used is that appointment (`existing`): under the same lock
+ * a repeat waits for the first to commit and then finds it; the unique index is the last word.
  */
-export async function insertAppointment(db: Database, values: NewAppointment, now: Date): Promise<AppointmentRow> {
+export async function insertAppointment(db: Database, values: NewAppointment, now: Date, limits: BookingLimits): Promise<BookingOutcome> {
   return db.transaction(async (tx) => {
     await lockBookingsOf(tx, values.professionalId)
+    await lockPatientBookingsOf(tx, values.patientId)
+    const existing = values.idempotencyKey ? await findAppointmentByKey(tx, values.patientId, values.idempotencyKey) : undefined
+    if (existing) return { existing }
+    const reached = await upcomingLimitReached(tx, { patientId: values.patientId, professionalId: values.professionalId, now, limits })
+    if (reached) return reached
     const [row] = await tx.insert(appointments).values(values).returning()
     await tx.insert(professionalPatients).values({ professionalId: values.professionalId, patientId: values.patientId }).onConflictDoNothing()
     await scheduleBookingMessages(tx, row!, now)
-    return row!
+    return { created: row! }
   })
 }
 
@@ -304,13 +359,21 @@ export const CLOSED_STATUSES: AppointmentStatus[] = ['cancelled', 'completed', '
 /**
  * Updates an appointment only while it is still open (not cancelled, completed or no-show, not
  * started at `now`): a concurrent cancel or a clock passing the start cannot be overwritten.
- * Undefined when that no longer holds.
+ * With `changes.rescheduleKey`, only if that reschedule has not already moved it (a repeat, even
+ * one racing the first, changes nothing). Undefined when that no longer holds.
  */
 export async function updateOpenAppointment(db: Pick<Database, 'update'>, id: number, now: Date, changes: Partial<NewAppointment>): Promise<AppointmentRow | undefined> {
   const [row] = await db
     .update(appointments)
     .set({ ...changes, updatedAt: now })
-    .where(and(eq(appointments.id, id), notInArray(appointments.status, CLOSED_STATUSES), gt(appointments.startTime, now)))
+    .where(
+      and(
+        eq(appointments.id, id),
+        notInArray(appointments.status, CLOSED_STATUSES),
+        gt(appointments.startTime, now),
+        changes.rescheduleKey ? sql`${appointments.rescheduleKey} is distinct from ${changes.rescheduleKey}` : undefined,
+      ),
+    )
     .returning()
   return row
 }

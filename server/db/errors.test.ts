@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { databaseError, isExclusionViolation } from './errors.ts'
+import { databaseError, isExclusionViolation, isUniqueViolation } from './errors.ts'
 
 /** A driver's error as drizzle hands it on: wrapped, the driver's own as `cause`. */
 const wrapped = (fields: Record<string, unknown>) => Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('driver'), fields) })
@@ -17,5 +17,12 @@ describe('database errors', () => {
     expect(isExclusionViolation(wrapped({ code: '23P01' }), 'appointments_no_overlap')).toBe(true)
     expect(isExclusionViolation(wrapped({ code: '23P01', constraint: 'other' }), 'appointments_no_overlap')).toBe(false)
     expect(isExclusionViolation(wrapped({ code: '40P01' }), 'appointments_no_overlap')).toBe(false)
+  })
+
+  test('a unique violation of the named index, or of one the driver did not name', () => {
+    expect(isUniqueViolation(wrapped({ code: '23505', constraint: 'appointments_patient_idempotency_key_unique' }), 'appointments_patient_idempotency_key_unique')).toBe(true)
+    expect(isUniqueViolation(wrapped({ code: '23505' }), 'appointments_patient_idempotency_key_unique')).toBe(true)
+    expect(isUniqueViolation(wrapped({ code: '23505', constraint: 'users_email_lower_unique' }), 'appointments_patient_idempotency_key_unique')).toBe(false)
+    expect(isUniqueViolation(wrapped({ code: '23P01' }), 'appointments_patient_idempotency_key_unique')).toBe(false)
   })
 })

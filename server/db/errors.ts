@@ -1,5 +1,7 @@
 /** SQLSTATE of an exclusion-constraint violation (e.g. two overlapping appointments). */
 export const EXCLUSION_VIOLATION = '23P01'
+/** SQLSTATE of a unique-index violation. */
+export const UNIQUE_VIOLATION = '23505'
 
 /**
  * The PostgreSQL error behind a failed query, whichever driver raised it: node-postgres and
@@ -23,4 +25,10 @@ export function isExclusionViolation(error: unknown, constraint: string): boolea
   const found = databaseError(error)
   // A driver that leaves `constraint` out still names it in the message, which the code check covers.
   return found?.code === EXCLUSION_VIOLATION && (found.constraint === undefined || found.constraint === constraint)
+}
+
+/** Whether a failed query broke the named unique index (or one the driver did not name). */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const found = databaseError(error)
+  return found?.code === UNIQUE_VIOLATION && (found.constraint === undefined || found.constraint === constraint)
 }

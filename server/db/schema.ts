@@ -182,10 +182,22 @@ export const outbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     // While in the future, one worker is sending this row and no other may take it.
     sendingUntil: timestamp('sending_until', { withTimezone: true, mode: 'date' }),
+    // Messages about one appointment to one person (`appointment:{id}:{recipient}`): while one waits
+    // out its hold (next_attempt_at), a newer one replaces it (mail/collapse.ts); cleared once the hold is over.
+    collapseKey: varchar('collapse_key', { length: 64 }),
+    // What the waiting message tells (booked, moved from, cancelled), for the newer one to merge with.
+    collapseState: jsonb('collapse_state'),
+    // Whose action made this message: an hourly bound per person (decision 0035).
+    causedBy: integer('caused_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (table) => [
     index('outbox_to_idx').on(table.to),
     index('outbox_pending_idx').on(table.nextAttemptAt, table.id).where(sql`${table.sentAt} is null and ${table.failedAt} is null`),
+    // At most one waiting, never-tried message per key: the row a newer message replaces.
+    uniqueIndex('outbox_collapse_pending_unique')
+      .on(table.collapseKey)
+      .where(sql`${table.collapseKey} is not null and ${table.sentAt} is null and ${table.failedAt} is null and ${table.attempts} = 0`),
+    index('outbox_caused_by_created_idx').on(table.causedBy, table.createdAt).where(sql`${table.causedBy} is not null`),
   ],
 )
 
@@ -491,9 +503,14 @@ export const appointments = pgTable(
     refund: varchar('refund', { length: 10 }).$type<Refund>(),
     // The event mirroring it in the professional's Google calendar (calendar/appointment-events.ts).
     googleEventId: varchar('google_event_id', { length: 1024 }),
+    // The booking form's key (decision 0034): the same key from the same patient is the same booking.
+    idempotencyKey: varchar('idempotency_key', { length: 64 }),
+    // The key of the reschedule that last moved it: the same key again changes nothing.
+    rescheduleKey: varchar('reschedule_key', { length: 64 }),
   },
   (table) => [
     index('appointments_professional_start_idx').on(table.professionalId, table.startTime),
+    uniqueIndex('appointments_patient_idempotency_key_unique').on(table.patientId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('appointments_patient_start_idx').on(table.patientId, table.startTime),
     check('appointments_status_check', sql`${table.status} in ('scheduled', 'confirmed', 'completed', 'cancelled', 'no_show')`),
     check('appointments_times_check', sql`${table.endTime} > ${table.startTime} and ${table.blockedUntil} >= ${table.endTime}`),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
-import { appointments, professionalProfiles, users } from '#server/db/schema.ts'
+import { appointments, outbox, professionalProfiles, users } from '#server/db/schema.ts'
 import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo (UTC-3).
@@ -301,6 +301,178 @@ describe('POST /appointments/create/', () => {
   it('is for patients only', async () => {
     for (const who of ['paula', 'admin'] as const) expect(await book(who, 'rafael', sp(TUE, '08:00'))).toMatchObject({ status: 403, json: FORBIDDEN })
     expect((await api.post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '08:00') })).status).toBe(401)
+  })
+})
+
+/** Ten of Paula's free times on Tuesday and Wednesday that can all be booked (each with its buffer). */
+const TEN_TIMES = [TUE, WED].flatMap((date) => ['08:00', '09:40', '13:00', '14:40', '16:20'].map((clock) => sp(date, clock)))
+
+describe('limits on upcoming appointments (issue 22: one patient cannot take every free time)', () => {
+  const LIMIT_WITH_PAULA = { detail: 'You already have 4 upcoming appointments with this professional.', code: 'upcoming_limit', scope: 'professional', limit: 4 }
+
+  it('a patient holds at most 4 upcoming appointments with one professional: the fifth is a 409 with its code, nothing booked', async () => {
+    for (const start of TEN_TIMES.slice(0, 4)) expect((await book('pedro', 'paula', start)).status).toBe(201)
+    expect(await book('pedro', 'paula', TEN_TIMES[4]!)).toMatchObject({ status: 409, json: LIMIT_WITH_PAULA })
+    // Said before the time is looked at: a taken time or one outside the agenda gets the same answer.
+    expect(await book('pedro', 'paula', TEN_TIMES[0]!)).toMatchObject({ status: 409, json: LIMIT_WITH_PAULA })
+    expect(await database.db.select().from(appointments)).toHaveLength(4)
+    // Other professionals and other patients are not affected.
+    expect((await book('pedro', 'rafael', sp(TUE, '08:00'))).status).toBe(201)
+    expect((await book('mariana', 'paula', TEN_TIMES[4]!)).status).toBe(201)
+  })
+
+  it('counts only what is ahead and live: a cancelled or past appointment frees a place; rescheduling is not a new one', async () => {
+    const ids = []
+    for (const start of TEN_TIMES.slice(0, 4)) ids.push(await booked('pedro', 'paula', start))
+    // Moving one of the four is allowed: it stays one appointment.
+    expect((await api.patch(`/appointments/${ids[0]}/update/`, { start_time: TEN_TIMES[5] }, { token: tokens.pedro })).status).toBe(200)
+    expect((await book('pedro', 'paula', TEN_TIMES[6]!)).status).toBe(409)
+    expect((await api.post(`/appointments/${ids[1]}/cancel/`, {}, { token: tokens.pedro })).status).toBe(200)
+    expect((await book('pedro', 'paula', TEN_TIMES[6]!)).status).toBe(201)
+    expect((await book('pedro', 'paula', TEN_TIMES[7]!)).status).toBe(409)
+    // Once Tuesday 13:00 (the third) has started, it no longer counts.
+    time.set(Date.parse(sp(TUE, '13:10')))
+    expect((await book('pedro', 'paula', sp(THU, '08:00'))).status).toBe(201)
+  })
+
+  it('a patient holds at most 8 upcoming appointments in all', async () => {
+    // Inês works in Lisbon (UTC in March): her afternoon starts three hours before São Paulo's.
+    const starts: [Person, string][] = [
+      ...(['paula', 'rafael', 'lucas'] as const).flatMap((professional) => [sp(WED, '13:00'), sp(WED, '14:40')].map((start): [Person, string] => [professional, start])),
+      ['ines', '2026-03-04T13:00:00.000Z'],
+      ['ines', '2026-03-04T14:40:00.000Z'],
+    ]
+    let booked8 = 0
+    for (const [professional, start] of starts) {
+      expect((await book('pedro', professional, start)).status).toBe(201)
+      booked8 += 1
+    }
+    expect(booked8).toBe(8)
+    expect(await book('pedro', 'paula', sp(THU, '08:00'))).toMatchObject({
+      status: 409,
+      json: { detail: 'You already have 8 upcoming appointments.', code: 'upcoming_limit', scope: 'total', limit: 8 },
+    })
+  })
+
+  it('takes its limits from BOOKING_MAX_UPCOMING_PER_PROFESSIONAL and BOOKING_MAX_UPCOMING', async () => {
+    const strict = client(testApp(database.db, { clock: time.clock, env: { ...ENV, BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: '1', BOOKING_MAX_UPCOMING: '2' } }))
+    const post = (professional: Person, start: string) => strict.post('/appointments/create/', { professional_id: ID[professional], start_time: start }, { token: tokens.pedro })
+    expect((await post('paula', TEN_TIMES[0]!)).status).toBe(201)
+    expect((await post('paula', TEN_TIMES[1]!)).json).toMatchObject({ code: 'upcoming_limit', scope: 'professional', limit: 1 })
+    expect((await post('rafael', TEN_TIMES[1]!)).status).toBe(201)
+    expect((await post('lucas', TEN_TIMES[2]!)).json).toMatchObject({ code: 'upcoming_limit', scope: 'total', limit: 2 })
+  })
+})
+
+describe('throttles per user (issue 22): booking, rescheduling and cancelling', () => {
+  const RATES = { THROTTLE_DISABLED: '0', THROTTLE_BOOKING_PER_USER: '2/h', THROTTLE_RESCHEDULE_PER_USER: '2/h', THROTTLE_CANCEL_PER_USER: '2/h' }
+  const throttledApi = () => client(testApp(database.db, { clock: time.clock, env: { ...ENV, ...RATES } }))
+  const expectThrottled = (response: { status: number; headers: Headers; json: { detail: string } }) => {
+    expect(response.status).toBe(429)
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(3500)
+    expect(response.json.detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/)
+  }
+
+  it('answers 429 with Retry-After past the rate of bookings, whatever the answers were; another patient still books', async () => {
+    const limited = throttledApi()
+    const post = (who: Person, start: string) => limited.post('/appointments/create/', { professional_id: ID.paula, start_time: start }, { token: tokens[who] })
+    expect((await post('pedro', TEN_TIMES[0]!)).status).toBe(201)
+    // A refused booking (a time outside the agenda) counts too: the flood is of requests.
+    expect((await post('pedro', sp(TUE, '12:00'))).status).toBe(400)
+    expectThrottled(await post('pedro', TEN_TIMES[1]!))
+    expect(await database.db.select().from(appointments)).toHaveLength(1)
+    expect((await post('mariana', TEN_TIMES[1]!)).status).toBe(201)
+  })
+
+  it('answers 429 past the rate of reschedules and of cancellations, per user', async () => {
+    const limited = throttledApi()
+    const ids = [await booked('pedro', 'paula', TEN_TIMES[0]!), await booked('pedro', 'paula', TEN_TIMES[1]!), await booked('pedro', 'paula', TEN_TIMES[2]!)]
+    const move = (id: number, start: string) => limited.patch(`/appointments/${id}/update/`, { start_time: start }, { token: tokens.pedro })
+    expect((await move(ids[0]!, TEN_TIMES[5]!)).status).toBe(200)
+    expect((await move(ids[0]!, TEN_TIMES[6]!)).status).toBe(200)
+    expectThrottled(await move(ids[0]!, TEN_TIMES[7]!))
+    expect((await api.get(`/appointments/${ids[0]}/`, { token: tokens.pedro })).json.start_time).toBe(TEN_TIMES[6])
+
+    const cancel = (id: number, who: Person) => limited.post(`/appointments/${id}/cancel/`, {}, { token: tokens[who] })
+    expect((await cancel(ids[0]!, 'pedro')).status).toBe(200)
+    expect((await cancel(ids[1]!, 'pedro')).status).toBe(200)
+    expectThrottled(await cancel(ids[2]!, 'pedro'))
+    // The professional counts on her own.
+    expect((await cancel(ids[2]!, 'paula')).status).toBe(200)
+  })
+})
+
+describe('idempotency keys (issue 22: a booking the patient is told failed went through)', () => {
+  const KEY = 'k3y-0f-the-review-step-1234'
+  const bookWithKey = (who: Person, start: string, key = KEY, notes?: string) =>
+    api.post('/appointments/create/', { professional_id: ID.paula, start_time: start, idempotency_key: key, ...(notes !== undefined && { notes }) }, { token: tokens[who] })
+  const subjectsTo = async (email: string) => (await api.mailTo(email)).map((mail) => mail.subject)
+
+  it('the same key gives back the same appointment (200), not a 409 against oneself; nothing is booked or mailed twice', async () => {
+    const first = await bookWithKey('pedro', sp(TUE, '08:00'), KEY, 'Primeira')
+    expect(first.status).toBe(201)
+    expect(first.headers.get('cache-control')).toBe('private, no-store')
+    const again = await bookWithKey('pedro', sp(TUE, '08:00'), KEY, 'Primeira')
+    expect(again).toMatchObject({ status: 200, json: { id: first.json.id, start_time: sp(TUE, '08:00'), notes: 'Primeira' } })
+    expect(again.json).toEqual(first.json)
+    // The key names the attempt: sent again with another time (the patient chose again after a lost answer), it is still that booking.
+    expect(await bookWithKey('pedro', sp(TUE, '13:00'))).toMatchObject({ status: 200, json: { id: first.json.id, start_time: sp(TUE, '08:00') } })
+    expect(await database.db.select().from(appointments)).toHaveLength(1)
+    expect((await subjectsTo(EMAILS.pedro)).filter((subject) => subject.includes('agendada'))).toHaveLength(1)
+    // Another key is another booking.
+    expect((await bookWithKey('pedro', sp(TUE, '13:00'), 'another-key-of-another-review')).status).toBe(201)
+  })
+
+  it("keys are the patient's own: another patient's same key books anew", async () => {
+    expect((await bookWithKey('pedro', sp(TUE, '08:00'))).status).toBe(201)
+    expect(await bookWithKey('mariana', sp(TUE, '08:00'))).toMatchObject({ status: 409, json: { code: 'slot_taken' } })
+    expect((await bookWithKey('mariana', sp(TUE, '13:00'))).status).toBe(201)
+  })
+
+  it('a repeat is answered even at the limit or once throttled: it books nothing new', async () => {
+    const limited = client(testApp(database.db, { clock: time.clock, env: { ...ENV, THROTTLE_DISABLED: '0', THROTTLE_BOOKING_PER_USER: '4/h' } }))
+    const post = (start: string, key: string) => limited.post('/appointments/create/', { professional_id: ID.paula, start_time: start, idempotency_key: key }, { token: tokens.pedro })
+    for (const [index, start] of TEN_TIMES.slice(0, 4).entries()) expect((await post(start, `key-number-${index}-of-four`)).status).toBe(201)
+    expect((await post(TEN_TIMES[4]!, 'key-number-4-of-four')).status).toBe(429)
+    expect(await post(TEN_TIMES[3]!, 'key-number-3-of-four')).toMatchObject({ status: 200, json: { start_time: TEN_TIMES[3] } })
+    expect((await api.post('/appointments/create/', { professional_id: ID.paula, start_time: TEN_TIMES[4], idempotency_key: 'key-number-4-of-four' }, { token: tokens.pedro })).json).toMatchObject({ code: 'upcoming_limit' })
+    expect((await api.post('/appointments/create/', { professional_id: ID.paula, start_time: TEN_TIMES[4], idempotency_key: 'key-number-3-of-four' }, { token: tokens.pedro })).status).toBe(200)
+  })
+
+  it("GET /appointments/by-idempotency-key/ answers the patient's booking with that key, or 404", async () => {
+    const id = (await bookWithKey('pedro', sp(TUE, '08:00'))).json.id
+    const lookup = (who: Person, key: string) => api.get(`/appointments/by-idempotency-key/?key=${encodeURIComponent(key)}`, { token: tokens[who] })
+    const found = await lookup('pedro', KEY)
+    expect(found).toMatchObject({ status: 200, json: { id, start_time: sp(TUE, '08:00') } })
+    expect(found.headers.get('cache-control')).toBe('private, no-store')
+    expect((await lookup('pedro', 'a-key-never-used-here')).status).toBe(404)
+    expect((await lookup('mariana', KEY)).status).toBe(404)
+    expect(await lookup('paula', KEY)).toMatchObject({ status: 403, json: FORBIDDEN })
+    expect((await api.get(`/appointments/by-idempotency-key/?key=${KEY}`)).status).toBe(401)
+    expect((await lookup('pedro', 'short')).json).toEqual({ key: ['Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'] })
+  })
+
+  it('validates the key', async () => {
+    expect((await bookWithKey('pedro', sp(TUE, '08:00'), 'no spaces allowed in keys')).json).toEqual({ idempotency_key: ['Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'] })
+    expect((await bookWithKey('pedro', sp(TUE, '08:00'), 'k'.repeat(65))).json).toEqual({ idempotency_key: ['Ensure this field has no more than 64 characters.'] })
+    expect(await database.db.select().from(appointments)).toHaveLength(0)
+  })
+
+  it('a reschedule sent again with its key changes nothing more: 200, the appointment as it is, no second notice', async () => {
+    const id = await booked('pedro', 'paula', sp(TUE, '08:00'))
+    // Past the confirmation's hold, so the notice is a message of its own (not collapsed into it).
+    time.set(NOW + 3 * 60_000)
+    const move = (start: string, key: string) => api.patch(`/appointments/${id}/update/`, { start_time: start, idempotency_key: key }, { token: tokens.pedro })
+    expect(await move(sp(WED, '13:00'), 'reschedule-key-number-1')).toMatchObject({ status: 200, json: { start_time: sp(WED, '13:00') } })
+    const moved = (await subjectsTo(EMAILS.paula)).filter((subject) => subject.includes('remarcada'))
+    expect(moved).toHaveLength(1)
+    // The professional confirms it meanwhile; the repeat does not set it back to scheduled.
+    await api.patch(`/appointments/${id}/status/`, { status: 'confirmed' }, { token: tokens.paula })
+    expect(await move(sp(WED, '13:00'), 'reschedule-key-number-1')).toMatchObject({ status: 200, json: { start_time: sp(WED, '13:00'), status: 'confirmed' } })
+    expect(await move(sp(THU, '13:00'), 'reschedule-key-number-1')).toMatchObject({ status: 200, json: { start_time: sp(WED, '13:00') } })
+    expect((await subjectsTo(EMAILS.paula)).filter((subject) => subject.includes('remarcada'))).toHaveLength(1)
+    // A new key is a new reschedule.
+    expect(await move(sp(THU, '13:00'), 'reschedule-key-number-2')).toMatchObject({ status: 200, json: { start_time: sp(THU, '13:00'), status: 'scheduled' } })
   })
 })
 
@@ -848,6 +1020,65 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
     }
     const rows = await db.select().from(appointments)
     expect(rows).toHaveLength(1)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('lets no patient past the limit with ten bookings at once through two processes', async () => {
+    const processes = [client(testApp(db, { clock: time.clock, env: ENV })), client(testApp(db, { clock: time.clock, env: ENV }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const responses = await Promise.all(
+      TEN_TIMES.map((start, index) => processes[index % 2]!.post('/appointments/create/', { professional_id: ID.paula, start_time: start }, { token: patient.access })),
+    )
+    expect(responses.map((response) => response.status).sort()).toEqual([...Array(4).fill(201), ...Array(6).fill(409)])
+    for (const response of responses.filter((response) => response.status === 409)) expect(response.json).toMatchObject({ code: 'upcoming_limit', scope: 'professional' })
+    expect(await db.select().from(appointments)).toHaveLength(4)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('lets no patient past the limit in all with bookings of four professionals at once through two processes', async () => {
+    // The professionals' locks do not order these: the patient's lock must.
+    const env = { ...ENV, BOOKING_MAX_UPCOMING: '4' }
+    const processes = [client(testApp(db, { clock: time.clock, env })), client(testApp(db, { clock: time.clock, env }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const starts: [Person, string][] = [
+      ...(['paula', 'rafael', 'lucas'] as const).flatMap((professional) => [sp(WED, '13:00'), sp(WED, '14:40')].map((start): [Person, string] => [professional, start])),
+      ['ines', '2026-03-04T13:00:00.000Z'],
+      ['ines', '2026-03-04T14:40:00.000Z'],
+    ]
+    const responses = await Promise.all(
+      starts.map(([professional, start], index) => processes[index % 2]!.post('/appointments/create/', { professional_id: ID[professional], start_time: start }, { token: patient.access })),
+    )
+    expect(responses.map((response) => response.status).sort()).toEqual([...Array(4).fill(201), ...Array(4).fill(409)])
+    for (const response of responses.filter((response) => response.status === 409)) expect(response.json).toMatchObject({ code: 'upcoming_limit', scope: 'total', limit: 4 })
+    expect(await db.select().from(appointments)).toHaveLength(4)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('answers one appointment to the same key sent ten times at once through two processes (the first still in flight)', async () => {
+    const processes = [client(testApp(db, { clock: time.clock, env: ENV })), client(testApp(db, { clock: time.clock, env: ENV }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const body = { professional_id: ID.paula, start_time: sp(TUE, '08:00'), idempotency_key: 'one-key-sent-ten-times' }
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, index) => processes[index % 2]!.post('/appointments/create/', body, { token: patient.access })))
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
+    expect(new Set(responses.map((response) => response.json.id)).size).toBe(1)
+    expect(await db.select().from(appointments)).toHaveLength(1)
+    await db.execute(sql`delete from ${appointments}`)
+  })
+
+  it('moves once for one reschedule key sent five times at once', async () => {
+    const processes = [client(testApp(db, { clock: time.clock, env: ENV })), client(testApp(db, { clock: time.clock, env: ENV }))]
+    const patient = await processes[0]!.login(EMAILS.pedro)
+    const created = await processes[0]!.post('/appointments/create/', { professional_id: ID.paula, start_time: sp(TUE, '08:00') }, { token: patient.access })
+    // Past the confirmation's hold, so each notice is a message of its own.
+    time.set(NOW + 3 * 60_000)
+    const before = Math.max(0, ...(await db.select({ id: outbox.id }).from(outbox)).map((row) => row.id))
+    const body = { start_time: sp(WED, '13:00'), idempotency_key: 'one-reschedule-five-times' }
+    const responses = await Promise.all(Array.from({ length: 5 }, (_, index) => processes[index % 2]!.patch(`/appointments/${created.json.id}/update/`, body, { token: patient.access })))
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200])
+    expect(responses.every((response) => response.json.start_time === sp(WED, '13:00'))).toBe(true)
+    // One notice to each of the two people.
+    const notices = (await db.select().from(outbox)).filter((mail) => mail.id > before && mail.subject.includes('remarcada'))
+    expect(notices.map((mail) => mail.to).sort()).toEqual([EMAILS.pedro, EMAILS.paula].sort())
     await db.execute(sql`delete from ${appointments}`)
   })
 

@@ -23,6 +23,7 @@ import {
   exceptionsOf,
   findAppointmentView,
   findBookableProfessional,
+  findAppointmentByKey,
   findBookableProfessionalWithRules,
   findProfile,
   insertAppointment,
@@ -32,25 +33,28 @@ import {
   saveSchedule,
   updateAppointment,
   updateOpenAppointment,
+  upcomingLimitReached,
   type AppointmentPeriod,
   type AppointmentRow,
   type AppointmentScope,
   type AppointmentView,
+  type LimitReached,
   type ProfileRow,
 } from '#server/appointments/repository.ts'
-import { cancelScheduledMessages, dispatchDueMessages, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
+import { cancelScheduledMessages, dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { findSessionUserWithProfessionalContext } from '#server/users/repository.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
-import { isExclusionViolation } from '#server/db/errors.ts'
+import { isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
 import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { PILLARS } from '#server/db/seed-data.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
-import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import { ApiError, apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
+import type { QueuedMail } from '#server/mail/outbox.ts'
 import {
   charField,
   DATE_FORMAT_MESSAGE,
@@ -68,6 +72,7 @@ import {
 } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
+import { enforceThrottle } from './throttling'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -81,6 +86,8 @@ export const ROOM_OPENS_BEFORE_MINUTES = 10
 export const FULL_REFUND_NOTICE_HOURS = 24
 
 export const SLOT_TAKEN = 'This time is no longer available.'
+/** The `code` of a booking refused because the patient holds as many upcoming appointments as allowed (decision 0034). */
+export const UPCOMING_LIMIT = 'upcoming_limit'
 const CONSTRAINT = 'appointments_no_overlap'
 const WINDOW_FORMAT = 'Enter a date as YYYY-MM-DD or a date and time with its offset, e.g. 2026-12-01T12:00:00Z.'
 
@@ -90,12 +97,24 @@ const STATUS_CHOICES = ['confirmed', 'completed', 'no_show'] as const
 /** A choice as DRF echoes it, cut short: the value may be megabytes long. */
 const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
 
+/** A booking form's key (decision 0034): random and URL-safe, as the app makes them. */
+const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
+const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
+const KEY_INDEX = 'appointments_patient_idempotency_key_unique'
+// Answers for one patient: never kept by a cache on the way.
+const PRIVATE = { 'Cache-Control': 'private, no-store' }
+
 const createSchema = z.object({
   professional_id: idField(),
   start_time: instantField(),
   notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
+  idempotency_key: idempotencyKeyField().optional(),
 })
-const rescheduleSchema = z.object({ start_time: instantField(), notes: charField({ maxLength: 1000, allowBlank: true }).optional() })
+const rescheduleSchema = z.object({
+  start_time: instantField(),
+  notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
+  idempotency_key: idempotencyKeyField().optional(),
+})
 const cancelSchema = z.object({ reason: charField({ maxLength: 1000, allowBlank: true }).optional() })
 const statusSchema = z.object({
   status: z
@@ -139,6 +158,12 @@ function closedReason(appointment: AppointmentRow, now: number): string | undefi
   if (appointment.status === 'completed' || appointment.status === 'no_show') return 'This appointment has already taken place.'
   if (appointment.startTime.getTime() <= now) return 'This appointment has already started.'
   return undefined
+}
+
+/** The 409 of a booking past one of the patient's limits: `scope` says which, `limit` its value. */
+function upcomingLimit({ limit, max }: LimitReached) {
+  const detail = limit === 'professional' ? `You already have ${max} upcoming appointments with this professional.` : `You already have ${max} upcoming appointments.`
+  return apiError(409, detail, { code: UPCOMING_LIMIT, scope: limit, limit: max })
 }
 
 /** Consultations, booking and schedules (docs/product.md §7 "Appointments", decision 0023). */
@@ -190,7 +215,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
   /** After the response: the appointment's due messages (its confirmations) into the outbox. */
   const sendDueMessagesOf = (appointmentId: number) =>
-    services.background.run('appointment messages', () => dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, appointmentId }))
+    services.background.run('appointment messages', () => dispatchDueMessages(db, { now: clock(), appPublicUrl: config.appPublicUrl, mail: config.mail, log: services.log, appointmentId }))
 
   api.endpoint('/appointments/professionals/', {
     GET: async (c) => {
@@ -272,34 +297,78 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const input = validate(createSchema, await readFields(c.req.raw))
-      const found = await findBookableProfessional(db, input.professional_id)
-      if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
-      const rules = rulesOf(found.profile)
-      await checkStart(found.user.id, rules, input.start_time)
-
-      const end = input.start_time + rules.consultationMinutes * MINUTE
-      let created: AppointmentRow
+      const key = input.idempotency_key
+      // The same key is the same booking (decision 0034): its appointment again, whatever became of
+      // the first answer (a client that gave up, a lost connection), and never a 409 against oneself.
+      const bookedWithKey = () => (key === undefined ? Promise.resolve(undefined) : findAppointmentByKey(db, user.id, key))
+      const replay = async (row: AppointmentRow) => c.json(serialize(await reread(row.id)), 200, PRIVATE)
+      const earlier = await bookedWithKey()
+      if (earlier) return replay(earlier)
+      await enforceThrottle(services, 'bookingPerUser', String(user.id))
       try {
-        created = await insertAppointment(db, {
+        return await book(c, user.id, input)
+      } catch (error) {
+        // A refusal (the time now taken, a limit reached) may be the first request with this key
+        // committing meanwhile: then that is the answer.
+        const meanwhile = error instanceof ApiError || isUniqueViolation(error, KEY_INDEX) ? await bookedWithKey() : undefined
+        if (meanwhile) return replay(meanwhile)
+        throw error
+      }
+    },
+  })
+
+  async function book(c: AppContext, patientId: number, input: z.output<typeof createSchema>) {
+    const found = await findBookableProfessional(db, input.professional_id)
+    if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+    const limits = config.booking
+    // Said before the time is checked (a patient at the limit needs no other time); decided below, under the patient's lock.
+    const reached = await upcomingLimitReached(db, { patientId, professionalId: found.user.id, now: new Date(clock()), limits })
+    if (reached) throw upcomingLimit(reached)
+    const rules = rulesOf(found.profile)
+    await checkStart(found.user.id, rules, input.start_time)
+
+    const end = input.start_time + rules.consultationMinutes * MINUTE
+    let outcome: Awaited<ReturnType<typeof insertAppointment>>
+    try {
+      outcome = await insertAppointment(
+        db,
+        {
           professionalId: found.user.id,
-          patientId: user.id,
+          patientId,
           startTime: new Date(input.start_time),
           endTime: new Date(end),
           blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
           notes: input.notes ?? '',
           meetingLink: meetingLink(),
+          idempotencyKey: input.idempotency_key ?? null,
           createdAt: new Date(clock()),
           updatedAt: new Date(clock()),
-        }, new Date(clock()))
-      } catch (error) {
-        // Someone else took it between the check and the insert (another request or process).
-        if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
-        throw error
-      }
-      // The confirmations go out now rather than at the next tick (which would send them anyway).
-      sendDueMessagesOf(created.id)
-      mirrorAppointmentLater(services, created.id)
-      return c.json(serialize(await reread(created.id)), 201)
+        },
+        new Date(clock()),
+        limits,
+      )
+    } catch (error) {
+      // Someone else took it between the check and the insert (another request or process).
+      if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
+      throw error
+    }
+    if ('existing' in outcome) return c.json(serialize(await reread(outcome.existing.id)), 200, PRIVATE)
+    if (!('created' in outcome)) throw upcomingLimit(outcome)
+    const { created } = outcome
+    // The confirmations go out now rather than at the next tick (which would send them anyway).
+    sendDueMessagesOf(created.id)
+    mirrorAppointmentLater(services, created.id)
+    return c.json(serialize(await reread(created.id)), 201, PRIVATE)
+  }
+
+  // What became of a booking whose answer was lost: the patient's appointment with that key, or 404.
+  api.endpoint('/appointments/by-idempotency-key/', {
+    GET: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const { key } = validate(z.object({ key: idempotencyKeyField() }), { key: c.req.query('key') })
+      const row = await findAppointmentByKey(db, user.id, key)
+      if (!row) throw notFound()
+      return c.json(serialize(await reread(row.id)), 200, PRIVATE)
     },
   })
 
@@ -340,9 +409,13 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     const caller = await authenticate(c, services)
     const { view } = await appointmentFor(c, caller, ['patient', 'admin'])
     const { appointment } = view
+    const input = validate(rescheduleSchema, await readFields(c.req.raw))
+    const key = input.idempotency_key
+    // This reschedule already moved it (its answer was lost): the appointment as it is, nothing moved again.
+    if (key !== undefined && appointment.rescheduleKey === key) return c.json(serialize(view, caller), 200, PRIVATE)
+    await enforceThrottle(services, 'reschedulePerUser', String(caller.user.id))
     const closed = closedReason(appointment, clock())
     if (closed) throw apiError(400, closed)
-    const input = validate(rescheduleSchema, await readFields(c.req.raw))
     const found = await findBookableProfessional(db, appointment.professionalId)
     if (!found) throw apiError(400, 'This professional is not taking appointments.')
     const rules = rulesOf(found.profile)
@@ -350,6 +423,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
     const end = input.start_time + rules.consultationMinutes * MINUTE
     let updated: AppointmentRow | undefined
+    let notices: QueuedMail[] = []
     try {
       const now = new Date(clock())
       const newStart = new Date(input.start_time)
@@ -361,11 +435,20 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
           blockedUntil: new Date(end + rules.bufferMinutes * MINUTE),
           status: 'scheduled',
           ...(input.notes !== undefined && { notes: input.notes }),
+          ...(key !== undefined && { rescheduleKey: key }),
         })
         // Moved: the reminders follow, and both people hear of it (in this transaction: once).
         if (row && row.startTime.getTime() !== appointment.startTime.getTime()) {
           await moveScheduledMessages(tx, appointment.id, newStart, now)
-          await queueAppointmentNotice(tx, { kind: 'moved', appointmentId: appointment.id, previousStart: appointment.startTime, now, appPublicUrl: config.appPublicUrl })
+          notices = await queueAppointmentNotice(tx, {
+            kind: 'moved',
+            appointmentId: appointment.id,
+            previousStart: appointment.startTime,
+            now,
+            appPublicUrl: config.appPublicUrl,
+            causedBy: caller.user.id,
+            mail: config.mail,
+          })
         }
         return row
       })
@@ -373,10 +456,16 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(appointment.professionalId, rules, input.start_time, appointment.id)
       throw error
     }
-    // Cancelled (or started) while we looked: say so, as if it had happened before.
-    if (!updated) throw apiError(400, closedReason((await reread(appointment.id)).appointment, clock()) ?? SLOT_TAKEN)
+    if (!updated) {
+      const current = await reread(appointment.id)
+      // The same reschedule, sent twice at once: the other one moved it.
+      if (key !== undefined && current.appointment.rescheduleKey === key) return c.json(serialize(current, caller), 200, PRIVATE)
+      // Cancelled (or started) while we looked: say so, as if it had happened before.
+      throw apiError(400, closedReason(current.appointment, clock()) ?? SLOT_TAKEN)
+    }
+    logDroppedMail(services.log, notices)
     mirrorAppointmentLater(services, appointment.id)
-    return c.json(serialize(await reread(appointment.id), caller))
+    return c.json(serialize(await reread(appointment.id), caller), 200, PRIVATE)
   }
 
   api.endpoint('/appointments/:id{[0-9]+}/update/', { PATCH: reschedule, PUT: reschedule })
@@ -386,14 +475,16 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const caller = await authenticate(c, services)
       const { view, relation } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
       const { appointment } = view
+      const { reason } = validate(cancelSchema, await readFields(c.req.raw))
+      await enforceThrottle(services, 'cancelPerUser', String(caller.user.id))
       const now = clock()
       const closed = closedReason(appointment, now)
       if (closed) throw apiError(400, closed)
-      const { reason } = validate(cancelSchema, await readFields(c.req.raw))
       // The terms (docs/product.md §9): full refund when the patient cancels 24 h or more ahead; the
       // professional's or an admin's cancellation is always refunded.
       const ahead = appointment.startTime.getTime() - now
       const refund = relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR ? 'full' : 'none'
+      let notices: QueuedMail[] = []
       const cancelled = await db.transaction(async (tx) => {
         const row = await updateOpenAppointment(tx, appointment.id, new Date(now), {
           status: 'cancelled',
@@ -405,11 +496,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         // Its reminders are cancelled and both people are told, in this transaction: once.
         if (row) {
           await cancelScheduledMessages(tx, appointment.id, new Date(now))
-          await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl })
+          notices = await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl, causedBy: caller.user.id, mail: config.mail })
         }
         return row
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
+      logDroppedMail(services.log, notices)
       mirrorAppointmentLater(services, appointment.id)
       return c.json(serialize(await reread(appointment.id), caller))
     },

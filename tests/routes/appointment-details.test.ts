@@ -184,6 +184,13 @@ describe('an appointment', () => {
     expect((failed.data as Reply).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
     const tooLong = await run(detailsAction, formRequest(url, { reason: 'x'.repeat(501) }, { Cookie: await signedIn() }), { id: '31' })
     expect((tooLong.data as Reply).result.error).toEqual({ reason: ['appointments:validation.reasonTooLong'] })
+    // Issue 22: cancelling is throttled per user; the wait is said, with Retry-After.
+    providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '600' } })))
+    const throttled = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    expect(throttled.status).toBe(429)
+    expect(throttled.headers.get('Retry-After')).toBe('600')
+    expect((throttled.data as Reply).result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 10 minutos.'])
+    expect((throttled.data as Reply).result.initialValue).toEqual({ reason: 'Viagem' })
   })
 })
 
@@ -276,8 +283,9 @@ describe('rescheduling', () => {
         return HttpResponse.json(appointment({ start_time: freeTimes[3]!.start, end_time: freeTimes[3]!.end }))
       }),
     )
-    const result = await run(rescheduleAction, formRequest(url, { intent: 'confirm', start_time: freeTimes[3]!.start, notes: 'Agora à tarde' }, { Cookie: await signedIn() }), { id: '31' })
-    expect(patched).toEqual({ start_time: '2026-12-03T12:00:00.000Z', notes: 'Agora à tarde' })
+    const key = (review.data as Extract<BookingReply, { step: 'review' }>).review.key
+    const result = await run(rescheduleAction, formRequest(url, { intent: 'confirm', start_time: freeTimes[3]!.start, notes: 'Agora à tarde', idempotency_key: key }, { Cookie: await signedIn() }), { id: '31' })
+    expect(patched).toEqual({ start_time: '2026-12-03T12:00:00.000Z', notes: 'Agora à tarde', idempotency_key: key })
     expect(result.location).toBe('/consultas/31')
     expect(await toastOf(result.headers)).toMatchObject({ message: { key: 'appointments:reschedule.done' } })
   })
@@ -296,6 +304,44 @@ describe('rescheduling', () => {
     serves(appointment({ start_time: '2026-11-30T11:30:00.000Z', end_time: '2026-11-30T12:20:00.000Z' }))
     const started = await run(rescheduleLoader, new Request(url, { headers: { Cookie: await signedIn() } }), { id: '31' })
     expect((started.data as { changeable: boolean }).changeable).toBe(false)
+  })
+
+  test('issue 22: a reschedule without an answer may have been saved: said so, the key kept; sent again, it is the same reschedule', async () => {
+    serves(appointment())
+    const KEY = 'Zq3k_-9vX2mP0aBcDeFgHiJk'
+    const bodies: unknown[] = []
+    let answer = () => HttpResponse.error() as Response
+    providerMock.use(
+      http.patch(providerUrl('/appointments/:id/update/'), async ({ request }) => {
+        bodies.push(await request.json())
+        return answer()
+      }),
+    )
+    const fields = { intent: 'confirm', start_time: freeTimes[3]!.start, notes: 'Agora à tarde', idempotency_key: KEY }
+    const failed = await run(rescheduleAction, formRequest(url, fields, { Cookie: await signedIn() }), { id: '31' })
+    const reply = failed.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual([
+      'Erro de conexão. Verifique sua internet e configurações.',
+      'Sua remarcação pode ter sido feita mesmo assim. Continue e confirme de novo: se ela já foi feita, nada muda duas vezes.',
+    ])
+    expect(reply.result.initialValue).toMatchObject({ start_time: freeTimes[3]!.start, notes: 'Agora à tarde', idempotency_key: KEY })
+    answer = () => HttpResponse.json(appointment({ start_time: freeTimes[3]!.start, end_time: freeTimes[3]!.end }))
+    const again = await run(rescheduleAction, formRequest(url, fields, { Cookie: await signedIn() }), { id: '31' })
+    expect(again.location).toBe('/consultas/31')
+    expect(bodies).toEqual([expect.objectContaining({ idempotency_key: KEY }), expect.objectContaining({ idempotency_key: KEY })])
+  })
+
+  test('issue 22: a throttled reschedule says how long to wait (Retry-After), the time and notes kept', async () => {
+    serves(appointment())
+    providerMock.use(
+      http.patch(providerUrl('/appointments/:id/update/'), () => HttpResponse.json({ detail: 'Request was throttled. Expected available in 40 seconds.' }, { status: 429, headers: { 'Retry-After': '40' } })),
+    )
+    const result = await run(rescheduleAction, formRequest(url, { intent: 'confirm', start_time: freeTimes[3]!.start, notes: 'Agora à tarde' }, { Cookie: await signedIn() }), { id: '31' })
+    expect(result.status).toBe(429)
+    expect(result.headers.get('Retry-After')).toBe('40')
+    const reply = result.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 40 segundos.'])
+    expect(reply.result.initialValue).toMatchObject({ notes: 'Agora à tarde' })
   })
 
   test('professionals do not reschedule here', async () => {

@@ -83,10 +83,32 @@ describe('consultation pages', () => {
     const form = screen.getByRole('button', { name: 'Confirmar agendamento' }).closest('form')!
     expect(form.querySelector('input[type="hidden"][name="start_time"]')).toHaveValue('2026-12-01T13:00:00.000Z')
     expect(form.querySelector('input[type="hidden"][name="notes"]')).toHaveValue('Sono leve')
-    // Back: the picker again, the time still chosen, the notes still there.
+    // The booking's key, made by the server for this review (decision 0034).
+    const key = form.querySelector<HTMLInputElement>('input[type="hidden"][name="idempotency_key"]')?.value
+    expect(key).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    // Back: the picker again, the time still chosen, the notes still there, the key carried along.
     await user.click(screen.getByRole('button', { name: 'Voltar' }))
     await waitFor(() => expect(screen.getByRole('radio', { name: '10:00' })).toBeChecked())
     expect(screen.getByRole('textbox', { name: /Observações/ })).toHaveValue('Sono leve')
+    const picker = screen.getByRole('button', { name: 'Continuar' }).closest('form')!
+    expect(picker.querySelector('input[type="hidden"][name="idempotency_key"]')).toHaveValue(key)
+  })
+
+  test('booking (issue 22): a confirmation without an answer says the booking may have gone through; the form keeps the time, notes and key', async () => {
+    directoryAndAvailability()
+    providerMock.use(http.post(providerUrl('/appointments/create/'), () => HttpResponse.error()))
+    await show('/consultas/agendar/7', '/consultas/agendar/:professionalId', BookingPage, bookLoader, bookAction)
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('radio', { name: '10:00' }))
+    await user.type(screen.getByRole('textbox', { name: /Observações/ }), 'Sono leve')
+    await user.click(screen.getByRole('button', { name: 'Continuar' }))
+    const confirm = await screen.findByRole('button', { name: 'Confirmar agendamento' })
+    const key = confirm.closest('form')!.querySelector<HTMLInputElement>('input[name="idempotency_key"]')!.value
+    await user.click(confirm)
+    expect(await screen.findByText(/Seu agendamento pode ter sido feito mesmo assim/)).toBeInTheDocument()
+    expect(screen.getByRole('radio', { name: '10:00' })).toBeChecked()
+    expect(screen.getByRole('textbox', { name: /Observações/ })).toHaveValue('Sono leve')
+    expect(screen.getByRole('button', { name: 'Continuar' }).closest('form')!.querySelector('input[type="hidden"][name="idempotency_key"]')).toHaveValue(key)
   })
 
   test('booking: a time taken meanwhile offers the nearest ones as radios, the notes kept', async () => {

@@ -26,7 +26,7 @@ const post = async (fields: Record<string, string>, cookie?: string, url = BOOK_
   run(bookAction, formRequest(url, fields, { Cookie: cookie ?? (await signedIn()) }), { professionalId: '7' })
 
 /** Records the POSTs to /appointments/create/ and answers with `answer`. */
-function createAnswers(answer: () => Response | Promise<Response> = () => HttpResponse.json(appointment({ id: 55 }), { status: 201 })) {
+function createAnswers(answer: () => Response | Promise<Response> = () => HttpResponse.json(appointment({ id: 55, start_time: chosen, end_time: '2026-12-01T13:50:00.000Z' }), { status: 201 })) {
   const received: unknown[] = []
   providerMock.use(
     http.post(providerUrl('/appointments/create/'), async ({ request }) => {
@@ -39,6 +39,13 @@ function createAnswers(answer: () => Response | Promise<Response> = () => HttpRe
 
 const notes = 'Tenho insônia há meses.\nGostaria de ajuda com a alimentação à noite.'
 const chosen = '2026-12-01T13:00:00.000Z'
+const MAY_HAVE_GONE_THROUGH = 'Seu agendamento pode ter sido feito mesmo assim. Continue e confirme de novo: se ele já foi feito, você vai direto para ele, sem agendar duas vezes.'
+/** A key as the review step makes them (decision 0034). */
+const KEY = 'Zq3k_-9vX2mP0aBcDeFgHiJk'
+const toastOf = async (result: { headers: Headers }) => {
+  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
+  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
+}
 
 describe('the directory', () => {
   test('each professional with profession, registration, pillars, languages, length, price in BRL and the next free time in the patient’s zone', async () => {
@@ -188,6 +195,7 @@ describe('booking: pick, review, confirm', () => {
       ends: '10:50',
       minutes: 50,
       zoneLabel: null,
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
     })
     expect(asked.availability).toHaveLength(1)
     expect(created).toEqual([])
@@ -207,10 +215,10 @@ describe('booking: pick, review, confirm', () => {
     expect(reply.chosen).toEqual({ value: chosen, label: 'terça-feira, 1 de dezembro de 2026 às 10:00' })
   })
 
-  test('confirming books it and goes to the appointment with a toast', async () => {
+  test('confirming books it with the review’s key and goes to the appointment with a toast', async () => {
     const created = createAnswers()
-    const result = await post({ intent: 'confirm', start_time: chosen, notes })
-    expect(created).toEqual([{ professional_id: 7, start_time: chosen, notes: notes.trim() }])
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(created).toEqual([{ professional_id: 7, start_time: chosen, notes: notes.trim(), idempotency_key: KEY }])
     expect(result.status).toBe(303)
     expect(result.location).toBe('/consultas/55')
     const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
@@ -268,7 +276,8 @@ describe('booking: pick, review, confirm', () => {
     const failed = await post({ intent: 'confirm', start_time: chosen, notes })
     expect(failed.status).toBe(400)
     const reply = failed.data as Extract<BookingReply, { step: 'pick' }>
-    expect(reply.result.error?.['']).toEqual(['Erro interno do servidor'])
+    // A server error on confirming may have come after the booking was made: said too (issue 22).
+    expect(reply.result.error?.['']).toEqual(['Erro interno do servidor', MAY_HAVE_GONE_THROUGH])
     expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
     expect(reply.chosen?.value).toBe(chosen)
 
@@ -285,7 +294,7 @@ describe('booking: pick, review, confirm', () => {
     )
     const request = formRequest(BOOK_URL, { intent: 'confirm', start_time: chosen, notes }, { Cookie: await signedIn() })
     const answered = await run(bookAction, request, { professionalId: '7' })
-    expect((answered.data as Extract<BookingReply, { step: 'pick' }>).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    expect((answered.data as Extract<BookingReply, { step: 'pick' }>).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.', MAY_HAVE_GONE_THROUGH])
     // The page's loader on the same (POST) request: no error page, the picker says the times could not be read.
     const page = await run(bookLoader, request, { professionalId: '7' })
     expect(page.status).toBe(200)
@@ -300,7 +309,7 @@ describe('booking: pick, review, confirm', () => {
     })
     const result = await post({ intent: 'confirm', start_time: chosen, notes })
     const reply = result.data as Extract<BookingReply, { step: 'pick' }>
-    expect(reply.result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
+    expect(reply.result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.', MAY_HAVE_GONE_THROUGH])
     expect(reply.result.initialValue).toMatchObject({ notes })
   })
 
@@ -324,6 +333,128 @@ describe('booking: pick, review, confirm', () => {
     const result = await post({ intent: 'confirm', start_time: chosen, notes: 'x'.repeat(1000) })
     expect(result.status).toBe(303)
     expect(created).toHaveLength(1)
+  })
+})
+
+describe('issue 22: a booking without an answer, the limits and the throttle', () => {
+  const NETWORK = 'Erro de conexão. Verifique sua internet e configurações.'
+  const MAYBE = MAY_HAVE_GONE_THROUGH
+  type Pick = Extract<BookingReply, { step: 'pick' }>
+
+  /** The provider's answer to the key lookup: this appointment, or 404. */
+  function keyLookup(found: Record<string, unknown> | null) {
+    const asked: string[] = []
+    providerMock.use(
+      http.get(providerUrl('/appointments/by-idempotency-key/'), ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('key') ?? '')
+        return found ? HttpResponse.json(found) : HttpResponse.json({ detail: 'Not found.' }, { status: 404 })
+      }),
+    )
+    return asked
+  }
+
+  test('the review step makes a key for this booking and shows it hidden; a key the form carries stays the same', async () => {
+    directoryAndAvailability()
+    const first = (await post({ intent: 'review', start_time: chosen, notes })).data as Extract<BookingReply, { step: 'review' }>
+    expect(first.review.key).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    const again = (await post({ intent: 'review', start_time: chosen, notes })).data as Extract<BookingReply, { step: 'review' }>
+    expect(again.review.key).not.toBe(first.review.key)
+    const kept = (await post({ intent: 'review', start_time: chosen, notes, idempotency_key: KEY })).data as Extract<BookingReply, { step: 'review' }>
+    expect(kept.review.key).toBe(KEY)
+    // "Back" keeps it too.
+    expect(((await post({ intent: 'back', start_time: chosen, notes, idempotency_key: KEY })).data as Pick).result.initialValue).toMatchObject({ idempotency_key: KEY })
+  })
+
+  test.each([
+    ['out of reach', () => HttpResponse.error(), NETWORK],
+    ['answering a server error', () => HttpResponse.json({ detail: 'boom' }, { status: 500 }), 'Erro interno do servidor'],
+  ])('a confirmation with the provider %s: the page says the booking may have gone through, with the time, notes and key kept', async (_name, answer, message) => {
+    const created = createAnswers(answer)
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(created).toEqual([expect.objectContaining({ idempotency_key: KEY })])
+    const reply = result.data as Pick
+    expect(reply.step).toBe('pick')
+    expect(reply.result.error?.['']).toEqual([message, MAYBE])
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes, idempotency_key: KEY })
+    expect(reply.chosen?.value).toBe(chosen)
+  })
+
+  test('a provider that hangs past the timeout: the same, and the key goes with the next confirmation', async () => {
+    createAnswers(async () => {
+      await delay('infinite')
+      return HttpResponse.json({})
+    })
+    const reply = (await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })).data as Pick
+    expect(reply.result.error?.['']).toEqual([NETWORK, MAYBE])
+    expect(reply.result.initialValue).toMatchObject({ idempotency_key: KEY })
+    // The provider is back and had booked it after all: the same key answers that appointment.
+    const created = createAnswers(() => HttpResponse.json(appointment({ id: 55, start_time: chosen, end_time: '2026-12-01T13:50:00.000Z' }), { status: 200 }))
+    const retried = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: String(reply.result.initialValue?.idempotency_key) })
+    expect(created).toEqual([expect.objectContaining({ idempotency_key: KEY })])
+    expect(retried.location).toBe('/consultas/55')
+    expect((await toastOf(retried))?.message).toEqual({ key: 'appointments:booking.booked' })
+  })
+
+  test('an answer for another time than the one sent is the key’s earlier booking: its page, said so', async () => {
+    createAnswers(() => HttpResponse.json(appointment({ id: 55 }), { status: 200 }))
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(result.location).toBe('/consultas/55')
+    expect((await toastOf(result))?.message).toEqual({ key: 'appointments:booking.bookedEarlier' })
+  })
+
+  test('the time looks taken at the review because the patient’s own earlier submission booked it: that booking, not “taken by someone else”', async () => {
+    directoryAndAvailability({ slots: freeTimes.filter((slot) => slot.start !== chosen) })
+    const asked = keyLookup(appointment({ id: 55, start_time: chosen }))
+    const result = await post({ intent: 'review', start_time: chosen, notes, idempotency_key: KEY })
+    expect(asked).toEqual([KEY])
+    expect(result.status).toBe(303)
+    expect(result.location).toBe('/consultas/55')
+    expect((await toastOf(result))?.message).toEqual({ key: 'appointments:booking.bookedEarlier' })
+  })
+
+  test('taken, and no booking of the patient’s with that key: the nearest times, as before', async () => {
+    directoryAndAvailability({ slots: freeTimes.filter((slot) => slot.start !== chosen) })
+    keyLookup(null)
+    const result = await post({ intent: 'review', start_time: chosen, notes, idempotency_key: KEY })
+    expect(result.status).toBe(409)
+    expect((result.data as Pick).taken).toHaveLength(3)
+    // A form without a key (the first review) does not ask.
+    const asked = keyLookup(null)
+    expect((await post({ intent: 'review', start_time: chosen, notes })).status).toBe(409)
+    expect(asked).toEqual([])
+  })
+
+  test('the professional’s calendar busy with the patient’s own booking (made by the lost submission): that booking', async () => {
+    providerMock.use(http.post(providerUrl('/calendar/availability/'), () => HttpResponse.json({ available: false, conflicts: [{ start: chosen, end: '2026-12-01T13:50:00.000Z' }], warnings: [] })))
+    keyLookup(appointment({ id: 55, start_time: chosen }))
+    const created = createAnswers()
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(result.location).toBe('/consultas/55')
+    expect(created).toEqual([])
+  })
+
+  test.each([
+    ['You already have 4 upcoming appointments with this professional.', 'Você já tem 4 consultas marcadas com este profissional, o máximo por enquanto. Para marcar outra, cancele ou remarque uma delas, ou espere a próxima acontecer; suas observações foram mantidas.'],
+    ['You already have 8 upcoming appointments.', 'Você já tem 8 consultas marcadas, o máximo por enquanto. Para marcar outra, cancele ou remarque uma delas, ou espere a próxima acontecer; suas observações foram mantidas.'],
+  ])('past a limit (%s): said in Portuguese, the time and notes kept', async (detail, translated) => {
+    createAnswers(() => HttpResponse.json({ detail, code: 'upcoming_limit', scope: 'professional', limit: 4 }, { status: 409 }))
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(result.status).toBe(409)
+    const reply = result.data as Pick
+    expect(reply.result.error?.['']).toEqual([translated])
+    expect(reply.taken).toBeNull()
+    expect(reply.chosen?.value).toBe(chosen)
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
+  })
+
+  test('throttled: the wait is said, with Retry-After, the time and notes kept', async () => {
+    createAnswers(() => HttpResponse.json({ detail: 'Request was throttled. Expected available in 1800 seconds.' }, { status: 429, headers: { 'Retry-After': '1800' } }))
+    const result = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY })
+    expect(result.status).toBe(429)
+    expect(result.headers.get('Retry-After')).toBe('1800')
+    const reply = result.data as Pick
+    expect(reply.result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 30 minutos.'])
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes })
   })
 })
 

@@ -46,7 +46,7 @@ describe('booking: the confirm step asks the professional’s Google Calendar', 
     providerMock.use(
       http.post(providerUrl('/appointments/create/'), async ({ request }) => {
         created.push(await request.json())
-        return HttpResponse.json(appointment({ id: 55 }), { status: 201 })
+        return HttpResponse.json(appointment({ id: 55, start_time: chosen.start, end_time: chosen.end }), { status: 201 })
       }),
     )
     return created

@@ -161,6 +161,8 @@ function PickForm({ picker, reply, defaultNotes, mode }: { picker: PickerView; r
           />
           <ErrorList id={fields.notes.errorId} errors={fields.notes.errors} />
         </div>
+        {/* The review step's key, kept through a failure: confirming again is the same booking (decision 0034). */}
+        {typeof fields.idempotency_key.initialValue === 'string' ? <input type="hidden" name={fields.idempotency_key.name} value={fields.idempotency_key.initialValue} /> : null}
         <SubmitButton name="intent" value="review" className="btn-primary" pendingText={t('picker.checking')}>
           {mode === 'book' ? t('picker.continue') : t('reschedule.continue')}
         </SubmitButton>
@@ -197,6 +199,8 @@ function ReviewStep({ review, mode }: { review: Extract<BookingReply, { step: 'r
         {/* The end, for the check of the professional's Google Calendar on confirming. */}
         <input type="hidden" name="end_time" value={new Date(Date.parse(review.start) + review.minutes * 60_000).toISOString()} />
         <input type="hidden" name="notes" value={review.notes} />
+        {/* Made by the server for this booking: sent again after a lost answer, it is the same booking, never a second. */}
+        <input type="hidden" name="idempotency_key" value={review.key} />
         <SubmitButton name="intent" value="confirm" className="btn-primary" pendingText={t('review.confirming')}>
           {mode === 'book' ? t('review.confirm') : t('reschedule.confirm')}
         </SubmitButton>
