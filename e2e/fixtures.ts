@@ -52,7 +52,6 @@ export async function timeInputFields(page: Page) {
   }
 }
 
-/** Signs in through the real form endpoint (no UI), sharing the cookies with the page. */
 /** Waits until the page is hydrated (root.tsx marks <html>), before a click only JavaScript handles. */
 export async function hydrated(page: Page) {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
@@ -61,7 +60,8 @@ export async function hydrated(page: Page) {
 /** Registers a new patient through the app and signs them in on this page's context. */
 export async function registerFreshPatient(page: Page, label = 'teste') {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`
-  const account = { name: `Pessoa ${label}`, username: `${label}${stamp}`, email: `${label}.${stamp}@example.com`, password: "caminhada-matinal-2025" }
+  // A person's name is letters (docs/product.md §5): the label's digits stay in the username only.
+  const account = { name: `Pessoa ${label.replace(/[^\p{L}]/gu, '') || 'Teste'}`, username: `${label}${stamp}`, email: `${label}.${stamp}@example.com`, password: "caminhada-matinal-2025" }
   const response = await page.request.post('/auth?mode=register', {
     form: { name: account.name, username: account.username, email: account.email, password: account.password, confirmPassword: account.password, acceptTerms: 'on' },
     maxRedirects: 0,
