@@ -5,6 +5,7 @@ import { authenticate } from '#server/auth/authenticate.ts'
 import { hashPassword, verifyPassword } from '#server/auth/passwords.ts'
 import { validatePassword } from '#server/auth/password-rules.ts'
 import { revokeAllSessions, startSession } from '#server/auth/sessions.ts'
+import { utcDateOf } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
 import { calendarFeeds, photos, users } from '#server/db/schema.ts'
 import type { AppContext, Api } from '#server/http/api.ts'
@@ -62,7 +63,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
     const { user, groups } = await authenticate(c, services)
     const { fields, files } = await readRequestData(c.req.raw)
     const changes = validate(profileUpdateSchema, fields)
-    if (changes.birth_date && changes.birth_date > new Date(clock()).toISOString().slice(0, 10)) {
+    if (changes.birth_date && changes.birth_date > utcDateOf(clock())) {
       throw fieldError('birth_date', 'Birth date cannot be in the future.')
     }
 
