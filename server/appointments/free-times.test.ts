@@ -2,15 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { TimeSlot, WeeklyAvailability } from '#server/db/schema.ts'
 import {
   freeTimesByDate,
-  addDays,
-  clockMinutes,
   freeTimes,
   isClear,
-  localDateOf,
   nearestFree,
-  startOfLocalDay,
   startTimeProblem,
-  weekdayOf,
   type Booking,
   type DateException,
   type ScheduleRules,
@@ -68,32 +63,6 @@ const MONDAY = { start: '2026-03-02T03:00:00Z', end: '2026-03-03T03:00:00Z' }
 const MONDAY_FREE = ['08:00', '08:50', '09:40', '10:30', '13:00', '13:50', '14:40', '15:30', '16:20', '17:10'].map((time) => {
   const [hours, minutes] = time.split(':').map(Number)
   return iso(at('2026-03-02T03:00:00Z') + (hours! * 60 + minutes!) * MINUTE)
-})
-
-describe('clock times and dates', () => {
-  it('parses HH:MM, with 24:00 only as an end', () => {
-    expect(clockMinutes('00:00')).toBe(0)
-    expect(clockMinutes('23:59')).toBe(1439)
-    expect(clockMinutes('24:00')).toBeUndefined()
-    expect(clockMinutes('24:00', { allowEndOfDay: true })).toBe(1440)
-    for (const bad of ['8:00', '08:60', '25:00', '08:00:00', ' 08:00', '']) expect(clockMinutes(bad)).toBeUndefined()
-  })
-
-  it('names weekdays and local dates', () => {
-    expect(weekdayOf('2026-03-02')).toBe('monday')
-    expect(weekdayOf('2026-03-08')).toBe('sunday')
-    expect(addDays('2026-02-28', 1)).toBe('2026-03-01')
-    expect(localDateOf(at('2026-03-02T02:59:00Z'), 'America/Sao_Paulo')).toBe('2026-03-01')
-    expect(localDateOf(at('2026-03-02T02:59:00Z'), 'Europe/Lisbon')).toBe('2026-03-02')
-  })
-
-  it('finds the start of a local day, also when midnight falls in a gap', () => {
-    expect(iso(startOfLocalDay('2026-03-02', 'America/Sao_Paulo'))).toBe('2026-03-02T03:00:00.000Z')
-    // São Paulo skipped from 00:00 to 01:00 on 2018-11-04: the day began at 01:00 (UTC-2).
-    expect(iso(startOfLocalDay('2018-11-04', 'America/Sao_Paulo'))).toBe('2018-11-04T03:00:00.000Z')
-    // The day after the fall-back (2019-02-17 00:00 became 2019-02-16 23:00) begins once.
-    expect(iso(startOfLocalDay('2019-02-17', 'America/Sao_Paulo'))).toBe('2019-02-17T03:00:00.000Z')
-  })
 })
 
 describe('freeTimes', () => {

@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { clockMinutes } from '#server/dates.ts'
 import { WEEKDAYS, type TimeSlot, type WeeklyAvailability } from '#server/db/schema.ts'
 import { ApiError, type ErrorBody } from '#server/http/errors.ts'
 import { booleanField, DATE_FORMAT_MESSAGE, dateRangeProblem, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
-import { clockMinutes, type DateException, type ScheduleRules } from './free-times'
+import type { DateException, ScheduleRules } from './free-times'
 
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
 export type ScheduleInput = ScheduleRules & { exceptions: DateException[] }

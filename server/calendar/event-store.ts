@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm'
-import { startOfLocalDay } from '#server/appointments/free-times.ts'
+import { startOfLocalDay } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
 import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, eq, gt, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
-import { startOfLocalDay } from '#server/appointments/free-times.ts'
+import { startOfLocalDay } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeGoogleCalendars, fakeGoogleEvents, fakeGoogleSyncTokens, type GoogleEventTime } from '#server/db/schema.ts'
 import { isDateInRange, isInstantInRange, parseInstant } from '#server/http/fields.ts'

@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from '#server/appointments/free-times.ts'
+import { addDays, weekdayOf } from '#server/dates.ts'
 import { WEEKDAYS, type HabitEntryStatus, type HabitFrequency } from '#server/db/schema.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm'
-import { localDateOf } from '#server/appointments/free-times.ts'
+import { localDateOf, storedClockMinutes, wallClockOf } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
 import { habitEntries, habitReminders, habits, outbox, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
@@ -18,13 +18,6 @@ import { isDue } from './habit-stats'
 export const REMINDER_WINDOW_MINUTES = 120
 
 export type HabitReminderReport = { sent: number }
-
-/** "HH:MM" of an instant in a zone. */
-function wallClockOf(instant: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant)
-}
-
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 
 /**
  * The reminder e-mail. No habit name in it: a name can tell about health ("dia sem álcool"), and
@@ -50,7 +43,7 @@ export async function dispatchHabitReminders(db: Database, { now, appPublicUrl }
   const report: HabitReminderReport = { sent: 0 }
   for (const habit of candidates) {
     const today = localDateOf(now, habit.timeZone)
-    const late = minutesOf(wallClockOf(now, habit.timeZone)) - minutesOf(habit.reminderTime!)
+    const late = storedClockMinutes(wallClockOf(now, habit.timeZone)) - storedClockMinutes(habit.reminderTime!)
     if (late < 0 || late > REMINDER_WINDOW_MINUTES || today < habit.createdOn || !isDue(habit.frequency, today)) continue
     const sent = await db.transaction(async (tx) => {
       const [answered] = await tx.select({ status: habitEntries.status }).from(habitEntries).where(and(eq(habitEntries.habitId, habit.id), eq(habitEntries.date, today)))

@@ -1,4 +1,4 @@
-import { addDays, localDateOf } from '#server/appointments/free-times.ts'
+import { addDays, localDateOf } from '#server/dates.ts'
 import { completionByPillar, currentStreak, bestStreak, habitStrength, heatMap, isDue, weeklyCompletion, type HabitFacts } from './habit-stats'
 import type { HabitEntryRow, HabitRow } from './repository'
 

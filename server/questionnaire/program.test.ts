@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { GOAL_LEVELS, GOAL_LIBRARY } from './goal-library'
-import { addDays, defaultWeeks, focusLevel, focusStartWeek, orderPillars, planProgram, programProgress, saoPauloDate } from './program'
+import { defaultWeeks, focusLevel, focusStartWeek, orderPillars, planProgram, programProgress } from './program'
 
 const PILLARS = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias']
 const SCORES = { estresse: 55, exercicio: 80, alimento: 45, sono: 30, relacionamentos: 90, substancias: 70 }
@@ -119,17 +119,7 @@ describe('goal library', () => {
   })
 })
 
-describe('dates in São Paulo', () => {
-  it('takes the calendar date in America/Sao_Paulo (UTC-3)', () => {
-    expect(saoPauloDate(Date.UTC(2025, 2, 18, 2, 59))).toBe('2025-03-17')
-    expect(saoPauloDate(Date.UTC(2025, 2, 18, 3, 0))).toBe('2025-03-18')
-  })
-
-  it('adds days across months and years', () => {
-    expect(addDays('2025-03-18', 7 * 8 - 1)).toBe('2025-05-12')
-    expect(addDays('2025-12-29', 7)).toBe('2026-01-05')
-  })
-
+describe('the program on São Paulo dates', () => {
   it('places today in the program', () => {
     expect(programProgress('2025-03-18', 8, '2025-03-18')).toEqual({ currentWeek: 1, finished: false })
     expect(programProgress('2025-03-18', 8, '2025-03-24')).toEqual({ currentWeek: 1, finished: false })

@@ -1,3 +1,4 @@
+import { daysBetween } from '#server/dates.ts'
 import { GOAL_LEVELS } from './goal-library'
 import { rankPillars, type Scores } from './scoring'
 
@@ -18,7 +19,6 @@ import { rankPillars, type Scores } from './scoring'
 export const MIN_WEEKS = 8
 export const MAX_WEEKS = 12
 export const WEEKS_PER_EXTRA_FOCUS = 2
-export const TIME_ZONE = 'America/Sao_Paulo'
 
 export type PlannedGoal = { pillar: string; level: number; focus: boolean }
 export type PlannedWeek = { week: number; goals: PlannedGoal[] }
@@ -75,24 +75,9 @@ export function planProgram({ focusPillars, allPillars, scores, weeks }: { focus
   return { weeks: length, focusPillars, pillarsOrder, schedule }
 }
 
-/** The calendar date (YYYY-MM-DD) of an instant in São Paulo. */
-export function saoPauloDate(epochMs: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(epochMs)
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)!.value
-  return `${part('year')}-${part('month')}-${part('day')}`
-}
-
-export function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() + days)
-  return date.toISOString().slice(0, 10)
-}
-
-const DAY_MS = 24 * 3600 * 1000
-
 /** Where a program stands on a given São Paulo date: the week in progress, or finished. */
 export function programProgress(startsOn: string, weeks: number, today: string): { currentWeek: number; finished: boolean } {
-  const days = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${startsOn}T00:00:00Z`)) / DAY_MS)
+  const days = daysBetween(startsOn, today)
   const week = Math.floor(Math.max(0, days) / 7) + 1
   return { currentWeek: Math.min(week, weeks), finished: week > weeks }
 }

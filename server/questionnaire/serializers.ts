@@ -1,7 +1,8 @@
+import { addDays } from '#server/dates.ts'
 import type { LocalizedText } from '#server/db/schema.ts'
 import { photoUrl } from '#server/users/serializers.ts'
 import type { UserRow } from '#server/users/repository.ts'
-import { addDays, programProgress } from './program'
+import { programProgress } from './program'
 import type { GoalRow, ProgramRow } from './program-repository'
 import type { PillarRow, QuestionRow, ResultRow, VersionRow } from './repository'
 

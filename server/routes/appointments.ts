@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import {
-  addDays,
   freeTimes,
   freeTimesByDate,
   isClear,
-  localDateOf,
   nearestFree,
-  startOfLocalDay,
   startTimeProblem,
   type Booking,
   type BusyInterval,
   type DateException,
   type ScheduleRules,
 } from '#server/appointments/free-times.ts'
+import { addDays, localDateOf, startOfLocalDay } from '#server/dates.ts'
 import {
   bookableProfessionals,
   bookingRulesOf,

@@ -1,7 +1,14 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { authenticateWithRole } from '#server/auth/authenticate.ts'
-import { contactMessages } from '#server/db/schema.ts'
+import {
+  contactMessagesPage,
+  countContactMessages,
+  findContactMessage,
+  insertContactMessage,
+  setContactMessageHandled,
+  type ContactFilter,
+  type ContactMessageRow,
+} from '#server/contact/repository.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { notFound, validationError } from '#server/http/errors.ts'
@@ -38,9 +45,7 @@ const contactSchema = z.object({
 
 const updateSchema = z.object({ handled: booleanField().optional() })
 
-type ContactRow = typeof contactMessages.$inferSelect
-
-function serializeContactMessage(row: ContactRow) {
+function serializeContactMessage(row: ContactMessageRow) {
   return {
     id: row.id,
     name: row.name,
@@ -53,9 +58,6 @@ function serializeContactMessage(row: ContactRow) {
     created_at: row.createdAt.toISOString(),
   }
 }
-
-/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
 
 /** django-filter's BooleanFilter spellings for ?handled=. */
 const HANDLED_FILTER: Record<string, boolean> = { true: true, True: true, '1': true, false: false, False: false, '0': false }
@@ -70,19 +72,16 @@ export function registerContactRoutes(api: Api, services: Services): void {
       const input = validate(contactSchema, await readFields(c.req.raw))
       await enforceThrottle(services, 'contactPerEmail', input.email)
 
-      const [row] = await db
-        .insert(contactMessages)
-        .values({
-          name: input.name,
-          email: normaliseEmail(input.email),
-          phone: input.phone ?? '',
-          subject: input.subject,
-          message: input.message,
-          createdAt: new Date(clock()),
-        })
-        .returning()
-      await queueMail(db, contactNotificationMessage({ ...row!, adminUrl: `${config.appPublicUrl}/admin/messages` }))
-      return c.json({ id: row!.id, detail: 'Thank you for your message. Our team will get back to you soon.' }, 201)
+      const row = await insertContactMessage(db, {
+        name: input.name,
+        email: normaliseEmail(input.email),
+        phone: input.phone ?? '',
+        subject: input.subject,
+        message: input.message,
+        createdAt: new Date(clock()),
+      })
+      await queueMail(db, contactNotificationMessage({ ...row, adminUrl: `${config.appPublicUrl}/admin/messages` }))
+      return c.json({ id: row.id, detail: 'Thank you for your message. Our team will get back to you soon.' }, 201)
     },
 
     GET: async (c) => {
@@ -91,40 +90,28 @@ export function registerContactRoutes(api: Api, services: Services): void {
       const subject = c.req.query('subject')?.trim()
       const handled = c.req.query('handled')?.trim()
 
-      const conditions: SQL[] = []
-      if (search) {
-        const pattern = likePattern(search)
-        conditions.push(or(ilike(contactMessages.name, pattern), ilike(contactMessages.email, pattern), ilike(contactMessages.message, pattern))!)
-      }
+      const filter: ContactFilter = {}
+      if (search) filter.search = search
       if (subject) {
         if (!(CONTACT_SUBJECTS as readonly string[]).includes(subject)) {
           throw validationError({ subject: [`Select a valid choice. ${subject} is not one of the available choices.`] })
         }
-        conditions.push(eq(contactMessages.subject, subject as ContactSubject))
+        filter.subject = subject as ContactSubject
       }
       if (handled) {
         if (!(handled in HANDLED_FILTER)) throw validationError({ handled: ['Select a valid choice.'] })
-        conditions.push(eq(contactMessages.handled, HANDLED_FILTER[handled]!))
+        filter.handled = HANDLED_FILTER[handled]!
       }
-      const where = conditions.length > 0 ? and(...conditions) : undefined
 
-      const [{ total }] = (await db.select({ total: count() }).from(contactMessages).where(where)) as [{ total: number }]
-      const page = paginate(c, total)
-
-      const rows = await db
-        .select()
-        .from(contactMessages)
-        .where(where)
-        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-        .limit(page.limit)
-        .offset(page.offset)
+      const page = paginate(c, await countContactMessages(db, filter))
+      const rows = await contactMessagesPage(db, filter, page)
 
       return c.json(page.envelope(rows.map(serializeContactMessage)))
     },
   })
 
   const findMessage = async (id: number) => {
-    const [row] = await db.select().from(contactMessages).where(eq(contactMessages.id, id))
+    const row = await findContactMessage(db, id)
     if (!row) throw notFound()
     return row
   }
@@ -140,12 +127,7 @@ export function registerContactRoutes(api: Api, services: Services): void {
       const row = await findMessage(idParam(c, 'id'))
       const { handled } = validate(updateSchema, await readFields(c.req.raw))
       if (handled === undefined || handled === row.handled) return c.json(serializeContactMessage(row))
-      const [updated] = await db
-        .update(contactMessages)
-        .set({ handled, handledAt: handled ? new Date(clock()) : null })
-        .where(eq(contactMessages.id, row.id))
-        .returning()
-      return c.json(serializeContactMessage(updated!))
+      return c.json(serializeContactMessage(await setContactMessageHandled(db, row.id, handled, clock())))
     },
   })
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { addDays } from '#server/dates.ts'
 import { CALENDAR_SCOPE } from '#server/google/calendar-api.ts'
 import {
   allFakeEvents,
@@ -203,7 +204,6 @@ const accountSchema = z.object({ email: emailField() })
 
 /** An event someone else put in the calendar (or the owner, in Google's own app): what the dev helper writes. */
 function externalEvent(input: z.output<typeof externalEventSchema>, calendarEmail: string): Record<string, unknown> {
-  const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
   const times = input.date
     ? { start: { date: input.date }, end: { date: addDays(input.date, input.days ?? 1) } }
     : { start: { dateTime: new Date(input.start!).toISOString() }, end: { dateTime: new Date(input.end!).toISOString() } }

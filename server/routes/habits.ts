@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { authenticateWithRole } from '#server/auth/authenticate.ts'
 import { WEEKDAYS, type HabitFrequency, type Weekday } from '#server/db/schema.ts'
-import { addDays, localDateOf } from '#server/appointments/free-times.ts'
+import { addDays, daysBetween, localDateOf } from '#server/dates.ts'
 import { habitDetail, habitSummary, pillarRates, HEAT_MAP_DAYS, TRACKABLE_DAYS } from '#server/habits/serializers.ts'
 import {
   clearDay,
@@ -350,7 +350,7 @@ export function registerHabitRoutes(api: Api, services: Services): void {
 
 /** The program week `today` falls in (1 to weeks). */
 function currentWeek(startsOn: string, today: string, weeks: number): number {
-  const days = Math.floor((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${startsOn}T00:00:00Z`)) / 86_400_000)
+  const days = daysBetween(startsOn, today)
   return Math.min(weeks, Math.max(1, Math.floor(days / 7) + 1))
 }
 

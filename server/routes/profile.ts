@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { authenticate } from '#server/auth/authenticate.ts'
 import { hashPassword, verifyPassword } from '#server/auth/passwords.ts'
 import { validatePassword } from '#server/auth/password-rules.ts'
-import { revokeAllSessions, startSession } from '#server/auth/sessions.ts'
+import { startSession } from '#server/auth/sessions.ts'
+import { utcDateOf } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
-import { calendarFeeds, photos, users } from '#server/db/schema.ts'
 import type { AppContext, Api } from '#server/http/api.ts'
 import { readFields, readRequestData } from '#server/http/body.ts'
 import { fieldError, validationError } from '#server/http/errors.ts'
 import { booleanField, charField, nullableDateField, passwordField, personNameField, timeZoneField, validate } from '#server/http/fields.ts'
 import { detectImageType, MAX_PHOTO_BYTES } from '#server/media/image-type.ts'
 import type { Services } from '#server/services.ts'
-import { findUserById, type UserRow } from '#server/users/repository.ts'
+import { changePassword, deletePhoto, findUserById, insertPhoto, updateUser, type UserRow } from '#server/users/repository.ts'
 import { serializeProfile, serializeUser } from '#server/users/serializers.ts'
 import { enforceThrottle, requestAddress } from './throttling'
 
@@ -62,7 +61,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
     const { user, groups } = await authenticate(c, services)
     const { fields, files } = await readRequestData(c.req.raw)
     const changes = validate(profileUpdateSchema, fields)
-    if (changes.birth_date && changes.birth_date > new Date(clock()).toISOString().slice(0, 10)) {
+    if (changes.birth_date && changes.birth_date > utcDateOf(clock())) {
       throw fieldError('birth_date', 'Birth date cannot be in the future.')
     }
 
@@ -72,21 +71,16 @@ export function registerProfileRoutes(api: Api, services: Services): void {
     const removePhoto = fields.photo === null
     const newPhotoName = photoFile ? await storePhoto(db, photoFile) : undefined
 
-    await db
-      .update(users)
-      .set({
-        ...(changes.first_name !== undefined && { firstName: changes.first_name }),
-        ...(changes.last_name !== undefined && { lastName: changes.last_name }),
-        ...(changes.phone !== undefined && { phone: changes.phone }),
-        ...(changes.birth_date !== undefined && { birthDate: changes.birth_date }),
-        ...(changes.bio !== undefined && { bio: changes.bio }),
-        ...(changes.time_zone !== undefined && { timeZone: changes.time_zone }),
-        ...(newPhotoName !== undefined ? { photoName: newPhotoName } : removePhoto ? { photoName: null } : {}),
-      })
-      .where(eq(users.id, user.id))
-    if ((newPhotoName !== undefined || removePhoto) && user.photoName) {
-      await db.delete(photos).where(eq(photos.name, user.photoName))
-    }
+    await updateUser(db, user.id, {
+      ...(changes.first_name !== undefined && { firstName: changes.first_name }),
+      ...(changes.last_name !== undefined && { lastName: changes.last_name }),
+      ...(changes.phone !== undefined && { phone: changes.phone }),
+      ...(changes.birth_date !== undefined && { birthDate: changes.birth_date }),
+      ...(changes.bio !== undefined && { bio: changes.bio }),
+      ...(changes.time_zone !== undefined && { timeZone: changes.time_zone }),
+      ...(newPhotoName !== undefined ? { photoName: newPhotoName } : removePhoto ? { photoName: null } : {}),
+    })
+    if ((newPhotoName !== undefined || removePhoto) && user.photoName) await deletePhoto(db, user.photoName)
     const updated = (await findUserById(db, user.id)) as UserRow
     return c.json(serializeProfile(updated, groups, photoBase))
   }
@@ -106,11 +100,7 @@ export function registerProfileRoutes(api: Api, services: Services): void {
       const password = await hashPassword(input.new_password)
       // Every session ends, a copy of this one included; the caller continues in a new one. The
       // calendar feed ends too unless the user chose to keep it (a link already in their calendar app).
-      await db.transaction(async (tx) => {
-        await tx.update(users).set({ password }).where(eq(users.id, user.id))
-        await revokeAllSessions(tx as unknown as Database, user.id, clock())
-        if (!input.keep_calendar_feed) await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, user.id))
-      })
+      await changePassword(db, user.id, password, { keepCalendarFeed: input.keep_calendar_feed === true, clock })
       const pair = await startSession(services, user.id)
       return c.json({ detail: 'Password updated successfully.', ...pair })
     },
@@ -125,6 +115,6 @@ async function storePhoto(db: Database, file: File): Promise<string> {
   const type = detectImageType(bytes)
   if (!type) throw fieldError('photo', INVALID_IMAGE)
   const name = `${randomUUID().replaceAll('-', '')}.${type.extension}`
-  await db.insert(photos).values({ name, contentType: type.contentType, bytes, size: bytes.length })
+  await insertPhoto(db, { name, contentType: type.contentType, bytes })
   return name
 }

@@ -1,7 +1,5 @@
-import { and, asc, count, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
-import { groups, userGroups, users } from '#server/db/schema.ts'
 import { GROUP_NAMES } from '#server/db/seed-data.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
@@ -9,7 +7,19 @@ import { notFound, validationError, type FieldErrors } from '#server/http/errors
 import { booleanField, listField, personNameField, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
-import { findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, setUserGroups } from '#server/users/repository.ts'
+import {
+  countUsers,
+  findUserById,
+  groupIdsByName,
+  groupNamesByUser,
+  groupNamesOf,
+  isCareLinked,
+  setUserGroups,
+  updateUser,
+  userCounts,
+  usersPage,
+  type UserFilter,
+} from '#server/users/repository.ts'
 import { serializeUserDetail } from '#server/users/serializers.ts'
 
 // There are three groups; room for more without letting one request carry thousands.
@@ -22,9 +32,6 @@ const adminUpdateSchema = z.object({
   groups: listField(z.string({ error: 'Not a valid string.' }), { maxLength: MAX_GROUPS }).optional(),
 })
 
-/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
-
 /** Admin views of users: paginated list with search, stats, detail and edits. */
 export function registerUserAdminRoutes(api: Api, services: Services): void {
   const { db, config } = services
@@ -36,42 +43,12 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       const search = c.req.query('search')?.trim()
       const group = c.req.query('group')?.trim()
 
-      const conditions: SQL[] = []
-      if (search) {
-        const pattern = likePattern(search)
-        conditions.push(
-          or(
-            ilike(users.username, pattern),
-            ilike(users.email, pattern),
-            ilike(users.firstName, pattern),
-            ilike(users.lastName, pattern),
-            ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-          )!,
-        )
-      }
-      if (group) {
-        conditions.push(
-          exists(
-            db
-              .select({ one: sql`1` })
-              .from(userGroups)
-              .innerJoin(groups, eq(groups.id, userGroups.groupId))
-              .where(and(eq(userGroups.userId, users.id), eq(sql`lower(${groups.name})`, group.toLowerCase()))),
-          ),
-        )
-      }
-      const where = conditions.length > 0 ? and(...conditions) : undefined
+      const filter: UserFilter = {}
+      if (search) filter.search = search
+      if (group) filter.group = group
 
-      const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [{ total: number }]
-      const page = paginate(c, total)
-
-      const rows = await db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(asc(users.id))
-        .limit(page.limit)
-        .offset(page.offset)
+      const page = paginate(c, await countUsers(db, filter))
+      const rows = await usersPage(db, filter, page)
       const groupsByUser = await groupNamesByUser(db, rows.map((row) => row.id))
 
       return c.json(page.envelope(rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase))))
@@ -81,17 +58,10 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
   api.endpoint('/users/stats/', {
     GET: async (c) => {
       await authenticateWithRole(c, services, 'admin')
-      const [totals] = await db
-        .select({ total: count(), active: count(sql`CASE WHEN ${users.isActive} THEN 1 END`) })
-        .from(users)
-      const perGroup = await db
-        .select({ name: groups.name, members: count(userGroups.userId) })
-        .from(groups)
-        .leftJoin(userGroups, eq(userGroups.groupId, groups.id))
-        .groupBy(groups.name)
+      const { total, active, membersByGroup } = await userCounts(db)
       const byGroup = Object.fromEntries(GROUP_NAMES.map((name) => [name, 0])) as Record<(typeof GROUP_NAMES)[number], number>
-      for (const row of perGroup) if (row.name in byGroup) byGroup[row.name as keyof typeof byGroup] = Number(row.members)
-      return c.json({ total: Number(totals?.total ?? 0), active: Number(totals?.active ?? 0), by_group: byGroup })
+      for (const row of membersByGroup) if (row.name in byGroup) byGroup[row.name as keyof typeof byGroup] = row.members
+      return c.json({ total, active, by_group: byGroup })
     },
   })
 
@@ -128,7 +98,7 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
         ...(changes.last_name !== undefined && { lastName: changes.last_name }),
         ...(changes.is_active !== undefined && { isActive: changes.is_active }),
       }
-      if (Object.keys(values).length > 0) await db.update(users).set(values).where(eq(users.id, user.id))
+      if (Object.keys(values).length > 0) await updateUser(db, user.id, values)
       if (groupNames) await setUserGroups(db, user.id, groupNames)
       const updated = (await findUserById(db, user.id))!
       return c.json(serializeUserDetail(updated, await groupNamesOf(db, user.id), photoBase))

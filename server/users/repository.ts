@@ -1,8 +1,10 @@
-import { and, asc, count, eq, inArray, like, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, exists, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm'
+import type { Clock } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
+import { likePattern } from '#server/db/like-pattern.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { liveSession } from '#server/auth/sessions.ts'
-import { authSessions, calendarConnections, groups, professionalPatients, professionalProfiles, userGroups, users } from '#server/db/schema.ts'
+import { liveSession, revokeAllSessions } from '#server/auth/sessions.ts'
+import { authSessions, calendarConnections, calendarFeeds, groups, professionalPatients, photos, professionalProfiles, userGroups, users } from '#server/db/schema.ts'
 
 export type UserRow = typeof users.$inferSelect
 
@@ -194,3 +196,91 @@ const patientsQuery = preparedQuery((db) =>
     .offset(sql.placeholder('offset'))
     .prepare('patients_of_professional'),
 )
+
+/** The admins' filters of the user list: a text in the username, e-mail or names; a group, by name in any case. */
+export type UserFilter = { search?: string; group?: string }
+
+function userFilterCondition(db: Database, { search, group }: UserFilter): SQL | undefined {
+  const conditions: SQL[] = []
+  if (search) {
+    const pattern = likePattern(search)
+    conditions.push(
+      or(
+        ilike(users.username, pattern),
+        ilike(users.email, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+      )!,
+    )
+  }
+  if (group) {
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(userGroups)
+          .innerJoin(groups, eq(groups.id, userGroups.groupId))
+          .where(and(eq(userGroups.userId, users.id), eq(sql`lower(${groups.name})`, group.toLowerCase()))),
+      ),
+    )
+  }
+  return conditions.length > 0 ? and(...conditions) : undefined
+}
+
+export async function countUsers(db: Database, filter: UserFilter): Promise<number> {
+  const [{ total }] = (await db.select({ total: count() }).from(users).where(userFilterCondition(db, filter))) as [{ total: number }]
+  return total
+}
+
+/** A page of the users the filter keeps, by id. */
+export async function usersPage(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }): Promise<UserRow[]> {
+  return db
+    .select()
+    .from(users)
+    .where(userFilterCondition(db, filter))
+    .orderBy(asc(users.id))
+    .limit(limit)
+    .offset(offset)
+}
+
+/** How many users there are, how many are active, and each group's members by group name. */
+export async function userCounts(db: Database): Promise<{ total: number; active: number; membersByGroup: { name: string; members: number }[] }> {
+  const [totals] = await db
+    .select({ total: count(), active: count(sql`CASE WHEN ${users.isActive} THEN 1 END`) })
+    .from(users)
+  const perGroup = await db
+    .select({ name: groups.name, members: count(userGroups.userId) })
+    .from(groups)
+    .leftJoin(userGroups, eq(userGroups.groupId, groups.id))
+    .groupBy(groups.name)
+  return { total: Number(totals?.total ?? 0), active: Number(totals?.active ?? 0), membersByGroup: perGroup.map((row) => ({ name: row.name, members: Number(row.members) })) }
+}
+
+export type UserChanges = Partial<Pick<typeof users.$inferInsert, 'firstName' | 'lastName' | 'isActive' | 'phone' | 'birthDate' | 'bio' | 'timeZone' | 'photoName'>>
+
+/** Writes the given fields of a user. */
+export async function updateUser(db: Database, userId: number, changes: UserChanges): Promise<void> {
+  await db.update(users).set(changes).where(eq(users.id, userId))
+}
+
+/**
+ * A new password, in one transaction: every session of the user ends, and the private calendar
+ * feed too unless it is kept (decision 0037).
+ */
+export async function changePassword(db: Database, userId: number, password: string, { keepCalendarFeed, clock }: { keepCalendarFeed: boolean; clock: Clock }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ password }).where(eq(users.id, userId))
+    await revokeAllSessions(tx as unknown as Database, userId, clock())
+    if (!keepCalendarFeed) await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId))
+  })
+}
+
+/** Stores a profile photo's bytes under its public name. */
+export async function insertPhoto(db: Database, photo: { name: string; contentType: string; bytes: Buffer }): Promise<void> {
+  await db.insert(photos).values({ name: photo.name, contentType: photo.contentType, bytes: photo.bytes, size: photo.bytes.length })
+}
+
+export async function deletePhoto(db: Database, name: string): Promise<void> {
+  await db.delete(photos).where(eq(photos.name, name))
+}
