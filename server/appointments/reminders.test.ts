@@ -7,7 +7,7 @@ import { outbox, scheduledMessages, users } from '#server/db/schema.ts'
 import { reminderTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { deliverOutbox, type MailSender, type OutgoingMail } from '#server/mail/delivery.ts'
-import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 import { scheduledMessagesOf } from './reminders'
 
 /**
@@ -439,24 +439,4 @@ describe('PGlite: two provider apps on one embedded database', () => {
   })
 })
 
-const postgres = await createPostgresDatabase()
-if ('unavailable' in postgres) {
-  console.warn(`[provider] PostgreSQL reminder tests skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run them.`)
-  describe.skip(`PostgreSQL: two processes (skipped: ${postgres.unavailable})`, () => {
-    it('needs TEST_DATABASE_URL', () => undefined)
-  })
-} else {
-  describe('PostgreSQL: two provider processes (two pools) on one database', () => {
-    remindersSuite('postgres', async () => {
-      const second = await postgres.openAnother()
-      return {
-        first: postgres.handle,
-        second,
-        async dispose() {
-          await second.close()
-          await postgres.drop()
-        },
-      }
-    })
-  })
-}
+await describeOnPostgres('PostgreSQL: two provider processes (two pools) on one database', (open) => remindersSuite('postgres', open))

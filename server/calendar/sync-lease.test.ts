@@ -3,7 +3,7 @@ import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { silentLogger } from '#server/log.ts'
 import { answerConsent } from '#server/testing/fake-google-flow.ts'
-import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
 import { syncCalendar } from './sync'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -68,24 +68,9 @@ describe('calendar sync lease: PGlite', () => {
   })
 })
 
-const postgres = await createPostgresDatabase()
-if ('unavailable' in postgres) {
-  console.warn(`[provider] PostgreSQL calendar sync lease skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run it.`)
-  describe.skip(`calendar sync lease: PostgreSQL (skipped: ${postgres.unavailable})`, () => {
-    it('needs TEST_DATABASE_URL', () => undefined)
-  })
-} else {
-  describe('calendar sync lease: PostgreSQL, two connection pools', () => {
-    leaseSuite(async () => {
-      const other = await postgres.openAnother()
-      return {
-        first: postgres.handle.db,
-        second: other.db,
-        dispose: async () => {
-          await other.close()
-          await postgres.drop()
-        },
-      }
-    })
-  })
-}
+await describeOnPostgres('calendar sync lease: PostgreSQL, two connection pools', (open) =>
+  leaseSuite(async () => {
+    const { first, second, dispose } = await open()
+    return { first: first.db, second: second.db, dispose }
+  }),
+)

@@ -7,7 +7,7 @@ import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { outbox } from '#server/db/schema.ts'
 import { mailTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
-import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, resetDatabase, testConfig } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testConfig } from '#server/testing/harness.ts'
 import { backoffMs, deliverOutbox, describeFailure, isPermanentFailure, MAX_ATTEMPTS } from './delivery'
 
 /**
@@ -319,24 +319,9 @@ describe('two workers on PGlite', () => {
   })
 })
 
-const postgres = await createPostgresDatabase()
-if ('unavailable' in postgres) {
-  console.warn(`[provider] PostgreSQL mail delivery tests skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run them.`)
-  describe.skip(`two workers on PostgreSQL (skipped: ${postgres.unavailable})`, () => {
-    it('needs TEST_DATABASE_URL', () => undefined)
-  })
-} else {
-  describe('two workers on PostgreSQL (two pools, one database)', () => {
-    concurrentSuite(async () => {
-      const other = await postgres.openAnother()
-      return {
-        first: postgres.handle.db,
-        second: other.db,
-        async dispose() {
-          await other.close()
-          await postgres.drop()
-        },
-      }
-    })
-  })
-}
+await describeOnPostgres('two workers on PostgreSQL (two pools, one database)', (open) =>
+  concurrentSuite(async () => {
+    const { first, second, dispose } = await open()
+    return { first: first.db, second: second.db, dispose }
+  }),
+)

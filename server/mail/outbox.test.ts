@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { databaseError } from '#server/db/errors.ts'
 import { outbox } from '#server/db/schema.ts'
-import { createMemoryDatabase, createPostgresDatabase, resetDatabase } from '#server/testing/harness.ts'
+import { createMemoryDatabase, describeOnPostgres, resetDatabase } from '#server/testing/harness.ts'
 import { appointmentCollapseKey, type NoticeState } from './collapse'
 import { DROPPED_OVER_BOUND, queueCollapsibleMail, type CollapsibleMail } from './outbox'
 
@@ -139,24 +139,4 @@ describe('PGlite: the outbox on one embedded database', () => {
   })
 })
 
-const postgres = await createPostgresDatabase()
-if ('unavailable' in postgres) {
-  console.warn(`[provider] PostgreSQL outbox tests skipped: ${postgres.unavailable}. Set TEST_DATABASE_URL to run them.`)
-  describe.skip(`PostgreSQL: two processes (skipped: ${postgres.unavailable})`, () => {
-    it('needs TEST_DATABASE_URL', () => undefined)
-  })
-} else {
-  describe('PostgreSQL: two provider processes (two pools) on one database', () => {
-    outboxSuite('postgres', async () => {
-      const second = await postgres.openAnother()
-      return {
-        first: postgres.handle,
-        second,
-        async dispose() {
-          await second.close()
-          await postgres.drop()
-        },
-      }
-    })
-  })
-}
+await describeOnPostgres('PostgreSQL: two provider processes (two pools) on one database', (open) => outboxSuite('postgres', open))

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
+import { describe, it } from 'vitest'
 import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { Clock } from '#server/clock.ts'
 import { loadConfig, type ProviderConfig } from '#server/config.ts'
@@ -113,6 +114,37 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
       await admin.end()
     },
   }
+}
+
+/** Two provider processes on one database: two handles, and how to end them. */
+export type TwoProcesses = { first: DatabaseHandle; second: DatabaseHandle; dispose(): Promise<void> }
+
+/**
+ * Declares `suite` on the PostgreSQL at TEST_DATABASE_URL, as two provider processes (two
+ * connection pools on one fresh schema), or a skipped block that says why it could not run.
+ */
+export async function describeOnPostgres(title: string, suite: (open: () => Promise<TwoProcesses>) => void): Promise<void> {
+  const postgres = await createPostgresDatabase()
+  if ('unavailable' in postgres) {
+    console.warn(`[provider] ${title}: skipped, ${postgres.unavailable}. Set TEST_DATABASE_URL to run it.`)
+    describe.skip(`${title} (skipped: ${postgres.unavailable})`, () => {
+      it('needs TEST_DATABASE_URL', () => undefined)
+    })
+    return
+  }
+  describe(title, () => {
+    suite(async () => {
+      const second = await postgres.openAnother()
+      return {
+        first: postgres.handle,
+        second,
+        async dispose() {
+          await second.close()
+          await postgres.drop()
+        },
+      }
+    })
+  })
 }
 
 // Everything except the fake Google's signing key: regenerating it would only make jose's
