@@ -61,7 +61,7 @@ async function tricklingPost(baseURL: string, localAddress: string, path: string
 }
 
 async function homePageAnswers(baseURL: string) {
-  const response = await fetch(`${baseURL}/`, { signal: AbortSignal.timeout(15_000) })
+  const response = await fetch(`${baseURL}/`, { signal: AbortSignal.timeout(60_000) })
   return response.status
 }
 

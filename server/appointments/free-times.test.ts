@@ -171,13 +171,10 @@ describe('freeTimes', () => {
       .sort((a, b) => (a.id * 7919) % 200 - (b.id * 7919) % 200)
     expect(booked).toHaveLength(200)
     const query = { schedule, exceptions: [], booked, now: SUNDAY_MORNING }
-    freeTimes(query)
-    const started = performance.now()
+    // How long it takes is the bench's (`npm run bench -- --only=freetimes`), never a test's.
     const result = freeTimes(query)
-    const elapsed = performance.now() - started
     expect(result.length).toBeLessThan(all.length - 200)
     expect(result.every((start) => isClear(schedule, booked, start))).toBe(true)
-    expect(elapsed).toBeLessThan(20)
   })
 })
 

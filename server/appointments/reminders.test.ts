@@ -58,7 +58,8 @@ async function holdOutboxUntilWaiting(handle: DatabaseHandle, count: number) {
       const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
       await watcher.connect()
       try {
-        const deadline = Date.now() + 10_000
+        // A bound against a hang, not a budget: the waiters appear as soon as the machine gets to them.
+        const deadline = Date.now() + 90_000
         const waiting = async () => Number((await watcher.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and (query like '%"outbox"%' or query like '%pg_advisory_xact_lock%')`)).rows[0]!.waiting)
         while ((await waiting()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
         expect(await waiting()).toBeGreaterThanOrEqual(count)
