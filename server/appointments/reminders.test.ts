@@ -7,7 +7,7 @@ import { outbox, scheduledMessages, users } from '#server/db/schema.ts'
 import { reminderTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { deliverOutbox, type MailSender, type OutgoingMail } from '#server/mail/delivery.ts'
-import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp, watchLockWaits } from '#server/testing/harness.ts'
 import { scheduledMessagesOf } from './reminders'
 
 /**
@@ -54,15 +54,9 @@ async function holdOutboxUntilWaiting(handle: DatabaseHandle, count: number) {
   await isLocked
   return {
     async release() {
-      const { default: pg } = await import('pg')
-      const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
-      await watcher.connect()
+      const watcher = await watchLockWaits(['%"outbox"%', '%pg_advisory_xact_lock%'])
       try {
-        // A bound against a hang, not a budget: the waiters appear as soon as the machine gets to them.
-        const deadline = Date.now() + 90_000
-        const waiting = async () => Number((await watcher.query<{ waiting: string }>(`select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and (query like '%"outbox"%' or query like '%pg_advisory_xact_lock%')`)).rows[0]!.waiting)
-        while ((await waiting()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-        expect(await waiting()).toBeGreaterThanOrEqual(count)
+        expect(await watcher.until(count)).toBeGreaterThanOrEqual(count)
       } finally {
         await watcher.end()
         release()

@@ -66,6 +66,8 @@ async function openPostgres(url: string, searchPath: string | undefined): Promis
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // Named in pg_stat_activity; a test's pools by their schema, so a test watches only its own.
+    application_name: searchPath ? `innera ${searchPath}` : 'innera',
     ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
   })
   // An idle client losing its connection must not crash the process; the pool replaces it.

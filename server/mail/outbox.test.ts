@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { databaseError } from '#server/db/errors.ts'
 import { outbox } from '#server/db/schema.ts'
-import { createMemoryDatabase, describeOnPostgres, resetDatabase } from '#server/testing/harness.ts'
+import { createMemoryDatabase, describeOnPostgres, resetDatabase, watchLockWaits } from '#server/testing/harness.ts'
 import { appointmentCollapseKey, type NoticeState } from './collapse'
 import { DROPPED_OVER_BOUND, queueCollapsibleMail, type CollapsibleMail } from './outbox'
 
@@ -28,24 +28,11 @@ function mail(appointmentId: number, state: NoticeState, causedBy: number | null
   }
 }
 
-/** On PostgreSQL: until `count` sessions of this database wait for a lock on the outbox or an advisory lock. */
+/** On PostgreSQL: until `count` sessions of this test's pools wait for a lock on the outbox or an advisory lock. */
 async function untilWaiting(count: number): Promise<void> {
-  const { default: pg } = await import('pg')
-  const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
-  await watcher.connect()
+  const watcher = await watchLockWaits(['%"outbox"%', '%pg_advisory_xact_lock%'])
   try {
-    const waiting = async () =>
-      Number(
-        (
-          await watcher.query<{ waiting: string }>(
-            `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and (query like '%"outbox"%' or query like '%pg_advisory_xact_lock%')`,
-          )
-        ).rows[0]!.waiting,
-      )
-    // A bound against a hang, not a budget: the waiters appear as soon as the machine gets to them.
-    const deadline = Date.now() + 90_000
-    while ((await waiting()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(await waiting()).toBeGreaterThanOrEqual(count)
+    expect(await watcher.until(count)).toBeGreaterThanOrEqual(count)
   } finally {
     await watcher.end()
   }

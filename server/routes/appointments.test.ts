@@ -4,7 +4,7 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
 import { appointments, outbox, professionalProfiles, users } from '#server/db/schema.ts'
-import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp, watchLockWaits } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo (UTC-3).
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -1108,24 +1108,12 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
     )
     // The pool holds 10 connections and the lock takes one: nine inserts can wait at once. They
     // are watched from a connection of its own (the pool's are all busy).
-    const { default: pg } = await import('pg')
-    const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
-    await watcher.connect()
-    const waitingInserts = async () =>
-      Number(
-        (
-          await watcher.query<{ waiting: string }>(
-            // The first insert waits for the table; the others wait their turn behind it
-            // (the professional's bookings lock, decision 0023) or, without it, at the insert.
-            `select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and (query like 'insert into "appointments"%' or query like '%pg_advisory_xact_lock%')`,
-          )
-        ).rows[0]!.waiting,
-      )
+    // The first insert waits for the table; the others wait their turn behind it (the
+    // professional's bookings lock, decision 0023) or, without it, at the insert.
+    const watcher = await watchLockWaits(['insert into "appointments"%', '%pg_advisory_xact_lock%'])
     let waiting = 0
     try {
-      // A bound against a hang, not a budget: the waiters appear as soon as the machine gets to them.
-      const deadline = Date.now() + 90_000
-      while ((waiting = await waitingInserts()) < 9 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+      waiting = await watcher.until(9)
     } finally {
       await watcher.end()
       release()

@@ -79,6 +79,9 @@ async function schemaFingerprint(): Promise<string> {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** This test process's schemas: the pid keeps parallel workers and runs apart. */
+const SCHEMA_PREFIX = `provider_test_${process.pid}_`
+
 export type PostgresTestDatabase = {
   handle: DatabaseHandle
   /** Another connection pool on the same schema: a second provider process. The caller closes it. */
@@ -100,7 +103,7 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
   } catch (error) {
     return { unavailable: `TEST_DATABASE_URL does not answer (${error instanceof Error ? error.message : String(error)})` }
   }
-  const schema = `provider_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  const schema = `${SCHEMA_PREFIX}${randomBytes(4).toString('hex')}`
   await admin.query(`CREATE SCHEMA ${schema}`)
   const handle = await openDatabase({ url, schema })
   await handle.migrate(findMigrationsDir())
@@ -113,6 +116,38 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase | {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`)
       await admin.end()
     },
+  }
+}
+
+/**
+ * Watches, from a connection of its own, how many of this test process's database sessions wait
+ * for a lock while running a statement like one of `patterns` (SQL LIKE). Only this process's
+ * pools count (their schemas carry its pid, and the pools name themselves after their schema), so
+ * other test files and other runs on the same PostgreSQL never add to the count.
+ */
+export async function watchLockWaits(patterns: string[]) {
+  const { default: pg } = await import('pg')
+  const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+  await watcher.connect()
+  return {
+    async count(): Promise<number> {
+      const { rows } = await watcher.query<{ waiting: string }>(
+        `select count(*) as waiting from pg_stat_activity where wait_event_type = 'Lock' and application_name like $1 and query like any($2)`,
+        [`innera ${SCHEMA_PREFIX}%`, patterns],
+      )
+      return Number(rows[0]!.waiting)
+    },
+    /** The count once it reaches `count`, or after 90 s: a bound against a hang, never a budget. */
+    async until(count: number): Promise<number> {
+      const deadline = Date.now() + 90_000
+      let waiting = await this.count()
+      while (waiting < count && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        waiting = await this.count()
+      }
+      return waiting
+    },
+    end: () => watcher.end(),
   }
 }
 
