@@ -46,9 +46,9 @@ describe('provider timeouts and forwarding', () => {
 })
 
 describe('APP_MAX_CONCURRENT_REQUESTS', () => {
-  test('32 by default, a whole number from 1 to 10000 when given', () => {
-    expect(parseEnv(base).APP_MAX_CONCURRENT_REQUESTS).toBe(32)
-    expect(parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: '8' }).APP_MAX_CONCURRENT_REQUESTS).toBe(8)
+  test('8 by default, a whole number from 1 to 10000 when given', () => {
+    expect(parseEnv(base).APP_MAX_CONCURRENT_REQUESTS).toBe(8)
+    expect(parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: '32' }).APP_MAX_CONCURRENT_REQUESTS).toBe(32)
     for (const value of ['0', '-1', '1.5', 'many', '10001']) expect(() => parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: value })).toThrow(/APP_MAX_CONCURRENT_REQUESTS/)
   })
 })

@@ -50,7 +50,7 @@ const schema = z
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     // Pages and data requests rendered at once; the rest wait their turn in arrival order (decision 0021).
-    APP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(32),
+    APP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(8),
     // Slow clients (decision 0038): the headers must arrive within this, and a form's body within
     // APP_BODY_TIMEOUT_MS after them (an upload, six times as large, six times as long); bodies wait
     // whole, outside the render slots, at most APP_MAX_BUFFERED_BODY_BYTES of them at once; one
