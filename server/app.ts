@@ -31,6 +31,7 @@ import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
 import { registerMediaRoutes } from './routes/media'
 import { registerPillarRoutes } from './routes/pillars'
+import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
 import { registerProgramRoutes } from './routes/program'
@@ -157,6 +158,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerUserAdminRoutes(api, services)
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
+  registerProductRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -724,4 +725,88 @@ export const habitReminders = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.habitId, table.date] })],
+)
+
+export const PRODUCT_TYPES = ['consultation_package', 'program', 'course', 'digital_material', 'subscription'] as const
+export type ProductType = (typeof PRODUCT_TYPES)[number]
+export const PLAN_INTERVALS = ['monthly', 'yearly', 'trial', 'program'] as const
+export type PlanInterval = (typeof PLAN_INTERVALS)[number]
+/** A consultation package holds one of these numbers of consultations. */
+export const PACKAGE_SIZES = [1, 4, 8] as const
+/** Prices are integer cents of BRL, from R$ 0,01 to R$ 100.000,00. */
+export const MAX_PRICE_CENTS = 10_000_000
+/** Slugs (a product's, a category): lowercase letters and digits in words joined by single hyphens. */
+export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$'
+export const PRODUCT_NAME_MAX = 120
+export const PRODUCT_DESCRIPTION_MAX = 2000
+
+/**
+ * A {pt, en, es} text of 1 to `max` characters in each language. A CHECK passes when its
+ * expression is NULL, and a missing key reads as NULL: coalesce makes that a refusal.
+ */
+const localizedTextCheck = (column: AnyPgColumn, max: number) =>
+  sql.join(
+    (['pt', 'en', 'es'] as const).map((language) => {
+      const key = sql.raw(`'${language}'`)
+      return sql`coalesce(jsonb_typeof(${column} -> ${key}) = 'string' and char_length(${column} ->> ${key}) between 1 and ${sql.raw(String(max))}, false)`
+    }),
+    sql` and `,
+  )
+
+/**
+ * The solutions catalogue (issue 24, decision 0045): what the platform sells. The type decides
+ * which of the type-specific columns hold a value, and the CHECK constraints make every other
+ * combination impossible to store: consultations (1, 4 or 8) and an optional professional (null:
+ * any professional) only for a consultation package; weeks (8-12) for a program and for a
+ * program-specific subscription; a plan interval and trial days (0-90, at least 1 for a trial)
+ * only for a subscription. Inactive products are kept (purchases will point at them) and hidden.
+ */
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    // A stable, readable identity: the seed's key ("never duplicated") and a name for URLs.
+    slug: varchar('slug', { length: 80 }).notNull().unique(),
+    productType: varchar('product_type', { length: 30 }).$type<ProductType>().notNull(),
+    category: varchar('category', { length: 40 }).notNull(),
+    pillarSlug: varchar('pillar_slug', { length: 50 }).references(() => pillars.slug),
+    name: jsonb('name').$type<LocalizedText>().notNull(),
+    description: jsonb('description').$type<LocalizedText>().notNull(),
+    priceCents: integer('price_cents').notNull(),
+    active: boolean('active').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+    consultations: integer('consultations'),
+    professionalId: integer('professional_id').references(() => users.id, { onDelete: 'cascade' }),
+    weeks: integer('weeks'),
+    planInterval: varchar('plan_interval', { length: 10 }).$type<PlanInterval>(),
+    trialDays: integer('trial_days'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('products_listing_idx').on(table.sortOrder, table.id).where(sql`${table.active}`),
+    index('products_pillar_idx').on(table.pillarSlug),
+    index('products_professional_idx').on(table.professionalId),
+    check('products_slug_check', sql`${table.slug} ~ ${sql.raw(`'${SLUG_PATTERN}'`)}`),
+    check('products_type_check', sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material', 'subscription')`),
+    check('products_category_check', sql`${table.category} ~ ${sql.raw(`'${SLUG_PATTERN}'`)}`),
+    check('products_name_check', localizedTextCheck(table.name, PRODUCT_NAME_MAX)),
+    check('products_description_check', localizedTextCheck(table.description, PRODUCT_DESCRIPTION_MAX)),
+    check('products_price_check', sql`${table.priceCents} > 0 and ${table.priceCents} <= ${sql.raw(String(MAX_PRICE_CENTS))}`),
+    check('products_sort_order_check', sql`${table.sortOrder} between 0 and 1000000`),
+    // Each rule is written so that a NULL never makes it pass (a CHECK accepts NULL as "not false").
+    check(
+      'products_consultations_check',
+      sql`(${table.productType} = 'consultation_package' and ${table.consultations} is not null and ${table.consultations} in (1, 4, 8)) or (${table.productType} <> 'consultation_package' and ${table.consultations} is null)`,
+    ),
+    check('products_professional_check', sql`${table.professionalId} is null or ${table.productType} = 'consultation_package'`),
+    check(
+      'products_plan_check',
+      sql`(${table.productType} = 'subscription' and ${table.planInterval} is not null and ${table.trialDays} is not null and ${table.planInterval} in ('monthly', 'yearly', 'trial', 'program') and ${table.trialDays} between 0 and 90 and (${table.planInterval} <> 'trial' or ${table.trialDays} >= 1)) or (${table.productType} <> 'subscription' and ${table.planInterval} is null and ${table.trialDays} is null)`,
+    ),
+    check(
+      'products_weeks_check',
+      sql`((${table.productType} = 'program' or ${table.planInterval} is not distinct from 'program') and ${table.weeks} is not null and ${table.weeks} between 8 and 12) or (${table.productType} <> 'program' and ${table.planInterval} is distinct from 'program' and ${table.weeks} is null)`,
+    ),
+  ],
 )

@@ -1,4 +1,4 @@
-import type { LocalizedText, WeeklyAvailability } from './schema'
+import type { LocalizedText, PlanInterval, ProductType, WeeklyAvailability } from './schema'
 
 export const GROUP_NAMES = ['admin', 'profissional', 'paciente'] as const
 export type GroupName = (typeof GROUP_NAMES)[number]
@@ -193,4 +193,253 @@ export const DEMO_CARE_LINKS: [professional: string, patient: string][] = [
   ['profissional@innera.local', 'paciente@innera.local'],
   ['profissional@innera.local', 'paciente2@innera.local'],
   ['nutricionista@innera.local', 'paciente2@innera.local'],
+]
+
+/**
+ * The solutions catalogue (issue 24, decision 0045), in the order the shop shows it. Prices are
+ * integer cents of BRL: a consultation is R$ 180,00 and packages are discounted (4 for 10 % off,
+ * 8 for 15 % off). `professional` names a demo professional by e-mail (absent: any professional).
+ * The category is the shop's shelf: care with a professional (`atendimento`), programs
+ * (`programas`), courses and materials (`conteudos`), memberships (`assinaturas`).
+ */
+export type ProductSeed = {
+  slug: string
+  productType: ProductType
+  category: string
+  pillarSlug: string | null
+  name: LocalizedText
+  description: LocalizedText
+  priceCents: number
+  consultations?: number
+  professional?: string
+  weeks?: number
+  planInterval?: PlanInterval
+  trialDays?: number
+}
+
+export const PRODUCTS: ProductSeed[] = [
+  {
+    slug: 'consulta-avulsa',
+    productType: 'consultation_package',
+    category: 'atendimento',
+    pillarSlug: null,
+    consultations: 1,
+    priceCents: 18_000,
+    name: { pt: 'Consulta avulsa', en: 'Single consultation', es: 'Consulta individual' },
+    description: {
+      pt: 'Uma consulta on-line de 50 minutos com um profissional credenciado da Innera, à sua escolha. Ideal para tirar dúvidas, revisar sua avaliação de saúde ou dar o primeiro passo.',
+      en: 'One 50-minute online consultation with an Innera-accredited professional of your choice. Ideal for answering questions, reviewing your health assessment or taking the first step.',
+      es: 'Una consulta en línea de 50 minutos con un profesional acreditado de Innera, a tu elección. Ideal para resolver dudas, revisar tu evaluación de salud o dar el primer paso.',
+    },
+  },
+  {
+    slug: 'pacote-4-consultas',
+    productType: 'consultation_package',
+    category: 'atendimento',
+    pillarSlug: null,
+    consultations: 4,
+    priceCents: 64_800,
+    name: { pt: 'Pacote de 4 consultas', en: 'Package of 4 consultations', es: 'Paquete de 4 consultas' },
+    description: {
+      pt: 'Quatro consultas on-line de 50 minutos com qualquer profissional da Innera, com 10% de desconto sobre o valor avulso. Bom para um mês de acompanhamento semanal.',
+      en: 'Four 50-minute online consultations with any Innera professional, 10% off the single-consultation price. Good for a month of weekly follow-up.',
+      es: 'Cuatro consultas en línea de 50 minutos con cualquier profesional de Innera, con un 10% de descuento sobre el precio individual. Bueno para un mes de seguimiento semanal.',
+    },
+  },
+  {
+    slug: 'pacote-8-consultas',
+    productType: 'consultation_package',
+    category: 'atendimento',
+    pillarSlug: null,
+    consultations: 8,
+    priceCents: 122_400,
+    name: { pt: 'Pacote de 8 consultas', en: 'Package of 8 consultations', es: 'Paquete de 8 consultas' },
+    description: {
+      pt: 'Oito consultas on-line de 50 minutos com qualquer profissional da Innera, com 15% de desconto sobre o valor avulso. Para quem quer um acompanhamento contínuo ao longo de dois a três meses.',
+      en: 'Eight 50-minute online consultations with any Innera professional, 15% off the single-consultation price. For steady follow-up over two to three months.',
+      es: 'Ocho consultas en línea de 50 minutos con cualquier profesional de Innera, con un 15% de descuento sobre el precio individual. Para un seguimiento continuo durante dos o tres meses.',
+    },
+  },
+  {
+    slug: 'pacote-4-consultas-paula-ribeiro',
+    productType: 'consultation_package',
+    category: 'atendimento',
+    pillarSlug: null,
+    consultations: 4,
+    professional: 'profissional@innera.local',
+    priceCents: 64_800,
+    name: { pt: 'Pacote de 4 consultas com Dra. Paula Ribeiro', en: 'Package of 4 consultations with Dr Paula Ribeiro', es: 'Paquete de 4 consultas con la Dra. Paula Ribeiro' },
+    description: {
+      pt: 'Quatro consultas on-line de 50 minutos com a Dra. Paula Ribeiro, médica de medicina do estilo de vida, para trabalhar estresse, sono, atividade física e o controle de substâncias com um plano feito para você.',
+      en: 'Four 50-minute online consultations with Dr Paula Ribeiro, a lifestyle-medicine physician, to work on stress, sleep, physical activity and substance control with a plan made for you.',
+      es: 'Cuatro consultas en línea de 50 minutos con la Dra. Paula Ribeiro, médica de medicina del estilo de vida, para trabajar el estrés, el sueño, la actividad física y el control de sustancias con un plan hecho para ti.',
+    },
+  },
+  {
+    slug: 'programa-essencial-8-semanas',
+    productType: 'program',
+    category: 'programas',
+    pillarSlug: null,
+    weeks: 8,
+    priceCents: 89_000,
+    name: { pt: 'Programa Essencial (8 semanas)', en: 'Essential Program (8 weeks)', es: 'Programa Esencial (8 semanas)' },
+    description: {
+      pt: 'Oito semanas de metas semanais nos pilares que mais pedem sua atenção, montadas a partir da sua avaliação de saúde, com duas consultas de acompanhamento e acesso aos cursos da plataforma.',
+      en: 'Eight weeks of weekly goals in the pillars that need your attention most, built from your health assessment, with two follow-up consultations and access to the platform’s courses.',
+      es: 'Ocho semanas de metas semanales en los pilares que más necesitan tu atención, construidas a partir de tu evaluación de salud, con dos consultas de seguimiento y acceso a los cursos de la plataforma.',
+    },
+  },
+  {
+    slug: 'programa-completo-12-semanas',
+    productType: 'program',
+    category: 'programas',
+    pillarSlug: null,
+    weeks: 12,
+    priceCents: 129_000,
+    name: { pt: 'Programa Completo (12 semanas)', en: 'Complete Program (12 weeks)', es: 'Programa Completo (12 semanas)' },
+    description: {
+      pt: 'Doze semanas para transformar a rotina nos seis pilares, no seu ritmo: metas semanais personalizadas, quatro consultas de acompanhamento, acompanhamento de hábitos e todos os cursos e materiais da plataforma.',
+      en: 'Twelve weeks to change your routine across the six pillars, at your own pace: personalised weekly goals, four follow-up consultations, habit tracking and every course and material on the platform.',
+      es: 'Doce semanas para transformar tu rutina en los seis pilares, a tu ritmo: metas semanales personalizadas, cuatro consultas de seguimiento, seguimiento de hábitos y todos los cursos y materiales de la plataforma.',
+    },
+  },
+  {
+    slug: 'plano-programa-12-semanas',
+    productType: 'subscription',
+    category: 'programas',
+    pillarSlug: null,
+    planInterval: 'program',
+    weeks: 12,
+    trialDays: 0,
+    priceCents: 24_900,
+    name: { pt: 'Plano do programa (12 semanas)', en: 'Program plan (12 weeks)', es: 'Plan del programa (12 semanas)' },
+    description: {
+      pt: 'Acesso completo à plataforma durante as 12 semanas do seu programa: cursos, materiais, plano semanal e acompanhamento de hábitos. Sem renovação automática.',
+      en: 'Full access to the platform for the 12 weeks of your program: courses, materials, weekly plan and habit tracking. No automatic renewal.',
+      es: 'Acceso completo a la plataforma durante las 12 semanas de tu programa: cursos, materiales, plan semanal y seguimiento de hábitos. Sin renovación automática.',
+    },
+  },
+  {
+    slug: 'curso-sono-reparador',
+    productType: 'course',
+    category: 'conteudos',
+    pillarSlug: 'sono',
+    priceCents: 19_700,
+    name: { pt: 'Curso Sono reparador', en: 'Restful Sleep course', es: 'Curso Sueño reparador' },
+    description: {
+      pt: 'Doze aulas em vídeo sobre ritmo circadiano, higiene do sono, cafeína, telas e a rotina antes de deitar, com exercícios práticos para dormir melhor em quatro semanas.',
+      en: 'Twelve video lessons on the circadian rhythm, sleep hygiene, caffeine, screens and the bedtime routine, with practical exercises to sleep better within four weeks.',
+      es: 'Doce clases en vídeo sobre el ritmo circadiano, la higiene del sueño, la cafeína, las pantallas y la rutina antes de dormir, con ejercicios prácticos para dormir mejor en cuatro semanas.',
+    },
+  },
+  {
+    slug: 'curso-estresse-sob-controle',
+    productType: 'course',
+    category: 'conteudos',
+    pillarSlug: 'estresse',
+    priceCents: 19_700,
+    name: { pt: 'Curso Estresse sob controle', en: 'Stress Under Control course', es: 'Curso Estrés bajo control' },
+    description: {
+      pt: 'Dez aulas em vídeo para reconhecer os sinais do estresse e responder a eles com respiração, pausas ao longo do dia, organização do tempo e limites mais saudáveis no trabalho.',
+      en: 'Ten video lessons to recognise the signs of stress and answer them with breathing, pauses through the day, time management and healthier boundaries at work.',
+      es: 'Diez clases en vídeo para reconocer las señales del estrés y responder a ellas con respiración, pausas a lo largo del día, organización del tiempo y límites más saludables en el trabajo.',
+    },
+  },
+  {
+    slug: 'curso-comida-de-verdade',
+    productType: 'course',
+    category: 'conteudos',
+    pillarSlug: 'alimento',
+    priceCents: 16_700,
+    name: { pt: 'Curso Comida de verdade no dia a dia', en: 'Real Food Every Day course', es: 'Curso Comida real en el día a día' },
+    description: {
+      pt: 'Oito aulas em vídeo para montar pratos equilibrados com feijão, arroz, legumes e frutas da estação, ler rótulos, cozinhar mais em casa e comer bem gastando menos.',
+      en: 'Eight video lessons on putting together balanced plates with beans, rice, vegetables and seasonal fruit, reading labels, cooking more at home and eating well for less.',
+      es: 'Ocho clases en vídeo para armar platos equilibrados con frijoles, arroz, verduras y frutas de temporada, leer etiquetas, cocinar más en casa y comer bien gastando menos.',
+    },
+  },
+  {
+    slug: 'diario-do-sono',
+    productType: 'digital_material',
+    category: 'conteudos',
+    pillarSlug: 'sono',
+    priceCents: 1_990,
+    name: { pt: 'Diário do sono (PDF)', en: 'Sleep diary (PDF)', es: 'Diario del sueño (PDF)' },
+    description: {
+      pt: 'Um diário de duas semanas para imprimir ou preencher no celular: horários de deitar e acordar, despertares, cafeína e como você se sentiu. Ajuda você e seu profissional a enxergar padrões.',
+      en: 'A two-week diary to print or fill in on your phone: bedtime and wake-up times, awakenings, caffeine and how you felt. It helps you and your professional see patterns.',
+      es: 'Un diario de dos semanas para imprimir o completar en el móvil: horas de acostarse y levantarse, despertares, cafeína y cómo te sentiste. Te ayuda a ti y a tu profesional a ver patrones.',
+    },
+  },
+  {
+    slug: 'guia-planejamento-refeicoes',
+    productType: 'digital_material',
+    category: 'conteudos',
+    pillarSlug: 'alimento',
+    priceCents: 3_490,
+    name: { pt: 'Guia de planejamento de refeições (PDF)', en: 'Meal-planning guide (PDF)', es: 'Guía de planificación de comidas (PDF)' },
+    description: {
+      pt: 'Cardápios semanais com comida de verdade, lista de compras por estação e receitas simples para marmitas, pensados para a rotina e o orçamento brasileiros.',
+      en: 'Weekly menus built on whole foods, seasonal shopping lists and simple recipes for packed lunches, designed around Brazilian routines and budgets.',
+      es: 'Menús semanales con comida real, listas de compras por temporada y recetas sencillas para llevar, pensados para la rutina y el presupuesto brasileños.',
+    },
+  },
+  {
+    slug: 'diario-30-dias-menos-alcool',
+    productType: 'digital_material',
+    category: 'conteudos',
+    pillarSlug: 'substancias',
+    priceCents: 2_490,
+    name: { pt: 'Diário de 30 dias: menos álcool (PDF)', en: '30-day diary: less alcohol (PDF)', es: 'Diario de 30 días: menos alcohol (PDF)' },
+    description: {
+      pt: 'Um diário de 30 dias para registrar quando e quanto você bebe, os gatilhos e as alternativas que funcionaram, sem julgamentos e no seu ritmo.',
+      en: 'A 30-day diary to record when and how much you drink, your triggers and the alternatives that worked, without judgement and at your own pace.',
+      es: 'Un diario de 30 días para registrar cuándo y cuánto bebes, los desencadenantes y las alternativas que funcionaron, sin juicios y a tu ritmo.',
+    },
+  },
+  {
+    slug: 'plano-mensal',
+    productType: 'subscription',
+    category: 'assinaturas',
+    pillarSlug: null,
+    planInterval: 'monthly',
+    trialDays: 0,
+    priceCents: 8_990,
+    name: { pt: 'Plano mensal', en: 'Monthly plan', es: 'Plan mensual' },
+    description: {
+      pt: 'Acesso a todos os cursos, materiais e ferramentas de hábitos da Innera, cobrado todo mês. Cancele quando quiser.',
+      en: 'Access to every Innera course, material and habit tool, billed every month. Cancel whenever you like.',
+      es: 'Acceso a todos los cursos, materiales y herramientas de hábitos de Innera, cobrado cada mes. Cancela cuando quieras.',
+    },
+  },
+  {
+    slug: 'plano-anual',
+    productType: 'subscription',
+    category: 'assinaturas',
+    pillarSlug: null,
+    planInterval: 'yearly',
+    trialDays: 0,
+    priceCents: 89_900,
+    name: { pt: 'Plano anual', en: 'Yearly plan', es: 'Plan anual' },
+    description: {
+      pt: 'Tudo o que o plano mensal oferece, por um ano, pelo preço de dez meses: dois meses por nossa conta.',
+      en: 'Everything in the monthly plan for a year, at the price of ten months: two months on us.',
+      es: 'Todo lo que ofrece el plan mensual durante un año, al precio de diez meses: dos meses de regalo.',
+    },
+  },
+  {
+    slug: 'teste-7-dias',
+    productType: 'subscription',
+    category: 'assinaturas',
+    pillarSlug: null,
+    planInterval: 'trial',
+    trialDays: 7,
+    priceCents: 990,
+    name: { pt: 'Experimente por 7 dias', en: 'Try it for 7 days', es: 'Pruébalo durante 7 días' },
+    description: {
+      pt: 'Sete dias de acesso completo aos cursos, materiais e ferramentas de hábitos para conhecer a Innera antes de escolher um plano. Sem renovação automática.',
+      en: 'Seven days of full access to courses, materials and habit tools to get to know Innera before choosing a plan. No automatic renewal.',
+      es: 'Siete días de acceso completo a cursos, materiales y herramientas de hábitos para conocer Innera antes de elegir un plan. Sin renovación automática.',
+    },
+  },
 ]

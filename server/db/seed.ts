@@ -1,11 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import { hashPassword } from '#server/auth/passwords.ts'
 import type { Database } from './client'
-import { groups, pillars, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
-import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS } from './seed-data'
+import { groups, pillars, products, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
+import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS, PRODUCTS } from './seed-data'
 import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number }
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number }
 
 let demoPasswordHash: Promise<string> | undefined
 
@@ -87,6 +87,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     careLinks,
     profiles: await seedProfessionalProfiles(db),
     questions: await seedQuestionnaire(db),
+    products: await seedProducts(db),
   }
 }
 
@@ -143,4 +144,37 @@ async function seedProfessionalProfiles(db: Database): Promise<number> {
   })
   if (values.length === 0) return 0
   return (await db.insert(professionalProfiles).values(values).onConflictDoNothing().returning({ userId: professionalProfiles.userId })).length
+}
+
+/**
+ * The solutions catalogue (decision 0045): each product missing by its slug, so an admin's later
+ * changes (a new price, a deactivated product) stay. A package with a named professional is left
+ * out while that account does not exist.
+ */
+async function seedProducts(db: Database): Promise<number> {
+  const emails = [...new Set(PRODUCTS.flatMap((product) => (product.professional ? [product.professional] : [])))]
+  const rows =
+    emails.length === 0
+      ? []
+      : await db
+          .select({ id: users.id, email: users.email })
+          .from(users)
+          .where(inArray(sql`lower(${users.email})`, emails))
+  const idByEmail = new Map(rows.map((row) => [row.email.toLowerCase(), row.id]))
+  const values = PRODUCTS.flatMap(({ professional, ...product }, index) => {
+    const professionalId = professional === undefined ? null : idByEmail.get(professional)
+    if (professionalId === undefined) return []
+    return [
+      {
+        ...product,
+        professionalId,
+        consultations: product.consultations ?? null,
+        weeks: product.weeks ?? null,
+        planInterval: product.planInterval ?? null,
+        trialDays: product.trialDays ?? null,
+        sortOrder: (index + 1) * 10,
+      },
+    ]
+  })
+  return (await db.insert(products).values(values).onConflictDoNothing().returning({ id: products.id })).length
 }

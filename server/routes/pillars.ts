@@ -2,9 +2,21 @@ import { asc, eq } from 'drizzle-orm'
 import { pillars } from '#server/db/schema.ts'
 import { pathParam, type Api } from '#server/http/api.ts'
 import { notFound } from '#server/http/errors.ts'
+import type { Database } from '#server/db/client.ts'
 import type { Services } from '#server/services.ts'
 
 type PillarRow = typeof pillars.$inferSelect
+
+/** A pillar as `/pillars/{id or slug}/` names it: a number is an id, anything else a slug. */
+export async function findPillarByKey(db: Database, key: string): Promise<PillarRow | undefined> {
+  // Numeric ids beyond int4 cannot exist; treat them as unknown rather than a database error.
+  const byId = /^\d{1,9}$/.test(key)
+  const [pillar] = await db
+    .select()
+    .from(pillars)
+    .where(byId ? eq(pillars.id, Number(key)) : eq(pillars.slug, key.toLowerCase()))
+  return pillar
+}
 
 const serializePillar = (pillar: PillarRow) => ({
   id: pillar.id,
@@ -25,13 +37,7 @@ export function registerPillarRoutes(api: Api, { db }: Services): void {
 
   api.endpoint('/pillars/:key/', {
     GET: async (c) => {
-      const key = pathParam(c, 'key')
-      // Numeric ids beyond int4 cannot exist; treat them as unknown rather than a database error.
-      const byId = /^\d{1,9}$/.test(key)
-      const [pillar] = await db
-        .select()
-        .from(pillars)
-        .where(byId ? eq(pillars.id, Number(key)) : eq(pillars.slug, key.toLowerCase()))
+      const pillar = await findPillarByKey(db, pathParam(c, 'key'))
       if (!pillar) throw notFound()
       return c.json(serializePillar(pillar))
     },

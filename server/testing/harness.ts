@@ -211,6 +211,7 @@ const RESETTABLE_TABLES = [
   'habits',
   'habit_entries',
   'habit_reminders',
+  'products',
 ]
 
 /**

@@ -1,0 +1,97 @@
+import type { z } from 'zod'
+import { PRODUCT_TYPES } from '#server/db/schema.ts'
+import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
+import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
+import { charField, choiceField, idField } from '#server/http/fields.ts'
+import { paginate } from '#server/http/pagination.ts'
+import { countListedProducts, findListedProduct, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
+import { serializeProduct } from '#server/products/serializers.ts'
+import { pillarsInOrder } from '#server/questionnaire/repository.ts'
+import type { Services } from '#server/services.ts'
+import { findPillarByKey } from './pillars'
+
+const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
+
+/** The filters' shapes; whether a category, pillar or pillar id exists is checked against the database after. */
+const filterFields = {
+  product_type: choiceField(PRODUCT_TYPES),
+  category: charField({ maxLength: 40 }),
+  pillar: charField({ maxLength: 50 }),
+  pillar_id: idField(),
+}
+
+type FilterName = keyof typeof filterFields
+
+/**
+ * The solutions catalogue (issue 24, decision 0045): public content, like the pillars. Anyone may
+ * read it, signed in or not, and everyone reads the same answer: the Authorization header is not
+ * looked at. Only active products are shown. Texts come in the three languages; the app picks one.
+ */
+export function registerProductRoutes(api: Api, services: Services): void {
+  const { db, config } = services
+  const photoBase = config.providerPublicUrl
+
+  /**
+   * The filters of a list, as django-filter reads them: an empty value is no filter, and every
+   * problem is told at once as a field error. `names`: the filters this list takes.
+   */
+  async function filterOf(c: AppContext, names: FilterName[]): Promise<ProductFilter> {
+    // Each filter on its own, so one bad value does not hide another's problem.
+    const errors: FieldErrors = {}
+    const input: { [Name in FilterName]?: z.output<(typeof filterFields)[Name]> } = {}
+    for (const name of names) {
+      const value = c.req.query(name)?.trim() || undefined
+      if (value === undefined) continue
+      const parsed = filterFields[name].safeParse(value)
+      if (parsed.success) Object.assign(input, { [name]: parsed.data })
+      else errors[name] = parsed.error.issues.map((issue) => issue.message)
+    }
+    const filter: ProductFilter = {}
+    if (input.product_type) filter.productType = input.product_type
+    if (input.category !== undefined) {
+      if ((await listedCategories(db)).includes(input.category)) filter.category = input.category
+      else errors.category = [invalidChoice(input.category)]
+    }
+    if (input.pillar !== undefined || input.pillar_id !== undefined) {
+      const known = await pillarsInOrder(db)
+      if (input.pillar !== undefined) {
+        if (known.some((pillar) => pillar.slug === input.pillar)) filter.pillarSlug = input.pillar
+        else errors.pillar = [invalidChoice(input.pillar)]
+      }
+      if (input.pillar_id !== undefined) {
+        if (known.some((pillar) => pillar.id === input.pillar_id)) filter.pillarId = input.pillar_id
+        else errors.pillar_id = [`Invalid pk "${input.pillar_id}" - object does not exist.`]
+      }
+    }
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+    return filter
+  }
+
+  /** A DRF page of the listed products the filter keeps, in the shop's order. */
+  async function pageOf(c: AppContext, filter: ProductFilter) {
+    const page = paginate(c, await countListedProducts(db, filter))
+    const views = await listedProductsPage(db, filter, page)
+    return c.json(page.envelope(views.map((view) => serializeProduct(view, photoBase))))
+  }
+
+  api.endpoint('/products/', {
+    GET: async (c) => pageOf(c, await filterOf(c, ['product_type', 'category', 'pillar', 'pillar_id'])),
+  })
+
+  api.endpoint('/products/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const view = await findListedProduct(db, idParam(c, 'id'))
+      if (!view) throw notFound()
+      return c.json(serializeProduct(view, photoBase))
+    },
+  })
+
+  // The pillar as /pillars/{id or slug}/ names it; the list takes the other filters.
+  api.endpoint('/pillars/:key/products/', {
+    GET: async (c) => {
+      const pillar = await findPillarByKey(db, pathParam(c, 'key'))
+      if (!pillar) throw notFound()
+      return pageOf(c, { ...(await filterOf(c, ['product_type', 'category'])), pillarSlug: pillar.slug })
+    },
+  })
+}
