@@ -84,6 +84,8 @@ test.describe('a patient with JavaScript off', () => {
 })
 
 test('a patient books with JavaScript on and only the keyboard; every page passes axe', async ({ page }) => {
+  // Four pages with axe: about 33 s on a quiet machine, 64 s beside a second test run.
+  test.slow()
   await page.goto('/')
   await registerFreshPatient(page, 'consultajs')
   await page.goto('/consultas/profissionais')

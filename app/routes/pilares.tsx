@@ -125,6 +125,11 @@ export default function PillarSelection() {
                   <span className="mt-1 shrink-0 text-sm font-semibold text-brand-800">{selected ? t('selected') : t('choose')}</span>
                 </button>
               </Form>
+              <p className="mt-1 px-5 text-sm">
+                <Link to={`/solucoes?pilar=${pillar.slug}`} className="link">
+                  {t('solutionsLink', { pillar: pillar.name })}
+                </Link>
+              </p>
             </li>
           )
         })}

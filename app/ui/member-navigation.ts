@@ -15,6 +15,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/meu-programa', key: 'memberNav.program' },
     { to: '/habitos', key: 'memberNav.habits' },
     { to: '/consultas', key: 'memberNav.appointments' },
+    { to: '/solucoes', key: 'memberNav.solutions' },
   ],
   profissional: [
     { to: '/dashboard', key: 'memberNav.dashboardProfessional', end: true },

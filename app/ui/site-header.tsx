@@ -10,6 +10,7 @@ export const publicNavigation = [
   { to: '/sobre', key: 'nav.about' },
   { to: '/medicina-do-estilo-de-vida', key: 'nav.lifestyleMedicine' },
   { to: '/programa', key: 'nav.program' },
+  { to: '/solucoes', key: 'nav.solutions' },
   { to: '/faq', key: 'nav.faq' },
   { to: '/contato', key: 'nav.contact' },
 ] as const

@@ -1,7 +1,7 @@
 import { supportedLanguages, languageTags } from '#app/i18n/config.ts'
 
 /** The public pages, for the sitemap (and anything else that lists the site). */
-export const publicPaths = ['/', '/sobre', '/medicina-do-estilo-de-vida', '/programa', '/faq', '/contato', '/privacidade', '/termos', '/cookies'] as const
+export const publicPaths = ['/', '/sobre', '/medicina-do-estilo-de-vida', '/programa', '/solucoes', '/faq', '/contato', '/privacidade', '/termos', '/cookies'] as const
 
 /** Pages no search engine should index. */
 /**

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { type Cents, isCents } from '#app/domain/money.ts'
+import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
+import { paginated } from './schemas.ts'
+
+const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
+
+/** A product of the catalogue as the provider answers it (docs/decisions/0045-products-api.md). */
+export const productSchema = z.object({
+  id: z.number().int().positive(),
+  slug: z.string(),
+  product_type: z.enum(PRODUCT_TYPES),
+  category: z.string(),
+  pillar: z.string().nullable(),
+  pillar_id: z.number().int().nullable(),
+  name: localized,
+  description: localized,
+  // Integer cents of BRL end to end (docs/product.md §9); anything else fails the answer's check.
+  price_cents: z
+    .number()
+    .refine((value) => isCents(value) && value > 0, 'a price in whole cents')
+    .transform((value) => value as Cents),
+  currency: z.literal('BRL'),
+  consultations: z.number().int().nullable(),
+  professional: z
+    .object({
+      id: z.number().int(),
+      first_name: z.string(),
+      last_name: z.string(),
+      photo: z.string().nullable(),
+      profession: z.string().nullable(),
+    })
+    .nullable(),
+  weeks: z.number().int().nullable(),
+  plan_interval: z.enum(['monthly', 'yearly', 'trial', 'program']).nullable(),
+  trial_days: z.number().int().nullable(),
+})
+export type Product = z.infer<typeof productSchema>
+
+export const productPageSchema = paginated(productSchema)

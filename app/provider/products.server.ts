@@ -1,0 +1,16 @@
+import { type ProductType } from '#app/domain/product-types.ts'
+import { type PillarSlug } from '#app/domain/pillars.ts'
+import { providerJson } from './fetch.server.ts'
+import { productPageSchema, productSchema } from './product-schemas.ts'
+
+export type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
+
+/** A page of the solutions catalogue: public, the same for every visitor (no token is sent). */
+export function listProducts({ productType, pillar, page, pageSize }: ProductQuery = {}) {
+  return providerJson('/products/', productPageSchema, { query: { product_type: productType, pillar, page, page_size: pageSize } })
+}
+
+/** One product of the catalogue; a 404 when it is unknown or no longer for sale. */
+export function getProduct(id: number) {
+  return providerJson(`/products/${id}/`, productSchema)
+}

@@ -1,0 +1,116 @@
+import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { PILLAR_ORDER, inPillarOrder } from '#app/domain/pillars.ts'
+import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
+import { listProducts } from '#app/provider/products.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { Pagination, SelectFilter } from '#app/ui/list-controls.tsx'
+import { ProductCard } from '#app/ui/shop/product-facts.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+import { MAX_PAGE } from '#app/utils/pagination.ts'
+import { productView } from '#app/utils/product-views.server.ts'
+
+/** Products a page of the catalogue shows. */
+export const CATALOGUE_PAGE_SIZE = 12
+
+/** The catalogue's filters as the URL gives them (`?tipo=&pilar=&page=`); anything unknown is no filter. */
+const querySchema = z.object({
+  tipo: z.enum(PRODUCT_TYPES).or(z.literal('')).catch(''),
+  pilar: z.enum(PILLAR_ORDER).or(z.literal('')).catch(''),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
+})
+type CatalogueQuery = z.infer<typeof querySchema>
+
+function readQuery(url: URL): CatalogueQuery {
+  return querySchema.parse({ tipo: url.searchParams.get('tipo') ?? '', pilar: url.searchParams.get('pilar') ?? '', page: url.searchParams.get('page') ?? 1 })
+}
+
+function catalogueUrl(query: CatalogueQuery, page = query.page) {
+  const params = new URLSearchParams()
+  if (query.tipo) params.set('tipo', query.tipo)
+  if (query.pilar) params.set('pilar', query.pilar)
+  if (page > 1) params.set('page', String(page))
+  const search = params.toString()
+  return `/solucoes${search ? `?${search}` : ''}`
+}
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['shop'] }
+
+/**
+ * The solutions catalogue (docs/product.md §2): public, filtered by type and theme (pillar) with a
+ * GET form that works without JavaScript. One provider call; the pillar names come from the
+ * process's copy (docs/decisions/0030).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const query = readQuery(new URL(request.url))
+  const [t, language, page, pillars] = await Promise.all([
+    getFixedT(request, 'shop'),
+    languageOf(request),
+    listProducts({ productType: query.tipo || undefined, pillar: query.pilar || undefined, page: query.page, pageSize: CATALOGUE_PAGE_SIZE }).catch((error: unknown) => {
+      // Past the last page (the catalogue shrank, or a hand-written URL): its first page.
+      if (error instanceof ProviderError && error.status === 404 && query.page > 1) throw redirect(catalogueUrl(query, 1))
+      return errorResponseFor(error)
+    }),
+    pillarsForDisplay().catch(errorResponseFor),
+  ])
+  return data({
+    meta: { title: `${t('catalogue.title')} · Innera`, description: t('catalogue.lead') },
+    query,
+    count: page.count,
+    pillars: inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: pillar.name[language] ?? pillar.name.en })),
+    products: page.results.map((product) => productView(product, { language, pillars })),
+  })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function CataloguePage() {
+  const { query, count, pillars, products } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('shop')
+  const filtered = Boolean(query.tipo || query.pilar)
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('catalogue.title')}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('catalogue.lead')}</p>
+      <Form method="get" role="search" aria-label={t('catalogue.filters')} className="mt-6 flex flex-wrap items-end gap-3">
+        <SelectFilter
+          name="tipo"
+          label={t('catalogue.type')}
+          defaultValue={query.tipo}
+          allLabel={t('catalogue.allTypes')}
+          options={PRODUCT_TYPES.map((type) => ({ value: type, label: t(`types.${type}`) }))}
+        />
+        <SelectFilter name="pilar" label={t('catalogue.theme')} defaultValue={query.pilar} allLabel={t('catalogue.allThemes')} options={pillars.map((pillar) => ({ value: pillar.slug, label: pillar.name }))} />
+        <button type="submit" className="btn-primary">
+          {t('catalogue.apply')}
+        </button>
+        {filtered ? (
+          <Link to="/solucoes" className="btn-secondary">
+            {t('catalogue.clear')}
+          </Link>
+        ) : null}
+      </Form>
+      <p className="mt-6 text-muted" role="status">
+        {t('catalogue.count', { count })}
+      </p>
+      {products.length === 0 ? (
+        <p className="mt-4 rounded-2xl bg-white p-6">{t('catalogue.empty')}</p>
+      ) : (
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="products">
+          {products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination count={count} page={query.page} pageSize={CATALOGUE_PAGE_SIZE} />
+    </main>
+  )
+}
