@@ -17,6 +17,7 @@ import { RouteTable } from './http/route-table'
 import { createThrottleRedis, Throttle } from './http/throttle'
 import { errorFields, jsonLogger, redactPath, type Logger } from './log'
 import { createSmtpSender, type MailSender } from './mail/delivery'
+import { createStripeClient } from './payments/stripe-client'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
@@ -44,7 +45,7 @@ export type ProviderAppOptions = {
   config: ProviderConfig
   clock?: Clock
   log?: Logger
-  /** Used to reach Google (its JWKS, OAuth and Calendar). Defaults to global fetch, served in-process for our own URLs. */
+  /** Used to reach Google (its JWKS, OAuth and Calendar) and Stripe. Defaults to global fetch, served in-process for our own URLs. */
   fetch?: typeof fetch
   /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
   mailSender?: MailSender
@@ -102,6 +103,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
     googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),
     tokenSealer: createTokenSealer(config.jwtSecret),
+    stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
   }
 
   // One structured line per request, without query string, headers or body (they can hold

@@ -1,3 +1,4 @@
+import type Stripe from 'stripe'
 import type { BackgroundTasks } from './background'
 import type { TokenSealer } from './calendar/token-sealing'
 import type { Clock } from './clock'
@@ -29,4 +30,6 @@ export type Services = {
   googleCalendar: GoogleCalendarApi
   /** Seals the stored Google tokens under a key derived from PROVIDER_JWT_SECRET. */
   tokenSealer: TokenSealer
+  /** The official Stripe SDK at STRIPE_API_URL (the fake's with FAKE_STRIPE); undefined when payments are off. */
+  stripe: Stripe | undefined
 }

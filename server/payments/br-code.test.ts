@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BrCodeError, buildBrCode, crc16CcittFalse, formatAmount, parseBrCode, PIX_GUI, plainText, readFields } from './br-code'
+import { BrCodeError, buildBrCode, type BrCodeInput, crc16CcittFalse, formatAmount, parseBrCode, PIX_GUI, plainText, readFields } from './br-code'
 
 const CHARGE = {
   key: 'pagamentos@innera.com.br',
@@ -92,7 +92,7 @@ describe('buildBrCode', () => {
 
 describe('parseBrCode', () => {
   it('reads back what buildBrCode wrote (round trip)', () => {
-    const inputs = [
+    const inputs: BrCodeInput[] = [
       { ...CHARGE, singleUse: true, description: 'Innera: compra 42' },
       { key: '+5511987654321', merchantName: 'Paula', merchantCity: 'Recife', amountCents: 1, txid: 'x' },
       { key: '12345678000195', merchantName: 'Ana', merchantCity: 'Belo Horizonte', singleUse: false },
