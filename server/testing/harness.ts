@@ -211,6 +211,9 @@ const RESETTABLE_TABLES = [
   'habits',
   'habit_entries',
   'habit_reminders',
+  'fake_stripe_objects',
+  'fake_stripe_idempotency_keys',
+  'fake_stripe_deliveries',
 ]
 
 /**
