@@ -47,6 +47,8 @@ export type WebhookSenderOptions = {
   duplicatePercent: number
   /** 0 ≤ x < 1; Math.random unless a test pins it. */
   random?: () => number
+  /** How long an answer may take (DELIVERY_TIMEOUT_MS). */
+  timeoutMs?: number
 }
 
 export type WebhookReport = { delivered: number; retrying: number; failed: number }
@@ -58,7 +60,7 @@ export type WebhookSender = {
 
 type Claimed = { id: number; eventId: string; url: string; attempts: number; duplicate: boolean }
 
-export function createWebhookSender({ db, secret, clock, log, fetch, duplicatePercent, random = Math.random }: WebhookSenderOptions): WebhookSender {
+export function createWebhookSender({ db, secret, clock, log, fetch, duplicatePercent, random = Math.random, timeoutMs = DELIVERY_TIMEOUT_MS }: WebhookSenderOptions): WebhookSender {
   async function claim(now: Date): Promise<Claimed[]> {
     const claimable = and(
       isNull(fakeStripeDeliveries.deliveredAt),
@@ -98,7 +100,7 @@ export function createWebhookSender({ db, secret, clock, log, fetch, duplicatePe
         },
         body: payload,
         redirect: 'manual',
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       })
       // The body is of no interest, but is read so the connection can be reused.
       await response.arrayBuffer().catch(() => undefined)

@@ -5,6 +5,7 @@ import type Stripe from 'stripe'
 import type { ProviderApp } from '#server/app.ts'
 import type { Clock } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
+import type { Logger } from '#server/log.ts'
 import { createStripeClient } from '#server/payments/stripe-client.ts'
 import { testApp } from './harness'
 
@@ -50,14 +51,14 @@ export async function startWebhookEndpoint(): Promise<WebhookEndpoint> {
 export type FakeStripeServer = { app: ProviderApp; stripe: Stripe; apiUrl: string; close(): Promise<void> }
 
 /** The provider listening on 127.0.0.1 (a free port), with STRIPE_API_URL pointing there. */
-export async function startFakeStripe(db: Database, { clock, env = {} }: { clock?: Clock; env?: Record<string, string> } = {}): Promise<FakeStripeServer> {
+export async function startFakeStripe(db: Database, { clock, env = {}, log }: { clock?: Clock; env?: Record<string, string>; log?: Logger } = {}): Promise<FakeStripeServer> {
   // eslint-disable-next-line prefer-const -- assigned once the port is known, read by the server's handler
   let app: ProviderApp | undefined
   const server: ServerType = await new Promise((resolve) => {
     const instance = serve({ fetch: (request) => app!.fetch(request), port: 0, hostname: '127.0.0.1' }, () => resolve(instance))
   })
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  app = testApp(db, { clock, env: { FAKE_STRIPE_DUPLICATE_PERCENT: '0', ...env, STRIPE_API_URL: apiUrl } })
+  app = testApp(db, { clock, log, env: { FAKE_STRIPE_DUPLICATE_PERCENT: '0', ...env, STRIPE_API_URL: apiUrl } })
   const stripe = createStripeClient(app.services.config.stripe)!
   return {
     app,
