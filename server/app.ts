@@ -29,6 +29,7 @@ import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
 import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
 import { registerFakeStripeRoutes } from './routes/fake-stripe'
+import { registerFakeStripePageRoutes } from './routes/fake-stripe-pages'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
 import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
@@ -185,7 +186,10 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     registerFakeGoogleRoutes(api, services)
     registerFakeGoogleCalendarRoutes(api, services)
   }
-  if (config.fakeStripe) registerFakeStripeRoutes(api, services)
+  if (config.fakeStripe) {
+    registerFakeStripeRoutes(api, services)
+    registerFakeStripePageRoutes(api, services)
+  }
 
   app.notFound((c) => {
     const path = c.req.path

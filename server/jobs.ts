@@ -5,6 +5,7 @@ import { autoSyncDueAtOrBefore } from './calendar/sync-freshness'
 import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
+import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
 import { expireDuePixCharges } from './payments/fake-stripe-payments'
 import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
@@ -65,12 +66,13 @@ export const FAKE_STRIPE_TICK_MS = 2000
 export type FakeStripeReport = WebhookReport & { expired: number }
 
 /**
- * With FAKE_STRIPE: PIX charges unpaid past their expiry fail (payment_intent.payment_failed),
- * then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
+ * With FAKE_STRIPE: PIX charges unpaid past their expiry fail (payment_intent.payment_failed) and
+ * open Checkout Sessions past theirs expire (checkout.session.expired); then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
  */
 export async function fakeStripeTick({ db, clock, config, fakeStripeWebhooks }: Services): Promise<FakeStripeReport | undefined> {
   if (!fakeStripeWebhooks) return undefined
-  const expired = await expireDuePixCharges({ db, now: clock(), publicUrl: config.providerPublicUrl, webhookUrl: config.stripe.fakeWebhookUrl })
+  const context = { db, now: clock(), publicUrl: config.providerPublicUrl, webhookUrl: config.stripe.fakeWebhookUrl }
+  const expired = (await expireDuePixCharges(context)) + (await expireDueCheckoutSessions(context))
   return { expired, ...(await fakeStripeWebhooks.deliverDue()) }
 }
 

@@ -5,7 +5,7 @@ import { buildBrCode } from './br-code'
 import { invalidRequest, missingParam, resourceMissing, unexpectedState, type StripeErrorBody } from './fake-stripe-errors'
 import type { FormParams } from './fake-stripe-form'
 import { boolean, integer, metadata, object, oneOf, onlyKnown, onlyKnownIn, requiredText, text, textList } from './fake-stripe-params'
-import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type EventContext, type StripeObject } from './fake-stripe-store'
+import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type EventContext, type StripeObject, type Writer } from './fake-stripe-store'
 
 /**
  * The fake Stripe's payments (decision 0046): Customers, PaymentMethods, PaymentIntents with
@@ -259,6 +259,81 @@ function pixOptions(params: FormParams, now: number, previous?: PixOptions): Pix
   return { expires_after_seconds: after ?? null, expires_at: at ?? null }
 }
 
+export type NewPaymentIntent = {
+  amount: number
+  currency: string
+  customer: string | null
+  description: string | null
+  metadata: Record<string, string>
+  types: string[]
+  allowed?: string[] | null
+  excluded?: string[] | null
+  automatic?: boolean
+  captureMethod?: string
+  receiptEmail?: string | null
+  statementDescriptor?: string | null
+  statementDescriptorSuffix?: string | null
+  pix?: PixOptions
+}
+
+/** Writes a new PaymentIntent (`requires_payment_method`) and its `payment_intent.created`. */
+export async function insertPaymentIntent(tx: Writer, context: FakeStripeContext, fields: NewPaymentIntent): Promise<StripeObject> {
+  const id = newId('pi')
+  const { types } = fields
+  const paymentIntent: StripeObject = {
+    id,
+    object: 'payment_intent',
+    allowed_payment_method_types: fields.allowed ?? null,
+    amount: fields.amount,
+    amount_capturable: 0,
+    amount_details: { tip: {} },
+    amount_received: 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: fields.automatic ? { allow_redirects: 'always', enabled: true } : null,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: fields.captureMethod ?? 'automatic_async',
+    client_secret: `${id}_secret_${newId('x', 25).slice(2)}`,
+    confirmation_method: 'automatic',
+    created: unixSeconds(context.now),
+    currency: fields.currency,
+    customer: fields.customer,
+    customer_account: null,
+    description: fields.description,
+    excluded_payment_method_types: fields.excluded ?? null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    managed_payments: null,
+    metadata: fields.metadata,
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: null,
+    payment_method_configuration_details: null,
+    payment_method_options: {
+      ...(types.includes('card') && { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } }),
+      ...(types.includes('pix') && { pix: fields.pix ?? { expires_after_seconds: null, expires_at: null } }),
+    },
+    payment_method_types: types,
+    payment_record: null,
+    processing: null,
+    receipt_email: fields.receiptEmail ?? null,
+    review: null,
+    setup_future_usage: null,
+    shipping: null,
+    source: null,
+    statement_descriptor: fields.statementDescriptor ?? null,
+    statement_descriptor_suffix: fields.statementDescriptorSuffix ?? null,
+    status: 'requires_payment_method',
+    transfer_data: null,
+    transfer_group: null,
+  }
+  await insertObject(tx, paymentIntent, context.now)
+  await recordEvent(tx, 'payment_intent.created', paymentIntent, context)
+  return paymentIntent
+}
+
 export async function createPaymentIntent(context: FakeStripeContext, params: FormParams): Promise<PaymentIntentResult> {
   onlyKnown(params, PAYMENT_INTENT_PARAMS)
   const currency = requiredText(params, 'currency').toLowerCase()
@@ -287,58 +362,22 @@ export async function createPaymentIntent(context: FakeStripeContext, params: Fo
   return inTransaction(context.db, async (tx) => {
     const customerId = text(params, 'customer') || null
     if (customerId) await getObject(tx, customerId, 'customer', 'customer')
-    const id = newId('pi')
-    const paymentIntent: StripeObject = {
-      id,
-      object: 'payment_intent',
-      allowed_payment_method_types: listed ?? null,
+    const paymentIntent = await insertPaymentIntent(tx, context, {
       amount,
-      amount_capturable: 0,
-      amount_details: { tip: {} },
-      amount_received: 0,
-      application: null,
-      application_fee_amount: null,
-      automatic_payment_methods: automatic ? { allow_redirects: 'always', enabled: true } : null,
-      canceled_at: null,
-      cancellation_reason: null,
-      capture_method: text(params, 'capture_method') ?? 'automatic_async',
-      client_secret: `${id}_secret_${newId('x', 25).slice(2)}`,
-      confirmation_method: 'automatic',
-      created: unixSeconds(context.now),
       currency,
       customer: customerId,
-      customer_account: null,
       description: text(params, 'description') || null,
-      excluded_payment_method_types: excluded.length > 0 ? excluded : null,
-      last_payment_error: null,
-      latest_charge: null,
-      livemode: false,
-      managed_payments: null,
       metadata: metadata(params),
-      next_action: null,
-      on_behalf_of: null,
-      payment_method: null,
-      payment_method_configuration_details: null,
-      payment_method_options: {
-        ...(types.includes('card') && { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } }),
-        ...(types.includes('pix') && { pix: pixOptions(params, context.now) }),
-      },
-      payment_method_types: types,
-      payment_record: null,
-      processing: null,
-      receipt_email: text(params, 'receipt_email') || null,
-      review: null,
-      setup_future_usage: null,
-      shipping: null,
-      source: null,
-      statement_descriptor: text(params, 'statement_descriptor') || null,
-      statement_descriptor_suffix: text(params, 'statement_descriptor_suffix') || null,
-      status: 'requires_payment_method',
-      transfer_data: null,
-      transfer_group: null,
-    }
-    await insertObject(tx, paymentIntent, context.now)
-    await recordEvent(tx, 'payment_intent.created', paymentIntent, context)
+      types,
+      allowed: listed ?? null,
+      excluded: excluded.length > 0 ? excluded : null,
+      automatic: Boolean(automatic),
+      captureMethod: text(params, 'capture_method') ?? 'automatic_async',
+      receiptEmail: text(params, 'receipt_email') || null,
+      statementDescriptor: text(params, 'statement_descriptor') || null,
+      statementDescriptorSuffix: text(params, 'statement_descriptor_suffix') || null,
+      pix: types.includes('pix') ? pixOptions(params, context.now) : undefined,
+    })
     if (!boolean(params, 'confirm')) {
       if (text(params, 'payment_method')) {
         const paymentMethod = await paymentMethodFor(tx, params, context.now)

@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { and, eq, lt, or, isNull } from 'drizzle-orm'
 import { fakeStripeIdempotencyKeys } from '#server/db/schema.ts'
 import { pathParam, type AppContext, type Api, type Handler } from '#server/http/api.ts'
+import { createPrice, createProduct } from '#server/payments/fake-stripe-catalog.ts'
+import { createCheckoutSession, expireCheckoutSession, lineItemsOf, publicSession, retrieveCheckoutSession } from '#server/payments/fake-stripe-checkout.ts'
 import { FakeStripeError, invalidRequest, type StripeErrorBody } from '#server/payments/fake-stripe-errors.ts'
 import { parseStripeForm, type FormParams } from '#server/payments/fake-stripe-form.ts'
 import { listParams, onlyKnown, text } from '#server/payments/fake-stripe-params.ts'
@@ -229,6 +231,47 @@ export function registerFakeStripeRoutes(api: Api, services: Services): void {
   })
   api.endpoint('/v1/events/:id', {
     GET: route(({ c }) => getObject(db, id(c), 'event')),
+  })
+
+  api.endpoint('/v1/products', {
+    POST: route(({ params, context }) => createProduct(context, params)),
+  })
+  api.endpoint('/v1/products/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'product')),
+  })
+  api.endpoint('/v1/prices', {
+    POST: route(({ params, context }) => createPrice(context, params)),
+    GET: route(async ({ params }) => {
+      onlyKnown(params, ['product', 'lookup_keys', 'limit', 'starting_after'])
+      const product = text(params, 'product')
+      const lookupKey = Array.isArray(params.lookup_keys) && typeof params.lookup_keys[0] === 'string' ? params.lookup_keys[0] : undefined
+      const where = product ? fieldIs('product', product) : lookupKey ? fieldIs('lookup_key', lookupKey) : undefined
+      return listObjects(db, { type: 'price', url: '/v1/prices', ...listParams(params), where })
+    }),
+  })
+  api.endpoint('/v1/prices/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'price')),
+  })
+
+  api.endpoint('/v1/checkout/sessions', {
+    POST: route(({ params, context }) => createCheckoutSession(context, params)),
+    GET: route(async ({ params }) => {
+      onlyKnown(params, ['payment_intent', 'customer', 'limit', 'starting_after'])
+      const paymentIntent = text(params, 'payment_intent')
+      const customer = text(params, 'customer')
+      const where = paymentIntent ? fieldIs('payment_intent', paymentIntent) : customer ? fieldIs('customer', customer) : undefined
+      const page = await listObjects(db, { type: 'checkout.session', url: '/v1/checkout/sessions', ...listParams(params), where })
+      return { ...page, data: page.data.map(publicSession) }
+    }),
+  })
+  api.endpoint('/v1/checkout/sessions/:id', {
+    GET: route(({ c, context }) => retrieveCheckoutSession(context, id(c))),
+  })
+  api.endpoint('/v1/checkout/sessions/:id/expire', {
+    POST: route(({ c, params, context }) => expireCheckoutSession(context, id(c), params)),
+  })
+  api.endpoint('/v1/checkout/sessions/:id/line_items', {
+    GET: route(async ({ c, context }) => ({ object: 'list', url: `/v1/checkout/sessions/${id(c)}/line_items`, has_more: false, data: await lineItemsOf(context, id(c)) })),
   })
 
   // Anything else under /v1/ is answered as Stripe answers an unknown URL.
