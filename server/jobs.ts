@@ -7,6 +7,7 @@ import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
 import { expireDuePixCharges } from './payments/fake-stripe-payments'
+import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
 import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
 
@@ -63,17 +64,19 @@ export async function calendarSyncTick(services: Services): Promise<CalendarSync
 /** How often the fake Stripe expires PIX charges and sends (or retries) its webhooks. */
 export const FAKE_STRIPE_TICK_MS = 2000
 
-export type FakeStripeReport = WebhookReport & { expired: number }
+export type FakeStripeReport = WebhookReport & { expired: number; subscriptions: number }
 
 /**
  * With FAKE_STRIPE: PIX charges unpaid past their expiry fail (payment_intent.payment_failed) and
- * open Checkout Sessions past theirs expire (checkout.session.expired); then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
+ * open Checkout Sessions past theirs expire (checkout.session.expired), subscriptions whose trial or
+ * period has ended move on (a new invoice, charged); then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
  */
 export async function fakeStripeTick({ db, clock, config, fakeStripeWebhooks }: Services): Promise<FakeStripeReport | undefined> {
   if (!fakeStripeWebhooks) return undefined
   const context = { db, now: clock(), publicUrl: config.providerPublicUrl, webhookUrl: config.stripe.fakeWebhookUrl }
   const expired = (await expireDuePixCharges(context)) + (await expireDueCheckoutSessions(context))
-  return { expired, ...(await fakeStripeWebhooks.deliverDue()) }
+  const subscriptions = await advanceDueSubscriptions(context)
+  return { expired, subscriptions, ...(await fakeStripeWebhooks.deliverDue()) }
 }
 
 /** Starts the ticks on the background tasks; `background.stop()` ends them on shutdown. */

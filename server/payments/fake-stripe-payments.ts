@@ -684,6 +684,25 @@ export async function payWithTestCard(
   return chargeCard(tx, paymentIntent, paymentMethod, card, context)
 }
 
+/**
+ * A subscription's invoice paid off session with the stored card PaymentMethod: its test card's
+ * outcome for the PaymentIntent. Undefined when the PaymentMethod is no test card.
+ */
+export async function chargeStoredCard(tx: Database, context: FakeStripeContext, paymentIntentId: string, paymentMethod: StripeObject): Promise<PaymentIntentResult | undefined> {
+  const card = testCardOf(paymentMethod)
+  if (!card) return undefined
+  const paymentIntent = await lockObject(tx, paymentIntentId, 'payment_intent')
+  paymentIntent.payment_method = paymentMethod.id
+  return chargeCard(tx, paymentIntent, paymentMethod, card, context)
+}
+
+/** The PaymentMethod a subscription names: a test one (`pm_card_visa`, made anew) or a stored one. */
+export async function storedPaymentMethod(tx: Database, id: string, param: string, now: number): Promise<StripeObject> {
+  const card = TEST_CARDS.find((entry) => entry.paymentMethod === id)
+  if (card) return insertObject(tx, cardPaymentMethod(card, now, null), now)
+  return getObject(tx, id, 'payment_method', param)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Refunds
 

@@ -100,6 +100,9 @@ export async function listObjects<T extends StripeObject>(
 /** A condition on a top-level string field of the stored JSON: `data->>'field' = value`. */
 export const fieldIs = (field: string, value: string) => sql`${fakeStripeObjects.data}->>${field} = ${value}`
 
+/** The same for a nested field: `data #>> '{parent,subscription_details,subscription}' = value`. */
+export const pathIs = (path: string[], value: string) => sql`${fakeStripeObjects.data} #>> ${`{${path.join(',')}}`}::text[] = ${value}`
+
 export type EventContext = {
   now: number
   /** Where the fake sends its events (FAKE_STRIPE_WEBHOOK_URL); none: the events are only stored. */

@@ -191,9 +191,9 @@ describe('the fake Stripe’s tick', () => {
     )
     expect(types().sort()).toEqual(['payment_intent.created', 'payment_intent.requires_action'])
     time.advance(60)
-    expect(await fakeStripeTick(fake.app.services)).toEqual({ expired: 1, delivered: 1, retrying: 0, failed: 0 })
+    expect(await fakeStripeTick(fake.app.services)).toEqual({ expired: 1, subscriptions: 0, delivered: 1, retrying: 0, failed: 0 })
     const failed = endpoint.received.at(-1)!.event
     expect(failed).toMatchObject({ type: 'payment_intent.payment_failed', data: { object: { id: intent.id, status: 'requires_payment_method' } } })
-    expect(await fakeStripeTick(fake.app.services)).toEqual({ expired: 0, delivered: 0, retrying: 0, failed: 0 })
+    expect(await fakeStripeTick(fake.app.services)).toEqual({ expired: 0, subscriptions: 0, delivered: 0, retrying: 0, failed: 0 })
   })
 })

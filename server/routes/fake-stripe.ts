@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { and, eq, lt, or, isNull } from 'drizzle-orm'
+import { and, eq, isNull, lt, or } from 'drizzle-orm'
 import { fakeStripeIdempotencyKeys } from '#server/db/schema.ts'
 import { pathParam, type AppContext, type Api, type Handler } from '#server/http/api.ts'
 import { createPrice, createProduct } from '#server/payments/fake-stripe-catalog.ts'
 import { createCheckoutSession, expireCheckoutSession, lineItemsOf, publicSession, retrieveCheckoutSession } from '#server/payments/fake-stripe-checkout.ts'
 import { FakeStripeError, invalidRequest, type StripeErrorBody } from '#server/payments/fake-stripe-errors.ts'
+import { cancelSubscription, createSubscription, updateSubscription } from '#server/payments/fake-stripe-subscriptions.ts'
 import { parseStripeForm, type FormParams } from '#server/payments/fake-stripe-form.ts'
 import { listParams, onlyKnown, text } from '#server/payments/fake-stripe-params.ts'
 import {
@@ -18,7 +19,7 @@ import {
   type FakeStripeContext,
   type PaymentIntentResult,
 } from '#server/payments/fake-stripe-payments.ts'
-import { FAKE_API_VERSION, fieldIs, getObject, listObjects, newId } from '#server/payments/fake-stripe-store.ts'
+import { FAKE_API_VERSION, fieldIs, getObject, listObjects, newId, pathIs } from '#server/payments/fake-stripe-store.ts'
 import type { Services } from '#server/services.ts'
 
 /**
@@ -272,6 +273,39 @@ export function registerFakeStripeRoutes(api: Api, services: Services): void {
   })
   api.endpoint('/v1/checkout/sessions/:id/line_items', {
     GET: route(async ({ c, context }) => ({ object: 'list', url: `/v1/checkout/sessions/${id(c)}/line_items`, has_more: false, data: await lineItemsOf(context, id(c)) })),
+  })
+
+  api.endpoint('/v1/subscriptions', {
+    POST: route(({ params, context }) => createSubscription(context, params)),
+    GET: route(async ({ params }) => {
+      onlyKnown(params, ['customer', 'status', 'limit', 'starting_after'])
+      const customer = text(params, 'customer')
+      const status = text(params, 'status')
+      const where = and(customer ? fieldIs('customer', customer) : undefined, status && status !== 'all' ? fieldIs('status', status) : undefined)
+      return listObjects(db, { type: 'subscription', url: '/v1/subscriptions', ...listParams(params), where })
+    }),
+  })
+  api.endpoint('/v1/subscriptions/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'subscription')),
+    POST: route(({ c, params, context }) => updateSubscription(context, id(c), params)),
+    DELETE: route(({ c, params, context }) => cancelSubscription(context, id(c), params)),
+  })
+  api.endpoint('/v1/invoices', {
+    GET: route(async ({ params }) => {
+      onlyKnown(params, ['customer', 'subscription', 'status', 'limit', 'starting_after'])
+      const customer = text(params, 'customer')
+      const subscription = text(params, 'subscription')
+      const status = text(params, 'status')
+      const where = and(
+        customer ? fieldIs('customer', customer) : undefined,
+        subscription ? pathIs(['parent', 'subscription_details', 'subscription'], subscription) : undefined,
+        status ? fieldIs('status', status) : undefined,
+      )
+      return listObjects(db, { type: 'invoice', url: '/v1/invoices', ...listParams(params), where })
+    }),
+  })
+  api.endpoint('/v1/invoices/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'invoice')),
   })
 
   // Anything else under /v1/ is answered as Stripe answers an unknown URL.
