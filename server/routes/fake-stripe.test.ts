@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '#server/db/client.ts'
 import { parseBrCode } from '#server/payments/br-code.ts'
 import { FAKE_PIX_KEY, settlePixCharge } from '#server/payments/fake-stripe-payments.ts'
 import { startFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
-import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
+import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 // Every call below goes through the official SDK, over a loopback socket, to the fake Stripe.
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -292,5 +292,24 @@ describe('Idempotency-Key', () => {
     time.advance(24 * 3600 + 1)
     const other = await stripe.customers.create({ email: 'b@innera.local' }, { idempotencyKey: 'k-retry' })
     expect(other.id).not.toBe(customer.id)
+  })
+})
+
+describe('the provider’s own Stripe client', () => {
+  it('reaches the fake at its public URL in-process, with no socket (as npm start does)', async () => {
+    const app = testApp(database.db, { clock: time.clock })
+    expect(app.services.config.stripe.apiUrl).toBe(PUBLIC_URL)
+    const intent = await app.services.stripe!.paymentIntents.create({ amount: 5000, currency: 'brl', allowed_payment_method_types: ['pix'], payment_method_data: { type: 'pix' }, confirm: true })
+    expect(intent.status).toBe('requires_action')
+    expect((await stripe.paymentIntents.retrieve(intent.id)).id).toBe(intent.id)
+    await app.services.background.idle()
+  })
+
+  it('is absent when payments are off, and so is the fake', async () => {
+    const app = testApp(database.db, { env: { FAKE_STRIPE: 'off' } })
+    expect(app.services.stripe).toBeUndefined()
+    expect(app.services.fakeStripeWebhooks).toBeUndefined()
+    expect((await app.request(`${PUBLIC_URL}/v1/customers`, { method: 'POST' })).status).toBe(404)
+    expect((await app.request(`${PUBLIC_URL}/fake-stripe/pix/pi_${'a'.repeat(24)}`)).status).toBe(404)
   })
 })
