@@ -118,7 +118,7 @@ async function main() {
     fail(error.message)
   }
   // An operator who says NODE_ENV=production (the container does) runs the real thing: the
-  // embedded provider's stand-ins (dev mailbox, fake Google) stay off unless turned on by name.
+  // embedded provider's stand-ins (dev mailbox, fake Google, fake Stripe) stay off unless turned on by name.
   // Without it, `npm start` is the demo of the quick start, and they are on (docs/decisions/0012).
   const operatorProduction = env.NODE_ENV === 'production'
   env.NODE_ENV ??= dev ? 'development' : 'production'
@@ -141,12 +141,19 @@ async function main() {
       PROVIDER_DATA_DIR: env.PROVIDER_DATA_DIR ?? path.join(dataDir, 'provider'),
       FAKE_GOOGLE: env.FAKE_GOOGLE ?? standIns,
       DEV_MAILBOX: env.DEV_MAILBOX ?? standIns,
+      // The demo pays with the fake Stripe; an operator's Stripe key means real Stripe (decision 0046).
+      ...(env.FAKE_STRIPE === undefined && !env.STRIPE_SECRET_KEY && { FAKE_STRIPE: standIns }),
       PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
     }
     say(`starting the embedded provider on ${url}`)
-    const on = [isOn(providerEnv.DEV_MAILBOX) && `the development mailbox (${url}dev/mailbox/)`, isOn(providerEnv.FAKE_GOOGLE) && 'the fake Google sign-in'].filter(Boolean)
+    const on = [
+      isOn(providerEnv.DEV_MAILBOX) && `the development mailbox (${url}dev/mailbox/)`,
+      isOn(providerEnv.FAKE_GOOGLE) && 'the fake Google sign-in',
+      isOn(providerEnv.FAKE_STRIPE) && "the fake Stripe (Stripe's test cards, PIX paid from its page)",
+    ].filter(Boolean)
     if (on.length > 0 && !operatorProduction) {
-      say(`demo mode: ${on.join(' and ')} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on or DEV_MAILBOX=on.`)
+      const list = on.length > 1 ? `${on.slice(0, -1).join(', ')} and ${on.at(-1)}` : on[0]
+      say(`demo mode: ${list} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on, DEV_MAILBOX=on or FAKE_STRIPE=on.`)
     }
     const provider = dev
       ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)

@@ -17,6 +17,8 @@ import { RouteTable } from './http/route-table'
 import { createThrottleRedis, Throttle } from './http/throttle'
 import { errorFields, jsonLogger, redactPath, type Logger } from './log'
 import { createSmtpSender, type MailSender } from './mail/delivery'
+import { createWebhookSender } from './payments/fake-stripe-webhooks'
+import { createStripeClient } from './payments/stripe-client'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
@@ -26,6 +28,8 @@ import { registerContactRoutes } from './routes/contact'
 import { registerDevMailboxRoutes } from './routes/dev-mailbox'
 import { registerFakeGoogleRoutes } from './routes/fake-google'
 import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
+import { registerFakeStripeRoutes } from './routes/fake-stripe'
+import { registerFakeStripePageRoutes } from './routes/fake-stripe-pages'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
 import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
@@ -45,7 +49,7 @@ export type ProviderAppOptions = {
   config: ProviderConfig
   clock?: Clock
   log?: Logger
-  /** Used to reach Google (its JWKS, OAuth and Calendar). Defaults to global fetch, served in-process for our own URLs. */
+  /** Used to reach Google (its JWKS, OAuth and Calendar) and Stripe. Defaults to global fetch, served in-process for our own URLs. */
   fetch?: typeof fetch
   /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
   mailSender?: MailSender
@@ -56,8 +60,8 @@ export type ProviderApp = Hono<AppEnv> & { services: Services }
 const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
 const MAX_BODY_BYTES = 5 * 1024 * 1024
-// Paths that are not part of the provider API: never delayed by PROVIDER_DELAY_MS.
-const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/media/']
+// Paths that are not part of the provider API (the fake Stripe's API is /v1/): never delayed by PROVIDER_DELAY_MS.
+const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/media/']
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
@@ -103,6 +107,18 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
     googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),
     tokenSealer: createTokenSealer(config.jwtSecret),
+    stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
+    fakeStripeWebhooks:
+      config.fakeStripe && config.stripe.webhookSecret
+        ? createWebhookSender({
+            db,
+            secret: config.stripe.webhookSecret,
+            clock,
+            log,
+            fetch: fetchOverride ?? loopbackFetch,
+            duplicatePercent: config.stripe.fakeWebhookDuplicatePercent,
+          })
+        : undefined,
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -171,6 +187,10 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   if (config.fakeGoogle) {
     registerFakeGoogleRoutes(api, services)
     registerFakeGoogleCalendarRoutes(api, services)
+  }
+  if (config.fakeStripe) {
+    registerFakeStripeRoutes(api, services)
+    registerFakeStripePageRoutes(api, services)
   }
 
   app.notFound((c) => {

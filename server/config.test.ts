@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeSmtpUrl, loadConfig, parseRate, startupWarnings } from './config'
+import { ConfigError, describeSmtpUrl, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, loadConfig, parseRate, startupWarnings } from './config'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -279,5 +279,95 @@ describe('parseRate', () => {
     expect(parseRate('10/')).toBeUndefined()
     expect(parseRate('10/5 fortnights')).toBeUndefined()
     expect(parseRate('10/0s')).toBeUndefined()
+  })
+})
+
+describe('Stripe (FAKE_STRIPE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_URL, FAKE_STRIPE_*)', () => {
+  const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
+  const real = { STRIPE_SECRET_KEY: 'sk_live_51AbCdEfGh0123456789', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef' }
+
+  it('uses the fake by default in development, at the root of the provider, with its own key and secret', () => {
+    const config = loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test/' })
+    expect(config.fakeStripe).toBe(true)
+    expect(config.stripe).toEqual({
+      secretKey: FAKE_STRIPE_SECRET_KEY,
+      webhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
+      apiUrl: 'http://provider.test',
+      fakeWebhookUrl: 'http://provider.test/purchases/webhook/',
+      fakeWebhookDuplicatePercent: 5,
+    })
+    expect(loadConfig({ PROVIDER_PORT: '8123' }).stripe.apiUrl).toBe('http://127.0.0.1:8123')
+    // Served behind a path, the fake's API is still at the origin's /v1/ (the SDK takes no path).
+    expect(loadConfig({ PROVIDER_PUBLIC_URL: 'https://innera.example/provider' }).stripe.apiUrl).toBe('https://innera.example')
+  })
+
+  it('uses real Stripe once an operator gives a key and a webhook secret', () => {
+    for (const env of [real, { ...production, ...real }]) {
+      const config = loadConfig(env)
+      expect(config.fakeStripe).toBe(false)
+      expect(config.stripe).toMatchObject({ secretKey: real.STRIPE_SECRET_KEY, webhookSecret: real.STRIPE_WEBHOOK_SECRET, apiUrl: 'https://api.stripe.com' })
+    }
+    expect(startupWarnings(loadConfig({ ...production, ...real }))).toEqual([])
+  })
+
+  it('has no payments in production without a key, and never the fake unless named', () => {
+    const config = loadConfig(production)
+    expect(config.fakeStripe).toBe(false)
+    expect(config.stripe).toMatchObject({ secretKey: undefined, webhookSecret: undefined, apiUrl: 'https://api.stripe.com' })
+    expect(startupWarnings(config)).toEqual([])
+  })
+
+  it('runs the fake in production only when named, with a warning', () => {
+    const config = loadConfig({ ...production, FAKE_STRIPE: 'on' })
+    expect(config.fakeStripe).toBe(true)
+    expect(config.stripe.secretKey).toBe(FAKE_STRIPE_SECRET_KEY)
+    expect(startupWarnings(config)).toEqual([expect.stringMatching(/^FAKE_STRIPE is on with NODE_ENV=production/)])
+  })
+
+  it('warns of a test-mode key with real Stripe in production', () => {
+    const config = loadConfig({ ...production, STRIPE_SECRET_KEY: 'sk_test_51AbC', STRIPE_WEBHOOK_SECRET: 'whsec_abc' })
+    expect(config.fakeStripe).toBe(false)
+    expect(startupWarnings(config)).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY is a test-mode key/)])
+  })
+
+  it('can be switched off in development, or kept on with a test key of your own', () => {
+    expect(loadConfig({ FAKE_STRIPE: 'off' })).toMatchObject({ fakeStripe: false, stripe: { secretKey: undefined } })
+    const own = loadConfig({ FAKE_STRIPE: '1', STRIPE_SECRET_KEY: 'rk_test_mine', STRIPE_WEBHOOK_SECRET: 'whsec_mine' })
+    expect(own).toMatchObject({ fakeStripe: true, stripe: { secretKey: 'rk_test_mine', webhookSecret: 'whsec_mine' } })
+  })
+
+  it('refuses a live key for the fake, and a key without its webhook secret, without repeating either', () => {
+    expect(problemsOf({ FAKE_STRIPE: 'on', ...real })).toEqual(['STRIPE_SECRET_KEY must be a test key (sk_test_… or rk_test_…) while FAKE_STRIPE is on'])
+    for (const env of [{ STRIPE_SECRET_KEY: real.STRIPE_SECRET_KEY }, { ...production, STRIPE_WEBHOOK_SECRET: real.STRIPE_WEBHOOK_SECRET }] as Record<string, string>[]) {
+      const problems = problemsOf(env)
+      expect(problems).toEqual(['STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both for Stripe, or neither for no payments'])
+      expect(problems.join()).not.toMatch(/51AbCdEf|0123456789abcdef/)
+    }
+  })
+
+  it('refuses malformed keys, secrets and URLs, without repeating the secrets', () => {
+    const problems = problemsOf({
+      FAKE_STRIPE: 'sometimes',
+      STRIPE_SECRET_KEY: 'pk_live_hunter22',
+      STRIPE_WEBHOOK_SECRET: 'hunter23',
+      STRIPE_API_URL: 'https://api.stripe.com/v1',
+      FAKE_STRIPE_WEBHOOK_URL: 'purchases/webhook',
+      FAKE_STRIPE_DUPLICATE_PERCENT: '101',
+    })
+    expect(problems).toEqual([
+      'FAKE_STRIPE must be one of 1/0, true/false, yes/no, on/off',
+      'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)',
+      "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)",
+      'STRIPE_API_URL must be an http(s) URL with no path, e.g. https://api.stripe.com',
+      'FAKE_STRIPE_WEBHOOK_URL must be an http(s) URL',
+      'FAKE_STRIPE_DUPLICATE_PERCENT must be an integer between 0 and 100',
+    ])
+    expect(problems.join()).not.toMatch(/hunter2/)
+    for (const url of ['ftp://api.stripe.com', 'https://user:pw@api.stripe.com', 'https://api.stripe.com?x=1']) expect(problemsOf({ STRIPE_API_URL: url })).toHaveLength(1)
+  })
+
+  it('takes the API URL, the webhook URL and the duplicate share from the environment', () => {
+    const config = loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111/', FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/hook/', FAKE_STRIPE_DUPLICATE_PERCENT: '0' })
+    expect(config.stripe).toMatchObject({ apiUrl: 'http://127.0.0.1:12111', fakeWebhookUrl: 'http://127.0.0.1:9/hook/', fakeWebhookDuplicatePercent: 0 })
   })
 })

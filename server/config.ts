@@ -48,6 +48,20 @@ export type ProviderConfig = {
     calendarApiUrl: string
   }
   fakeGoogle: boolean
+  /** The embedded fake Stripe (/v1/ and /fake-stripe/) is mounted, and the Stripe client points at it (decision 0046). */
+  fakeStripe: boolean
+  stripe: {
+    /** The API key the provider calls Stripe with; unset only when payments are off (no key and no fake). */
+    secretKey: string | undefined
+    /** The signing secret of the webhook endpoint (`whsec_…`), for `stripe.webhooks.constructEvent`. */
+    webhookSecret: string | undefined
+    /** Where the SDK sends its requests (protocol, host and port only): Stripe's, or the fake's. */
+    apiUrl: string
+    /** The fake only: where it sends its events (Stripe's dashboard names the endpoint for real Stripe). */
+    fakeWebhookUrl: string
+    /** The fake only: the share (0-100 %) of delivered events it sends a second time, as Stripe may. */
+    fakeWebhookDuplicatePercent: number
+  }
   devMailbox: boolean
   delayMs: number
   /** Shared with the app: only a request carrying it may name its visitor's address (X-Forwarded-For). */
@@ -99,6 +113,14 @@ const GOOGLE_REVOKE_URL = 'https://oauth2.googleapis.com/revoke'
 const GOOGLE_API_URL = 'https://www.googleapis.com'
 /** The fake Google's client secret (scripts/start.mjs gives the app the same one). */
 const FAKE_GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
+const STRIPE_API_URL = 'https://api.stripe.com'
+/** The key the fake Stripe accepts, and the secret it signs its webhooks with, unless others are given. */
+export const FAKE_STRIPE_SECRET_KEY = 'sk_test_innera_fake_stripe_dev_only'
+export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
+// Secret and restricted keys, test or live mode; never echoed in a message.
+const STRIPE_KEY = /^(?:sk|rk)_(?:test|live)_[A-Za-z0-9_]+$/
+const STRIPE_TEST_KEY = /^(?:sk|rk)_test_/
+const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_+/=]+$/
 
 /** Env variable → rate it controls, with the default. Format "COUNT/WINDOW", e.g. "10/5m", "5/h", "30/300s". */
 const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: string]> = {
@@ -208,6 +230,16 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** An http(s) origin: protocol, host and optional port, no path, query or login (the Stripe SDK takes only those). */
+function isHttpOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return isHttpUrl(value) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password
+  } catch {
+    return false
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PROVIDER_PORT: integer('PROVIDER_PORT', 1, 65535),
@@ -235,6 +267,32 @@ const envSchema = z.object({
   GOOGLE_OAUTH_REVOKE_URL: httpUrl('GOOGLE_OAUTH_REVOKE_URL'),
   GOOGLE_CALENDAR_API_URL: httpUrl('GOOGLE_CALENDAR_API_URL'),
   FAKE_GOOGLE: flag('FAKE_GOOGLE'),
+  FAKE_STRIPE: flag('FAKE_STRIPE'),
+  // Neither is ever echoed in a message.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || STRIPE_KEY.test(value), {
+      message: 'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)',
+    }),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || STRIPE_WEBHOOK_SECRET.test(value), {
+      message: "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)",
+    }),
+  STRIPE_API_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || isHttpOrigin(value), {
+      message: 'STRIPE_API_URL must be an http(s) URL with no path, e.g. https://api.stripe.com',
+    }),
+  // Kept as given: the endpoint's trailing slash matters for a POST.
+  FAKE_STRIPE_WEBHOOK_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || isHttpUrl(value), { message: 'FAKE_STRIPE_WEBHOOK_URL must be an http(s) URL' }),
+  FAKE_STRIPE_DUPLICATE_PERCENT: integer('FAKE_STRIPE_DUPLICATE_PERCENT', 0, 100),
   DEV_MAILBOX: flag('DEV_MAILBOX'),
   PROVIDER_DELAY_MS: integer('PROVIDER_DELAY_MS', 0, 60_000),
   PROVIDER_FORWARDING_SECRET: z
@@ -310,6 +368,17 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     problems.push('PROVIDER_JWT_SECRET must be at least 32 characters long in production')
   }
 
+  // A real key without the fake, unless the fake is named: an operator's key means real Stripe.
+  const stripeKey = env.STRIPE_SECRET_KEY || undefined
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || undefined
+  const fakeStripe = parsed.success ? (parsed.data.FAKE_STRIPE ?? (!isProduction && stripeKey === undefined)) : false
+  if (parsed.success && fakeStripe && stripeKey !== undefined && STRIPE_KEY.test(stripeKey) && !STRIPE_TEST_KEY.test(stripeKey)) {
+    problems.push('STRIPE_SECRET_KEY must be a test key (sk_test_… or rk_test_…) while FAKE_STRIPE is on')
+  }
+  if (parsed.success && !fakeStripe && (stripeKey === undefined) !== (stripeWebhookSecret === undefined)) {
+    problems.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both for Stripe, or neither for no payments')
+  }
+
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
   const values = parsed.data
 
@@ -344,6 +413,15 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       calendarApiUrl: values.GOOGLE_CALENDAR_API_URL ?? (fakeGoogle ? fakeGoogleBase : GOOGLE_API_URL),
     },
     fakeGoogle,
+    fakeStripe,
+    stripe: {
+      secretKey: stripeKey ?? (fakeStripe ? FAKE_STRIPE_SECRET_KEY : undefined),
+      webhookSecret: stripeWebhookSecret ?? (fakeStripe ? FAKE_STRIPE_WEBHOOK_SECRET : undefined),
+      // The fake answers at the root of the provider's own address, as Stripe does at api.stripe.com.
+      apiUrl: (values.STRIPE_API_URL || (fakeStripe ? new URL(providerPublicUrl).origin : STRIPE_API_URL)).replace(/\/+$/, ''),
+      fakeWebhookUrl: values.FAKE_STRIPE_WEBHOOK_URL || `${providerPublicUrl}/purchases/webhook/`,
+      fakeWebhookDuplicatePercent: values.FAKE_STRIPE_DUPLICATE_PERCENT ?? 5,
+    },
     devMailbox: values.DEV_MAILBOX ?? !isProduction,
     delayMs: values.PROVIDER_DELAY_MS ?? 0,
     forwardingSecret: values.PROVIDER_FORWARDING_SECRET || undefined,
@@ -366,13 +444,16 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
 
 /**
  * Lines to log at start about a risky configuration: the development stand-ins switched on
- * explicitly in production (anyone could then sign in as any Google identity, or read every
- * e-mail the provider sent).
+ * explicitly in production (anyone could then sign in as any Google identity, read every
+ * e-mail the provider sent, or pay for anything with the fake Stripe's test cards), and a
+ * test-mode Stripe key in production.
  */
 export function startupWarnings(config: ProviderConfig): string[] {
   if (!config.isProduction) return []
   const warnings: string[] = []
   if (config.fakeGoogle) warnings.push('FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in as any Google identity through /fake-google/.')
   if (config.devMailbox) warnings.push('DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through /dev/mailbox/.')
+  if (config.fakeStripe) warnings.push('FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/.')
+  else if (config.stripe.secretKey && STRIPE_TEST_KEY.test(config.stripe.secretKey)) warnings.push('STRIPE_SECRET_KEY is a test-mode key with NODE_ENV=production: no payment is real.')
   return warnings
 }

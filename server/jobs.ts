@@ -5,6 +5,10 @@ import { autoSyncDueAtOrBefore } from './calendar/sync-freshness'
 import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
+import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
+import { expireDuePixCharges } from './payments/fake-stripe-payments'
+import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
+import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
 
 /**
@@ -57,6 +61,24 @@ export async function calendarSyncTick(services: Services): Promise<CalendarSync
   return report
 }
 
+/** How often the fake Stripe expires PIX charges and sends (or retries) its webhooks. */
+export const FAKE_STRIPE_TICK_MS = 2000
+
+export type FakeStripeReport = WebhookReport & { expired: number; subscriptions: number }
+
+/**
+ * With FAKE_STRIPE: PIX charges unpaid past their expiry fail (payment_intent.payment_failed) and
+ * open Checkout Sessions past theirs expire (checkout.session.expired), subscriptions whose trial or
+ * period has ended move on (a new invoice, charged); then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
+ */
+export async function fakeStripeTick({ db, clock, config, fakeStripeWebhooks }: Services): Promise<FakeStripeReport | undefined> {
+  if (!fakeStripeWebhooks) return undefined
+  const context = { db, now: clock(), publicUrl: config.providerPublicUrl, webhookUrl: config.stripe.fakeWebhookUrl }
+  const expired = (await expireDuePixCharges(context)) + (await expireDueCheckoutSessions(context))
+  const subscriptions = await advanceDueSubscriptions(context)
+  return { expired, subscriptions, ...(await fakeStripeWebhooks.deliverDue()) }
+}
+
 /** Starts the ticks on the background tasks; `background.stop()` ends them on shutdown. */
 export function startPeriodicJobs(services: Services): void {
   const { background, config } = services
@@ -64,4 +86,5 @@ export function startPeriodicJobs(services: Services): void {
   background.every('habit reminders', config.reminderTickMs, () => habitReminderTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
+  if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
 }

@@ -62,7 +62,7 @@ describe('server/main.ts', START_BOUND, () => {
     for (const line of lines.slice(1)) expect(() => JSON.parse(line)).not.toThrow()
     // Without SMTP_URL mail stays in the outbox; the reminder tick ran and stopped with the process.
     const ready = lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'provider ready')
-    expect(ready).toMatchObject({ mail: 'outbox only' })
+    expect(ready).toMatchObject({ mail: 'outbox only', payments: 'fake stripe' })
     expect(provider.output().stderr).not.toContain('background task failed')
   })
 

@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     throttle_store: app.services.throttle.store,
     // Where mail goes, without the SMTP user or password.
     mail: config.smtpUrl ? describeSmtpUrl(config.smtpUrl) : 'outbox only',
+    // Where payments go, never the key: the fake, Stripe's API (or another STRIPE_API_URL), or nowhere.
+    payments: config.fakeStripe ? 'fake stripe' : config.stripe.secretKey ? `stripe at ${config.stripe.apiUrl}` : 'off',
   })
   // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
   startPeriodicJobs(app.services)

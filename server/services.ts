@@ -1,3 +1,4 @@
+import type Stripe from 'stripe'
 import type { BackgroundTasks } from './background'
 import type { TokenSealer } from './calendar/token-sealing'
 import type { Clock } from './clock'
@@ -10,6 +11,7 @@ import type { TokenService } from './auth/tokens'
 import type { Throttle } from './http/throttle'
 import type { Logger } from './log'
 import type { MailSender } from './mail/delivery'
+import type { WebhookSender } from './payments/fake-stripe-webhooks'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
 export type Services = {
@@ -29,4 +31,8 @@ export type Services = {
   googleCalendar: GoogleCalendarApi
   /** Seals the stored Google tokens under a key derived from PROVIDER_JWT_SECRET. */
   tokenSealer: TokenSealer
+  /** The official Stripe SDK at STRIPE_API_URL (the fake's with FAKE_STRIPE); undefined when payments are off. */
+  stripe: Stripe | undefined
+  /** With FAKE_STRIPE: the fake's webhook sender (payments/fake-stripe-webhooks.ts). */
+  fakeStripeWebhooks: WebhookSender | undefined
 }

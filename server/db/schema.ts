@@ -289,6 +289,63 @@ export const fakeGoogleSyncTokens = pgTable('fake_google_sync_tokens', {
   expiredAt: timestamp('expired_at', { withTimezone: true, mode: 'date' }),
 })
 
+/**
+ * The fake Stripe's objects (decision 0046): customers, payment methods, payment intents,
+ * charges, refunds, checkout sessions, products, prices, subscriptions and events, each as
+ * Stripe's JSON (`data`) under its Stripe id, so every provider process and every restart sees
+ * the same ones.
+ */
+export const fakeStripeObjects = pgTable(
+  'fake_stripe_objects',
+  {
+    id: varchar('id', { length: 255 }).primaryKey(),
+    // Stripe's `object`: "payment_intent", "charge", "event", …
+    type: varchar('type', { length: 40 }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('fake_stripe_objects_type_created_idx').on(table.type, table.createdAt, table.id)],
+)
+
+/**
+ * The fake Stripe's idempotency keys: a POST with a key seen in the last 24 hours and the same
+ * parameters gets the first answer again (`status` null while the first one runs).
+ */
+export const fakeStripeIdempotencyKeys = pgTable('fake_stripe_idempotency_keys', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  requestHash: varchar('request_hash', { length: 64 }).notNull(),
+  status: integer('status'),
+  body: jsonb('body'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+})
+
+/**
+ * Webhook deliveries of the fake Stripe: one row per sending of an event to the endpoint,
+ * retried with backoff until answered 2xx; a `duplicate` row sends a delivered event once more,
+ * as Stripe may. Claimed with a lease (`sending_until`), like the outbox.
+ */
+export const fakeStripeDeliveries = pgTable(
+  'fake_stripe_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    eventId: varchar('event_id', { length: 255 }).notNull(),
+    url: text('url').notNull(),
+    duplicate: boolean('duplicate').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    sendingUntil: timestamp('sending_until', { withTimezone: true, mode: 'date' }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    // The endpoint's last answer ("HTTP 500") or why there was none ("timeout"); never the body.
+    lastError: varchar('last_error', { length: 200 }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    index('fake_stripe_deliveries_pending_idx').on(table.nextAttemptAt, table.id).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
+    index('fake_stripe_deliveries_event_idx').on(table.eventId),
+  ],
+)
+
 /** What visitors write through the contact form; admins read it and mark it handled. */
 export const contactMessages = pgTable(
   'contact_messages',

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '#server/db/client.ts'
+import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
+import { createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
+import { FakeStripeError } from './fake-stripe-errors'
+import { settlePixCharge } from './fake-stripe-payments'
+
+/**
+ * Why the fake Stripe keeps its state in the database (decision 0046): two provider processes on
+ * one database are one Stripe. A charge made through one is paid through the other exactly once,
+ * an idempotency key sent to both makes one object, and their webhook senders send each event
+ * once between them.
+ */
+
+const NOW = Date.parse('2026-03-02T12:00:00Z')
+const time = fakeClock(NOW)
+
+function twoProcessesSuite(open: () => Promise<{ first: Database; second: Database; dispose(): Promise<void> }>) {
+  let dispose: () => Promise<void>
+  let endpoint: WebhookEndpoint
+  let one: FakeStripeServer
+  let two: FakeStripeServer
+  let first: Database
+
+  beforeAll(async () => {
+    const opened = await open()
+    first = opened.first
+    dispose = opened.dispose
+    await resetDatabase(first)
+    endpoint = await startWebhookEndpoint()
+    const env = { FAKE_STRIPE_WEBHOOK_URL: endpoint.url }
+    one = await startFakeStripe(opened.first, { clock: time.clock, env })
+    two = await startFakeStripe(opened.second, { clock: time.clock, env })
+  })
+  afterAll(async () => {
+    await one.app.services.background.idle()
+    await two.app.services.background.idle()
+    await one.close()
+    await two.close()
+    await endpoint.close()
+    await dispose()
+  })
+
+  it('pays a PIX charge made in one process once, from both at the same time', async () => {
+    const intent = await one.stripe.paymentIntents.create({ amount: 18_000, currency: 'brl', allowed_payment_method_types: ['pix'], payment_method_data: { type: 'pix' }, confirm: true })
+    const attempts = [one, two, one, two, one, two].map((process) =>
+      settlePixCharge({ db: process.app.services.db, now: time.clock(), publicUrl: PUBLIC_URL, webhookUrl: endpoint.url }, intent.id, 'succeed').then(
+        () => 'paid',
+        (error: unknown) => (error instanceof FakeStripeError ? 'refused' : Promise.reject(error)),
+      ),
+    )
+    expect((await Promise.all(attempts)).sort()).toEqual(['paid', 'refused', 'refused', 'refused', 'refused', 'refused'])
+    expect((await two.stripe.paymentIntents.retrieve(intent.id)).status).toBe('succeeded')
+    expect((await two.stripe.events.list({ type: 'payment_intent.succeeded' })).data).toHaveLength(1)
+  })
+
+  it('makes one object of one idempotency key sent to both', async () => {
+    const create = (process: FakeStripeServer) => process.stripe.customers.create({ email: 'paciente@innera.local' }, { idempotencyKey: 'customer-4' })
+    const customers = await Promise.all([create(one), create(two), create(one), create(two)])
+    expect(new Set(customers.map((customer) => customer.id)).size).toBe(1)
+    expect((await one.stripe.events.list({ type: 'customer.created' })).data).toHaveLength(1)
+  })
+
+  it('sends each event once between the two webhook senders', async () => {
+    await one.app.services.background.idle()
+    await two.app.services.background.idle()
+    // What the requests' own sending left (nothing, or retries) goes now, from both at once.
+    await Promise.all([one.app.services.fakeStripeWebhooks!.deliverDue(), two.app.services.fakeStripeWebhooks!.deliverDue()])
+    const ids = endpoint.received.map((webhook) => webhook.event.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    // customer.created, and for the PIX charge: created, requires_action, charge.succeeded, succeeded.
+    expect(ids).toHaveLength(5)
+  })
+}
+
+describe('two processes on PGlite (one database handle)', () => {
+  twoProcessesSuite(async () => {
+    const handle = await createMemoryDatabase()
+    return { first: handle.db, second: handle.db, dispose: () => handle.close() }
+  })
+})
+
+await describeOnPostgres('two processes on PostgreSQL (two pools, one database)', (open) =>
+  twoProcessesSuite(async () => {
+    const { first, second, dispose } = await open()
+    return { first: first.db, second: second.db, dispose }
+  }),
+)
