@@ -1,39 +1,27 @@
 import type Stripe from 'stripe'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '#server/db/client.ts'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { fakeStripeTick } from '#server/jobs.ts'
-import { startFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
-import { createMemoryDatabase, fakeClock, resetDatabase } from '#server/testing/harness.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
 import { periodBoundary } from './fake-stripe-subscriptions'
 
 const NOW = Date.parse('2026-01-31T12:00:00Z')
 const DAY = 86_400
-const time = fakeClock(NOW)
-let database: DatabaseHandle
 let fake: FakeStripeServer
 let stripe: Stripe
 let customer: Stripe.Customer
 let monthly: Stripe.Price
 
-beforeAll(async () => {
-  database = await createMemoryDatabase()
-  fake = await startFakeStripe(database.db, { clock: time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
-  stripe = fake.stripe
-})
-afterAll(async () => {
-  await fake.close()
-  await database.close()
+const setup = withFakeStripe(NOW)
+beforeAll(() => {
+  ;({ fake, stripe } = setup)
 })
 beforeEach(async () => {
-  time.set(NOW)
-  await fake.app.services.background.idle()
-  await resetDatabase(database.db)
   customer = await stripe.customers.create({ email: 'paciente@innera.local' })
   const product = await stripe.products.create({ name: 'Acompanhamento mensal' })
   monthly = await stripe.prices.create({ product: product.id, currency: 'brl', unit_amount: 9900, recurring: { interval: 'month' } })
 })
 
-const seconds = () => time.clock() / 1000
+const seconds = () => setup.time.clock() / 1000
 const tick = () => fakeStripeTick(fake.app.services)
 const eventTypes = async (type: string) => (await stripe.events.list({ type, limit: 100 })).data
 const subscribe = (extra: Partial<Stripe.SubscriptionCreateParams> = {}) =>
@@ -62,15 +50,15 @@ describe('subscriptions with a trial', () => {
     expect(subscription.items.data[0]).toMatchObject({ current_period_start: seconds(), current_period_end: seconds() + 7 * DAY, quantity: 1, price: { id: monthly.id } })
     expect(await stripe.invoices.retrieve(subscription.latest_invoice as string)).toMatchObject({ amount_due: 0, status: 'paid', billing_reason: 'subscription_create' })
 
-    time.advance(3 * DAY)
+    setup.time.advance(3 * DAY)
     await tick()
     expect(await eventTypes('customer.subscription.trial_will_end')).toHaveLength(0)
-    time.advance(DAY)
+    setup.time.advance(DAY)
     await tick()
     await tick()
     expect(await eventTypes('customer.subscription.trial_will_end')).toHaveLength(1)
 
-    time.advance(3 * DAY)
+    setup.time.advance(3 * DAY)
     expect(await tick()).toMatchObject({ subscriptions: 1 })
     const active = await stripe.subscriptions.retrieve(subscription.id)
     expect(active.status).toBe('active')
@@ -80,7 +68,7 @@ describe('subscriptions with a trial', () => {
     const [updated] = await eventTypes('customer.subscription.updated')
     expect(updated!.data.previous_attributes).toEqual({ status: 'trialing' })
 
-    time.set(active.items.data[0]!.current_period_end * 1000)
+    setup.time.set(active.items.data[0]!.current_period_end * 1000)
     await tick()
     const invoices = await stripe.invoices.list({ subscription: subscription.id })
     expect(invoices.data.map((invoice) => [invoice.amount_paid, invoice.status])).toEqual([
@@ -93,7 +81,7 @@ describe('subscriptions with a trial', () => {
 
   it('goes past_due when the card is declined at the end of the trial, and pays with a new card next time', async () => {
     const subscription = await subscribe({ trial_period_days: 1, default_payment_method: 'pm_card_chargeDeclinedInsufficientFunds' })
-    time.advance(DAY)
+    setup.time.advance(DAY)
     await tick()
     const pastDue = await stripe.subscriptions.retrieve(subscription.id)
     expect(pastDue.status).toBe('past_due')
@@ -101,7 +89,7 @@ describe('subscriptions with a trial', () => {
     expect(await eventTypes('invoice.payment_failed')).toHaveLength(1)
 
     await stripe.subscriptions.update(subscription.id, { default_payment_method: 'pm_card_visa' })
-    time.set(pastDue.items.data[0]!.current_period_end * 1000)
+    setup.time.set(pastDue.items.data[0]!.current_period_end * 1000)
     await tick()
     expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('active')
   })
@@ -126,7 +114,7 @@ describe('subscriptions without a trial', () => {
     expect(declined.status).toBe('incomplete')
     const noCard = await subscribe({ default_payment_method: undefined })
     expect(noCard.status).toBe('incomplete')
-    time.advance(23 * 3600)
+    setup.time.advance(23 * 3600)
     await tick()
     expect((await stripe.subscriptions.retrieve(declined.id)).status).toBe('incomplete_expired')
     expect((await stripe.subscriptions.retrieve(noCard.id)).status).toBe('incomplete_expired')
@@ -147,7 +135,7 @@ describe('cancelling', () => {
     const later = await subscribe()
     const flagged = await stripe.subscriptions.update(later.id, { cancel_at_period_end: true })
     expect(flagged).toMatchObject({ cancel_at_period_end: true, cancel_at: later.items.data[0]!.current_period_end })
-    time.set(later.items.data[0]!.current_period_end * 1000)
+    setup.time.set(later.items.data[0]!.current_period_end * 1000)
     await tick()
     expect(await stripe.subscriptions.retrieve(later.id)).toMatchObject({ status: 'canceled', ended_at: seconds() })
 

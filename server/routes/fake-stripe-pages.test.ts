@@ -1,29 +1,16 @@
 import type Stripe from 'stripe'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '#server/db/client.ts'
-import { startFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
-import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
+import { PUBLIC_URL } from '#server/testing/harness.ts'
 import { formProblem } from './fake-stripe-pages'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
-const time = fakeClock(NOW)
-let database: DatabaseHandle
 let fake: FakeStripeServer
 let stripe: Stripe
 
-beforeAll(async () => {
-  database = await createMemoryDatabase()
-  fake = await startFakeStripe(database.db, { clock: time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
-  stripe = fake.stripe
-})
-afterAll(async () => {
-  await fake.close()
-  await database.close()
-})
-beforeEach(async () => {
-  time.set(NOW)
-  await fake.app.services.background.idle()
-  await resetDatabase(database.db)
+const setup = withFakeStripe(NOW)
+beforeAll(() => {
+  ;({ fake, stripe } = setup)
 })
 
 /** A hosted page, as the browser asks for it (the pages are at the provider's public URL). */
@@ -174,7 +161,7 @@ describe('the hosted Checkout page', () => {
   it('expires at expires_at, or when told to, and cancels its payment intent', async () => {
     const created = await session({ expires_at: NOW / 1000 + 1800 })
     await browse(created.url!, card('4000000000000002'))
-    time.advance(1800)
+    setup.time.advance(1800)
     const page = await browse(created.url!)
     expect(page.html).toContain('<h1>This payment page has expired</h1>')
     const expired = await stripe.checkout.sessions.retrieve(created.id)

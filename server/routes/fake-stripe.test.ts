@@ -1,32 +1,20 @@
 import Stripe from 'stripe'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { parseBrCode } from '#server/payments/br-code.ts'
 import { FAKE_PIX_KEY, settlePixCharge } from '#server/payments/fake-stripe-payments.ts'
-import { startFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
-import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
+import { PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 
 // Every call below goes through the official SDK, over a loopback socket, to the fake Stripe.
 const NOW = Date.parse('2026-03-02T12:00:00Z')
-const time = fakeClock(NOW)
 let database: DatabaseHandle
 let fake: FakeStripeServer
 let stripe: Stripe
 
-beforeAll(async () => {
-  database = await createMemoryDatabase()
-  // No endpoint: events are stored, nothing is sent (the webhooks have their own tests).
-  fake = await startFakeStripe(database.db, { clock: time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
-  stripe = fake.stripe
-})
-afterAll(async () => {
-  await fake.close()
-  await database.close()
-})
-beforeEach(async () => {
-  time.set(NOW)
-  await fake.app.services.background.idle()
-  await resetDatabase(database.db)
+const setup = withFakeStripe(NOW)
+beforeAll(() => {
+  ;({ database, fake, stripe } = setup)
 })
 
 const pixIntent = (extra: Partial<Stripe.PaymentIntentCreateParams> = {}) =>
@@ -98,7 +86,7 @@ describe('PIX payment intents', () => {
 
   it('succeeds when paid: a charge, amount_received, and the events', async () => {
     const intent = await pixIntent()
-    const context = { db: database.db, now: time.clock(), publicUrl: PUBLIC_URL, webhookUrl: undefined }
+    const context = { db: database.db, now: setup.time.clock(), publicUrl: PUBLIC_URL, webhookUrl: undefined }
     await settlePixCharge(context, intent.id, 'succeed')
     const paid = await stripe.paymentIntents.retrieve(intent.id)
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 18_000, next_action: null })
@@ -110,16 +98,16 @@ describe('PIX payment intents', () => {
 
   it('fails when the payer’s bank refuses it, and expires unpaid', async () => {
     const refused = await pixIntent()
-    await settlePixCharge({ db: database.db, now: time.clock(), publicUrl: PUBLIC_URL, webhookUrl: undefined }, refused.id, 'fail')
+    await settlePixCharge({ db: database.db, now: setup.time.clock(), publicUrl: PUBLIC_URL, webhookUrl: undefined }, refused.id, 'fail')
     expect(await stripe.paymentIntents.retrieve(refused.id)).toMatchObject({
       status: 'requires_payment_method',
       last_payment_error: { code: 'payment_intent_payment_attempt_failed' },
     })
 
     const unpaid = await pixIntent()
-    time.advance(599)
+    setup.time.advance(599)
     expect((await stripe.paymentIntents.retrieve(unpaid.id)).status).toBe('requires_action')
-    time.advance(1)
+    setup.time.advance(1)
     const expired = await stripe.paymentIntents.retrieve(unpaid.id)
     expect(expired).toMatchObject({ status: 'requires_payment_method', next_action: null, last_payment_error: { code: 'payment_intent_payment_attempt_expired' } })
     const failed = await stripe.events.list({ type: 'payment_intent.payment_failed' })
@@ -193,7 +181,7 @@ describe('refunds', () => {
 
     const tooMuch = await failure(stripe.refunds.create({ payment_intent: paid.id, amount: 10_001 }))
     expect(tooMuch).toMatchObject({ statusCode: 400, code: 'amount_too_large', param: 'amount' })
-    time.advance(1)
+    setup.time.advance(1)
     const rest = await stripe.refunds.create({ charge: paid.latest_charge as string })
     expect(rest.amount).toBe(10_000)
     expect(await stripe.charges.retrieve(paid.latest_charge as string)).toMatchObject({ amount_refunded: 15_000, refunded: true })
@@ -224,7 +212,7 @@ describe('events', () => {
   it('pages lists newest first with starting_after', async () => {
     for (let index = 0; index < 3; index++) {
       await stripe.customers.create({ email: `c${index}@innera.local` })
-      time.advance(1)
+      setup.time.advance(1)
     }
     const first = await stripe.events.list({ type: 'customer.created', limit: 2 })
     expect(first.has_more).toBe(true)
@@ -289,7 +277,7 @@ describe('Idempotency-Key', () => {
   it('lets a key be used again after a refused request, and after 24 hours', async () => {
     await failure(stripe.customers.create({ emial: 'x' } as Stripe.CustomerCreateParams, { idempotencyKey: 'k-retry' }))
     const customer = await stripe.customers.create({ email: 'a@innera.local' }, { idempotencyKey: 'k-retry' })
-    time.advance(24 * 3600 + 1)
+    setup.time.advance(24 * 3600 + 1)
     const other = await stripe.customers.create({ email: 'b@innera.local' }, { idempotencyKey: 'k-retry' })
     expect(other.id).not.toBe(customer.id)
   })
@@ -297,7 +285,7 @@ describe('Idempotency-Key', () => {
 
 describe('the provider’s own Stripe client', () => {
   it('reaches the fake at its public URL in-process, with no socket (as npm start does)', async () => {
-    const app = testApp(database.db, { clock: time.clock })
+    const app = testApp(database.db, { clock: setup.time.clock })
     expect(app.services.config.stripe.apiUrl).toBe(PUBLIC_URL)
     const intent = await app.services.stripe!.paymentIntents.create({ amount: 5000, currency: 'brl', allowed_payment_method_types: ['pix'], payment_method_data: { type: 'pix' }, confirm: true })
     expect(intent.status).toBe('requires_action')

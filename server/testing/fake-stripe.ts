@@ -2,12 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import type Stripe from 'stripe'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Clock } from '#server/clock.ts'
-import type { Database } from '#server/db/client.ts'
+import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import type { Logger } from '#server/log.ts'
 import { createStripeClient } from '#server/payments/stripe-client.ts'
-import { testApp } from './harness'
+import { createMemoryDatabase, fakeClock, resetDatabase, testApp } from './harness'
 
 /**
  * The provider on a loopback port with the official Stripe SDK pointed at its fake Stripe (Node's
@@ -71,4 +72,31 @@ export async function startFakeStripe(db: Database, { clock, env = {}, log }: { 
         if ('closeAllConnections' in server) server.closeAllConnections()
       }),
   }
+}
+
+/** What withFakeStripe sets up for a test file: read its fields inside hooks and tests. */
+export type FakeStripeFixture = { time: ReturnType<typeof fakeClock>; database: DatabaseHandle; fake: FakeStripeServer; stripe: Stripe }
+
+/**
+ * A test file's fake Stripe: one in-memory database and one provider on a loopback port for the
+ * file, the clock set back to `now` and the database reseeded before each test. No webhook
+ * endpoint: events are stored, nothing is delivered (the webhooks have their own tests).
+ */
+export function withFakeStripe(now: number): FakeStripeFixture {
+  const fixture = { time: fakeClock(now) } as FakeStripeFixture
+  beforeAll(async () => {
+    fixture.database = await createMemoryDatabase()
+    fixture.fake = await startFakeStripe(fixture.database.db, { clock: fixture.time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
+    fixture.stripe = fixture.fake.stripe
+  })
+  afterAll(async () => {
+    await fixture.fake.close()
+    await fixture.database.close()
+  })
+  beforeEach(async () => {
+    fixture.time.set(now)
+    await fixture.fake.app.services.background.idle()
+    await resetDatabase(fixture.database.db)
+  })
+  return fixture
 }
