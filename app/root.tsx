@@ -5,6 +5,8 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { languageTags, type Language } from './i18n/config.ts'
 import { i18nFor, i18nServer, languageCookie } from './i18n/i18next.server.ts'
 import { getAuth } from './session/auth.server.ts'
+import { cartItemCount } from './domain/cart.ts'
+import { readCart } from './utils/cart-cookie.server.ts'
 import { roleFromGroups } from './session/roles.ts'
 import { useSessionRefresh } from './session/use-session-refresh.ts'
 import styles from './styles/tailwind.css?url'
@@ -32,8 +34,8 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // Timed as one stage for the bench: the three run interleaved, so their times cannot be told apart.
-  const [locale, auth, flashed] = await timeStageAsync('root loader: locale, session and toast', () =>
-    Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request)]),
+  const [locale, auth, flashed, cart] = await timeStageAsync('root loader: locale, session and toast', () =>
+    Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request), readCart(request)]),
   )
   // docs/product.md §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()
@@ -62,6 +64,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       origin: getEnv().APP_PUBLIC_URL,
       cookieSettings: url.searchParams.get('cookie-settings') === '1',
       accessExpiresAt: auth.accessExpiresAt,
+      // The header's cart badge: the browser's cart, counted without asking the provider.
+      cartCount: cartItemCount(cart),
       user: user
         ? {
             name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username,
@@ -102,7 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           {t('skipToContent')}
         </a>
-        <SiteHeader user={rootData?.user ?? null} locale={locale} />
+        <SiteHeader user={rootData?.user ?? null} locale={locale} cartCount={rootData?.cartCount ?? 0} />
         {rootData?.user ? <MemberNav role={rootData.user.role} /> : null}
         <div className="flex-1">{children}</div>
         <SiteFooter />

@@ -23,6 +23,7 @@ import { registerAccountRoutes } from './routes/accounts'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
 import { registerCalendarRoutes } from './routes/calendar'
+import { registerCartRoutes } from './routes/cart'
 import { registerCalendarFeedRoutes } from './routes/calendar-feed'
 import { registerContactRoutes } from './routes/contact'
 import { registerDevMailboxRoutes } from './routes/dev-mailbox'
@@ -175,6 +176,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
   registerProductRoutes(api, services)
+  registerCartRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)

@@ -14,3 +14,8 @@ export function listProducts({ productType, pillar, page, pageSize }: ProductQue
 export function getProduct(id: number) {
   return providerJson(`/products/${id}/`, productSchema)
 }
+
+/** The products of a cart (at most its 20 lines) in one call; those no longer for sale are not in the answer. */
+export function productsByIds(ids: readonly number[]) {
+  return providerJson('/products/', productPageSchema, { query: { id__in: ids.join(','), page_size: Math.max(ids.length, 1) } })
+}

@@ -11,6 +11,7 @@ import { translatePasswordProblems } from '#app/provider/password-problems.ts'
 import { getAuth, requireAnonymous } from '#app/session/auth.server.ts'
 import { translateNameProblems } from '#app/domain/person-names.ts'
 import { replyToFailure, sameNames } from '#app/forms/provider-reply.server.ts'
+import { mergeCartAtSignIn } from '#app/forms/cart.server.ts'
 import { authModeOf, forgotSchema, loginSchema, registerSchema, resendSchema } from '#app/forms/auth-forms.ts'
 import { defaultRouteFor, roleFromGroups } from '#app/session/roles.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
@@ -60,7 +61,9 @@ export async function action({ request }: ActionFunctionArgs) {
       const session = await authApi.login(submission.value.email, submission.value.password)
       auth.signIn(session)
       const destination = safeRedirect(submission.value.redirectTo, defaultRouteFor(roleFromGroups(session.user.groups)))
-      return redirect(destination, { status: 303 })
+      // The visitor's cart and the account's become one (decision 0047).
+      const cartCookie = await mergeCartAtSignIn(request, auth)
+      return redirect(destination, { status: 303, headers: cartCookie ? { 'Set-Cookie': cartCookie } : undefined })
     } catch (error) {
       const { result, init } = replyToFailure(submission, error, t, { statusMessages: { 400: 'errors.loginFailed', 401: 'errors.loginFailed' }, hideFields: ['password'] })
       return data({ mode, result }, init)

@@ -6,6 +6,7 @@ import { getAuth } from '#app/session/auth.server.ts'
 import { googleAuthenticator } from '#app/session/google.server.ts'
 import { defaultRouteFor, isNewGoogleUser, roleFromGroups } from '#app/session/roles.ts'
 import { type ToastInput, redirectWithToast } from '#app/utils/toast.server.ts'
+import { mergeCartAtSignIn } from '#app/forms/cart.server.ts'
 
 const backToLogin = (message: ToastInput['message']) => redirectWithToast('/auth?mode=login', { type: 'error', message, durationMs: 8_000 })
 
@@ -39,9 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request)
   const { user, tokens } = answer
   auth.signIn({ access: tokens.access, refresh: tokens.refresh, user: { ...user, photo: user.photo ?? null } })
-  // The new session's cookie is written by the HTTP layer, like every session change.
+  // The new session's cookie is written by the HTTP layer, like every session change; the cart's here (decision 0047).
+  const cartCookie = await mergeCartAtSignIn(request, auth)
+  const headers = cartCookie ? { 'Set-Cookie': cartCookie } : undefined
   if (isNewGoogleUser(user.groups)) {
-    return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:google.welcome', values: { name: user.first_name || user.username } } })
+    return redirectWithToast('/dashboard?welcome=1', { type: 'success', message: { key: 'auth:google.welcome', values: { name: user.first_name || user.username } } }, { headers })
   }
-  return redirect(defaultRouteFor(roleFromGroups(user.groups)))
+  return redirect(defaultRouteFor(roleFromGroups(user.groups)), { headers })
 }

@@ -1,4 +1,5 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
+import { forgetCartHeader } from '#app/forms/cart.server.ts'
 import { log } from '#app/http/log.server.ts'
 import { revokeSession } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -25,10 +26,11 @@ export async function action({ request }: ActionFunctionArgs) {
       if (status !== 401) log('error', { type: 'logout-revoke', status })
     }
   }
-  return redirect('/auth?mode=login', {
-    status: 303,
-    headers: { 'Set-Cookie': await sessionStorage().destroySession(session) },
-  })
+  // The browser forgets the cart too: it stays with the account (decision 0047).
+  const headers = new Headers()
+  headers.append('Set-Cookie', await sessionStorage().destroySession(session))
+  headers.append('Set-Cookie', await forgetCartHeader())
+  return redirect('/auth?mode=login', { status: 303, headers })
 }
 
 export function loader() {

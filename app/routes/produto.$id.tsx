@@ -7,6 +7,8 @@ import { getProduct } from '#app/provider/products.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { ProductFacts, ProductPrice } from '#app/ui/shop/product-facts.tsx'
+import { AddToCart } from '#app/ui/shop/add-to-cart.tsx'
+import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { productView } from '#app/utils/product-views.server.ts'
@@ -18,15 +20,25 @@ export const handle = { i18n: ['shop'] }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseId(params.id)
   if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  const [t, language, product, pillars] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), getProduct(id).catch(errorResponseFor), pillarsForDisplay().catch(errorResponseFor)])
+  const [t, language, product, pillars, cart] = await Promise.all([
+    getFixedT(request, 'shop'),
+    languageOf(request),
+    getProduct(id).catch(errorResponseFor),
+    pillarsForDisplay().catch(errorResponseFor),
+    readCart(request),
+  ])
   const view = productView(product, { language, pillars })
-  return data({ meta: { title: `${view.name} · ${t('catalogue.title')} · Innera`, description: view.description }, product: view })
+  return data({
+    meta: { title: `${view.name} · ${t('catalogue.title')} · Innera`, description: view.description },
+    product: view,
+    inCart: cart.lines.some((line) => line.productId === view.id),
+  })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function ProductPage() {
-  const { product } = useLoaderData<typeof loader>()
+  const { product, inCart } = useLoaderData<typeof loader>()
   const { t } = useTranslation('shop')
   return (
     <main id="main" className="container-page py-10">
@@ -52,6 +64,7 @@ export default function ProductPage() {
         </div>
         <aside className="h-fit rounded-2xl border border-brand-100 bg-white p-6 shadow-sm" aria-label={t('product.price')}>
           <ProductPrice product={product} className="text-3xl font-bold text-brand-800" />
+          <AddToCart product={product} inCart={inCart} className="mt-4" />
           <ul className="mt-4 space-y-2 text-sm text-muted">
             <li>{t(`product.access.${product.type}`)}</li>
             <li>{t('product.withdrawal')}</li>

@@ -14,6 +14,7 @@ import { ProductCard } from '#app/ui/shop/product-facts.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { MAX_PAGE } from '#app/utils/pagination.ts'
 import { productView } from '#app/utils/product-views.server.ts'
+import { readCart } from '#app/utils/cart-cookie.server.ts'
 
 /** Products a page of the catalogue shows. */
 export const CATALOGUE_PAGE_SIZE = 12
@@ -49,7 +50,7 @@ export const handle = { i18n: ['shop'] }
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const query = readQuery(new URL(request.url))
-  const [t, language, page, pillars] = await Promise.all([
+  const [t, language, page, pillars, cart] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     listProducts({ productType: query.tipo || undefined, pillar: query.pilar || undefined, page: query.page, pageSize: CATALOGUE_PAGE_SIZE }).catch((error: unknown) => {
@@ -58,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return errorResponseFor(error)
     }),
     pillarsForDisplay().catch(errorResponseFor),
+    readCart(request),
   ])
   return data({
     meta: { title: `${t('catalogue.title')} · Innera`, description: t('catalogue.lead') },
@@ -65,13 +67,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     count: page.count,
     pillars: inPillarOrder(pillars).map((pillar) => ({ slug: pillar.slug, name: pillar.name[language] ?? pillar.name.en })),
     products: page.results.map((product) => productView(product, { language, pillars })),
+    inCart: cart.lines.map((line) => line.productId),
   })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function CataloguePage() {
-  const { query, count, pillars, products } = useLoaderData<typeof loader>()
+  const { query, count, pillars, products, inCart } = useLoaderData<typeof loader>()
   const { t } = useTranslation('shop')
   const filtered = Boolean(query.tipo || query.pilar)
   return (
@@ -105,7 +108,7 @@ export default function CataloguePage() {
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="products">
           {products.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} />
+              <ProductCard product={product} inCart={inCart.includes(product.id)} />
             </li>
           ))}
         </ul>

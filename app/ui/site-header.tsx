@@ -39,8 +39,8 @@ function UserMenu({ user }: { user: HeaderUser }) {
   const { t } = useTranslation()
   return (
     <details className="relative">
-      <summary className="btn-secondary list-none" aria-label={t('nav.userMenu', { name: user.name })}>
-        <span aria-hidden="true" className="max-w-32 truncate">{user.name}</span>
+      <summary className="btn-secondary list-none px-3 sm:px-5" aria-label={t('nav.userMenu', { name: user.name })}>
+        <span aria-hidden="true" className="max-w-24 truncate sm:max-w-32">{user.name}</span>
       </summary>
       <ul className="absolute right-0 z-20 mt-2 w-56 rounded-xl border border-brand-100 bg-white p-2 shadow-lg">
         <li>
@@ -70,7 +70,26 @@ function UserMenu({ user }: { user: HeaderUser }) {
   )
 }
 
-export function SiteHeader({ user, locale }: { user: HeaderUser | null; locale: string }) {
+/** The cart, with how many items it holds (a badge once there is one). */
+function CartLink({ count }: { count: number }) {
+  const { t } = useTranslation()
+  return (
+    <NavLink to="/carrinho" className="btn-secondary gap-1 px-3 aria-[current=page]:bg-brand-50" aria-label={t('nav.cart', { count })}>
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <circle cx="9" cy="20" r="1.5" />
+        <circle cx="18" cy="20" r="1.5" />
+        <path d="M2 3h3l2.7 12.4a1.5 1.5 0 0 0 1.5 1.1h8.9a1.5 1.5 0 0 0 1.4-1.1L22 7H6" />
+      </svg>
+      {count > 0 ? (
+        <span aria-hidden="true" data-testid="cart-count" className="rounded-full bg-brand-700 px-2 text-sm font-semibold text-white">
+          {count}
+        </span>
+      ) : null}
+    </NavLink>
+  )
+}
+
+export function SiteHeader({ user, locale, cartCount }: { user: HeaderUser | null; locale: string; cartCount: number }) {
   const { t } = useTranslation()
   return (
     <header className="border-b border-brand-100 bg-white">
@@ -88,6 +107,7 @@ export function SiteHeader({ user, locale }: { user: HeaderUser | null; locale: 
         </nav>
         <div className="flex items-center gap-2">
           <LanguageSwitcher current={locale} />
+          <CartLink count={cartCount} />
           {user ? (
             <UserMenu user={user} />
           ) : (

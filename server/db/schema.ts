@@ -867,3 +867,25 @@ export const products = pgTable(
     ),
   ],
 )
+
+/** One line of an account's cart: a product and how many (docs/product.md §3, decision 0047). */
+export type StoredCartLine = { product_id: number; quantity: number }
+/** The most lines a cart holds (the app's CART_MAX_LINES). */
+export const CART_MAX_LINES = 20
+
+/**
+ * An account's cart (issue 24, decision 0047): the copy that follows the member from browser to
+ * browser. The browser's own copy is a signed cookie; the app merges the two at sign-in and
+ * writes every change here too. Product ids only, never prices: those come from the catalogue.
+ */
+export const carts = pgTable(
+  'carts',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lines: jsonb('lines').$type<StoredCartLine[]>().notNull().default(sql`'[]'::jsonb`),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [check('carts_lines_check', sql`jsonb_typeof(${table.lines}) = 'array' and jsonb_array_length(${table.lines}) <= ${sql.raw(String(CART_MAX_LINES))}`)],
+)

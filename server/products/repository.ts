@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { pillars, products, professionalProfiles, users, type ProductType } from '#server/db/schema.ts'
 
@@ -11,7 +11,8 @@ export type ProductProfessional = { id: number; firstName: string; lastName: str
 export type ProductView = { product: ProductRow; pillarId: number | null; professional: ProductProfessional | null }
 
 /** The catalogue's filters, already validated: each narrows the list, all of them together. */
-export type ProductFilter = { productType?: ProductType; category?: string; pillarSlug?: string; pillarId?: number }
+/** `ids`: only these products (a cart's, at most 20), in the shop's order like any list. */
+export type ProductFilter = { productType?: ProductType; category?: string; pillarSlug?: string; pillarId?: number; ids?: readonly number[] }
 
 /**
  * What the public catalogue shows: active products, and of the packages with a named
@@ -19,12 +20,13 @@ export type ProductFilter = { productType?: ProductType; category?: string; pill
  */
 const listed = or(isNull(products.professionalId), eq(users.isActive, true))!
 
-function filterCondition({ productType, category, pillarSlug, pillarId }: ProductFilter): SQL {
+function filterCondition({ productType, category, pillarSlug, pillarId, ids }: ProductFilter): SQL {
   const conditions: SQL[] = [eq(products.active, true), listed]
   if (productType) conditions.push(eq(products.productType, productType))
   if (category) conditions.push(eq(products.category, category))
   if (pillarSlug) conditions.push(eq(products.pillarSlug, pillarSlug))
   if (pillarId !== undefined) conditions.push(eq(pillars.id, pillarId))
+  if (ids) conditions.push(ids.length > 0 ? inArray(products.id, [...ids]) : sql`false`)
   return and(...conditions)!
 }
 

@@ -136,6 +136,20 @@ describe('GET /products/', () => {
     expect((await list('?product_type=%20course%20')).count).toBe(3)
   })
 
+  it('reads a cart’s products by id (id__in, at most 20), in the shop’s order, leaving out what is not listed', async () => {
+    expect(slugsOf((await list('?id__in=11,8,%202')).results)).toEqual(['pacote-4-consultas', 'curso-sono-reparador', 'diario-do-sono'])
+    await database.db.update(products).set({ active: false }).where(eq(products.slug, 'curso-sono-reparador'))
+    expect(slugsOf((await list('?id__in=11,8,999')).results)).toEqual(['diario-do-sono'])
+    expect((await list('?id__in=11&product_type=course')).count).toBe(0)
+    const twenty = Array.from({ length: 20 }, (_, index) => index + 1).join(',')
+    expect((await list(`?id__in=${twenty}&page_size=20`)).count).toBe(15)
+    for (const query of [`?id__in=${twenty},21`, '?id__in=1,x', '?id__in=1,,2', '?id__in=0', '?id__in=2147483648', '?id__in=1.5']) {
+      const response = await api.get(`/products/${query}`)
+      expect(response.status, query).toBe(400)
+      expect(Object.keys(response.json), query).toEqual(['id__in'])
+    }
+  })
+
   it('refuses unknown values, too-long strings and bad ids as field errors, all at once', async () => {
     const bad = (query: string) => api.get(`/products/${query}`)
     expect(await bad('?product_type=ebook')).toMatchObject({ status: 400, json: { product_type: ['"ebook" is not a valid choice.'] } })

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { PRODUCT_TYPES } from '#server/db/schema.ts'
+import { CART_MAX_LINES, PRODUCT_TYPES } from '#server/db/schema.ts'
 import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { charField, choiceField, idField } from '#server/http/fields.ts'
@@ -18,9 +18,14 @@ const filterFields = {
   category: charField({ maxLength: 40 }),
   pillar: charField({ maxLength: 50 }),
   pillar_id: idField(),
+  // django-filter's "in" lookup: comma-separated ids, at most a cart's 20 (the cart page reads its products in one call).
+  id__in: charField({ maxLength: 240 }),
 }
 
 type FilterName = keyof typeof filterFields
+
+/** The most ids `id__in` takes: a cart's lines (CART_MAX_LINES). */
+const MAX_IDS = CART_MAX_LINES
 
 /**
  * The solutions catalogue (issue 24, decision 0045): public content, like the pillars. Anyone may
@@ -48,6 +53,12 @@ export function registerProductRoutes(api: Api, services: Services): void {
     }
     const filter: ProductFilter = {}
     if (input.product_type) filter.productType = input.product_type
+    if (input.id__in !== undefined) {
+      const ids = input.id__in.split(',').map((part) => idField().safeParse(part.trim()))
+      if (ids.length > MAX_IDS) errors.id__in = [`Ensure this field has no more than ${MAX_IDS} elements.`]
+      else if (ids.some((id) => !id.success)) errors.id__in = ['Enter a whole number.']
+      else filter.ids = ids.map((id) => id.data as number)
+    }
     if (input.category !== undefined) {
       if ((await listedCategories(db)).includes(input.category)) filter.category = input.category
       else errors.category = [invalidChoice(input.category)]
@@ -75,7 +86,7 @@ export function registerProductRoutes(api: Api, services: Services): void {
   }
 
   api.endpoint('/products/', {
-    GET: async (c) => pageOf(c, await filterOf(c, ['product_type', 'category', 'pillar', 'pillar_id'])),
+    GET: async (c) => pageOf(c, await filterOf(c, ['product_type', 'category', 'pillar', 'pillar_id', 'id__in'])),
   })
 
   api.endpoint('/products/:id{[0-9]+}/', {

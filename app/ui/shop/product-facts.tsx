@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import type { ProductView } from '#app/utils/product-views.server.ts'
+import { AddToCart } from './add-to-cart.tsx'
 
 /** What a product is, in a line each: its kind's own facts (consultations, weeks, the plan). */
 export function ProductFacts({ product }: { product: ProductView }) {
@@ -32,8 +33,8 @@ export function ProductPrice({ product, className = 'text-xl font-bold text-bran
   )
 }
 
-/** A product in the catalogue's list: its kind, name, theme, facts, price and a link to its page. */
-export function ProductCard({ product }: { product: ProductView }) {
+/** A product in the catalogue's list: its kind, name, theme, facts, price, a link to its page and "add to cart". */
+export function ProductCard({ product, inCart }: { product: ProductView; inCart: boolean }) {
   const { t } = useTranslation('shop')
   return (
     <article className="flex h-full flex-col rounded-2xl border border-brand-100 bg-white p-5 shadow-sm">
@@ -58,6 +59,7 @@ export function ProductCard({ product }: { product: ProductView }) {
           <span className="sr-only">: {product.name}</span>
         </Link>
       </div>
+      <AddToCart product={product} inCart={inCart} className="mt-3" />
     </article>
   )
 }

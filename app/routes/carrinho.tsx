@@ -1,0 +1,121 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { cartAction } from '#app/forms/cart.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import type { RootLoader } from '#app/root.tsx'
+import { getAuth } from '#app/session/auth.server.ts'
+import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
+import { readCart } from '#app/utils/cart-cookie.server.ts'
+import { cartView } from '#app/utils/cart-views.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['shop'] }
+
+/**
+ * The cart (`/carrinho`, docs/product.md §2): for visitors and members alike, without JavaScript.
+ * What is in it comes from the browser's signed cookie; what it costs, from the catalogue now.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [t, language, cart] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), readCart(request)])
+  const view = await cartView(cart, language).catch(errorResponseFor)
+  return data(
+    { meta: { title: `${t('cart.title')} · Innera`, description: t('cart.lead') }, cart: view },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request }: ActionFunctionArgs) {
+  const [auth, form] = await Promise.all([getAuth(request), readFormData(request)])
+  return cartAction(request, auth, form)
+}
+
+export default function CartPage() {
+  const { cart } = useLoaderData<typeof loader>()
+  const root = useRouteLoaderData<RootLoader>('root')
+  const { t } = useTranslation('shop')
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('cart.title')}</h1>
+      {cart.changed ? (
+        <p role="status" className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4">
+          {t(cart.tooLarge ? 'cart.errors.totalTooLarge' : 'cart.changed')}
+        </p>
+      ) : null}
+      {cart.lines.length === 0 ? (
+        <div className="mt-6 rounded-2xl bg-white p-6">
+          <p>{t('cart.empty')}</p>
+          <p className="mt-4">
+            <Link to="/solucoes" className="btn-primary">
+              {t('cart.browse')}
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <div className="mt-6 grid gap-8 lg:grid-cols-[2fr_1fr]">
+          <section aria-labelledby="cart-items">
+            <h2 id="cart-items" className="sr-only">
+              {t('cart.items')}
+            </h2>
+            <ul className="space-y-4" data-testid="cart-lines">
+              {cart.lines.map((line) => (
+                <li key={line.product.id} className="rounded-2xl border border-brand-100 bg-white p-5 shadow-sm">
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div>
+                      <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{t(`types.${line.product.type}`)}</p>
+                      <h3 className="mt-1 text-lg font-semibold">
+                        <Link to={`/produto/${line.product.id}`} className="hover:underline">
+                          {line.product.name}
+                        </Link>
+                      </h3>
+                      <ProductFacts product={line.product} />
+                      <p className="mt-2 text-sm text-muted">{t('cart.quantity', { count: line.quantity })}</p>
+                    </div>
+                    <p className="text-lg font-bold text-brand-800">{line.total}</p>
+                  </div>
+                  <Form method="post" className="mt-3">
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="productId" value={line.product.id} />
+                    <button type="submit" className="link">
+                      {t('cart.remove')}
+                      <span className="sr-only">: {line.product.name}</span>
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <aside className="h-fit rounded-2xl border border-brand-100 bg-white p-6 shadow-sm" aria-labelledby="cart-summary">
+            <h2 id="cart-summary" className="text-xl font-semibold">
+              {t('cart.summary')}
+            </h2>
+            <dl className="mt-4 flex items-baseline justify-between gap-4">
+              <dt>{t('cart.total', { count: cart.count })}</dt>
+              <dd className="text-2xl font-bold text-brand-800" data-testid="cart-total">
+                {cart.total}
+              </dd>
+            </dl>
+            <p className="mt-2 text-sm text-muted">{t('product.withdrawal')}</p>
+            {root?.user ? null : (
+              <p className="mt-6">
+                <Link to="/auth?mode=login&redirectTo=%2Fcarrinho" className="btn-primary w-full">
+                  {t('cart.signInToPay')}
+                </Link>
+              </p>
+            )}
+            <p className="mt-4">
+              <Link to="/solucoes" className="link">
+                {t('cart.continue')}
+              </Link>
+            </p>
+          </aside>
+        </div>
+      )}
+    </main>
+  )
+}
