@@ -38,6 +38,7 @@ import { registerPillarRoutes } from './routes/pillars'
 import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
+import { registerPurchaseRoutes } from './routes/purchases'
 import { registerProgramRoutes } from './routes/program'
 import { registerQuestionnaireRoutes } from './routes/questionnaire'
 import { resolveRequestAddress } from './routes/throttling'
@@ -175,6 +176,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
   registerProductRoutes(api, services)
+  registerPurchaseRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)
