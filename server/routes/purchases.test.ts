@@ -13,7 +13,6 @@ import { silentLogger } from '#server/log.ts'
 
 // Tuesday 2026-03-10, 12:00 in São Paulo.
 const NOW = Date.parse('2026-03-10T15:00:00Z')
-const DAY = 24 * 3600 * 1000
 const setup = withFakeStripe(NOW)
 
 let app: ProviderApp
