@@ -241,6 +241,17 @@ describe('POST /purchases/create/', () => {
     expect(await db.select().from(purchases)).toEqual([])
   })
 
+  it('counts purchases per user (THROTTLE_PURCHASE_PER_USER), never a repeat of a used key', async () => {
+    const limited = client(testApp(db, { clock: setup.time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_PURCHASE_PER_USER: '1/h', STRIPE_API_URL: setup.fake.apiUrl, FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } }))
+    const items = [{ product_id: await productId('diario-do-sono'), quantity: 1 }]
+    const key = newKey()
+    expect((await limited.post('/purchases/create/', { items, method: 'pix', idempotency_key: key }, { token: tokens.patient })).status).toBe(201)
+    expect((await limited.post('/purchases/create/', { items, method: 'pix', idempotency_key: key }, { token: tokens.patient })).status).toBe(200)
+    const refused = await limited.post('/purchases/create/', { items, method: 'pix', idempotency_key: newKey() }, { token: tokens.patient })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+
   it('Stripe unreachable: 503, the purchase marked failed and nothing charged; the same key later starts it', async () => {
     const away = testApp(db, { clock: setup.time.clock, env: { STRIPE_API_URL: 'http://127.0.0.1:9', FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
     const key = newKey()

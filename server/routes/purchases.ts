@@ -11,6 +11,7 @@ import {
   countPurchasesOf,
   creditsOfPurchases,
   findPurchase,
+  findPurchaseByKey,
   itemsOf,
   ownedGrantsPage,
   purchasesPageOf,
@@ -84,7 +85,8 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const input = parseCreateInput(await readFields(c.req.raw))
-      await enforceThrottle(services, 'purchasePerUser', String(user.id))
+      // A repeat of a used key (a retry after a lost answer) is that purchase again and costs nothing, as a booking's (decision 0034).
+      if (!(await findPurchaseByKey(db, user.id, input.idempotencyKey))) await enforceThrottle(services, 'purchasePerUser', String(user.id))
       const { purchase, created } = await createPurchase(services, { id: user.id, email: user.email }, input)
       return detail(c, purchase, created ? 201 : 200)
     },
