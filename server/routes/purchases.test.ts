@@ -434,7 +434,7 @@ describe('POST /purchases/webhook/', () => {
       clock: setup.time.clock,
       log: silentLogger,
       duplicatePercent: 100,
-      fetch: (_url, init) => app.request(`${PUBLIC_URL}/purchases/webhook/`, init),
+      fetch: async (_url, init) => app.request(`${PUBLIC_URL}/purchases/webhook/`, init),
     })
     // Their first attempts failed (nowhere to go): the retries are due a minute later.
     setup.time.advance(61)
