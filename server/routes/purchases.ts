@@ -73,10 +73,7 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const { user } = await authenticate(c, services)
       const page = paginate(c, await countPurchasesOf(db, user.id))
       const rows = await purchasesPageOf(db, user.id, page)
-      const items = await itemsOf(
-        db,
-        rows.map((row) => row.id),
-      )
+      const items = await itemsOf(db, rows.map((row) => row.id))
       return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id)))), 200, PRIVATE)
     },
   })
