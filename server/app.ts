@@ -39,6 +39,7 @@ import { registerPillarRoutes } from './routes/pillars'
 import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
+import { registerPurchaseRoutes } from './routes/purchases'
 import { registerProgramRoutes } from './routes/program'
 import { registerQuestionnaireRoutes } from './routes/questionnaire'
 import { resolveRequestAddress } from './routes/throttling'
@@ -177,6 +178,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerPillarRoutes(api, services)
   registerProductRoutes(api, services)
   registerCartRoutes(api, services)
+  registerPurchaseRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)

@@ -21,6 +21,7 @@ export type ThrottleScope =
   | 'bookingPerUser'
   | 'reschedulePerUser'
   | 'cancelPerUser'
+  | 'purchasePerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -144,6 +145,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   bookingPerUser: ['THROTTLE_BOOKING_PER_USER', '10/h'],
   reschedulePerUser: ['THROTTLE_RESCHEDULE_PER_USER', '10/h'],
   cancelPerUser: ['THROTTLE_CANCEL_PER_USER', '20/h'],
+  // Creating, cancelling and renewing purchases: each one is a call to Stripe (decision 0048); a repeat of a used idempotency key does not count.
+  purchasePerUser: ['THROTTLE_PURCHASE_PER_USER', '30/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -8,6 +8,7 @@ import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
 import { expireDuePixCharges } from './payments/fake-stripe-payments'
 import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
+import { PURCHASES_TICK_MS, purchasesTick } from './purchases/payments'
 import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
 
@@ -87,4 +88,6 @@ export function startPeriodicJobs(services: Services): void {
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
+  // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
+  if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
 }

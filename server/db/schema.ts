@@ -889,3 +889,208 @@ export const carts = pgTable(
   },
   (table) => [check('carts_lines_check', sql`jsonb_typeof(${table.lines}) = 'array' and jsonb_array_length(${table.lines}) <= ${sql.raw(String(CART_MAX_LINES))}`)],
 )
+
+/** A purchase's statuses (docs/product.md §4, decision 0048). */
+export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
+export const PURCHASE_METHODS = ['card', 'pix'] as const
+export type PurchaseMethod = (typeof PURCHASE_METHODS)[number]
+/** What moved a purchase from one status to another. */
+export const TRANSITION_SOURCES = ['create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew'] as const
+export type TransitionSource = (typeof TRANSITION_SOURCES)[number]
+export const GRANT_KINDS = ['course', 'material', 'program', 'consultation_credits'] as const
+export type GrantKind = (typeof GRANT_KINDS)[number]
+export const REFUND_REASONS = ['cancel', 'late_payment', 'double_payment'] as const
+export type PurchaseRefundReason = (typeof REFUND_REASONS)[number]
+/** Stripe's largest amount (R$ 999.999,99): a purchase's total is at most this. */
+export const MAX_PURCHASE_CENTS = 99_999_999
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * A purchase (issue 24, decision 0048): what a user buys in one payment, by card (a Stripe
+ * Checkout Session) or PIX (a PaymentIntent with its BR Code). Prices are copied from the
+ * products when it is made (purchase_items); the status only moves forward (statuses.ts).
+ */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: varchar('status', { length: 20 }).$type<PurchaseStatus>().notNull(),
+    method: varchar('method', { length: 10 }).$type<PurchaseMethod>().notNull(),
+    totalCents: integer('total_cents').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull().default('brl'),
+    idempotencyKey: varchar('idempotency_key', { length: 64 }).notNull(),
+    stripePaymentIntentId: varchar('stripe_payment_intent_id', { length: 255 }),
+    stripeCheckoutSessionId: varchar('stripe_checkout_session_id', { length: 255 }),
+    pixData: text('pix_data'),
+    pixExpiresAt: instant('pix_expires_at'),
+    checkoutUrl: text('checkout_url'),
+    checkoutExpiresAt: instant('checkout_expires_at'),
+    failureCode: varchar('failure_code', { length: 100 }),
+    failureMessage: varchar('failure_message', { length: 500 }),
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    paidAt: instant('paid_at'),
+    // When the reconciliation last asked Stripe about this pending purchase.
+    checkedAt: instant('checked_at'),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('purchases_user_idempotency_key_unique').on(table.userId, table.idempotencyKey),
+    uniqueIndex('purchases_payment_intent_unique').on(table.stripePaymentIntentId).where(sql`${table.stripePaymentIntentId} is not null`),
+    uniqueIndex('purchases_checkout_session_unique').on(table.stripeCheckoutSessionId).where(sql`${table.stripeCheckoutSessionId} is not null`),
+    index('purchases_user_created_idx').on(table.userId, table.createdAt, table.id),
+    index('purchases_pending_idx').on(table.checkedAt, table.id).where(sql`${table.status} = 'pending'`),
+    check('purchases_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded')`),
+    check('purchases_method_check', sql`${table.method} in ('card', 'pix')`),
+    check('purchases_total_check', sql`${table.totalCents} > 0 and ${table.totalCents} <= 99999999`),
+    check('purchases_currency_check', sql`${table.currency} = 'brl'`),
+    check('purchases_refunded_check', sql`${table.refundedCents} >= 0 and ${table.refundedCents} <= ${table.totalCents}`),
+    check('purchases_paid_check', sql`${table.status} not in ('paid', 'refunded') or ${table.paidAt} is not null`),
+  ],
+)
+
+/** One product of a purchase, with its price and name as they were when bought. */
+export const purchaseItems = pgTable(
+  'purchase_items',
+  {
+    id: serial('id').primaryKey(),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    productType: varchar('product_type', { length: 30 }).$type<Exclude<ProductType, 'subscription'>>().notNull(),
+    name: jsonb('name').$type<LocalizedText>().notNull(),
+    quantity: integer('quantity').notNull(),
+    unitCents: integer('unit_cents').notNull(),
+    lineCents: integer('line_cents').notNull(),
+    // A package's consultations and professional (null: any), as sold.
+    consultations: integer('consultations'),
+    professionalId: integer('professional_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    uniqueIndex('purchase_items_purchase_product_unique').on(table.purchaseId, table.productId),
+    check('purchase_items_quantity_check', sql`${table.quantity} between 1 and 10`),
+    check('purchase_items_unit_check', sql`${table.unitCents} > 0`),
+    check('purchase_items_line_check', sql`${table.lineCents} = ${table.unitCents} * ${table.quantity}`),
+    check('purchase_items_type_check', sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material')`),
+  ],
+)
+
+/** Every status change of a purchase: from (null at creation), to, when, what moved it, and the Stripe event when one did. */
+export const purchaseTransitions = pgTable(
+  'purchase_transitions',
+  {
+    id: serial('id').primaryKey(),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    fromStatus: varchar('from_status', { length: 20 }).$type<PurchaseStatus>(),
+    toStatus: varchar('to_status', { length: 20 }).$type<PurchaseStatus>().notNull(),
+    at: instant('at').notNull(),
+    source: varchar('source', { length: 20 }).$type<TransitionSource>().notNull(),
+    stripeEventId: varchar('stripe_event_id', { length: 255 }),
+  },
+  (table) => [
+    index('purchase_transitions_purchase_idx').on(table.purchaseId, table.id),
+    check('purchase_transitions_source_check', sql`${table.source} in ('create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew')`),
+  ],
+)
+
+/** Stripe events already processed: the primary key makes each one count once, across processes. */
+export const stripeWebhookEvents = pgTable('stripe_webhook_events', {
+  eventId: varchar('event_id', { length: 255 }).primaryKey(),
+  type: varchar('type', { length: 100 }).notNull(),
+  receivedAt: instant('received_at').notNull(),
+})
+
+/** What a paid purchase gives its buyer: one row per product, made once (the unique index), revoked by a refund. */
+export const purchaseGrants = pgTable(
+  'purchase_grants',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 30 }).$type<GrantKind>().notNull(),
+    availableAt: instant('available_at').notNull(),
+    revokedAt: instant('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('purchase_grants_purchase_product_unique').on(table.purchaseId, table.productId),
+    index('purchase_grants_user_idx').on(table.userId, table.availableAt, table.id),
+    check('purchase_grants_kind_check', sql`${table.kind} in ('course', 'material', 'program', 'consultation_credits')`),
+  ],
+)
+
+/** A paid package's consultations: with its professional, or any (null); `used` never above `total`. */
+export const consultationCredits = pgTable(
+  'consultation_credits',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    professionalId: integer('professional_id').references(() => users.id, { onDelete: 'set null' }),
+    total: integer('total').notNull(),
+    used: integer('used').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('consultation_credits_purchase_product_unique').on(table.purchaseId, table.productId),
+    index('consultation_credits_user_idx').on(table.userId),
+    check('consultation_credits_total_check', sql`${table.total} >= 0 and ${table.total} <= 1000`),
+    check('consultation_credits_used_check', sql`${table.used} >= 0 and ${table.used} <= ${table.total}`),
+  ],
+)
+
+/**
+ * Refunds the provider asks Stripe for: written in the transaction that decides them (one per
+ * payment and reason, the unique index), sent to Stripe after it commits, retried by the
+ * purchases' tick until Stripe answers.
+ */
+export const purchaseRefunds = pgTable(
+  'purchase_refunds',
+  {
+    id: serial('id').primaryKey(),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    paymentIntentId: varchar('payment_intent_id', { length: 255 }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    reason: varchar('reason', { length: 20 }).$type<PurchaseRefundReason>().notNull(),
+    status: varchar('status', { length: 20 }).$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    stripeRefundId: varchar('stripe_refund_id', { length: 255 }),
+    failureMessage: varchar('failure_message', { length: 500 }),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('purchase_refunds_payment_reason_unique').on(table.paymentIntentId, table.reason),
+    index('purchase_refunds_pending_idx').on(table.updatedAt, table.id).where(sql`${table.status} = 'pending'`),
+    check('purchase_refunds_amount_check', sql`${table.amountCents} > 0`),
+    check('purchase_refunds_reason_check', sql`${table.reason} in ('cancel', 'late_payment', 'double_payment')`),
+    check('purchase_refunds_status_check', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+)

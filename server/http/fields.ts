@@ -25,6 +25,10 @@ export function charField({ maxLength = 150, allowBlank = false, trim = true } =
   return schema.max(maxLength, maxLengthMessage(maxLength))
 }
 
+/** An idempotency key (a booking's, decision 0034; a purchase's, decision 0048): random and URL-safe, as the app makes them. */
+export const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
+export const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
+
 /**
  * A person's name (server/users/person-names.ts): letters, marks, spaces, apostrophes, hyphens and
  * dots, bounded; no links, digits or control characters. Runs of spaces count as one.

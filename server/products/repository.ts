@@ -94,6 +94,19 @@ export async function findListedProduct(db: Database, id: number): Promise<Produ
   return row ? toView(row) : undefined
 }
 
+/** The listed products among these ids (a purchase's: unknown, inactive and hidden ones are left out), in no order. */
+export async function findListedProducts(db: Database, ids: number[]): Promise<ProductView[]> {
+  if (ids.length === 0) return []
+  const rows = await selectViews(db).where(and(inArray(products.id, ids), filterCondition({})))
+  return rows.map(toView)
+}
+
+/** Products by id whatever their state (a purchase's items, shown after the product left the catalogue). */
+export async function findProductViews(db: Database, ids: number[]): Promise<ProductView[]> {
+  if (ids.length === 0) return []
+  return (await selectViews(db).where(inArray(products.id, ids))).map(toView)
+}
+
 /** The categories the public catalogue has: the choices of its `category` filter. */
 export async function listedCategories(db: Database): Promise<string[]> {
   const rows = await db

@@ -58,6 +58,7 @@ import {
   DATE_FORMAT_MESSAGE,
   dateField,
   dateRangeProblem,
+  idempotencyKeyField,
   idField,
   instantField,
   instantRangeProblem,
@@ -95,9 +96,6 @@ const STATUS_CHOICES = ['confirmed', 'completed', 'no_show'] as const
 /** A choice as DRF echoes it, cut short: the value may be megabytes long. */
 const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
 
-/** A booking form's key (decision 0034): random and URL-safe, as the app makes them. */
-const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
-const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
 const KEY_INDEX = 'appointments_patient_idempotency_key_unique'
 // Answers for one patient: never kept by a cache on the way.
 const PRIVATE = { 'Cache-Control': 'private, no-store' }

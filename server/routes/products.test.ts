@@ -19,9 +19,9 @@ beforeAll(async () => {
   tokens.admin = (await api.login('admin@innera.local')).access
 })
 afterAll(() => database.close())
-// The catalogue as seeded (ids 1-16 in the shop's order), every account active.
+// The catalogue as seeded (ids 1-16 in the shop's order), every account active; purchases pointing at products go with them (CASCADE).
 beforeEach(async () => {
-  await database.db.execute(sql`TRUNCATE "products" RESTART IDENTITY`)
+  await database.db.execute(sql`TRUNCATE "products" RESTART IDENTITY CASCADE`)
   await database.db.update(users).set({ isActive: true })
   await seedDatabase(database.db)
 })

@@ -215,6 +215,13 @@ const RESETTABLE_TABLES = [
   'fake_stripe_objects',
   'fake_stripe_idempotency_keys',
   'fake_stripe_deliveries',
+  'purchases',
+  'purchase_items',
+  'purchase_transitions',
+  'stripe_webhook_events',
+  'purchase_grants',
+  'consultation_credits',
+  'purchase_refunds',
 ]
 
 /**

@@ -1,0 +1,63 @@
+import type { TransitionSource } from '#server/db/schema.ts'
+import { insertRefund, itemsOf, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
+import { decide, type PaymentSignal } from './statuses'
+
+export type Applied = {
+  purchase: PurchaseRow | undefined
+  /** Whether the status moved. */
+  moved: boolean
+  /** Refunds written now, to send to Stripe once the transaction has committed. */
+  refunds: RefundRow[]
+}
+
+/**
+ * THE way what Stripe says reaches a purchase (decision 0048): the webhook, refresh-status and
+ * the reconciliation all call it, inside their transaction, with the purchase locked. The status
+ * change, its record, the grants or their revocation and the refunds to send are written together:
+ * a crash anywhere leaves none of them, and the redelivered event (or the next reconciliation)
+ * applies them all. Applying the same thing twice changes nothing (statuses.ts, the grants' unique
+ * index, the refunds' unique index).
+ */
+export async function applySignal(
+  tx: Writer,
+  purchaseId: number,
+  signal: PaymentSignal,
+  { source, eventId = null, now }: { source: TransitionSource; eventId?: string | null; now: number },
+): Promise<Applied> {
+  const purchase = await lockPurchase(tx, purchaseId)
+  if (!purchase) return { purchase, moved: false, refunds: [] }
+  const outcome = decide(
+    {
+      status: purchase.status,
+      method: purchase.method,
+      paymentIntentId: purchase.stripePaymentIntentId,
+      checkoutSessionId: purchase.stripeCheckoutSessionId,
+      totalCents: purchase.totalCents,
+      refundedCents: purchase.refundedCents,
+    },
+    signal,
+  )
+  const changes: Parameters<typeof updatePurchase>[2] = {}
+  if (outcome.paymentIntentId !== undefined) changes.stripePaymentIntentId = outcome.paymentIntentId
+  if (outcome.failure !== undefined) {
+    changes.failureCode = outcome.failure?.code ?? null
+    changes.failureMessage = outcome.failure?.message ?? null
+  }
+  if (outcome.refundedCents !== undefined) changes.refundedCents = outcome.refundedCents
+  // Paid now (or paid after all, then refunded): the CHECK wants every paid purchase to say when.
+  if ((outcome.to === 'paid' || outcome.to === 'refunded') && !purchase.paidAt) changes.paidAt = new Date(now)
+  if (outcome.to === 'paid' || outcome.to === 'refunded') Object.assign(changes, { pixData: null, checkoutUrl: null })
+
+  let updated = purchase
+  if (outcome.to && outcome.to !== purchase.status) updated = await recordTransition(tx, purchase, outcome.to, { source, eventId, now, changes })
+  else if (Object.keys(changes).length > 0) updated = await updatePurchase(tx, purchase.id, changes, now)
+
+  if (outcome.grant) await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
+  if (outcome.revoke) await revokeGrants(tx, purchase.id, now)
+  const refunds: RefundRow[] = []
+  if (outcome.refund && outcome.refund.amountCents > 0) {
+    const refund = await insertRefund(tx, { purchaseId: purchase.id, ...outcome.refund }, now)
+    if (refund) refunds.push(refund)
+  }
+  return { purchase: updated, moved: updated.status !== purchase.status, refunds }
+}

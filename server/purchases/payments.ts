@@ -1,0 +1,518 @@
+import Stripe from 'stripe'
+// The one rule of how many of a product a cart and a purchase may hold: the app's, pure and import-free (decision 0048).
+import { quantityAllowed } from '#app/domain/product-types.ts'
+import { MAX_PURCHASE_CENTS, type PurchaseStatus } from '#server/db/schema.ts'
+import { apiError, ApiError } from '#server/http/errors.ts'
+import { errorFields } from '#server/log.ts'
+import { findListedProducts } from '#server/products/repository.ts'
+import type { Services } from '#server/services.ts'
+import { applySignal, type Applied } from './apply'
+import { returnUrl, type CreateInput } from './input'
+import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
+import {
+  claimWebhookEvent,
+  creditsOf,
+  findPurchaseByKey,
+  findPurchaseByRef,
+  insertPurchase,
+  itemsOf,
+  lockPurchase,
+  pendingRefunds,
+  purchasesToCheck,
+  recordTransition,
+  revokeGrants,
+  insertRefund,
+  transitionsOf,
+  updatePurchase,
+  updateRefund,
+  type NewPurchaseItem,
+  type PurchaseItemRow,
+  type PurchaseRow,
+  type RefundRow,
+} from './repository'
+import { isPaid, type PaymentSignal } from './statuses'
+import { signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession } from './stripe-signals'
+
+/**
+ * Purchases at Stripe (decisions 0046 and 0048): starting a payment (a Checkout Session for a card,
+ * a confirmed PIX PaymentIntent), reading what Stripe says (webhook, refresh-status, the tick's
+ * reconciliation: all through applySignal), cancelling, renewing a PIX code, refunding. No Stripe
+ * call is made inside a database transaction: the calls come before (their answer decides what to
+ * write) or after (refunds written in the transaction are sent once it has committed, and retried
+ * by the tick until Stripe answers).
+ */
+
+/** How long a PIX code can be paid (docs/product.md §9). */
+export const PIX_LIFETIME_SECONDS = 30 * 60
+/** A pending purchase made at Stripe is asked about again after this long without news (a lost webhook, a crash). */
+export const RECONCILE_AFTER_MS = 5 * 60_000
+/** How often the tick runs; and how long a refund waits before its retry. */
+export const PURCHASES_TICK_MS = 60_000
+/** A PIX code past its expiry by this long, still pending, is expired by us (Stripe's own event normally comes first). */
+const EXPIRY_GRACE_MS = 60_000
+const PER_TICK = 20
+/** Stripe's smallest charge in reais (R$ 0,50). */
+export const MIN_PURCHASE_CENTS = 50
+/** Statuses a buyer may cancel without a refund. */
+const UNPAID_CANCELLABLE: readonly PurchaseStatus[] = ['pending', 'failed', 'expired']
+
+export const UNAVAILABLE = 'The payment service could not be reached. Nothing was charged; try again in a moment.'
+const unavailable = () => apiError(503, UNAVAILABLE, { code: 'payment_provider_unavailable' })
+const paymentsOff = () => apiError(503, 'Payments are not available.', { code: 'payments_off' })
+
+function stripeOf(services: Services): Stripe {
+  if (!services.stripe) throw paymentsOff()
+  return services.stripe
+}
+
+const isStripeError = (error: unknown): error is Stripe.errors.StripeError => error instanceof Stripe.errors.StripeError
+/** Stripe refused the request itself (a 4xx other than a rate limit): repeating it will not help. */
+const isRefusal = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null))
+
+// ---------------------------------------------------------------------------------------------
+// Create
+
+export type Buyer = { id: number; email: string }
+
+/**
+ * A purchase for these items, or the one this idempotency key already made (`created: false`):
+ * a repeat returns it as it is, and one whose payment could not be started (Stripe was away) is
+ * started again. Prices come from the database, never from the request.
+ */
+export async function createPurchase(services: Services, buyer: Buyer, input: CreateInput): Promise<{ purchase: PurchaseRow; created: boolean }> {
+  const { db, clock } = services
+  const stripe = stripeOf(services)
+  const earlier = await findPurchaseByKey(db, buyer.id, input.idempotencyKey)
+  if (earlier) return { purchase: await restartIfUnstarted(services, stripe, earlier, buyer, input), created: false }
+
+  const items = await pricedItems(services, input)
+  const total = items.reduce((sum, item) => sum + item.lineCents, 0)
+  if (total < MIN_PURCHASE_CENTS) throw apiError(400, 'A purchase must total at least R$ 0,50.', { code: 'total_too_small' })
+  if (total > MAX_PURCHASE_CENTS) throw apiError(400, 'A purchase may total at most R$ 999.999,99; split it into smaller ones.', { code: 'total_too_large' })
+
+  let purchase: PurchaseRow
+  try {
+    purchase = await insertPurchase(db, { userId: buyer.id, method: input.method, totalCents: total, idempotencyKey: input.idempotencyKey }, items, clock())
+  } catch (error) {
+    // The same key from a request that committed meanwhile (another process): that purchase.
+    const meanwhile = await findPurchaseByKey(db, buyer.id, input.idempotencyKey)
+    if (meanwhile) return { purchase: meanwhile, created: false }
+    throw error
+  }
+  return { purchase: await startPayment(services, stripe, purchase, buyer, input), created: true }
+}
+
+/** The items at today's prices, or a 400 naming what cannot be bought. */
+async function pricedItems(services: Services, input: CreateInput): Promise<NewPurchaseItem[]> {
+  const views = new Map((await findListedProducts(services.db, input.items.map((item) => item.productId))).map((view) => [view.product.id, view]))
+  const problems = input.items.map((item) => {
+    const view = views.get(item.productId)
+    if (!view) return { product_id: [`Invalid pk "${item.productId}" - object does not exist.`] }
+    if (view.product.productType === 'subscription') return { product_id: ['Subscriptions are started from the plan\'s page, not bought in a purchase.'] }
+    const allowed = quantityAllowed(view.product.productType)
+    if (item.quantity > allowed) return { quantity: [`Ensure this value is less than or equal to ${allowed}.`] }
+    return {}
+  })
+  if (problems.some((problem) => Object.keys(problem).length > 0)) {
+    const subscription = input.items.some((item) => views.get(item.productId)?.product.productType === 'subscription')
+    throw new ApiError(400, { ...(subscription && { detail: "Subscriptions are started from the plan's page." }), items: problems })
+  }
+  return input.items.map((item) => {
+    const { product } = views.get(item.productId)!
+    return {
+      productId: product.id,
+      productType: product.productType as Exclude<typeof product.productType, 'subscription'>,
+      name: product.name,
+      quantity: item.quantity,
+      unitCents: product.priceCents,
+      lineCents: product.priceCents * item.quantity,
+      consultations: product.consultations,
+      professionalId: product.professionalId,
+    }
+  })
+}
+
+/** A repeat of a create whose payment never started (Stripe was away): start it now. */
+async function restartIfUnstarted(services: Services, stripe: Stripe, purchase: PurchaseRow, buyer: Buyer, input: CreateInput): Promise<PurchaseRow> {
+  if (purchase.status !== 'failed' || purchase.stripePaymentIntentId || purchase.stripeCheckoutSessionId) return purchase
+  const { db, clock } = services
+  const restarted = await db.transaction(async (tx) => {
+    const locked = await lockPurchase(tx, purchase.id)
+    if (!locked || locked.status !== 'failed' || locked.stripePaymentIntentId || locked.stripeCheckoutSessionId) return undefined
+    return recordTransition(tx, locked, 'pending', { source: 'create', now: clock(), changes: { failureCode: null, failureMessage: null } })
+  })
+  if (!restarted) return (await findPurchaseByKey(db, buyer.id, input.idempotencyKey))!
+  return startPayment(services, stripe, restarted, buyer, input)
+}
+
+/** Stripe's idempotency key for one of our calls about a purchase: the same step of the same purchase is the same request. */
+async function stepKey(services: Services, purchase: PurchaseRow, step: string): Promise<string> {
+  return `innera-purchase-${purchase.id}-${step}-${(await transitionsOf(services.db, purchase.id)).length}`
+}
+
+/** A confirmed PIX PaymentIntent for the purchase's total: its code is shown for PIX_LIFETIME_SECONDS. */
+async function createPixCharge(services: Services, stripe: Stripe, purchase: PurchaseRow, email: string, step: string) {
+  const paymentIntent = await stripe.paymentIntents.create(
+    {
+      amount: purchase.totalCents,
+      currency: 'brl',
+      allowed_payment_method_types: ['pix'],
+      payment_method_data: { type: 'pix' },
+      confirm: true,
+      payment_method_options: { pix: { expires_after_seconds: PIX_LIFETIME_SECONDS } },
+      metadata: { purchase_id: String(purchase.id) },
+      description: `Innera #${purchase.id}`,
+      receipt_email: email,
+    },
+    { idempotencyKey: await stepKey(services, purchase, step) },
+  )
+  const code = paymentIntent.next_action?.pix_display_qr_code
+  if (!code?.data || !code.expires_at) throw new Error(`PaymentIntent ${paymentIntent.id} came without a PIX code`)
+  return { stripePaymentIntentId: paymentIntent.id, pixData: code.data, pixExpiresAt: new Date(code.expires_at * 1000) }
+}
+
+/**
+ * Starts the payment at Stripe and keeps its references. When Stripe cannot be reached or refuses,
+ * the purchase is marked failed (nothing was charged: no code or page was shown) and the caller
+ * answers 503; a repeat with the same idempotency key starts it again.
+ */
+async function startPayment(services: Services, stripe: Stripe, purchase: PurchaseRow, buyer: Buyer, input: CreateInput): Promise<PurchaseRow> {
+  const { db, clock, log } = services
+  try {
+    if (purchase.method === 'pix') return await updatePurchase(db, purchase.id, await createPixCharge(services, stripe, purchase, buyer.email, 'start'), clock())
+    const items = await itemsOf(db, [purchase.id])
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: items.map((item) => ({ price_data: { currency: 'brl', unit_amount: item.unitCents, product_data: { name: item.name.pt } }, quantity: item.quantity })),
+        success_url: returnUrl(input.successUrl!, purchase.id, { withSession: true }),
+        cancel_url: returnUrl(input.cancelUrl!, purchase.id, { withSession: false }),
+        client_reference_id: String(purchase.id),
+        customer_email: buyer.email,
+        locale: 'pt-BR',
+        metadata: { purchase_id: String(purchase.id) },
+        payment_intent_data: { metadata: { purchase_id: String(purchase.id) }, description: `Innera #${purchase.id}` },
+      },
+      { idempotencyKey: await stepKey(services, purchase, 'start') },
+    )
+    return await updatePurchase(db, purchase.id, { stripeCheckoutSessionId: session.id, checkoutUrl: session.url, checkoutExpiresAt: new Date(session.expires_at * 1000) }, clock())
+  } catch (error) {
+    log({ level: 'warn', msg: 'purchase payment not started', purchase_id: purchase.id, ...errorFields(error) })
+    await db.transaction(async (tx) => {
+      const locked = await lockPurchase(tx, purchase.id)
+      if (locked?.status === 'pending' && !locked.stripePaymentIntentId && !locked.stripeCheckoutSessionId) {
+        await recordTransition(tx, locked, 'failed', { source: 'create', now: clock(), changes: { failureCode: 'payment_provider_unavailable', failureMessage: UNAVAILABLE } })
+      }
+    })
+    throw unavailable()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading Stripe
+
+/** What Stripe says now about a purchase's payment: its Checkout Session, its PaymentIntent and, when paid, the charge's refunds. */
+async function readSignals(stripe: Stripe, purchase: PurchaseRow): Promise<PaymentSignal[]> {
+  const signals: PaymentSignal[] = []
+  let paymentIntentId = purchase.stripePaymentIntentId
+  if (purchase.stripeCheckoutSessionId) {
+    const session = await stripe.checkout.sessions.retrieve(purchase.stripeCheckoutSessionId)
+    const read = signalOfSession(session)
+    if (read) signals.push(read.signal)
+    // An open session whose card was declined: the failure to show.
+    paymentIntentId ??= idOf(session.payment_intent)
+  }
+  if (paymentIntentId) {
+    const paymentIntent = await stripe.paymentIntents.retrieve(paymentIntentId)
+    const read = signalOfPaymentIntent(paymentIntent)
+    if (read) signals.push(read.signal)
+    const charge = idOf(paymentIntent.latest_charge)
+    if (paymentIntent.status === 'succeeded' && charge && isPaid(purchase.status)) {
+      const refunds = signalOfCharge(await stripe.charges.retrieve(charge))
+      if (refunds) signals.push(refunds.signal)
+    }
+  }
+  return signals
+}
+
+/** Applies signals in one transaction, then sends the refunds they wrote. */
+async function applyAll(services: Services, purchaseId: number, signals: PaymentSignal[], source: 'refresh' | 'reconcile', extra: { checkedAt?: Date } = {}): Promise<PurchaseRow | undefined> {
+  const { db, clock } = services
+  const refunds: RefundRow[] = []
+  const purchase = await db.transaction(async (tx) => {
+    let last: Applied | undefined
+    for (const signal of signals) {
+      last = await applySignal(tx, purchaseId, signal, { source, now: clock() })
+      refunds.push(...last.refunds)
+    }
+    if (extra.checkedAt) return updatePurchase(tx, purchaseId, { checkedAt: extra.checkedAt }, clock())
+    return last?.purchase ?? (await lockPurchase(tx, purchaseId))
+  })
+  await sendRefunds(services, refunds)
+  return purchase
+}
+
+/** refresh-status: asks Stripe and applies what it says, as a webhook would. A 503 when Stripe cannot be reached. */
+export async function refreshPurchase(services: Services, purchase: PurchaseRow, source: 'refresh' | 'reconcile' = 'refresh'): Promise<PurchaseRow> {
+  const stripe = stripeOf(services)
+  if (!purchase.stripePaymentIntentId && !purchase.stripeCheckoutSessionId) return purchase
+  let signals: PaymentSignal[]
+  try {
+    signals = await readSignals(stripe, purchase)
+  } catch (error) {
+    if (!isStripeError(error)) throw error
+    throw unavailable()
+  }
+  return (await applyAll(services, purchase.id, signals, source)) ?? purchase
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
+
+/**
+ * A Stripe event (decision 0046): its signature checked by the SDK over the raw body with a
+ * 5-minute tolerance (as of our clock), then, in ONE transaction, its id recorded (the primary key:
+ * a duplicate, from any process, finds it and does nothing) and its effect applied. A failure
+ * rolls both back: Stripe redelivers, and the redelivery applies it.
+ */
+export async function receiveWebhook(services: Services, rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
+  const { db, clock, config } = services
+  const stripe = stripeOf(services)
+  if (!config.stripe.webhookSecret) throw paymentsOff()
+  let event: Stripe.Event
+  try {
+    event = stripe.webhooks.constructEvent(rawBody, signature ?? '', config.stripe.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, clock())
+  } catch {
+    throw apiError(400, 'Invalid Stripe signature.', { code: 'invalid_signature' })
+  }
+  const read = signalOfEvent(event)
+  const refunds: RefundRow[] = []
+  const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
+    if (!(await claimWebhookEvent(tx, event.id, event.type, clock()))) return 'duplicate'
+    if (!read) return 'ignored'
+    const purchase = await findPurchaseByRef(tx, read.ref)
+    if (!purchase) return 'ignored'
+    const applied = await applySignal(tx, purchase.id, read.signal, { source: 'webhook', eventId: event.id, now: clock() })
+    refunds.push(...applied.refunds)
+    return 'applied'
+  })
+  await sendRefunds(services, refunds)
+  return outcome
+}
+
+/** Stripe's own default: an event signed more than 5 minutes ago is refused (a replay). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300
+
+// ---------------------------------------------------------------------------------------------
+// Refunds
+
+/**
+ * Asks Stripe for refunds already written (their row's id is the idempotency key: sent twice, one
+ * refund). A refusal marks the row failed; Stripe away leaves it pending for the tick.
+ */
+export async function sendRefunds(services: Services, refunds: RefundRow[]): Promise<void> {
+  const { db, clock, log, stripe } = services
+  if (!stripe) return
+  for (const refund of refunds) {
+    try {
+      const made = await stripe.refunds.create(
+        {
+          payment_intent: refund.paymentIntentId,
+          amount: refund.amountCents,
+          reason: refund.reason === 'double_payment' ? 'duplicate' : 'requested_by_customer',
+          metadata: { purchase_id: String(refund.purchaseId), refund_id: String(refund.id), reason: refund.reason },
+        },
+        { idempotencyKey: `innera-refund-${refund.id}` },
+      )
+      await updateRefund(db, refund.id, { status: 'succeeded', stripeRefundId: made.id, attempts: refund.attempts + 1, failureMessage: null }, clock())
+    } catch (error) {
+      const refused = isRefusal(error)
+      log({ level: refused ? 'error' : 'warn', msg: refused ? 'refund refused by stripe' : 'refund not sent', purchase_id: refund.purchaseId, refund_id: refund.id, ...errorFields(error) })
+      await updateRefund(db, refund.id, { status: refused ? 'failed' : 'pending', attempts: refund.attempts + 1, failureMessage: (error instanceof Error ? error.message : String(error)).slice(0, 500) }, clock())
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cancel and renew
+
+/** What a paid purchase would give back if cancelled at `at` (docs/product.md §9). */
+export async function refundQuoteOf(services: Services, purchase: PurchaseRow, items: PurchaseItemRow[], at: number): Promise<PurchaseQuote | null> {
+  if (purchase.status !== 'paid' || !purchase.paidAt) return null
+  const credits = new Map((await creditsOf(services.db, purchase.id)).map((credit) => [credit.productId, credit]))
+  return quotePurchaseRefund(
+    {
+      method: purchase.method,
+      paidAt: Math.min(purchase.paidAt.getTime(), at),
+      items: items.map((item) => ({
+        productId: item.productId,
+        productType: item.productType,
+        lineCents: item.lineCents,
+        credits: item.productType === 'consultation_package' ? (credits.get(item.productId) ?? { total: (item.consultations ?? 1) * item.quantity, used: 0 }) : undefined,
+      })),
+    },
+    at,
+  )
+}
+
+const conflict = (detail: string, code: string) => apiError(409, detail, { code })
+
+/**
+ * Cancels: an unpaid purchase at Stripe first (the PaymentIntent canceled, the Checkout Session
+ * expired; should Stripe say it was paid meanwhile, that is applied and the answer is 409), then
+ * here; a paid one is refunded per quoteRefund (the 7-day withdrawal in full; a package's unused
+ * credits pro rata) and what it gave ends.
+ */
+export async function cancelPurchase(services: Services, purchase: PurchaseRow): Promise<PurchaseRow> {
+  if (purchase.status === 'paid') return refundPurchase(services, purchase)
+  if (!UNPAID_CANCELLABLE.includes(purchase.status)) throw conflict(`This purchase is already ${purchase.status}.`, 'not_cancellable')
+  const stripe = stripeOf(services)
+  const { db, clock } = services
+  // Whether Stripe may hold news (a payment) that must be applied before deciding.
+  let mustRefresh = false
+  try {
+    if (purchase.stripeCheckoutSessionId) {
+      const session = await stripe.checkout.sessions.retrieve(purchase.stripeCheckoutSessionId)
+      if (session.status === 'open') await stripe.checkout.sessions.expire(session.id)
+      else mustRefresh = true
+    }
+    if (purchase.stripePaymentIntentId) {
+      const paymentIntent = await stripe.paymentIntents.retrieve(purchase.stripePaymentIntentId)
+      if (paymentIntent.status === 'succeeded') mustRefresh = true
+      else if (paymentIntent.status !== 'canceled') await stripe.paymentIntents.cancel(paymentIntent.id, { cancellation_reason: 'requested_by_customer' })
+    }
+  } catch (error) {
+    if (!isStripeError(error)) throw error
+    // Away: nothing changes. Refused (paid meanwhile): whatever Stripe says now decides.
+    if (!isRefusal(error)) throw unavailable()
+    mustRefresh = true
+  }
+  const now = mustRefresh ? await refreshPurchase(services, purchase) : purchase
+  const result = await db.transaction(async (tx) => {
+    const locked = await lockPurchase(tx, now.id)
+    if (!locked || !UNPAID_CANCELLABLE.includes(locked.status)) return locked
+    return recordTransition(tx, locked, 'cancelled', { source: 'cancel', now: clock(), changes: { pixData: null, checkoutUrl: null } })
+  })
+  if (result?.status !== 'cancelled') throw conflict(`This purchase was ${result?.status ?? 'changed'} meanwhile and cannot be cancelled as unpaid.`, 'status_changed')
+  return result
+}
+
+async function refundPurchase(services: Services, purchase: PurchaseRow): Promise<PurchaseRow> {
+  const { db, clock } = services
+  const at = clock()
+  const quote = await refundQuoteOf(services, purchase, await itemsOf(db, [purchase.id]), at)
+  if (!quote || quote.refundCents === 0) throw conflict('Nothing of this purchase can be refunded any more: its 7 days to withdraw have passed.', 'nothing_to_refund')
+  const refunds: RefundRow[] = []
+  const result = await db.transaction(async (tx) => {
+    const locked = await lockPurchase(tx, purchase.id)
+    if (!locked || locked.status !== 'paid' || !locked.stripePaymentIntentId) return locked
+    const ended = quote.items.filter((item) => item.accessEndsAt !== null).map((item) => item.productId)
+    await revokeGrants(tx, locked.id, at, ended)
+    const refund = await insertRefund(tx, { purchaseId: locked.id, paymentIntentId: locked.stripePaymentIntentId, amountCents: quote.refundCents, reason: 'cancel' }, at)
+    if (refund) refunds.push(refund)
+    return recordTransition(tx, locked, 'refunded', { source: 'cancel', now: at, changes: { refundedCents: quote.refundCents } })
+  })
+  if (result?.status !== 'refunded' || refunds.length === 0) throw conflict(`This purchase was ${result?.status ?? 'changed'} meanwhile.`, 'status_changed')
+  await sendRefunds(services, refunds)
+  return result
+}
+
+/**
+ * A new PIX code for a PIX purchase whose code failed or expired: a new PaymentIntent (the old one
+ * canceled), back to pending. Should the old code have been paid after all, that is applied and
+ * the answer is 409.
+ */
+export async function renewPix(services: Services, purchase: PurchaseRow, buyer: Buyer): Promise<PurchaseRow> {
+  if (purchase.method !== 'pix') throw conflict('Only a PIX purchase gets a new PIX code.', 'not_pix')
+  if (purchase.status !== 'failed' && purchase.status !== 'expired') throw conflict(`A new PIX code is only for a failed or expired purchase; this one is ${purchase.status}.`, 'not_renewable')
+  const stripe = stripeOf(services)
+  const { db, clock } = services
+  const current = await refreshPurchase(services, purchase)
+  if (current.status !== 'failed' && current.status !== 'expired') throw conflict(`This purchase is ${current.status} now.`, 'status_changed')
+  let fields: Awaited<ReturnType<typeof createPixCharge>>
+  try {
+    if (current.stripePaymentIntentId) {
+      const old = await stripe.paymentIntents.retrieve(current.stripePaymentIntentId)
+      if (!['succeeded', 'canceled'].includes(old.status)) await stripe.paymentIntents.cancel(old.id, { cancellation_reason: 'abandoned' })
+    }
+    fields = await createPixCharge(services, stripe, current, buyer.email, 'renew')
+  } catch (error) {
+    if (!isStripeError(error) || !isRefusal(error)) throw isStripeError(error) ? unavailable() : error
+    // The old code was paid meanwhile: Stripe refused to cancel it.
+    const after = await refreshPurchase(services, current)
+    throw conflict(`This purchase is ${after.status} now.`, 'status_changed')
+  }
+  const result = await db.transaction(async (tx) => {
+    const locked = await lockPurchase(tx, current.id)
+    if (!locked || (locked.status !== 'failed' && locked.status !== 'expired')) return locked
+    return recordTransition(tx, locked, 'pending', { source: 'renew', now: clock(), changes: { ...fields, failureCode: null, failureMessage: null, checkedAt: null } })
+  })
+  if (result?.status !== 'pending' || result.stripePaymentIntentId !== fields.stripePaymentIntentId) {
+    await stripe.paymentIntents.cancel(fields.stripePaymentIntentId, { cancellation_reason: 'abandoned' }).catch(() => undefined)
+    throw conflict(`This purchase is ${result?.status ?? 'changed'} now.`, 'status_changed')
+  }
+  return result
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tick
+
+export type PurchasesReport = { checked: number; expired: number; refunds: number; failed: number }
+
+/**
+ * The purchases' periodic work (jobs.ts), safe in several processes at once: pending purchases
+ * made at Stripe and not heard of for RECONCILE_AFTER_MS, or past their expiry, are asked about
+ * and what Stripe says is applied (the crash and lost-webhook cases, exactly once like any
+ * signal); those still pending past their expiry are canceled at Stripe and expired; refunds
+ * Stripe has not taken yet are sent again.
+ */
+export async function purchasesTick(services: Services): Promise<PurchasesReport | undefined> {
+  const { db, clock, log, stripe } = services
+  if (!stripe) return undefined
+  const report: PurchasesReport = { checked: 0, expired: 0, refunds: 0, failed: 0 }
+  const now = clock()
+  for (const purchase of await purchasesToCheck(db, { now, checkedBefore: now - RECONCILE_AFTER_MS, limit: PER_TICK })) {
+    try {
+      const signals = await readSignals(stripe, purchase)
+      const after = (await applyAll(services, purchase.id, signals, 'reconcile', { checkedAt: new Date(now) })) ?? purchase
+      report.checked += 1
+      if (after.status === 'pending' && isPastExpiry(after, now)) {
+        await expireAtStripe(stripe, after)
+        const expired = await db.transaction(async (tx) => {
+          const locked = await lockPurchase(tx, after.id)
+          return locked?.status === 'pending' ? recordTransition(tx, locked, 'expired', { source: 'expiry', now: clock(), changes: { pixData: null, checkoutUrl: null } }) : undefined
+        })
+        if (expired) report.expired += 1
+      }
+    } catch (error) {
+      report.failed += 1
+      log({ level: 'warn', msg: 'purchase reconciliation failed', purchase_id: purchase.id, ...errorFields(error) })
+      await updatePurchase(db, purchase.id, { checkedAt: new Date(now) }, clock())
+    }
+  }
+  const due = await pendingRefunds(db, now - PURCHASES_TICK_MS, PER_TICK)
+  await sendRefunds(services, due)
+  report.refunds = due.length
+  return report
+}
+
+function isPastExpiry(purchase: PurchaseRow, now: number): boolean {
+  if (purchase.method === 'pix') return purchase.pixExpiresAt !== null && purchase.pixExpiresAt.getTime() + EXPIRY_GRACE_MS <= now
+  return purchase.checkoutExpiresAt !== null && purchase.checkoutExpiresAt.getTime() <= now
+}
+
+/** Ends the way to pay at Stripe (Stripe does it too at the expiry; this is for when it has not). */
+async function expireAtStripe(stripe: Stripe, purchase: PurchaseRow): Promise<void> {
+  if (purchase.stripeCheckoutSessionId) {
+    const session = await stripe.checkout.sessions.retrieve(purchase.stripeCheckoutSessionId)
+    if (session.status === 'open') await stripe.checkout.sessions.expire(session.id)
+  }
+  if (purchase.stripePaymentIntentId) {
+    const paymentIntent = await stripe.paymentIntents.retrieve(purchase.stripePaymentIntentId)
+    if (!['succeeded', 'canceled'].includes(paymentIntent.status)) await stripe.paymentIntents.cancel(paymentIntent.id, { cancellation_reason: 'abandoned' })
+  }
+}

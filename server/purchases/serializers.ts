@@ -1,0 +1,93 @@
+import type { LocalizedText } from '#server/db/schema.ts'
+import type { ProductView } from '#server/products/repository.ts'
+import { serializeProduct } from '#server/products/serializers.ts'
+import type { PurchaseQuote } from './purchase-refund'
+import type { CreditRow, GrantRow, PurchaseItemRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
+
+/** The purchases' JSON shapes (docs/product.md §3, decision 0048). Instants ISO 8601 in UTC; money integer cents. */
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null)
+const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })
+
+export function serializeItem(item: PurchaseItemRow) {
+  return {
+    product_id: item.productId,
+    product_type: item.productType,
+    name: localized(item.name),
+    quantity: item.quantity,
+    unit_cents: item.unitCents,
+    line_cents: item.lineCents,
+  }
+}
+
+/** A purchase as lists show it: what was bought, for how much, where it stands, and how to pay while pending. */
+export function serializePurchase(purchase: PurchaseRow, items: PurchaseItemRow[]) {
+  const pending = purchase.status === 'pending'
+  return {
+    id: purchase.id,
+    status: purchase.status,
+    method: purchase.method,
+    total_cents: purchase.totalCents,
+    refunded_cents: purchase.refundedCents,
+    currency: 'BRL',
+    items: items.map(serializeItem),
+    created_at: iso(purchase.createdAt),
+    updated_at: iso(purchase.updatedAt),
+    paid_at: iso(purchase.paidAt),
+    // Only while it can be paid: a paid, expired or cancelled purchase's code or page is of no use.
+    checkout_url: pending && purchase.method === 'card' ? purchase.checkoutUrl : null,
+    checkout_expires_at: pending && purchase.method === 'card' ? iso(purchase.checkoutExpiresAt) : null,
+    pix: pending && purchase.method === 'pix' && purchase.pixData ? { data: purchase.pixData, expires_at: iso(purchase.pixExpiresAt) } : null,
+    failure: purchase.failureCode || purchase.failureMessage ? { code: purchase.failureCode, message: purchase.failureMessage } : null,
+  }
+}
+
+function serializeQuote(quote: PurchaseQuote) {
+  const deadline = quote.deadline
+  return {
+    refund_cents: quote.refundCents,
+    reason: quote.reason,
+    withdrawal_ends_at: new Date(quote.withdrawalEndsAt).toISOString(),
+    deadline: deadline && {
+      method: deadline.method,
+      key: deadline.key,
+      billing_cycles: deadline.method === 'card' ? deadline.billingCycles : null,
+      business_days: deadline.method === 'card' ? null : deadline.businessDays,
+      date: deadline.method === 'card' ? null : deadline.date,
+    },
+    items: quote.items.map((item) => ({
+      product_id: item.productId,
+      refund_cents: item.refundCents,
+      reason: item.reason,
+      access_ends: item.accessEndsAt !== null,
+    })),
+  }
+}
+
+/** One purchase: the list's shape with its history, its refunds and, when paid, what cancelling now would refund and by when. */
+export function serializePurchaseDetail(
+  purchase: PurchaseRow,
+  { items, transitions, refunds, quote }: { items: PurchaseItemRow[]; transitions: TransitionRow[]; refunds: RefundRow[]; quote: PurchaseQuote | null },
+) {
+  return {
+    ...serializePurchase(purchase, items),
+    transitions: transitions.map((transition) => ({ from_status: transition.fromStatus, to_status: transition.toStatus, at: iso(transition.at), source: transition.source })),
+    refunds: refunds.map((refund) => ({ amount_cents: refund.amountCents, reason: refund.reason, status: refund.status, created_at: iso(refund.createdAt) })),
+    refund_quote: quote && serializeQuote(quote),
+    can_cancel: ['pending', 'failed', 'expired'].includes(purchase.status) || (purchase.status === 'paid' && (quote?.refundCents ?? 0) > 0),
+    can_renew_pix: purchase.method === 'pix' && (purchase.status === 'failed' || purchase.status === 'expired'),
+  }
+}
+
+/** A product the user has: the catalogue's product, what the purchase gave, since when, and a package's credits. */
+export function serializeOwnedProduct(grant: GrantRow, view: ProductView, credit: CreditRow | undefined, photoBase: string) {
+  return {
+    product: serializeProduct(view, photoBase),
+    purchase_id: grant.purchaseId,
+    kind: grant.kind,
+    available_at: iso(grant.availableAt),
+    // Products carry no file yet (decision 0045): a material's download link comes with the files.
+    download_url: null,
+    credits: credit ? { total: credit.total, used: credit.used, remaining: credit.total - credit.used, professional_id: credit.professionalId } : null,
+  }
+}

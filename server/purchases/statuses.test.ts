@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { decide, PIX_EXPIRED_CODE, type PurchaseState } from './statuses'
+
+const pix = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ status: 'pending', method: 'pix', paymentIntentId: 'pi_1', checkoutSessionId: null, totalCents: 18_000, refundedCents: 0, ...extra })
+const card = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ status: 'pending', method: 'card', paymentIntentId: null, checkoutSessionId: 'cs_1', totalCents: 18_000, refundedCents: 0, ...extra })
+const paid = { kind: 'succeeded', paymentIntentId: 'pi_1', amountCents: 18_000 } as const
+
+describe('decide: the status only moves forward', () => {
+  it('pays a pending or failed purchase once, granting and clearing the failure', () => {
+    expect(decide(pix(), paid)).toEqual({ to: 'paid', paymentIntentId: 'pi_1', grant: true, failure: null })
+    expect(decide(pix({ status: 'failed' }), paid)).toMatchObject({ to: 'paid', grant: true })
+    // The same payment again (a duplicate event, a refresh after the webhook): nothing.
+    expect(decide(pix({ status: 'paid' }), paid)).toEqual({})
+    expect(decide(pix({ status: 'refunded', refundedCents: 18_000 }), paid)).toEqual({})
+  })
+
+  it('a card purchase learns its PaymentIntent from the completed session; another session says nothing', () => {
+    expect(decide(card(), { ...paid, paymentIntentId: 'pi_9', sessionId: 'cs_1' })).toEqual({ to: 'paid', paymentIntentId: 'pi_9', grant: true, failure: null })
+    expect(decide(card(), { ...paid, sessionId: 'cs_other' })).toEqual({})
+  })
+
+  it('refunds a payment that arrives after the purchase expired or was cancelled', () => {
+    for (const status of ['expired', 'cancelled'] as const) {
+      expect(decide(pix({ status }), paid)).toEqual({
+        to: 'refunded',
+        paymentIntentId: 'pi_1',
+        refund: { paymentIntentId: 'pi_1', amountCents: 18_000, reason: 'late_payment' },
+        refundedCents: 18_000,
+      })
+    }
+  })
+
+  it('refunds a second payment of a paid purchase (another PaymentIntent), without moving it', () => {
+    expect(decide(pix({ status: 'paid' }), { ...paid, paymentIntentId: 'pi_old' })).toEqual({ refund: { paymentIntentId: 'pi_old', amountCents: 18_000, reason: 'double_payment' } })
+  })
+
+  it('ignores a failure, cancellation or expiry that comes after the payment', () => {
+    const late = [
+      { kind: 'failed', paymentIntentId: 'pi_1', code: 'card_declined', message: 'no' },
+      { kind: 'canceled', paymentIntentId: 'pi_1', abandoned: true },
+      { kind: 'session_expired', sessionId: 'cs_1' },
+    ] as const
+    for (const signal of late) {
+      expect(decide(pix({ status: 'paid' }), signal)).toEqual({})
+      expect(decide(card({ status: 'paid', paymentIntentId: 'pi_1' }), signal)).toEqual({})
+    }
+  })
+
+  it('a PIX failure fails the purchase, an expired code expires it; a declined card keeps it pending with the failure', () => {
+    expect(decide(pix(), { kind: 'failed', paymentIntentId: 'pi_1', code: 'payment_intent_payment_attempt_failed', message: 'refused' })).toEqual({
+      to: 'failed',
+      failure: { code: 'payment_intent_payment_attempt_failed', message: 'refused' },
+    })
+    expect(decide(pix(), { kind: 'failed', paymentIntentId: 'pi_1', code: PIX_EXPIRED_CODE, message: null })).toMatchObject({ to: 'expired' })
+    expect(decide(card(), { kind: 'failed', paymentIntentId: 'pi_7', code: 'insufficient_funds', message: 'Your card has insufficient funds.' })).toEqual({
+      failure: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+    })
+  })
+
+  it('events about a replaced PIX code change nothing', () => {
+    const renewed = pix({ paymentIntentId: 'pi_2' })
+    expect(decide(renewed, { kind: 'canceled', paymentIntentId: 'pi_1', abandoned: true })).toEqual({})
+    expect(decide(renewed, { kind: 'failed', paymentIntentId: 'pi_1', code: PIX_EXPIRED_CODE, message: null })).toEqual({})
+  })
+
+  it('a cancellation cancels; Stripe abandoning an expired session expires', () => {
+    expect(decide(pix(), { kind: 'canceled', paymentIntentId: 'pi_1', abandoned: false })).toEqual({ to: 'cancelled' })
+    expect(decide(card(), { kind: 'canceled', paymentIntentId: 'pi_5', abandoned: true })).toEqual({ to: 'expired' })
+    expect(decide(card(), { kind: 'session_expired', sessionId: 'cs_1' })).toEqual({ to: 'expired' })
+    expect(decide(card({ status: 'cancelled' }), { kind: 'session_expired', sessionId: 'cs_1' })).toEqual({})
+  })
+
+  it('a refund made at Stripe refunds a paid purchase and ends what it gave; later refunds only raise the amount', () => {
+    expect(decide(pix({ status: 'paid' }), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000 })).toEqual({ to: 'refunded', revoke: true, refundedCents: 18_000 })
+    expect(decide(pix({ status: 'refunded', refundedCents: 18_000 }), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000 })).toEqual({})
+    expect(decide(pix({ status: 'refunded', refundedCents: 10_000 }), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 12_000 })).toEqual({ refundedCents: 12_000 })
+    // A refund of another payment (a double payment given back) is not this purchase's.
+    expect(decide(pix({ status: 'paid' }), { kind: 'refunded', paymentIntentId: 'pi_old', amountRefundedCents: 18_000 })).toEqual({})
+    expect(decide(pix(), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000 })).toEqual({})
+  })
+})

@@ -1,0 +1,117 @@
+import type { PurchaseMethod, PurchaseRefundReason, PurchaseStatus } from '#server/db/schema.ts'
+
+/**
+ * What a purchase's status becomes when Stripe says something about its payment (docs/product.md
+ * §4, decision 0048). Pure: the webhook, refresh-status and the reconciliation all pass what
+ * Stripe said through `decide`, so the three agree, and an event applied twice, late or out of
+ * order changes nothing it should not:
+ *
+ * - the status only moves forward: pending (or failed, or expired/cancelled by us) → paid →
+ *   refunded; a late failure, cancellation or expiry after a payment is ignored;
+ * - a payment for a purchase already expired or cancelled is refunded at once (late_payment), and
+ *   a second payment of a paid purchase (another PaymentIntent) too (double_payment);
+ * - events about a PaymentIntent or Checkout Session that is no longer the purchase's (a PIX code
+ *   replaced by renew-pix) change nothing, except a payment: money that arrived is never ignored.
+ */
+
+/** What Stripe says about a purchase's payment, from an event or a retrieved object (stripe-signals.ts). */
+export type PaymentSignal =
+  /** Money arrived: a PaymentIntent succeeded, or a Checkout Session completed paid (`sessionId`). */
+  | { kind: 'succeeded'; paymentIntentId: string; amountCents: number; sessionId?: string }
+  /** An attempt failed: a declined card (the Checkout page stays open), a refused or expired PIX code. */
+  | { kind: 'failed'; paymentIntentId: string; code: string | null; message: string | null }
+  /** The PaymentIntent was canceled; `abandoned`: by Stripe, its Checkout Session having expired. */
+  | { kind: 'canceled'; paymentIntentId: string; abandoned: boolean }
+  /** The Checkout Session expired unpaid. */
+  | { kind: 'session_expired'; sessionId: string }
+  /** The payment's charge was refunded, in part or in full (`amountRefundedCents` in all so far). */
+  | { kind: 'refunded'; paymentIntentId: string; amountRefundedCents: number }
+
+/** What `decide` needs of a purchase. */
+export type PurchaseState = {
+  status: PurchaseStatus
+  method: PurchaseMethod
+  paymentIntentId: string | null
+  checkoutSessionId: string | null
+  totalCents: number
+  refundedCents: number
+}
+
+/** What to do: each field present only when something changes. */
+export type Outcome = {
+  /** The new status (a transition to record). */
+  to?: PurchaseStatus
+  /** The PaymentIntent that paid (a Checkout Session's, known once paid; an older PIX code's). */
+  paymentIntentId?: string
+  /** Make the purchase's grants (once: the unique index). */
+  grant?: true
+  /** End the grants and the unused credits (a refund made at Stripe). */
+  revoke?: true
+  /** Ask Stripe to give this money back. */
+  refund?: { paymentIntentId: string; amountCents: number; reason: Exclude<PurchaseRefundReason, 'cancel'> }
+  /** The last failure to show (null: clear it). */
+  failure?: { code: string | null; message: string | null } | null
+  refundedCents?: number
+}
+
+/** Statuses in which a payment has not arrived (yet). */
+export const UNPAID_STATUSES: readonly PurchaseStatus[] = ['pending', 'failed', 'expired', 'cancelled']
+/** Statuses that can still end in a payment that is kept. */
+const PAYABLE: readonly PurchaseStatus[] = ['pending', 'failed']
+/** Stripe's code for a PIX code that expired unpaid (the fake's and Stripe's). */
+export const PIX_EXPIRED_CODE = 'payment_intent_payment_attempt_expired'
+
+export const isPaid = (status: PurchaseStatus) => status === 'paid' || status === 'refunded'
+
+/**
+ * Whether a PaymentIntent is the purchase's current one. A card purchase learns its PaymentIntent
+ * when paid (its Checkout Session makes one at the first attempt): until then any PaymentIntent
+ * naming it in its metadata is its session's.
+ */
+function concerns(state: PurchaseState, paymentIntentId: string): boolean {
+  return paymentIntentId === state.paymentIntentId || (state.method === 'card' && state.paymentIntentId === null)
+}
+
+export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
+  switch (signal.kind) {
+    case 'succeeded': {
+      // A Checkout Session that is not this purchase's says nothing about it.
+      if (signal.sessionId !== undefined && signal.sessionId !== state.checkoutSessionId) return {}
+      if (PAYABLE.includes(state.status)) {
+        return { to: 'paid', paymentIntentId: signal.paymentIntentId, grant: true, failure: null }
+      }
+      if (isPaid(state.status)) {
+        if (state.paymentIntentId === null || state.paymentIntentId === signal.paymentIntentId) return {}
+        return { refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'double_payment' } }
+      }
+      // Expired or cancelled: the buyer was told it was over; the money goes back.
+      return {
+        to: 'refunded',
+        paymentIntentId: signal.paymentIntentId,
+        refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'late_payment' },
+        refundedCents: Math.min(signal.amountCents, state.totalCents),
+      }
+    }
+    case 'failed': {
+      if (state.status !== 'pending' || !concerns(state, signal.paymentIntentId)) return {}
+      const failure = { code: signal.code, message: signal.message }
+      // A declined card leaves the Checkout page open for another card: still pending.
+      if (state.method === 'card') return { failure }
+      return { to: signal.code === PIX_EXPIRED_CODE ? 'expired' : 'failed', failure }
+    }
+    case 'canceled':
+      if (state.status !== 'pending' || !concerns(state, signal.paymentIntentId)) return {}
+      return { to: signal.abandoned ? 'expired' : 'cancelled' }
+    case 'session_expired':
+      if (state.status !== 'pending' || signal.sessionId !== state.checkoutSessionId) return {}
+      return { to: 'expired' }
+    case 'refunded': {
+      if (!isPaid(state.status) || signal.paymentIntentId !== state.paymentIntentId || signal.amountRefundedCents <= 0) return {}
+      const refundedCents = Math.min(Math.max(state.refundedCents, signal.amountRefundedCents), state.totalCents)
+      if (state.status === 'refunded') return refundedCents === state.refundedCents ? {} : { refundedCents }
+      return { to: 'refunded', revoke: true, refundedCents }
+    }
+    default:
+      return {}
+  }
+}

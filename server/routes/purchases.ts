@@ -1,0 +1,142 @@
+import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
+import { idParam, type AppContext, type Api } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { notFound } from '#server/http/errors.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
+import { findProductViews } from '#server/products/repository.ts'
+import { parseCreateInput } from '#server/purchases/input.ts'
+import { cancelPurchase, createPurchase, PIX_LIFETIME_SECONDS, receiveWebhook, refreshPurchase, refundQuoteOf, renewPix } from '#server/purchases/payments.ts'
+import {
+  countOwnedGrants,
+  countPurchasesOf,
+  creditsOfPurchases,
+  findPurchase,
+  findPurchaseByKey,
+  itemsOf,
+  ownedGrantsPage,
+  purchasesPageOf,
+  refundsOf,
+  transitionsOf,
+  type PurchaseRow,
+} from '#server/purchases/repository.ts'
+import { CARD_REFUND_BILLING_CYCLES, PIX_REFUND_BUSINESS_DAYS, WITHDRAWAL_DAYS } from '#server/purchases/refund-rules.ts'
+import { serializeOwnedProduct, serializePurchase, serializePurchaseDetail } from '#server/purchases/serializers.ts'
+import type { Services } from '#server/services.ts'
+import { enforceThrottle } from './throttling'
+
+const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
+
+/**
+ * Purchases (issue 24; docs/product.md §7, decision 0048): thin handlers over
+ * server/purchases/payments.ts. Every answer is the caller's own (private, no-store); another
+ * user's purchase is a 404, as if it did not exist (admins read any). Patients buy; any signed-in
+ * user reads their own purchases and products. The webhook is Stripe's, signed, and needs no user.
+ */
+export function registerPurchaseRoutes(api: Api, services: Services): void {
+  const { db, clock, config } = services
+
+  /** The purchase in the path, when the caller may see it (`adminReads`: an admin sees any). */
+  async function visiblePurchase(c: AppContext, caller: Caller, { adminReads }: { adminReads: boolean }): Promise<PurchaseRow> {
+    const purchase = await findPurchase(db, idParam(c, 'id'))
+    if (!purchase) throw notFound()
+    if (purchase.userId !== caller.user.id && !(adminReads && roleOf(caller.groups) === 'admin')) throw notFound()
+    return purchase
+  }
+
+  async function detail(c: AppContext, purchase: PurchaseRow, status: 200 | 201 = 200) {
+    const items = await itemsOf(db, [purchase.id])
+    const [transitions, refunds, quote] = await Promise.all([transitionsOf(db, purchase.id), refundsOf(db, purchase.id), refundQuoteOf(services, purchase, items, clock())])
+    return c.json(serializePurchaseDetail(purchase, { items, transitions, refunds, quote }), status, PRIVATE)
+  }
+
+  api.endpoint('/purchases/payment-methods/', {
+    GET: async (c) => {
+      await authenticate(c, services)
+      return c.json(
+        {
+          available: Boolean(services.stripe),
+          currency: 'BRL',
+          withdrawal_days: WITHDRAWAL_DAYS,
+          methods: [
+            { method: 'card', flow: 'hosted_checkout', refund: { key: 'refunds.deadline.card', billing_cycles: CARD_REFUND_BILLING_CYCLES, business_days: null } },
+            { method: 'pix', flow: 'pix_code', code_lifetime_seconds: PIX_LIFETIME_SECONDS, refund: { key: 'refunds.deadline.pix', billing_cycles: null, business_days: PIX_REFUND_BUSINESS_DAYS } },
+          ],
+        },
+        200,
+        PRIVATE,
+      )
+    },
+  })
+
+  api.endpoint('/purchases/', {
+    GET: async (c) => {
+      const { user } = await authenticate(c, services)
+      const page = paginate(c, await countPurchasesOf(db, user.id))
+      const rows = await purchasesPageOf(db, user.id, page)
+      const items = await itemsOf(db, rows.map((row) => row.id))
+      return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id)))), 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/purchases/create/', {
+    POST: async (c) => {
+      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const input = parseCreateInput(await readFields(c.req.raw))
+      // A repeat of a used key (a retry after a lost answer) is that purchase again and costs nothing, as a booking's (decision 0034).
+      if (!(await findPurchaseByKey(db, user.id, input.idempotencyKey))) await enforceThrottle(services, 'purchasePerUser', String(user.id))
+      const { purchase, created } = await createPurchase(services, { id: user.id, email: user.email }, input)
+      return detail(c, purchase, created ? 201 : 200)
+    },
+  })
+
+  api.endpoint('/purchases/:id{[0-9]+}/', {
+    GET: async (c) => detail(c, await visiblePurchase(c, await authenticate(c, services), { adminReads: true })),
+  })
+
+  api.endpoint('/purchases/:id{[0-9]+}/refresh-status/', {
+    POST: async (c) => detail(c, await refreshPurchase(services, await visiblePurchase(c, await authenticate(c, services), { adminReads: true }))),
+  })
+
+  api.endpoint('/purchases/:id{[0-9]+}/cancel/', {
+    POST: async (c) => {
+      const caller = await authenticateWithRole(c, services, 'paciente')
+      const purchase = await visiblePurchase(c, caller, { adminReads: false })
+      await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
+      return detail(c, await cancelPurchase(services, purchase))
+    },
+  })
+
+  api.endpoint('/purchases/:id{[0-9]+}/renew-pix/', {
+    POST: async (c) => {
+      const caller = await authenticateWithRole(c, services, 'paciente')
+      const purchase = await visiblePurchase(c, caller, { adminReads: false })
+      await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
+      return detail(c, await renewPix(services, purchase, { id: caller.user.id, email: caller.user.email }))
+    },
+  })
+
+  // Stripe's events: the raw body as sent (the signature covers its bytes), no user.
+  api.endpoint('/purchases/webhook/', {
+    POST: async (c) => {
+      const outcome = await receiveWebhook(services, await c.req.text(), c.req.header('stripe-signature'))
+      return c.json({ received: true, outcome }, 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/products/my-products/', {
+    GET: async (c) => {
+      const { user } = await authenticate(c, services)
+      const page = paginate(c, await countOwnedGrants(db, user.id))
+      const grants = await ownedGrantsPage(db, user.id, page)
+      const views = new Map((await findProductViews(db, [...new Set(grants.map((grant) => grant.productId))])).map((view) => [view.product.id, view]))
+      const credits = await creditsOfPurchases(db, [...new Set(grants.map((grant) => grant.purchaseId))])
+      const results = grants.flatMap((grant) => {
+        const view = views.get(grant.productId)
+        if (!view) return []
+        const credit = credits.find((row) => row.purchaseId === grant.purchaseId && row.productId === grant.productId)
+        return [serializeOwnedProduct(grant, view, credit, config.providerPublicUrl)]
+      })
+      return c.json(page.envelope(results), 200, PRIVATE)
+    },
+  })
+}
