@@ -22,3 +22,23 @@ export async function replaceCart(db: Database, userId: number, lines: StoredCar
     .returning({ lines: carts.lines, updatedAt: carts.updatedAt })
   return row!
 }
+
+/**
+ * Takes products out of an account's cart: what was just paid for (purchases/repository.ts calls
+ * this in the transaction that grants them, so a paid cart empties exactly when it is paid, and a
+ * declined one stays whole). `db` may be a transaction.
+ */
+export async function removeFromAccountCart(db: Pick<Database, 'update'>, userId: number, productIds: readonly number[], now: Date): Promise<void> {
+  if (productIds.length === 0) return
+  const paid = sql.join(
+    productIds.map((id) => sql`${id}`),
+    sql`, `,
+  )
+  await db
+    .update(carts)
+    .set({
+      lines: sql`coalesce((select jsonb_agg(line order by position) from jsonb_array_elements(${carts.lines}) with ordinality as kept(line, position) where (line ->> 'product_id')::integer not in (${paid})), '[]'::jsonb)`,
+      updatedAt: now,
+    })
+    .where(sql`${carts.userId} = ${userId}`)
+}

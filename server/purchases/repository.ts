@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
+import { removeFromAccountCart } from '#server/carts/repository.ts'
 import {
   consultationCredits,
   purchaseGrants,
@@ -165,6 +166,8 @@ export async function claimWebhookEvent(tx: Writer, eventId: string, type: strin
 export async function makeGrants(tx: Writer, purchase: PurchaseRow, items: PurchaseItemRow[], now: number): Promise<void> {
   const at = new Date(now)
   if (items.length === 0) return
+  // What is paid for leaves the account's cart (decision 0047); the browser's copy follows on the purchase's page.
+  await removeFromAccountCart(tx, purchase.userId, items.map((item) => item.productId), at)
   await tx
     .insert(purchaseGrants)
     .values(items.map((item) => ({ userId: purchase.userId, productId: item.productId, purchaseId: purchase.id, kind: GRANT_KIND_OF[item.productType], availableAt: at, createdAt: at })))

@@ -347,13 +347,17 @@ describe('POST /purchases/webhook/', () => {
   })
 
   it('pays once: a replayed event, and the other events of the same payment, grant nothing more', async () => {
+    const [packageId, courseId] = [await productId('pacote-4-consultas-paula-ribeiro'), await productId('curso-sono-reparador')]
+    const cart = { items: [{ product_id: courseId, quantity: 1 }, { product_id: packageId, quantity: 1 }] }
+    await api.call('PUT', '/cart/', { body: cart, token: tokens.patient })
     const created = await buy(['pacote-4-consultas-paula-ribeiro'], 'card')
     const purchase = await stored(created.json.id)
-    // Declined first: the page stays open, the failure is kept for the purchase's page.
+    // Declined first: the page stays open, the failure is kept for the purchase's page, the cart stays whole.
     expect((await payCheckout(created.json.checkout_url, '4000000000009995')).status).toBe(402)
     const failed = await events('payment_intent.payment_failed')
     expect((await deliver(failed[0]!)).json.outcome).toBe('applied')
     expect((await get(purchase.id)).json).toMatchObject({ status: 'pending', failure: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' } })
+    expect((await api.get('/cart/', { token: tokens.patient })).json.items).toEqual(cart.items)
 
     expect((await payCheckout(created.json.checkout_url)).status).toBe(303)
     const completed = await event('checkout.session.completed', purchase.stripeCheckoutSessionId!)
@@ -374,6 +378,8 @@ describe('POST /purchases/webhook/', () => {
     expect(await grantsOf(purchase.id)).toHaveLength(1)
     const credits = await db.select().from(consultationCredits).where(eq(consultationCredits.purchaseId, purchase.id))
     expect(credits).toMatchObject([{ total: 4, used: 0, professionalId: 2 }])
+    // What was paid for left the account's cart, in the same transaction; the rest stays.
+    expect((await api.get('/cart/', { token: tokens.patient })).json.items).toEqual([{ product_id: courseId, quantity: 1 }])
   })
 
   it('out of order: a late cancellation, expiry or failure never undoes a payment', async () => {

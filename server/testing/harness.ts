@@ -212,6 +212,7 @@ const RESETTABLE_TABLES = [
   'habit_entries',
   'habit_reminders',
   'products',
+  'carts',
   'fake_stripe_objects',
   'fake_stripe_idempotency_keys',
   'fake_stripe_deliveries',
