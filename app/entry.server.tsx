@@ -41,8 +41,9 @@ export default async function handleRequest(request: Request, responseStatusCode
             documentContentSecurityPolicy({
               nonce,
               development: env.NODE_ENV === 'development',
-              // The sign-in form's redirect to Google's consent page is a form navigation too.
-              formActionOrigins: env.GOOGLE_CLIENT_ID ? [new URL(env.GOOGLE_AUTHORIZATION_URL).origin] : [],
+              // The sign-in form's redirect to Google's consent page is a form navigation too, and so
+              // is the checkout's redirect to the card payment's page.
+              formActionOrigins: [...(env.GOOGLE_CLIENT_ID ? [new URL(env.GOOGLE_AUTHORIZATION_URL).origin] : []), new URL(env.PAYMENT_PAGES_URL).origin],
             }),
           )
           responseHeaders.append('Vary', 'Cookie, Accept-Language, Accept-Encoding')

@@ -93,6 +93,9 @@ const schema = z
     GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
     GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+    // Where a card payment's page lives (the checkout form redirects there, so the page's
+    // Content-Security-Policy must allow it): Stripe's, or the embedded provider's fake Stripe.
+    PAYMENT_PAGES_URL: z.url().default('https://checkout.stripe.com'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {

@@ -170,6 +170,8 @@ async function main() {
       env.GOOGLE_TOKEN_URL ??= `${url}fake-google/token`
       env.GOOGLE_USERINFO_URL ??= `${url}fake-google/userinfo`
     }
+    // A card payment's page is the fake Stripe's, under the provider's public address.
+    if (isOn(providerEnv.FAKE_STRIPE)) env.PAYMENT_PAGES_URL ??= env.PROVIDER_PUBLIC_URL ?? url
   } else {
     say(`using the provider at ${env.PROVIDER_API_URL}`)
   }

@@ -3,7 +3,13 @@ import { type Cents, isCents } from '#app/domain/money.ts'
 import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
 import { paginated } from './schemas.ts'
 
-const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
+export const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
+
+/** Integer cents of BRL end to end (docs/product.md §9), above zero; anything else fails the answer's check. */
+export const positiveCents = z
+  .number()
+  .refine((value) => isCents(value) && value > 0, 'an amount in whole cents')
+  .transform((value) => value as Cents)
 
 /** A product of the catalogue as the provider answers it (docs/decisions/0045-products-api.md). */
 export const productSchema = z.object({
@@ -15,11 +21,7 @@ export const productSchema = z.object({
   pillar_id: z.number().int().nullable(),
   name: localized,
   description: localized,
-  // Integer cents of BRL end to end (docs/product.md §9); anything else fails the answer's check.
-  price_cents: z
-    .number()
-    .refine((value) => isCents(value) && value > 0, 'a price in whole cents')
-    .transform((value) => value as Cents),
+  price_cents: positiveCents,
   currency: z.literal('BRL'),
   consultations: z.number().int().nullable(),
   professional: z

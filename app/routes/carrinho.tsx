@@ -1,11 +1,14 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { cartAction } from '#app/forms/cart.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
-import type { RootLoader } from '#app/root.tsx'
-import { getAuth } from '#app/session/auth.server.ts'
+import { randomUUID } from 'node:crypto'
+import { checkoutAction } from '#app/forms/checkout.server.ts'
+import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
+import { getAuth, requireUser } from '#app/session/auth.server.ts'
+import { roleFromGroups } from '#app/session/roles.ts'
 import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { cartView } from '#app/utils/cart-views.server.ts'
@@ -20,10 +23,17 @@ export const handle = { i18n: ['shop'] }
  * What is in it comes from the browser's signed cookie; what it costs, from the catalogue now.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [t, language, cart] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), readCart(request)])
+  const [t, language, cart, auth] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), readCart(request), getAuth(request)])
   const view = await cartView(cart, language).catch(errorResponseFor)
+  const role = auth.user ? roleFromGroups(auth.user.groups) : null
   return data(
-    { meta: { title: `${t('cart.title')} · Innera`, description: t('cart.lead') }, cart: view },
+    {
+      meta: { title: `${t('cart.title')} · Innera`, description: t('cart.lead') },
+      cart: view,
+      // Patients buy (docs/product.md §6); a new key with each page, so a repeated click buys once.
+      checkout: role === 'paciente' ? { key: randomUUID() } : null,
+      signedIn: role !== null,
+    },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
 }
@@ -31,13 +41,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export async function action({ request }: ActionFunctionArgs) {
-  const [auth, form] = await Promise.all([getAuth(request), readFormData(request)])
-  return cartAction(request, auth, form)
+  const form = await readFormData(request)
+  if (form.get('intent') === 'checkout') {
+    const { auth } = await requireUser(request, { role: 'paciente' })
+    return checkoutAction(request, auth, Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
+  }
+  return cartAction(request, await getAuth(request), form)
 }
 
 export default function CartPage() {
-  const { cart } = useLoaderData<typeof loader>()
-  const root = useRouteLoaderData<RootLoader>('root')
+  const { cart, checkout, signedIn } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   return (
     <main id="main" className="container-page py-10">
@@ -101,7 +115,11 @@ export default function CartPage() {
               </dd>
             </dl>
             <p className="mt-2 text-sm text-muted">{t('product.withdrawal')}</p>
-            {root?.user ? null : (
+            {checkout ? (
+              <CheckoutForm idempotencyKey={checkout.key} total={cart.total ?? ''} reply={reply && 'checkout' in reply ? reply.checkout : undefined} />
+            ) : signedIn ? (
+              <p className="mt-6 text-sm">{t('checkout.patientsOnly')}</p>
+            ) : (
               <p className="mt-6">
                 <Link to="/auth?mode=login&redirectTo=%2Fcarrinho" className="btn-primary w-full">
                   {t('cart.signInToPay')}
@@ -117,5 +135,39 @@ export default function CartPage() {
         </div>
       )}
     </main>
+  )
+}
+
+/** How to pay, and the button that does (a plain post: the payment starts on the server). */
+function CheckoutForm({ idempotencyKey, total, reply }: { idempotencyKey: string; total: string; reply?: { method: string; error: string } }) {
+  const { t } = useTranslation('shop')
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'checkout'
+  const chosen = reply?.method ?? 'pix'
+  return (
+    <Form method="post" className="mt-6" aria-describedby={reply ? 'checkout-error' : undefined}>
+      <input type="hidden" name="intent" value="checkout" />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <fieldset>
+        <legend className="font-semibold">{t('checkout.method')}</legend>
+        {PAYMENT_METHODS.map((method) => (
+          <label key={method} className="mt-2 flex min-h-11 items-start gap-3 rounded-lg border border-brand-100 p-3">
+            <input type="radio" name="method" value={method} defaultChecked={method === chosen} className="mt-1 size-5" />
+            <span>
+              <span className="block font-medium">{t(`checkout.methods.${method}.label`)}</span>
+              <span className="block text-sm text-muted">{t(`checkout.methods.${method}.hint`)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {reply ? (
+        <p id="checkout-error" role="alert" className="mt-3 text-red-800">
+          {reply.error}
+        </p>
+      ) : null}
+      <button type="submit" className="btn-primary mt-4 w-full" disabled={busy}>
+        {t('checkout.pay', { total })}
+      </button>
+    </Form>
   )
 }

@@ -928,6 +928,8 @@ export const purchases = pgTable(
     stripeCheckoutSessionId: varchar('stripe_checkout_session_id', { length: 255 }),
     pixData: text('pix_data'),
     pixExpiresAt: instant('pix_expires_at'),
+    // Stripe's page with the code and how to pay it (the fake's development page to pay or refuse it).
+    pixInstructionsUrl: text('pix_instructions_url'),
     checkoutUrl: text('checkout_url'),
     checkoutExpiresAt: instant('checkout_expires_at'),
     failureCode: varchar('failure_code', { length: 100 }),

@@ -170,7 +170,7 @@ async function createPixCharge(services: Services, stripe: Stripe, purchase: Pur
   )
   const code = paymentIntent.next_action?.pix_display_qr_code
   if (!code?.data || !code.expires_at) throw new Error(`PaymentIntent ${paymentIntent.id} came without a PIX code`)
-  return { stripePaymentIntentId: paymentIntent.id, pixData: code.data, pixExpiresAt: new Date(code.expires_at * 1000) }
+  return { stripePaymentIntentId: paymentIntent.id, pixData: code.data, pixExpiresAt: new Date(code.expires_at * 1000), pixInstructionsUrl: code.hosted_instructions_url ?? null }
 }
 
 /**

@@ -37,7 +37,7 @@ export function serializePurchase(purchase: PurchaseRow, items: PurchaseItemRow[
     // Only while it can be paid: a paid, expired or cancelled purchase's code or page is of no use.
     checkout_url: pending && purchase.method === 'card' ? purchase.checkoutUrl : null,
     checkout_expires_at: pending && purchase.method === 'card' ? iso(purchase.checkoutExpiresAt) : null,
-    pix: pending && purchase.method === 'pix' && purchase.pixData ? { data: purchase.pixData, expires_at: iso(purchase.pixExpiresAt) } : null,
+    pix: pending && purchase.method === 'pix' && purchase.pixData ? { data: purchase.pixData, expires_at: iso(purchase.pixExpiresAt), instructions_url: purchase.pixInstructionsUrl } : null,
     failure: purchase.failureCode || purchase.failureMessage ? { code: purchase.failureCode, message: purchase.failureMessage } : null,
   }
 }

@@ -10,6 +10,7 @@ CREATE TABLE "purchases" (
 	"stripe_checkout_session_id" varchar(255),
 	"pix_data" text,
 	"pix_expires_at" timestamp with time zone,
+	"pix_instructions_url" text,
 	"checkout_url" text,
 	"checkout_expires_at" timestamp with time zone,
 	"failure_code" varchar(100),

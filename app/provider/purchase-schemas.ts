@@ -1,0 +1,59 @@
+import { z } from 'zod'
+import { type Cents, isCents } from '#app/domain/money.ts'
+import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
+import { localized, positiveCents } from './product-schemas.ts'
+import { paginated } from './schemas.ts'
+
+/** A purchase's statuses (docs/product.md §4, decision 0048). */
+export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
+export const PAYMENT_METHODS = ['pix', 'card'] as const
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+
+const cents = z
+  .number()
+  .refine((value) => isCents(value), 'an amount in whole cents')
+  .transform((value) => value as Cents)
+
+/** A purchase as the provider answers it (docs/product.md §3); lists leave out the page's own fields. */
+export const purchaseSchema = z.object({
+  id: z.number().int().positive(),
+  status: z.enum(PURCHASE_STATUSES),
+  method: z.enum(PAYMENT_METHODS),
+  total_cents: positiveCents,
+  refunded_cents: cents,
+  currency: z.literal('BRL'),
+  items: z.array(
+    z.object({
+      product_id: z.number().int().positive(),
+      product_type: z.enum(PRODUCT_TYPES),
+      name: localized,
+      quantity: z.number().int().positive(),
+      unit_cents: positiveCents,
+      line_cents: positiveCents,
+    }),
+  ),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+  checkout_url: z.string().url().nullable(),
+  checkout_expires_at: z.string().nullable(),
+  pix: z.object({ data: z.string().max(512), expires_at: z.string(), instructions_url: z.string().url().nullable() }).nullable(),
+  failure: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable(),
+})
+export type Purchase = z.infer<typeof purchaseSchema>
+
+export const purchaseDetailSchema = purchaseSchema.extend({
+  refund_quote: z
+    .object({
+      refund_cents: cents,
+      reason: z.string(),
+      withdrawal_ends_at: z.string().nullable(),
+      deadline: z.object({ method: z.string(), billing_cycles: z.number().nullable(), business_days: z.number().nullable(), date: z.string().nullable() }).nullable(),
+    })
+    .nullable(),
+  can_cancel: z.boolean(),
+  can_renew_pix: z.boolean(),
+})
+export type PurchaseDetail = z.infer<typeof purchaseDetailSchema>
+
+export const purchasePageSchema = paginated(purchaseSchema)

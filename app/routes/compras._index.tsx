@@ -1,0 +1,86 @@
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { formatMoney } from '#app/domain/money.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { pageOrLast } from '#app/provider/pages.server.ts'
+import { listPurchases } from '#app/provider/purchases.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { Pagination } from '#app/ui/list-controls.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+import { pageParam } from '#app/utils/pagination.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['shop'] }
+
+export const PURCHASES_PAGE_SIZE = 20
+
+/** My purchases (`/compras`, docs/product.md §2): newest first, 20 a page, each linking to its page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth } = await requireUser(request)
+  const page = pageParam(new URL(request.url))
+  const [t, language, found] = await Promise.all([
+    getFixedT(request, 'shop'),
+    languageOf(request),
+    pageOrLast((at) => listPurchases(auth, at, PURCHASES_PAGE_SIZE), page, PURCHASES_PAGE_SIZE).catch(errorResponseFor),
+  ])
+  const dateFormat = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: 'America/Sao_Paulo', dateStyle: 'medium' })
+  return data(
+    {
+      meta: { title: `${t('purchases.title')} · Innera`, description: t('purchases.lead') },
+      count: found.list.count,
+      page: found.page,
+      purchases: found.list.results.map((purchase) => ({
+        id: purchase.id,
+        status: purchase.status,
+        date: dateFormat.format(new Date(purchase.created_at)),
+        total: formatMoney(purchase.total_cents, language),
+        names: purchase.items.map((item) => item.name[language]),
+      })),
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function PurchasesPage() {
+  const { count, page, purchases } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('shop')
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('purchases.title')}</h1>
+      {purchases.length === 0 ? (
+        <div className="mt-6 rounded-2xl bg-white p-6">
+          <p>{t('purchases.empty')}</p>
+          <p className="mt-4">
+            <Link to="/solucoes" className="btn-primary">
+              {t('cart.browse')}
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <ul className="mt-6 space-y-3" data-testid="purchases">
+          {purchases.map((purchase) => (
+            <li key={purchase.id} className="rounded-2xl border border-brand-100 bg-white p-5">
+              <div className="flex flex-wrap items-baseline justify-between gap-3">
+                <h2 className="text-lg font-semibold">
+                  <Link to={`/compras/${purchase.id}`} className="hover:underline">
+                    {t('purchase.title', { id: purchase.id })}
+                  </Link>
+                </h2>
+                <span className="font-bold text-brand-800">{purchase.total}</span>
+              </div>
+              <p className="mt-1 text-sm text-muted">
+                {purchase.date} · {t(`purchase.status.${purchase.status}`)}
+              </p>
+              <p className="mt-1">{purchase.names.join(', ')}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination count={count} page={page} pageSize={PURCHASES_PAGE_SIZE} />
+    </main>
+  )
+}

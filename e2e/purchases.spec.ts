@@ -1,0 +1,77 @@
+import { expect, expectNoAxeViolations, registerFreshPatient, test } from './fixtures'
+
+test.describe('buying without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a patient pays a course by PIX through the payment page, sees it paid, then withdraws within 7 days and is refunded', async ({ page }) => {
+    await registerFreshPatient(page, 'pix')
+    await page.goto('/solucoes?tipo=course')
+    await page.getByRole('button', { name: /^Adicionar ao carrinho.*Curso Estresse sob controle$/ }).click()
+    await page.goto('/carrinho')
+    await expect(page.getByRole('radio', { name: /^PIX/ })).toBeChecked()
+    await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+
+    await expect(page).toHaveURL(/\/compras\/\d+$/)
+    await expect(page.getByTestId('purchase-status')).toHaveText('Aguardando pagamento')
+    await expect(page.getByRole('img', { name: 'QR code do PIX desta compra' }).locator('svg')).toBeVisible()
+    const code = await page.getByLabel('PIX copia e cola').inputValue()
+    expect(code).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/)
+    await expect(page.getByText(/^Válido até \d{2}:\d{2} \(horário de Brasília\)\./)).toBeVisible()
+    const purchaseUrl = page.url()
+
+    // The buyer's bank: the fake Stripe's page for this charge.
+    await page.getByRole('link', { name: 'Abrir a página do PIX no provedor de pagamentos' }).click()
+    await page.getByRole('button', { name: 'Pay this charge' }).click()
+    // The payment's message reaches the provider on its own (the fake's webhook), or the page asks.
+    await page.goto(purchaseUrl)
+    const refresh = page.getByRole('button', { name: 'Atualizar situação do pagamento' })
+    await expect(async () => {
+      if (await refresh.isVisible()) await refresh.click()
+      await expect(page.getByTestId('purchase-status')).toHaveText('Pagamento confirmado', { timeout: 1_000 })
+    }).toPass()
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Carrinho, vazio' })).toBeVisible()
+
+    await expect(page.getByText('Você recebe de volta o valor integral: R$ 197,00.')).toBeVisible()
+    await expect(page.getByText(/^O reembolso por PIX chega em até 3 dias úteis: até /)).toBeVisible()
+    await page.getByRole('button', { name: 'Desistir e pedir o reembolso' }).click()
+    await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
+    await expect(page.getByText('Reembolsado: R$ 197,00.')).toBeVisible()
+
+    await page.getByRole('link', { name: 'Minhas compras' }).click()
+    await expect(page.getByTestId('purchases').getByRole('listitem')).toHaveCount(1)
+    await expect(page.getByTestId('purchases')).toContainText('Compra reembolsada')
+  })
+})
+
+test('a declined card keeps the cart and says why; the purchase pages pass axe at 360 px and on a desktop', async ({ page }) => {
+  test.slow()
+  await registerFreshPatient(page, 'cartao')
+  await page.goto('/solucoes?tipo=course')
+  await page.getByRole('button', { name: /^Adicionar ao carrinho.*Curso Comida de verdade/ }).click()
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Carrinho, 1 item' })).toBeVisible()
+  await page.goto('/carrinho')
+  await page.setViewportSize({ width: 360, height: 800 })
+  await expectNoAxeViolations(page)
+  await page.getByRole('radio', { name: /^Cartão de crédito/ }).check()
+  await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+
+  // The payment service's own page: a card that is declined for insufficient funds.
+  await page.getByLabel('Card number').fill('4000000000009995')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('alert')).toContainText('insufficient funds')
+
+  await page.goto('/compras')
+  await page.getByRole('link', { name: /^Compra nº/ }).first().click()
+  await expect(page.getByTestId('purchase-status')).toHaveText('Aguardando pagamento')
+  await expect(page.getByText('O cartão foi recusado por saldo ou limite insuficiente. Tente outro cartão ou pague com PIX.')).toBeVisible()
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Carrinho, 1 item' })).toBeVisible()
+  await page.getByRole('button', { name: 'Atualizar situação do pagamento' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Aguardando pagamento' }).first()).toBeVisible()
+  await expectNoAxeViolations(page)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await expectNoAxeViolations(page)
+  await page.goto('/compras')
+  await expectNoAxeViolations(page)
+})
