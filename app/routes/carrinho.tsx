@@ -9,6 +9,7 @@ import { checkoutAction } from '#app/forms/checkout.server.ts'
 import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
 import { getAuth, requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
+import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
 import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { cartView } from '#app/utils/cart-views.server.ts'
@@ -62,14 +63,7 @@ export default function CartPage() {
         </p>
       ) : null}
       {cart.lines.length === 0 ? (
-        <div className="mt-6 rounded-2xl bg-white p-6">
-          <p>{t('cart.empty')}</p>
-          <p className="mt-4">
-            <Link to="/solucoes" className="btn-primary">
-              {t('cart.browse')}
-            </Link>
-          </p>
-        </div>
+        <EmptyShopList message={t('cart.empty')} />
       ) : (
         <div className="mt-6 grid gap-8 lg:grid-cols-[2fr_1fr]">
           <section aria-labelledby="cart-items">

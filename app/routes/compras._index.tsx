@@ -8,6 +8,7 @@ import { listPurchases } from '#app/provider/purchases.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { Pagination } from '#app/ui/list-controls.tsx'
+import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageParam } from '#app/utils/pagination.ts'
 
@@ -52,14 +53,7 @@ export default function PurchasesPage() {
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('purchases.title')}</h1>
       {purchases.length === 0 ? (
-        <div className="mt-6 rounded-2xl bg-white p-6">
-          <p>{t('purchases.empty')}</p>
-          <p className="mt-4">
-            <Link to="/solucoes" className="btn-primary">
-              {t('cart.browse')}
-            </Link>
-          </p>
-        </div>
+        <EmptyShopList message={t('purchases.empty')} />
       ) : (
         <ul className="mt-6 space-y-3" data-testid="purchases">
           {purchases.map((purchase) => (

@@ -31,3 +31,18 @@ export function AddToCart({ product, inCart, className = '' }: { product: Produc
     </Form>
   )
 }
+
+/** An empty list of the shop's (the cart, my purchases): what it means, and the way to the catalogue. */
+export function EmptyShopList({ message }: { message: string }) {
+  const { t } = useTranslation('shop')
+  return (
+    <div className="mt-6 rounded-2xl bg-white p-6">
+      <p>{message}</p>
+      <p className="mt-4">
+        <Link to="/solucoes" className="btn-primary">
+          {t('cart.browse')}
+        </Link>
+      </p>
+    </div>
+  )
+}
