@@ -594,3 +594,61 @@ test.describe('consultation notes', () => {
     })
   })
 })
+
+/**
+ * Paying for the cart (issue 24): the provider failing at checkout says so on the cart's page,
+ * keeps the method chosen and the cart, and keeps the session (without JavaScript, a provider out
+ * of reach cannot show the cart's prices either: the network page, and the cart whole after). One step per fault class without
+ * JavaScript and once more with it. The course is put in the demo patient's cart first (again is
+ * harmless: a course is in a cart once).
+ */
+test.describe('checkout', () => {
+  test.beforeEach(async ({ page, baseURL }) => {
+    await loginAs(page, accounts.paciente)
+    const added = await page.request.post('/carrinho', { form: { intent: 'add', productId: '8', returnTo: '/carrinho' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+    expect(added.status()).toBe(303)
+  })
+
+  async function checkoutStep(page: Page, context: BrowserContext, fault: FaultSwitch, before: Session, step: { mode: FaultMode; message: string; aimed: boolean }, documentPost: boolean) {
+    const lines = page.getByTestId('cart-lines').getByRole('listitem')
+    await fault({ kind: 'pass' })
+    await page.goto('/carrinho')
+    await expect(lines).toHaveCount(1)
+    await page.getByRole('radio', { name: /^Cartão de crédito/ }).check()
+    await fault(step.mode, step.aimed ? { paths: ['/purchases/create/'], methods: ['POST'] } : undefined)
+    const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
+    await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+    expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
+    if (documentPost && !step.aimed) {
+      // The page needs the catalogue to show the cart again: the network page says why, and the
+      // cart is whole once the provider is back.
+      await expect(page.getByText(step.message).first()).toBeVisible()
+      await fault({ kind: 'pass' })
+      await page.goto('/carrinho')
+      await expect(lines, 'the cart kept').toHaveCount(1)
+    } else {
+      await expect(page.getByRole('alert').filter({ hasText: step.message })).toBeVisible()
+      await expect(page.getByRole('radio', { name: /^Cartão de crédito/ }), 'the method kept').toBeChecked()
+      await expect(lines, 'the cart kept').toHaveCount(1)
+    }
+    expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+  }
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false })
+    for (const step of writeFaults(3)) {
+      test(`${step.name}: its message, the method and the cart kept`, async ({ page, context, fault }) => {
+        await checkoutStep(page, context, fault, await sessionData(context), step, true)
+      })
+    }
+  })
+
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+    const steps = writeFaults(4)
+    test(`the reply rendered in place: ${steps.map((step) => step.name).join(', then ')}`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      for (const step of steps) await test.step(step.name, () => checkoutStep(page, context, fault, before, step, false))
+    })
+  })
+})
