@@ -7,6 +7,7 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { getProduct } from '#app/provider/products.server.ts'
 import { cartCookieHeader, readCart } from '#app/utils/cart-cookie.server.ts'
+import { textFields } from '#app/utils/form-data.server.ts'
 import { failureText } from '#app/utils/messages.server.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -29,7 +30,7 @@ export const cartChangeSchema = z.discriminatedUnion('intent', [
 export type CartAuth = SignedInCaller & { readonly isSignedIn: boolean }
 
 export async function cartAction(request: Request, auth: CartAuth, form: FormData): Promise<Response> {
-  const fields = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+  const fields = textFields(form)
   const parsed = cartChangeSchema.safeParse(fields)
   const back = safeRedirect(parsed.success ? parsed.data.returnTo : fields.returnTo, '/carrinho')
   if (!parsed.success) return redirectWithToast(back, { type: 'error', message: { key: 'shop:cart.errors.invalidProduct' } })

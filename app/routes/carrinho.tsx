@@ -13,7 +13,7 @@ import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
 import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { cartView } from '#app/utils/cart-views.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
+import { readFormData, textFields } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request)
   if (form.get('intent') === 'checkout') {
     const { auth } = await requireUser(request, { role: 'paciente' })
-    return checkoutAction(request, auth, Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
+    return checkoutAction(request, auth, textFields(form))
   }
   return cartAction(request, await getAuth(request), form)
 }

@@ -36,3 +36,8 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
   return form
 }
+
+/** A form's text fields by name (the last of a name wins; files are left out). */
+export function textFields(form: FormData): Record<string, string> {
+  return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+}
