@@ -2,7 +2,7 @@ import { type BrowserContext, type Page, test as base, expect } from '@playwrigh
 import { createCookieSessionStorage } from '@remix-run/node'
 import { type FaultMode, type FaultProxy, type FaultTarget } from './support/fault-proxy.ts'
 import { acceptNecessaryCookies } from '../e2e/support/sign-in.ts'
-import { type FaultInstance, SESSION_SECRET, startFaultInstance } from './support/instance.ts'
+import { BEYOND_TIMEOUT_MS, type FaultInstance, SESSION_SECRET, startFaultInstance } from './support/instance.ts'
 
 export { DEMO_PASSWORD, demoAccounts as accounts, loginAs } from '../e2e/support/sign-in.ts'
 
@@ -28,7 +28,7 @@ export type BadAnswer = Fault & { message: string }
 export const networkFaults: Fault[] = [
   { name: 'connection refused', mode: { kind: 'refused' } },
   { name: 'socket destroyed', mode: { kind: 'down' } },
-  { name: 'slower than the timeout', mode: { kind: 'slow', delayMs: 3_000 } },
+  { name: 'slower than the timeout', mode: { kind: 'slow', delayMs: BEYOND_TIMEOUT_MS } },
 ]
 /**
  * The network faults that fail at once. 'Slow' is left out where the request is only abandoned by

@@ -1,5 +1,6 @@
 import { type BrowserContext, type Page } from '@playwright/test'
 import { type FaultMode, type FaultTarget } from './support/fault-proxy.ts'
+import { BEYOND_TIMEOUT_MS } from './support/instance.ts'
 import {
   type BadAnswer,
   type Fault,
@@ -473,7 +474,7 @@ test.describe('booking a consultation', () => {
     test('a booking that reaches the provider after the app gave up: said it may have gone through; going on finds it, booked once', async ({ page, context, fault, faultProxy }) => {
       const before = await sessionData(context)
       const mark = faultProxy.requests.length
-      await confirmWith(page, fault, { kind: 'stalled', delayMs: 3_000 }, true)
+      await confirmWith(page, fault, { kind: 'stalled', delayMs: BEYOND_TIMEOUT_MS }, true)
       await expectKept(page, context, messages.network, before)
       await expect(page.getByRole('alert')).toContainText('Seu agendamento pode ter sido feito mesmo assim.')
       const key = await page.locator('input[type="hidden"][name="idempotency_key"]').inputValue()

@@ -20,10 +20,10 @@ step 'type check';           npx tsc
 step 'lint';                 npx eslint . --max-warnings=0
 # The provider's database tests also run on this machine's PostgreSQL when it answers (else they skip).
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-step 'unit, integration and provider tests'; npx vitest run
 step 'build';                npm run build --silent
 touch build/.stamp
-step 'Node 24, as in the image: start check, then the unit tests'; node scripts/node24.mjs
+# Once, on the image's Node (decision 0050); the browser suites below run the app on this machine's.
+step 'Node 24, as in the image: start check, then the unit, integration and provider tests'; node scripts/node24.mjs
 step 'container build check'; bash scripts/check-dockerfile.sh
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
 step 'scale-out (2 providers + 2 apps on PostgreSQL and Redis)'; node scripts/scale-out.mjs

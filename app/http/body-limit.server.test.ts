@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { BodyBudget, MAX_FORM_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, bodyTimeoutFor, declaresTooMuch, receiveBody } from './body-limit.server.ts'
+import { BodyBudget, DRAIN_FACTOR, MAX_FORM_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, bodyTimeoutFor, declaresTooMuch, receiveBody } from './body-limit.server.ts'
 
 describe('bodyLimitFor', () => {
   test('the profile form (a photo) may carry more than the others', () => {
@@ -35,10 +35,21 @@ describe('receiveBody', () => {
     expect(shared.used).toBe(11)
   })
 
-  test('refuses a declared length over the limit before reading a byte', async () => {
+  test('refuses a declared length over the limit without keeping a byte, and drains it when it is not far over', async () => {
+    const near = new PassThrough()
+    const shared = budget()
+    expect(await receiveBody(near, { limit: 10, timeoutMs: 1_000, declaredLength: String(10 * DRAIN_FACTOR), budget: shared })).toEqual({ kind: 'too-large', drain: true })
+    near.write('x'.repeat(40))
+    expect(near.readableFlowing).toBe(true)
+    expect(shared.used).toBe(0)
+    near.end()
+  })
+
+  test('refuses a declared length far over the limit before reading a byte: the connection is to close', async () => {
     const source = new PassThrough()
-    expect(await receiveBody(source, { limit: 10, timeoutMs: 1_000, declaredLength: '11', budget: budget() })).toEqual({ kind: 'too-large' })
+    expect(await receiveBody(source, { limit: 10, timeoutMs: 1_000, declaredLength: String(10 * DRAIN_FACTOR + 1), budget: budget() })).toEqual({ kind: 'too-large', drain: false })
     expect(source.listenerCount('data')).toBe(0)
+    expect(source.readableFlowing).not.toBe(true)
   })
 
   test('stops keeping a body past the limit, gives its bytes back, and drains the rest', async () => {
@@ -47,7 +58,7 @@ describe('receiveBody', () => {
     const receiving = receiveBody(source, { limit: 8, timeoutMs: 1_000, budget: shared })
     source.write('12345')
     source.write('67890')
-    expect(await receiving).toEqual({ kind: 'too-large' })
+    expect(await receiving).toEqual({ kind: 'too-large', drain: false })
     expect(shared.used).toBe(0)
     // The rest flows on into nothing: the connection stays usable for the answer.
     source.write('x'.repeat(1000))

@@ -13,6 +13,13 @@ export function bodyLimitFor(pathname: string): number {
   return UPLOAD_PATHS.test(pathname) ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
 }
 
+/**
+ * A declared body at most this many times the limit is read on into nothing after the refusal, the
+ * connection kept: every client, including those that send the whole body before they read an
+ * answer, then sees the 413 instead of a broken pipe. Anything larger is refused and cut off.
+ */
+export const DRAIN_FACTOR = 4
+
 /** A declared Content-Length over the limit: refused before a byte of the body is read. */
 export function declaresTooMuch(contentLength: string | undefined, limit: number): boolean {
   if (contentLength === undefined) return false
@@ -23,7 +30,8 @@ export function declaresTooMuch(contentLength: string | undefined, limit: number
 /** How the body of a request came in, before the request may take a render slot. */
 export type ReceivedBody =
   | { kind: 'complete'; body: Buffer }
-  | { kind: 'too-large' }
+  /** `drain`: the rest of the body is being read into nothing, so the connection may stay open. */
+  | { kind: 'too-large'; drain: boolean }
   | { kind: 'too-slow' }
   | { kind: 'busy' }
   | { kind: 'gone' }
@@ -51,9 +59,9 @@ export class BodyBudget {
 /**
  * Reads a request's whole body, at most `limit` bytes within `timeoutMs`, before the request is
  * admitted to render (decision 0038): a visitor who trickles a body holds a socket, never a render
- * slot. A declared length over the limit is refused before a byte is read; past the limit (a
- * chunked body declares none) the rest is read on into nothing, so the answer is not cut off
- * mid-upload. The time runs from the end of the headers. Every byte kept is taken from `budget`;
+ * slot. A declared length over the limit is refused before a byte is kept (up to DRAIN_FACTOR
+ * times the limit it is read on into nothing); past the limit (a chunked body declares none) the
+ * rest is read on into nothing while the answer is written. The time runs from the end of the headers. Every byte kept is taken from `budget`;
  * a complete body's bytes stay taken until the caller releases them (once the answer is out), any
  * other outcome gives them back at once.
  */
@@ -61,7 +69,12 @@ export function receiveBody(
   source: Readable,
   { limit, timeoutMs, declaredLength, budget }: { limit: number; timeoutMs: number; declaredLength?: string; budget: BodyBudget },
 ): Promise<ReceivedBody> {
-  if (declaresTooMuch(declaredLength, limit)) return Promise.resolve({ kind: 'too-large' })
+  if (declaresTooMuch(declaredLength, limit)) {
+    const drain = !declaresTooMuch(declaredLength, limit * DRAIN_FACTOR)
+    // Read on and drop: no memory kept, and the client's upload ends before it reads the answer.
+    if (drain) source.resume()
+    return Promise.resolve({ kind: 'too-large', drain })
+  }
   if (source.readableEnded) return Promise.resolve({ kind: 'complete', body: Buffer.alloc(0) })
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
@@ -77,8 +90,9 @@ export function receiveBody(
     }
     const onData = (chunk: Buffer) => {
       if (received + chunk.byteLength > limit) {
-        finish({ kind: 'too-large' })
-        // Read on and drop: no memory kept.
+        // A body of unknown length past the limit: read on and drop while the answer is written
+        // (no memory kept), then the connection closes.
+        finish({ kind: 'too-large', drain: false })
         source.resume()
         return
       }

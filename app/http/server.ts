@@ -143,8 +143,9 @@ const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
  * Only a request whose body has arrived whole is admitted (decision 0038): a visitor who trickles a
  * body waits outside, for at most the body's time, and never holds a render slot. An oversized body
  * is not answered here: the request context says so and Remix gets no body, so the action's
- * readFormData answers 413 and the error page says it in the visitor's language; the connection
- * then closes rather than drain the rest.
+ * readFormData answers 413 and the error page says it in the visitor's language. A body declared
+ * at most DRAIN_FACTOR times the limit is read into nothing meanwhile and the connection kept (so
+ * a client that sends everything before reading sees the answer); a larger one closes it.
  */
 const admit = pLimit(env.APP_MAX_CONCURRENT_REQUESTS)
 const bodyBudget = new BodyBudget(env.APP_MAX_BUFFERED_BODY_BYTES)
@@ -169,7 +170,7 @@ app.all('*', async (req, res, next) => {
       case 'too-large': {
         const context = requestContextStorage.getStore()
         if (context) context.bodyTooLarge = true
-        res.set('Connection', 'close')
+        if (!received.drain) res.set('Connection', 'close')
         body = new Uint8Array(0)
         break
       }

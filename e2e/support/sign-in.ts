@@ -20,7 +20,12 @@ export const demoAccounts = {
 /** Signs in through the real form endpoint (no UI), the cookies landing in the page's context. */
 export async function loginAs(page: Page, email: string, password = DEMO_PASSWORD) {
   const response = await page.request.post('/auth?mode=login', { form: { email, password }, maxRedirects: 0 })
-  expect(response.status(), `login as ${email}`).toBe(303)
+  if (response.status() === 303) return
+  // What the sign-in page said (wrong password, provider out of reach, throttled), so a failure
+  // names its cause.
+  const html = await response.text().catch(() => '')
+  const alerts = [...html.matchAll(/role="alert"[^>]*>([\s\S]*?)<\/(?:div|p|span)>/g)].map(([, text]) => text!.replace(/<[^>]+>/g, '').trim()).filter(Boolean)
+  expect(response.status(), `login as ${email}: ${alerts.join(' | ') || html.slice(0, 300)}`).toBe(303)
 }
 
 /** A necessary-only consent, so the cookie banner stays out of the way of tests about other things. */
