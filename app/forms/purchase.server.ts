@@ -80,6 +80,7 @@ export async function purchaseView(purchase: PurchaseDetail, language: Language)
       : null,
     canCancel: purchase.can_cancel,
     canRenewPix: purchase.can_renew_pix,
+    appointmentId: purchase.appointment_id ?? null,
   }
 }
 
@@ -92,7 +93,7 @@ export type PurchaseView = Awaited<ReturnType<typeof purchaseView>>
 export async function cartAfterPayment(request: Request, purchase: PurchaseDetail): Promise<string | undefined> {
   if (purchase.status !== 'paid') return undefined
   const cart = await readCart(request)
-  const left: Cart = purchase.items.reduce((remaining, item) => removeFromCart(remaining, item.product_id), cart)
+  const left: Cart = purchase.items.reduce((remaining, item) => (item.product_id === null ? remaining : removeFromCart(remaining, item.product_id)), cart)
   return left === cart ? undefined : cartCookieHeader(left)
 }
 

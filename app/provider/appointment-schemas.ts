@@ -14,7 +14,7 @@ const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 export const instant = () => z.string().regex(INSTANT_PATTERN).refine((value) => !Number.isNaN(Date.parse(value)))
 
 
-export const appointmentStatuses = ['scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
+export const appointmentStatuses = ['awaiting_payment', 'scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
 export type AppointmentStatus = (typeof appointmentStatuses)[number]
 
 /** A directory entry: an accredited professional with a schedule. */

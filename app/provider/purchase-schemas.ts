@@ -25,8 +25,9 @@ export const purchaseSchema = z.object({
   currency: z.literal('BRL'),
   items: z.array(
     z.object({
-      product_id: z.number().int().positive(),
-      product_type: z.enum(PRODUCT_TYPES),
+      // Null for a consultation's line (decision 0051): its time, not a product of the catalogue.
+      product_id: z.number().int().positive().nullable(),
+      product_type: z.enum([...PRODUCT_TYPES, 'consultation']),
       name: localized,
       quantity: z.number().int().positive(),
       unit_cents: positiveCents,
@@ -53,6 +54,8 @@ export const purchaseDetailSchema = purchaseSchema.extend({
     .nullable(),
   can_cancel: z.boolean(),
   can_renew_pix: z.boolean(),
+  /** The consultation it pays, if it pays one: its page cancels and refunds it. */
+  appointment_id: z.number().int().positive().nullable().optional(),
 })
 export type PurchaseDetail = z.infer<typeof purchaseDetailSchema>
 

@@ -98,11 +98,16 @@ export default function PurchasePage() {
           </h2>
           <ul className="mt-3 divide-y divide-brand-100">
             {purchase.items.map((item) => (
-              <li key={item.productId} className="flex justify-between gap-4 py-2">
+              <li key={item.productId ?? `consultation-${purchase.appointmentId}`} className="flex justify-between gap-4 py-2">
                 <span>
-                  <Link to={`/produto/${item.productId}`} className="hover:underline">
-                    {item.name}
-                  </Link>
+                  {/* A consultation's line leads to the consultation (while it exists); a product's, to its page. */}
+                  {item.productId !== null || purchase.appointmentId !== null ? (
+                    <Link to={item.productId === null ? `/consultas/${purchase.appointmentId}` : `/produto/${item.productId}`} className="hover:underline">
+                      {item.name}
+                    </Link>
+                  ) : (
+                    item.name
+                  )}
                   <span className="block text-sm text-muted">{t(`types.${item.type}`)}</span>
                 </span>
                 <span className="font-semibold">{item.total}</span>

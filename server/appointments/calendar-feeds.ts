@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, asc, eq, gte, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, lt, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
 import { appointments, calendarFeeds, users, type AppointmentStatus } from '#server/db/schema.ts'
@@ -57,7 +57,7 @@ export type FeedAppointment = { id: number; status: AppointmentStatus; startTime
 const patientUser = alias(users, 'patient_user')
 const professionalUser = alias(users, 'professional_user')
 
-/** FEED_LIMIT at most: the user's own appointments (as patient or professional) starting in [from, to), cancelled ones included. */
+/** FEED_LIMIT at most: the user's own appointments (as patient or professional) starting in [from, to), cancelled ones included, held unpaid ones not. */
 export const FEED_LIMIT = 1000
 
 export async function feedAppointments(db: Database, userId: number, from: Date, to: Date): Promise<FeedAppointment[]> {
@@ -73,7 +73,15 @@ export async function feedAppointments(db: Database, userId: number, from: Date,
     .from(appointments)
     .innerJoin(patientUser, eq(patientUser.id, appointments.patientId))
     .innerJoin(professionalUser, eq(professionalUser.id, appointments.professionalId))
-    .where(and(or(eq(appointments.patientId, userId), eq(appointments.professionalId, userId)), gte(appointments.startTime, from), lt(appointments.startTime, to)))
+    .where(
+      and(
+        or(eq(appointments.patientId, userId), eq(appointments.professionalId, userId)),
+        gte(appointments.startTime, from),
+        lt(appointments.startTime, to),
+        // A time held for its payment is on nobody's calendar until it is paid (decision 0051).
+        ne(appointments.status, 'awaiting_payment'),
+      ),
+    )
     .orderBy(asc(appointments.startTime), asc(appointments.id))
     .limit(FEED_LIMIT)
 }

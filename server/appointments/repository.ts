@@ -3,7 +3,21 @@ import { alias } from 'drizzle-orm/pg-core'
 import { mayCountAsBusy } from '#server/calendar/busy-time.ts'
 import type { Database } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
-import { appointments, calendarEvents, groups, professionalPatients, professionalProfiles, scheduleExceptions, type AppointmentStatus, userGroups, users } from '#server/db/schema.ts'
+import {
+  appointments,
+  calendarEvents,
+  consultationCredits,
+  groups,
+  professionalPatients,
+  professionalProfiles,
+  purchases,
+  scheduleExceptions,
+  type AppointmentStatus,
+  type PurchaseMethod,
+  type PurchaseStatus,
+  userGroups,
+  users,
+} from '#server/db/schema.ts'
 import type { Booking, DateException } from './free-times'
 import { scheduleBookingMessages } from './reminders'
 import type { ScheduleInput } from './schedule'
@@ -162,6 +176,7 @@ export async function saveSchedule(db: Database, userId: number, schedule: Sched
 
 const professionalUser = alias(users, 'professional_user')
 const patientUser = alias(users, 'patient_user')
+const creditPurchase = alias(purchases, 'credit_purchase')
 
 /** An appointment with what its JSON shows of the professional (and their profile) and the patient. */
 export type AppointmentView = {
@@ -169,6 +184,10 @@ export type AppointmentView = {
   professional: { id: number; firstName: string; lastName: string; photoName: string | null; timeZone: string }
   profile: { profession: string; registrationNumber: string; timeZone: string } | null
   patient: { id: number; firstName: string; lastName: string }
+  /** The purchase that pays it (decision 0051), if any. */
+  purchase: { method: PurchaseMethod; status: PurchaseStatus; totalCents: number; paidAt: Date | null; checkoutUrl: string | null } | null
+  /** The package credit it used: when that package was paid. */
+  credit: { packagePaidAt: Date | null } | null
 }
 
 function selectViews(db: Database) {
@@ -188,11 +207,16 @@ function selectViews(db: Database) {
         timeZone: professionalProfiles.timeZone,
       },
       patient: { id: patientUser.id, firstName: patientUser.firstName, lastName: patientUser.lastName },
+      purchase: { method: purchases.method, status: purchases.status, totalCents: purchases.totalCents, paidAt: purchases.paidAt, checkoutUrl: purchases.checkoutUrl },
+      credit: { id: consultationCredits.id, packagePaidAt: creditPurchase.paidAt },
     })
     .from(appointments)
     .innerJoin(professionalUser, eq(professionalUser.id, appointments.professionalId))
     .innerJoin(patientUser, eq(patientUser.id, appointments.patientId))
     .leftJoin(professionalProfiles, eq(professionalProfiles.userId, appointments.professionalId))
+    .leftJoin(purchases, eq(purchases.id, appointments.purchaseId))
+    .leftJoin(consultationCredits, eq(consultationCredits.id, appointments.creditId))
+    .leftJoin(creditPurchase, eq(creditPurchase.id, consultationCredits.purchaseId))
 }
 
 export async function findAppointmentView(db: Database, id: number): Promise<AppointmentView | undefined> {
@@ -234,9 +258,9 @@ export type BookingLimits = { maxUpcomingPerProfessional: number; maxUpcoming: n
 /** Which limit a booking would pass, and its value. */
 export type LimitReached = { limit: 'professional' | 'total'; max: number }
 
-/** Upcoming: scheduled or confirmed, not yet started. */
+/** Upcoming: held for its payment, scheduled or confirmed, not yet started (a held time counts: decision 0051). */
 const upcomingOf = (patientId: number, now: Date) =>
-  and(eq(appointments.patientId, patientId), inArray(appointments.status, ['scheduled', 'confirmed']), gt(appointments.startTime, now))
+  and(eq(appointments.patientId, patientId), inArray(appointments.status, ['awaiting_payment', 'scheduled', 'confirmed']), gt(appointments.startTime, now))
 
 /** The limit a new booking of `professionalId` by `patientId` would pass now, if any. */
 export async function upcomingLimitReached(
@@ -271,7 +295,14 @@ export async function findAppointmentByKey(db: Pick<Database, 'select'>, patient
  * idempotency key the patient already used is that appointment (`existing`): under the same lock
  * a repeat waits for the first to commit and then finds it; the unique index is the last word.
  */
-export async function insertAppointment(db: Database, values: NewAppointment, now: Date, limits: BookingLimits): Promise<BookingOutcome> {
+export async function insertAppointment(
+  db: Database,
+  values: NewAppointment,
+  now: Date,
+  limits: BookingLimits,
+  /** How it is paid, decided in the same transaction (a package credit used, a purchase written): its columns. */
+  payWith?: (tx: Writer) => Promise<Partial<NewAppointment>>,
+): Promise<BookingOutcome> {
   return db.transaction(async (tx) => {
     await lockBookingsOf(tx, values.professionalId)
     await lockPatientBookingsOf(tx, values.patientId)
@@ -279,12 +310,20 @@ export async function insertAppointment(db: Database, values: NewAppointment, no
     if (existing) return { existing }
     const reached = await upcomingLimitReached(tx, { patientId: values.patientId, professionalId: values.professionalId, now, limits })
     if (reached) return reached
-    const [row] = await tx.insert(appointments).values(values).returning()
+    const payment = payWith ? await payWith(tx) : {}
+    const [row] = await tx
+      .insert(appointments)
+      .values({ ...values, ...payment })
+      .returning()
     await tx.insert(professionalPatients).values({ professionalId: values.professionalId, patientId: values.patientId }).onConflictDoNothing()
-    await scheduleBookingMessages(tx, row!, now)
+    // A held time is told of once it is paid (holds.ts).
+    if (row!.status !== 'awaiting_payment') await scheduleBookingMessages(tx, row!, now)
     return { created: row! }
   })
 }
+
+/** A transaction's writes, for what a booking decides inside its own (insertAppointment's `payWith`). */
+export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 
 /** Whose appointments a list shows: a patient's, a professional's, or everyone's (admin). */
 export type AppointmentScope = { patientId: number; professionalId?: number } | { professionalId: number; patientId?: number } | 'all'

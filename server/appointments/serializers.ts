@@ -1,6 +1,7 @@
 import { WEEKDAYS, type WeeklyAvailability } from '#server/db/schema.ts'
 import { photoUrl } from '#server/users/serializers.ts'
 import type { DateException, ScheduleRules } from './free-times'
+import type { serializeCancellationQuote } from './paid'
 import type { AppointmentView, ProfileRow, UserRow } from './repository'
 
 /** The JSON shapes of decision 0023. Every instant is UTC ISO 8601 with "Z". */
@@ -26,9 +27,17 @@ export function serializeBookableProfessional(user: UserRow, profile: ProfileRow
   }
 }
 
-/** `careTeam`: the caller is the appointment's professional or an admin, who also read the private notes. */
-export function serializeAppointment(view: AppointmentView, photoBase: string, { careTeam = false }: { careTeam?: boolean } = {}) {
-  const { appointment, professional, profile, patient } = view
+/**
+ * `careTeam`: the caller is the appointment's professional or an admin, who also read the private
+ * notes. `cancellation`: what cancelling it now would give back, for the caller (decision 0051).
+ */
+export function serializeAppointment(
+  view: AppointmentView,
+  photoBase: string,
+  { careTeam = false, cancellation = null }: { careTeam?: boolean; cancellation?: ReturnType<typeof serializeCancellationQuote> | null } = {},
+) {
+  const { appointment, professional, profile, patient, purchase } = view
+  const awaiting = appointment.status === 'awaiting_payment'
   return {
     id: appointment.id,
     status: appointment.status,
@@ -48,6 +57,20 @@ export function serializeAppointment(view: AppointmentView, photoBase: string, {
     },
     patient: { id: patient.id, first_name: patient.firstName, last_name: patient.lastName },
     payment_reference: appointment.paymentReference,
+    // A paid consultation (decision 0051): its price as booked (null: free) and how it is paid.
+    price_cents: appointment.priceCents,
+    payment: appointment.priceCents === null
+      ? null
+      : {
+          kind: appointment.creditId !== null ? 'credit' : 'purchase',
+          purchase_id: appointment.purchaseId,
+          method: purchase?.method ?? null,
+          status: purchase?.status ?? null,
+          // While the time is held: until when, and the card's payment page (a PIX code is on the purchase's page).
+          hold_expires_at: awaiting && appointment.holdExpiresAt ? instant(appointment.holdExpiresAt) : null,
+          checkout_url: awaiting && purchase?.method === 'card' ? purchase.checkoutUrl : null,
+        },
+    cancellation,
     created_at: instant(appointment.createdAt),
     cancelled_at: appointment.cancelledAt ? instant(appointment.cancelledAt) : null,
     cancelled_by: appointment.cancelledBy,

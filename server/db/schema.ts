@@ -522,7 +522,8 @@ export const scheduleExceptions = pgTable(
   (table) => [uniqueIndex('schedule_exceptions_professional_date_unique').on(table.professionalId, table.date)],
 )
 
-export const APPOINTMENT_STATUSES = ['scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
+/** `awaiting_payment`: a paid consultation's time held while its payment is open (decision 0051). */
+export const APPOINTMENT_STATUSES = ['awaiting_payment', 'scheduled', 'confirmed', 'completed', 'cancelled', 'no_show'] as const
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number]
 export type CancelledBy = 'patient' | 'professional' | 'admin'
 export type Refund = 'full' | 'none'
@@ -553,6 +554,12 @@ export const appointments = pgTable(
     privateNotes: text('private_notes').notNull().default(''),
     meetingLink: varchar('meeting_link', { length: 255 }).notNull(),
     paymentReference: varchar('payment_reference', { length: 100 }),
+    // A paid consultation (decision 0051): its price as booked (null: free), the purchase that pays
+    // it or the package credit it used (never both), and until when its time is held unpaid.
+    priceCents: integer('price_cents'),
+    purchaseId: integer('purchase_id').references((): AnyPgColumn => purchases.id),
+    creditId: integer('credit_id').references((): AnyPgColumn => consultationCredits.id),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
@@ -570,7 +577,12 @@ export const appointments = pgTable(
     index('appointments_professional_start_idx').on(table.professionalId, table.startTime),
     uniqueIndex('appointments_patient_idempotency_key_unique').on(table.patientId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('appointments_patient_start_idx').on(table.patientId, table.startTime),
-    check('appointments_status_check', sql`${table.status} in ('scheduled', 'confirmed', 'completed', 'cancelled', 'no_show')`),
+    uniqueIndex('appointments_purchase_unique').on(table.purchaseId).where(sql`${table.purchaseId} is not null`),
+    index('appointments_credit_idx').on(table.creditId).where(sql`${table.creditId} is not null`),
+    check('appointments_status_check', sql`${table.status} in ('awaiting_payment', 'scheduled', 'confirmed', 'completed', 'cancelled', 'no_show')`),
+    check('appointments_price_check', sql`${table.priceCents} is null or (${table.priceCents} > 0 and ${table.priceCents} <= 99999999)`),
+    check('appointments_payment_check', sql`${table.purchaseId} is null or ${table.creditId} is null`),
+    check('appointments_hold_check', sql`${table.status} <> 'awaiting_payment' or (${table.holdExpiresAt} is not null and ${table.purchaseId} is not null)`),
     check('appointments_times_check', sql`${table.endTime} > ${table.startTime} and ${table.blockedUntil} >= ${table.endTime}`),
     check('appointments_cancelled_by_check', sql`${table.cancelledBy} is null or ${table.cancelledBy} in ('patient', 'professional', 'admin')`),
     check('appointments_refund_check', sql`${table.refund} is null or ${table.refund} in ('full', 'none')`),
@@ -935,6 +947,8 @@ export const purchases = pgTable(
     failureCode: varchar('failure_code', { length: 100 }),
     failureMessage: varchar('failure_message', { length: 500 }),
     refundedCents: integer('refunded_cents').notNull().default(0),
+    // It pays a consultation whose time is held until it is paid or ends unpaid (decision 0051).
+    holdsTime: boolean('holds_time').notNull().default(false),
     paidAt: instant('paid_at'),
     // When the reconciliation last asked Stripe about this pending purchase.
     checkedAt: instant('checked_at'),
@@ -956,7 +970,10 @@ export const purchases = pgTable(
   ],
 )
 
-/** One product of a purchase, with its price and name as they were when bought. */
+/** What a purchase's line is: a product of the catalogue (never a subscription), or one consultation's time (decision 0051). */
+export type PurchaseItemType = Exclude<ProductType, 'subscription'> | 'consultation'
+
+/** One product of a purchase (or the consultation it pays), with its price and name as they were when bought. */
 export const purchaseItems = pgTable(
   'purchase_items',
   {
@@ -964,10 +981,9 @@ export const purchaseItems = pgTable(
     purchaseId: integer('purchase_id')
       .notNull()
       .references(() => purchases.id, { onDelete: 'cascade' }),
-    productId: integer('product_id')
-      .notNull()
-      .references(() => products.id),
-    productType: varchar('product_type', { length: 30 }).$type<Exclude<ProductType, 'subscription'>>().notNull(),
+    // Null for a single consultation (decision 0051): it is no product of the catalogue.
+    productId: integer('product_id').references(() => products.id),
+    productType: varchar('product_type', { length: 30 }).$type<PurchaseItemType>().notNull(),
     name: jsonb('name').$type<LocalizedText>().notNull(),
     quantity: integer('quantity').notNull(),
     unitCents: integer('unit_cents').notNull(),
@@ -981,7 +997,10 @@ export const purchaseItems = pgTable(
     check('purchase_items_quantity_check', sql`${table.quantity} between 1 and 10`),
     check('purchase_items_unit_check', sql`${table.unitCents} > 0`),
     check('purchase_items_line_check', sql`${table.lineCents} = ${table.unitCents} * ${table.quantity}`),
-    check('purchase_items_type_check', sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material')`),
+    check(
+      'purchase_items_type_check',
+      sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material', 'consultation') and ((${table.productType} = 'consultation') = (${table.productId} is null))`,
+    ),
   ],
 )
 

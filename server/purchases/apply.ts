@@ -1,3 +1,4 @@
+import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { insertRefund, itemsOf, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
 import { decide, type PaymentSignal } from './statuses'
@@ -8,6 +9,8 @@ export type Applied = {
   moved: boolean
   /** Refunds written now, to send to Stripe once the transaction has committed. */
   refunds: RefundRow[]
+  /** The consultation this payment booked (its held time), to mirror once committed. */
+  booked: number | null
 }
 
 /**
@@ -25,7 +28,7 @@ export async function applySignal(
   { source, eventId = null, now }: { source: TransitionSource; eventId?: string | null; now: number },
 ): Promise<Applied> {
   const purchase = await lockPurchase(tx, purchaseId)
-  if (!purchase) return { purchase, moved: false, refunds: [] }
+  if (!purchase) return { purchase, moved: false, refunds: [], booked: null }
   const outcome = decide(
     {
       status: purchase.status,
@@ -34,6 +37,7 @@ export async function applySignal(
       checkoutSessionId: purchase.stripeCheckoutSessionId,
       totalCents: purchase.totalCents,
       refundedCents: purchase.refundedCents,
+      holdsTime: purchase.holdsTime,
     },
     signal,
   )
@@ -52,12 +56,16 @@ export async function applySignal(
   if (outcome.to && outcome.to !== purchase.status) updated = await recordTransition(tx, purchase, outcome.to, { source, eventId, now, changes })
   else if (Object.keys(changes).length > 0) updated = await updatePurchase(tx, purchase.id, changes, now)
 
-  if (outcome.grant) await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
+  let booked: number | null = null
+  if (outcome.grant) {
+    await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
+    booked = await confirmHeldAppointment(tx, purchase.id, new Date(now))
+  }
   if (outcome.revoke) await revokeGrants(tx, purchase.id, now)
   const refunds: RefundRow[] = []
   if (outcome.refund && outcome.refund.amountCents > 0) {
     const refund = await insertRefund(tx, { purchaseId: purchase.id, ...outcome.refund }, now)
     if (refund) refunds.push(refund)
   }
-  return { purchase: updated, moved: updated.status !== purchase.status, refunds }
+  return { purchase: updated, moved: updated.status !== purchase.status, refunds, booked }
 }

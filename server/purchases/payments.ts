@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 // The one rule of how many of a product a cart and a purchase may hold: the app's, pure and import-free (decision 0048).
 import { quantityAllowed } from '#app/domain/product-types.ts'
-import { MAX_PURCHASE_CENTS, type PurchaseStatus } from '#server/db/schema.ts'
+import { MAX_PURCHASE_CENTS, type LocalizedText, type PurchaseMethod, type PurchaseStatus } from '#server/db/schema.ts'
 import { apiError, ApiError } from '#server/http/errors.ts'
 import { errorFields } from '#server/log.ts'
+import { mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { findListedProducts } from '#server/products/repository.ts'
 import type { Services } from '#server/services.ts'
 import { applySignal, type Applied } from './apply'
@@ -15,6 +17,7 @@ import {
   findPurchaseByKey,
   findPurchaseByRef,
   insertPurchase,
+  insertPurchaseIn,
   itemsOf,
   lockPurchase,
   pendingRefunds,
@@ -25,10 +28,12 @@ import {
   transitionsOf,
   updatePurchase,
   updateRefund,
+  catalogueItems,
   type NewPurchaseItem,
   type PurchaseItemRow,
   type PurchaseRow,
   type RefundRow,
+  type Writer,
 } from './repository'
 import { isPaid, type PaymentSignal } from './statuses'
 import { signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession } from './stripe-signals'
@@ -75,6 +80,8 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
 // Create
 
 export type Buyer = { id: number; email: string }
+/** Where Stripe's Checkout goes back to (a card payment), and when its page expires (Stripe's default: 24 hours). */
+type ReturnUrls = Pick<CreateInput, 'successUrl' | 'cancelUrl'> & { expiresAt?: number }
 
 /**
  * A purchase for these items, or the one this idempotency key already made (`created: false`):
@@ -178,7 +185,7 @@ async function createPixCharge(services: Services, stripe: Stripe, purchase: Pur
  * the purchase is marked failed (nothing was charged: no code or page was shown) and the caller
  * answers 503; a repeat with the same idempotency key starts it again.
  */
-async function startPayment(services: Services, stripe: Stripe, purchase: PurchaseRow, buyer: Buyer, input: CreateInput): Promise<PurchaseRow> {
+async function startPayment(services: Services, stripe: Stripe, purchase: PurchaseRow, buyer: Buyer, input: ReturnUrls): Promise<PurchaseRow> {
   const { db, clock, log } = services
   try {
     if (purchase.method === 'pix') return await updatePurchase(db, purchase.id, await createPixCharge(services, stripe, purchase, buyer.email, 'start'), clock())
@@ -194,6 +201,8 @@ async function startPayment(services: Services, stripe: Stripe, purchase: Purcha
         locale: 'pt-BR',
         metadata: { purchase_id: String(purchase.id) },
         payment_intent_data: { metadata: { purchase_id: String(purchase.id) }, description: `Innera #${purchase.id}` },
+        // A held consultation's page lasts as long as its hold (Stripe's default is 24 hours).
+        ...(input.expiresAt !== undefined && { expires_at: Math.floor(input.expiresAt / 1000) }),
       },
       { idempotencyKey: await stepKey(services, purchase, 'start') },
     )
@@ -208,6 +217,44 @@ async function startPayment(services: Services, stripe: Stripe, purchase: Purcha
     })
     throw unavailable()
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A paid consultation (decision 0051)
+
+/**
+ * How long a paid consultation's time is held for its payment: a PIX code lives PIX_LIFETIME_SECONDS
+ * (30 minutes) and Stripe's Checkout page at least 30 minutes; a minute more covers the time between
+ * the booking and Stripe's answer. The tick then expires what is still unpaid, which frees the time.
+ */
+export const CONSULTATION_HOLD_MS = 31 * 60_000
+
+export type ConsultationSale = {
+  method: PurchaseMethod
+  priceCents: number
+  /** The line's name in each language: the consultation's professional and time. */
+  name: LocalizedText
+  professionalId: number
+}
+
+/** A held consultation's purchase, written inside its booking's transaction (routes/appointments.ts). */
+export async function insertConsultationPurchase(tx: Writer, buyerId: number, sale: ConsultationSale, now: number): Promise<PurchaseRow> {
+  if (sale.priceCents < MIN_PURCHASE_CENTS || sale.priceCents > MAX_PURCHASE_CENTS) throw new RangeError(`A consultation's price must be ${MIN_PURCHASE_CENTS} to ${MAX_PURCHASE_CENTS} cents: ${sale.priceCents}`)
+  return insertPurchaseIn(
+    tx,
+    { userId: buyerId, method: sale.method, totalCents: sale.priceCents, idempotencyKey: randomUUID(), holdsTime: true },
+    [{ productId: null, productType: 'consultation', name: sale.name, quantity: 1, unitCents: sale.priceCents, lineCents: sale.priceCents, consultations: 1, professionalId: sale.professionalId }],
+    now,
+  )
+}
+
+/**
+ * Starts a held consultation's payment once its booking has committed: a PIX code, or a Checkout
+ * page that expires with the hold. Stripe away: the purchase fails, which releases the time, and
+ * the answer is 503.
+ */
+export async function startConsultationPayment(services: Services, purchase: PurchaseRow, buyer: Buyer, urls: ReturnUrls & { expiresAt: number }): Promise<PurchaseRow> {
+  return startPayment(services, stripeOf(services), purchase, buyer, urls)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,18 +287,20 @@ async function readSignals(stripe: Stripe, purchase: PurchaseRow): Promise<Payme
 /** Applies signals in one transaction, then sends the refunds they wrote. */
 async function applyAll(services: Services, purchaseId: number, signals: PaymentSignal[], source: 'refresh' | 'reconcile', extra: { checkedAt?: Date } = {}): Promise<PurchaseRow | undefined> {
   const { db, clock } = services
-  const refunds: RefundRow[] = []
+  const applied: Applied[] = []
   const purchase = await db.transaction(async (tx) => {
-    let last: Applied | undefined
-    for (const signal of signals) {
-      last = await applySignal(tx, purchaseId, signal, { source, now: clock() })
-      refunds.push(...last.refunds)
-    }
+    for (const signal of signals) applied.push(await applySignal(tx, purchaseId, signal, { source, now: clock() }))
     if (extra.checkedAt) return updatePurchase(tx, purchaseId, { checkedAt: extra.checkedAt }, clock())
-    return last?.purchase ?? (await lockPurchase(tx, purchaseId))
+    return applied.at(-1)?.purchase ?? (await lockPurchase(tx, purchaseId))
   })
-  await sendRefunds(services, refunds)
+  await afterCommit(services, applied)
   return purchase
+}
+
+/** What applied signals leave to do once committed: the refunds they wrote sent, the consultations they booked mirrored. */
+async function afterCommit(services: Services, applied: Applied[]): Promise<void> {
+  for (const { booked } of applied) if (booked !== null) mirrorAppointmentLater(services, booked)
+  await sendRefunds(services, applied.flatMap(({ refunds }) => refunds))
 }
 
 /** refresh-status: asks Stripe and applies what it says, as a webhook would. A 503 when Stripe cannot be reached. */
@@ -290,17 +339,16 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
     throw apiError(400, 'Invalid Stripe signature.', { code: 'invalid_signature' })
   }
   const read = signalOfEvent(event)
-  const refunds: RefundRow[] = []
+  const applied: Applied[] = []
   const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
     if (!(await claimWebhookEvent(tx, event.id, event.type, clock()))) return 'duplicate'
     if (!read) return 'ignored'
     const purchase = await findPurchaseByRef(tx, read.ref)
     if (!purchase) return 'ignored'
-    const applied = await applySignal(tx, purchase.id, read.signal, { source: 'webhook', eventId: event.id, now: clock() })
-    refunds.push(...applied.refunds)
+    applied.push(await applySignal(tx, purchase.id, read.signal, { source: 'webhook', eventId: event.id, now: clock() }))
     return 'applied'
   })
-  await sendRefunds(services, refunds)
+  await afterCommit(services, applied)
   return outcome
 }
 
@@ -343,12 +391,15 @@ export async function sendRefunds(services: Services, refunds: RefundRow[]): Pro
 /** What a paid purchase would give back if cancelled at `at` (docs/product.md §9). */
 export async function refundQuoteOf(services: Services, purchase: PurchaseRow, items: PurchaseItemRow[], at: number): Promise<PurchaseQuote | null> {
   if (purchase.status !== 'paid' || !purchase.paidAt) return null
+  // A consultation's refund is its cancellation's (the consultation's page says it; decision 0051).
+  const catalogue = catalogueItems(items)
+  if (catalogue.length !== items.length) return null
   const credits = new Map((await creditsOf(services.db, purchase.id)).map((credit) => [credit.productId, credit]))
   return quotePurchaseRefund(
     {
       method: purchase.method,
       paidAt: Math.min(purchase.paidAt.getTime(), at),
-      items: items.map((item) => ({
+      items: catalogue.map((item) => ({
         productId: item.productId,
         productType: item.productType,
         lineCents: item.lineCents,
@@ -368,7 +419,12 @@ const conflict = (detail: string, code: string) => apiError(409, detail, { code 
  * credits pro rata) and what it gave ends.
  */
 export async function cancelPurchase(services: Services, purchase: PurchaseRow): Promise<PurchaseRow> {
-  if (purchase.status === 'paid') return refundPurchase(services, purchase)
+  if (purchase.status === 'paid') {
+    if (catalogueItems(await itemsOf(services.db, [purchase.id])).length === 0) {
+      throw conflict('This purchase paid for a consultation: cancel the consultation, and its refund follows the consultation rules.', 'cancel_the_consultation')
+    }
+    return refundPurchase(services, purchase)
+  }
   if (!UNPAID_CANCELLABLE.includes(purchase.status)) throw conflict(`This purchase is already ${purchase.status}.`, 'not_cancellable')
   const stripe = stripeOf(services)
   const { db, clock } = services
@@ -428,6 +484,8 @@ async function refundPurchase(services: Services, purchase: PurchaseRow): Promis
  */
 export async function renewPix(services: Services, purchase: PurchaseRow, buyer: Buyer): Promise<PurchaseRow> {
   if (purchase.method !== 'pix') throw conflict('Only a PIX purchase gets a new PIX code.', 'not_pix')
+  // Its time was released when the code failed or expired: booking again holds a time anew.
+  if (purchase.holdsTime) throw conflict("A consultation's time is no longer held once its code failed or expired: book the consultation again.", 'book_again')
   if (purchase.status !== 'failed' && purchase.status !== 'expired') throw conflict(`A new PIX code is only for a failed or expired purchase; this one is ${purchase.status}.`, 'not_renewable')
   const stripe = stripeOf(services)
   const { db, clock } = services

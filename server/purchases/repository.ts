@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
+import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
 import {
+  appointments,
   consultationCredits,
   purchaseGrants,
   purchaseItems,
@@ -28,6 +30,10 @@ export type RefundRow = typeof purchaseRefunds.$inferSelect
 export type CreditRow = typeof consultationCredits.$inferSelect
 export type GrantRow = typeof purchaseGrants.$inferSelect
 export type NewPurchaseItem = Omit<typeof purchaseItems.$inferInsert, 'id' | 'purchaseId'>
+/** A line of a product of the catalogue (every line but a consultation's). */
+export type CatalogueItem = PurchaseItemRow & { productId: number; productType: Exclude<ProductType, 'subscription'> }
+/** The lines of products of the catalogue: a consultation's line is no product (decision 0051). */
+export const catalogueItems = (items: PurchaseItemRow[]): CatalogueItem[] => items.filter((item): item is CatalogueItem => item.productId !== null && item.productType !== 'consultation')
 /** A transaction, or the database for a single statement. */
 export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 type Reader = Pick<Database, 'select'>
@@ -106,7 +112,14 @@ export async function grantsOf(db: Reader, purchaseId: number): Promise<GrantRow
   return db.select().from(purchaseGrants).where(eq(purchaseGrants.purchaseId, purchaseId)).orderBy(asc(purchaseGrants.id))
 }
 
-/** Writes a status change and its record. */
+/** Statuses in which a purchase ends unpaid: the consultation time it held is released (decision 0051). */
+const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
+
+/**
+ * Writes a status change and its record. A purchase that ends unpaid releases the consultation
+ * time it held, in the same transaction, whichever path ended it (Stripe's news, a cancel, the
+ * tick's expiry, a payment that could not start); its payment books that time (applySignal).
+ */
 export async function recordTransition(
   tx: Writer,
   purchase: Pick<PurchaseRow, 'id' | 'status'>,
@@ -119,6 +132,7 @@ export async function recordTransition(
     .where(eq(purchases.id, purchase.id))
     .returning()
   await tx.insert(purchaseTransitions).values({ purchaseId: purchase.id, fromStatus: purchase.status, toStatus: to, at: new Date(now), source, stripeEventId: eventId })
+  if (ENDED_UNPAID.includes(to)) await releaseHeldAppointment(tx, purchase.id, new Date(now))
   return row!
 }
 
@@ -131,22 +145,22 @@ export async function updatePurchase(tx: Writer, id: number, changes: Partial<ty
   return row!
 }
 
+type NewPurchase = Pick<typeof purchases.$inferInsert, 'userId' | 'method' | 'totalCents' | 'idempotencyKey' | 'holdsTime'>
+
 /** A new pending purchase with its items and its first transition, all or nothing. */
-export async function insertPurchase(
-  db: Database,
-  values: Pick<typeof purchases.$inferInsert, 'userId' | 'method' | 'totalCents' | 'idempotencyKey'>,
-  items: NewPurchaseItem[],
-  now: number,
-): Promise<PurchaseRow> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(purchases)
-      .values({ ...values, status: 'pending', createdAt: new Date(now), updatedAt: new Date(now) })
-      .returning()
-    await tx.insert(purchaseItems).values(items.map((item) => ({ ...item, purchaseId: row!.id })))
-    await tx.insert(purchaseTransitions).values({ purchaseId: row!.id, fromStatus: null, toStatus: 'pending', at: new Date(now), source: 'create' })
-    return row!
-  })
+export async function insertPurchase(db: Database, values: NewPurchase, items: NewPurchaseItem[], now: number): Promise<PurchaseRow> {
+  return db.transaction((tx) => insertPurchaseIn(tx, values, items, now))
+}
+
+/** The same, inside the caller's transaction (a paid consultation's booking writes its purchase with it). */
+export async function insertPurchaseIn(tx: Writer, values: NewPurchase, items: NewPurchaseItem[], now: number): Promise<PurchaseRow> {
+  const [row] = await tx
+    .insert(purchases)
+    .values({ ...values, status: 'pending', createdAt: new Date(now), updatedAt: new Date(now) })
+    .returning()
+  await tx.insert(purchaseItems).values(items.map((item) => ({ ...item, purchaseId: row!.id })))
+  await tx.insert(purchaseTransitions).values({ purchaseId: row!.id, fromStatus: null, toStatus: 'pending', at: new Date(now), source: 'create' })
+  return row!
 }
 
 /** Records a Stripe event as processed; false when it already was (by this or another process). */
@@ -163,8 +177,10 @@ export async function claimWebhookEvent(tx: Writer, eventId: string, type: strin
  * What a paid purchase gives, once: a grant per product (the unique index makes a second one a
  * no-op) and a package's credits, with the package's professional or any (null).
  */
-export async function makeGrants(tx: Writer, purchase: PurchaseRow, items: PurchaseItemRow[], now: number): Promise<void> {
+export async function makeGrants(tx: Writer, purchase: PurchaseRow, allItems: PurchaseItemRow[], now: number): Promise<void> {
   const at = new Date(now)
+  // A consultation's line is no product: its payment books the held time instead (applySignal).
+  const items = catalogueItems(allItems)
   if (items.length === 0) return
   // What is paid for leaves the account's cart (decision 0047); the browser's copy follows on the purchase's page.
   await removeFromAccountCart(tx, purchase.userId, items.map((item) => item.productId), at)
@@ -280,4 +296,59 @@ export async function ownedGrantsPage(db: Reader, userId: number, { limit, offse
 export async function creditsOfPurchases(db: Reader, purchaseIds: number[]): Promise<CreditRow[]> {
   if (purchaseIds.length === 0) return []
   return db.select().from(consultationCredits).where(inArray(consultationCredits.purchaseId, purchaseIds))
+}
+
+/** A patient's credits usable with a professional: of a paid package, for that professional or any, not used up. */
+const usableCredits = (userId: number, professionalId: number) =>
+  and(
+    eq(consultationCredits.userId, userId),
+    lt(consultationCredits.used, consultationCredits.total),
+    or(eq(consultationCredits.professionalId, professionalId), isNull(consultationCredits.professionalId)),
+    sql`exists (select 1 from ${purchases} where ${purchases.id} = ${consultationCredits.purchaseId} and ${purchases.status} = 'paid')`,
+  )
+
+/** How many consultations with this professional the patient's packages still hold. */
+export async function countUsableCredits(db: Reader, userId: number, professionalId: number): Promise<number> {
+  const [row] = await db
+    .select({ remaining: sql<number>`coalesce(sum(${consultationCredits.total} - ${consultationCredits.used}), 0)`.mapWith(Number) })
+    .from(consultationCredits)
+    .where(usableCredits(userId, professionalId))
+  return row?.remaining ?? 0
+}
+
+/**
+ * Spends one credit on a booking, inside its transaction (decision 0051): a package for this very
+ * professional first, then one for any, the oldest first. The row is locked and `used < total`
+ * is checked again in the update, so two bookings never spend the same last credit. Undefined when
+ * none is left.
+ */
+export async function useCredit(tx: Writer, userId: number, professionalId: number, now: Date): Promise<CreditRow | undefined> {
+  const [candidate] = await tx
+    .select({ id: consultationCredits.id })
+    .from(consultationCredits)
+    .where(usableCredits(userId, professionalId))
+    .orderBy(sql`${consultationCredits.professionalId} is null`, asc(consultationCredits.id))
+    .limit(1)
+    .for('update')
+  if (!candidate) return undefined
+  const [row] = await tx
+    .update(consultationCredits)
+    .set({ used: sql`${consultationCredits.used} + 1`, updatedAt: now })
+    .where(and(eq(consultationCredits.id, candidate.id), lt(consultationCredits.used, consultationCredits.total)))
+    .returning()
+  return row
+}
+
+/** Gives a consultation's credit back to its package (a cancellation that returns it). */
+export async function returnCredit(tx: Writer, creditId: number, now: Date): Promise<void> {
+  await tx
+    .update(consultationCredits)
+    .set({ used: sql`${consultationCredits.used} - 1`, updatedAt: now })
+    .where(and(eq(consultationCredits.id, creditId), sql`${consultationCredits.used} > 0`))
+}
+
+/** The appointment a purchase pays (decision 0051), if it pays one. */
+export async function appointmentIdOf(db: Reader, purchaseId: number): Promise<number | null> {
+  const [row] = await db.select({ id: appointments.id }).from(appointments).where(eq(appointments.purchaseId, purchaseId))
+  return row?.id ?? null
 }

@@ -2,6 +2,7 @@ import type { LocalizedText } from '#server/db/schema.ts'
 import type { ProductView } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
 import type { PurchaseQuote } from './purchase-refund'
+import type { RefundDeadline } from './refund-rules'
 import type { CreditRow, GrantRow, PurchaseItemRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
 
 /** The purchases' JSON shapes (docs/product.md §3, decision 0048). Instants ISO 8601 in UTC; money integer cents. */
@@ -42,19 +43,25 @@ export function serializePurchase(purchase: PurchaseRow, items: PurchaseItemRow[
   }
 }
 
-function serializeQuote(quote: PurchaseQuote) {
-  const deadline = quote.deadline
-  return {
-    refund_cents: quote.refundCents,
-    reason: quote.reason,
-    withdrawal_ends_at: new Date(quote.withdrawalEndsAt).toISOString(),
-    deadline: deadline && {
+/** By when a refund arrives, as purchases and consultations show it. */
+export function serializeDeadline(deadline: RefundDeadline | null) {
+  return (
+    deadline && {
       method: deadline.method,
       key: deadline.key,
       billing_cycles: deadline.method === 'card' ? deadline.billingCycles : null,
       business_days: deadline.method === 'card' ? null : deadline.businessDays,
       date: deadline.method === 'card' ? null : deadline.date,
-    },
+    }
+  )
+}
+
+function serializeQuote(quote: PurchaseQuote) {
+  return {
+    refund_cents: quote.refundCents,
+    reason: quote.reason,
+    withdrawal_ends_at: new Date(quote.withdrawalEndsAt).toISOString(),
+    deadline: serializeDeadline(quote.deadline),
     items: quote.items.map((item) => ({
       product_id: item.productId,
       refund_cents: item.refundCents,
@@ -67,7 +74,7 @@ function serializeQuote(quote: PurchaseQuote) {
 /** One purchase: the list's shape with its history, its refunds and, when paid, what cancelling now would refund and by when. */
 export function serializePurchaseDetail(
   purchase: PurchaseRow,
-  { items, transitions, refunds, quote }: { items: PurchaseItemRow[]; transitions: TransitionRow[]; refunds: RefundRow[]; quote: PurchaseQuote | null },
+  { items, transitions, refunds, quote, appointmentId }: { items: PurchaseItemRow[]; transitions: TransitionRow[]; refunds: RefundRow[]; quote: PurchaseQuote | null; appointmentId: number | null },
 ) {
   return {
     ...serializePurchase(purchase, items),
@@ -75,7 +82,9 @@ export function serializePurchaseDetail(
     refunds: refunds.map((refund) => ({ amount_cents: refund.amountCents, reason: refund.reason, status: refund.status, created_at: iso(refund.createdAt) })),
     refund_quote: quote && serializeQuote(quote),
     can_cancel: ['pending', 'failed', 'expired'].includes(purchase.status) || (purchase.status === 'paid' && (quote?.refundCents ?? 0) > 0),
-    can_renew_pix: purchase.method === 'pix' && (purchase.status === 'failed' || purchase.status === 'expired'),
+    can_renew_pix: purchase.method === 'pix' && !purchase.holdsTime && (purchase.status === 'failed' || purchase.status === 'expired'),
+    // The consultation it pays (decision 0051): its page says how it is cancelled and refunded.
+    appointment_id: appointmentId,
   }
 }
 

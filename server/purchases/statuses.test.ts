@@ -30,6 +30,17 @@ describe('decide: the status only moves forward', () => {
     }
   })
 
+  it("a consultation's purchase whose PIX code failed released its time: a payment arriving after that is refunded, never kept (decision 0051)", () => {
+    expect(decide(pix({ status: 'failed', holdsTime: true }), paid)).toEqual({
+      to: 'refunded',
+      paymentIntentId: 'pi_1',
+      refund: { paymentIntentId: 'pi_1', amountCents: 18_000, reason: 'late_payment' },
+      refundedCents: 18_000,
+    })
+    // Still pending: its time is still held, and the payment books it.
+    expect(decide(pix({ holdsTime: true }), paid)).toMatchObject({ to: 'paid', grant: true })
+  })
+
   it('refunds a second payment of a paid purchase (another PaymentIntent), without moving it', () => {
     expect(decide(pix({ status: 'paid' }), { ...paid, paymentIntentId: 'pi_old' })).toEqual({ refund: { paymentIntentId: 'pi_old', amountCents: 18_000, reason: 'double_payment' } })
   })

@@ -35,6 +35,11 @@ export type PurchaseState = {
   checkoutSessionId: string | null
   totalCents: number
   refundedCents: number
+  /**
+   * It pays a consultation's held time (decision 0051): once it fails, the time is released, so a
+   * payment arriving after that is refunded like one after an expiry.
+   */
+  holdsTime?: boolean
 }
 
 /** What to do: each field present only when something changes. */
@@ -77,14 +82,14 @@ export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
     case 'succeeded': {
       // A Checkout Session that is not this purchase's says nothing about it.
       if (signal.sessionId !== undefined && signal.sessionId !== state.checkoutSessionId) return {}
-      if (PAYABLE.includes(state.status)) {
+      if (state.status === 'pending' || (PAYABLE.includes(state.status) && !state.holdsTime)) {
         return { to: 'paid', paymentIntentId: signal.paymentIntentId, grant: true, failure: null }
       }
       if (isPaid(state.status)) {
         if (state.paymentIntentId === null || state.paymentIntentId === signal.paymentIntentId) return {}
         return { refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'double_payment' } }
       }
-      // Expired or cancelled: the buyer was told it was over; the money goes back.
+      // Expired or cancelled (or failed, for a held time now released): the buyer was told it was over; the money goes back.
       return {
         to: 'refunded',
         paymentIntentId: signal.paymentIntentId,

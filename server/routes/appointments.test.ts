@@ -229,6 +229,10 @@ describe('POST /appointments/create/', () => {
       professional: { id: ID.paula, first_name: 'Paula', last_name: 'Ribeiro', photo: null, profession: 'Médica', registration_number: 'CRM-SP 123456' },
       patient: { id: ID.pedro, first_name: 'Pedro', last_name: 'Santos' },
       payment_reference: null,
+      // Free when booked without a payment (decision 0051); nothing paid, nothing to give back.
+      price_cents: null,
+      payment: null,
+      cancellation: null,
       created_at: new Date(NOW).toISOString(),
       cancelled_at: null,
       cancelled_by: null,

@@ -55,6 +55,7 @@ import { ApiError, apiError, fieldError, notFound, permissionDenied, validationE
 import type { QueuedMail } from '#server/mail/outbox.ts'
 import {
   charField,
+  choiceField,
   DATE_FORMAT_MESSAGE,
   dateField,
   dateRangeProblem,
@@ -71,6 +72,10 @@ import {
 } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
+import { cancellationQuote, consultationLineName, serializeCancellationQuote } from '#server/appointments/paid.ts'
+import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, sendRefunds, startConsultationPayment } from '#server/purchases/payments.ts'
+import { urlField } from '#server/purchases/input.ts'
+import { countUsableCredits, findPurchase, insertRefund, lockPurchase, recordTransition, returnCredit, useCredit, type RefundRow } from '#server/purchases/repository.ts'
 import { enforceThrottle } from './throttling'
 
 const MINUTE = 60_000
@@ -85,6 +90,8 @@ export const ROOM_OPENS_BEFORE_MINUTES = 10
 export const FULL_REFUND_NOTICE_HOURS = 24
 
 export const SLOT_TAKEN = 'This time is no longer available.'
+export const NO_CREDIT = 'You have no consultation credit left for this professional.'
+const AWAITING_PAYMENT = 'This appointment is held for its payment: it can change once it is paid.'
 /** The `code` of a booking refused because the patient holds as many upcoming appointments as allowed (decision 0034). */
 export const UPCOMING_LIMIT = 'upcoming_limit'
 const CONSTRAINT = 'appointments_no_overlap'
@@ -100,11 +107,16 @@ const KEY_INDEX = 'appointments_patient_idempotency_key_unique'
 // Answers for one patient: never kept by a cache on the way.
 const PRIVATE = { 'Cache-Control': 'private, no-store' }
 
+/** How a consultation with a price is paid (decision 0051): a package's credit, or a payment that holds the time. */
+export const CONSULTATION_PAYMENTS = ['credit', 'pix', 'card'] as const
 const createSchema = z.object({
   professional_id: idField(),
   start_time: instantField(),
   notes: charField({ maxLength: 1000, allowBlank: true }).optional(),
   idempotency_key: idempotencyKeyField().optional(),
+  payment: choiceField(CONSULTATION_PAYMENTS).optional(),
+  success_url: urlField().optional(),
+  cancel_url: urlField().optional(),
 })
 const rescheduleSchema = z.object({
   start_time: instantField(),
@@ -166,9 +178,18 @@ function upcomingLimit({ limit, max }: LimitReached) {
 export function registerAppointmentRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
   const photoBase = config.providerPublicUrl
-  /** An appointment as `caller` may read it: its professional and admins also get the private notes. */
-  const serialize = (view: AppointmentView, caller?: Caller) =>
-    serializeAppointment(view, photoBase, { careTeam: caller !== undefined && (caller.user.id === view.appointment.professionalId || roleOf(caller.groups) === 'admin') })
+  /**
+   * An appointment as `caller` may read it: its professional and admins also get the private notes,
+   * and each of its people what cancelling it now would give back (decision 0051).
+   */
+  const serialize = (view: AppointmentView, caller?: Caller) => {
+    const relation = caller && relationTo(caller, view.appointment)
+    const quote = relation && !closedReason(view.appointment, clock()) ? cancellationQuote(view, relation, clock()) : null
+    return serializeAppointment(view, photoBase, {
+      careTeam: caller !== undefined && (caller.user.id === view.appointment.professionalId || roleOf(caller.groups) === 'admin'),
+      cancellation: quote && serializeCancellationQuote(quote),
+    })
+  }
   const meetingLink = () => `${config.meetingBaseUrl}innera-${randomBytes(18).toString('base64url')}`
 
   /** What the free-time rules need about one professional, read now. */
@@ -233,10 +254,14 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
   api.endpoint('/appointments/calendar/availability/', {
     GET: async (c) => {
-      await authenticate(c, services)
+      const caller = await authenticate(c, services)
       const { professional_id: professionalId } = validate(z.object({ professional_id: idField() }), { professional_id: c.req.query('professional_id') })
       const now = clock()
-      const found = await findBookableProfessionalWithRules(db, professionalId, now)
+      // A patient also learns how many consultations with them their packages still hold (decision 0051).
+      const [found, credits] = await Promise.all([
+        findBookableProfessionalWithRules(db, professionalId, now),
+        roleOf(caller.groups) === 'paciente' ? countUsableCredits(db, caller.user.id, professionalId) : null,
+      ])
       if (!found) throw notFound()
       const rules = rulesOf(found.profile)
 
@@ -283,6 +308,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         professional: serializeBookableProfessional(found.user, found.profile, next, photoBase),
         time_zone: rules.timeZone,
         consultation_minutes: rules.consultationMinutes,
+        ...(credits !== null && { credits_available: credits }),
         ...(byDate ? { days: byDate.days, date: byDate.date } : {}),
         slots: (byDate?.times ?? free).map((time) => ({ start: new Date(time).toISOString(), end: new Date(time + length).toISOString() })),
       })
@@ -291,18 +317,19 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
 
   api.endpoint('/appointments/create/', {
     POST: async (c) => {
-      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const caller = await authenticateWithRole(c, services, 'paciente')
+      const { user } = caller
       const input = validate(createSchema, await readFields(c.req.raw))
       const key = input.idempotency_key
       // The same key is the same booking (decision 0034): its appointment again, whatever became of
       // the first answer (a client that gave up, a lost connection), and never a 409 against oneself.
       const bookedWithKey = () => (key === undefined ? Promise.resolve(undefined) : findAppointmentByKey(db, user.id, key))
-      const replay = async (row: AppointmentRow) => c.json(serialize(await reread(row.id)), 200, PRIVATE)
+      const replay = async (row: AppointmentRow) => c.json(serialize(await reread(row.id), caller), 200, PRIVATE)
       const earlier = await bookedWithKey()
       if (earlier) return replay(earlier)
       await enforceThrottle(services, 'bookingPerUser', String(user.id))
       try {
-        return await book(c, user.id, input)
+        return await book(c, caller, input)
       } catch (error) {
         // A refusal (the time now taken, a limit reached) may be the first request with this key
         // committing meanwhile: then that is the answer.
@@ -313,9 +340,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     },
   })
 
-  async function book(c: AppContext, patientId: number, input: z.output<typeof createSchema>) {
+  async function book(c: AppContext, caller: Caller, input: z.output<typeof createSchema>) {
+    const patientId = caller.user.id
     const found = await findBookableProfessional(db, input.professional_id)
     if (!found) throw fieldError('professional_id', `Invalid pk "${input.professional_id}" - object does not exist.`)
+    const price = found.profile.priceCents
+    const payment = price > 0 ? paymentOf(input) : undefined
     const limits = config.booking
     // Said before the time is checked (a patient at the limit needs no other time); decided below, under the patient's lock.
     const reached = await upcomingLimitReached(db, { patientId, professionalId: found.user.id, now: new Date(clock()), limits })
@@ -324,6 +354,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     await checkStart(found.user.id, rules, input.start_time)
 
     const end = input.start_time + rules.consultationMinutes * MINUTE
+    const now = clock()
+    const holdExpiresAt = now + CONSULTATION_HOLD_MS
     let outcome: Awaited<ReturnType<typeof insertAppointment>>
     try {
       outcome = await insertAppointment(
@@ -337,24 +369,65 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
           notes: input.notes ?? '',
           meetingLink: meetingLink(),
           idempotencyKey: input.idempotency_key ?? null,
-          createdAt: new Date(clock()),
-          updatedAt: new Date(clock()),
+          createdAt: new Date(now),
+          updatedAt: new Date(now),
+          ...(payment && { priceCents: price }),
+          ...(payment && payment.method !== 'credit' && { status: 'awaiting_payment', holdExpiresAt: new Date(holdExpiresAt) }),
         },
-        new Date(clock()),
+        new Date(now),
         limits,
+        payment &&
+          (async (tx) => {
+            if (payment.method === 'credit') {
+              const credit = await useCredit(tx, patientId, found.user.id, new Date(now))
+              if (!credit) throw apiError(409, NO_CREDIT, { code: 'no_credit' })
+              return { creditId: credit.id, paymentReference: `credit:${credit.id}` }
+            }
+            const name = consultationLineName(`${found.user.firstName} ${found.user.lastName}`.trim(), new Date(input.start_time), rules.timeZone)
+            const purchase = await insertConsultationPurchase(tx, patientId, { method: payment.method, priceCents: price, name, professionalId: found.user.id }, now)
+            return { purchaseId: purchase.id, paymentReference: `purchase:${purchase.id}` }
+          }),
       )
     } catch (error) {
       // Someone else took it between the check and the insert (another request or process).
       if (isExclusionViolation(error, CONSTRAINT)) throw await slotTaken(found.user.id, rules, input.start_time)
       throw error
     }
-    if ('existing' in outcome) return c.json(serialize(await reread(outcome.existing.id)), 200, PRIVATE)
+    if ('existing' in outcome) return c.json(serialize(await reread(outcome.existing.id), caller), 200, PRIVATE)
     if (!('created' in outcome)) throw upcomingLimit(outcome)
     const { created } = outcome
+    if (created.status === 'awaiting_payment' && payment && payment.method !== 'credit') {
+      const purchase = (await findPurchase(db, created.purchaseId!))!
+      try {
+        await startConsultationPayment(services, purchase, { id: patientId, email: caller.user.email }, { successUrl: payment.successUrl, cancelUrl: payment.cancelUrl, expiresAt: holdExpiresAt })
+      } catch (error) {
+        // Nothing to pay was shown, and the failed purchase released the time: the booking is
+        // undone, so that the same key may book it again once the payment service is back.
+        await deleteAppointment(db, created.id)
+        throw error
+      }
+      return c.json(serialize(await reread(created.id), caller), 201, PRIVATE)
+    }
     // The confirmations go out now rather than at the next tick (which would send them anyway).
     sendDueMessagesOf(created.id)
     mirrorAppointmentLater(services, created.id)
-    return c.json(serialize(await reread(created.id)), 201, PRIVATE)
+    return c.json(serialize(await reread(created.id), caller), 201, PRIVATE)
+  }
+
+  /**
+   * How the booking of a consultation with a price is paid, and for a card where Stripe's page goes
+   * back to. None said: booked unpaid, as before paid consultations, until the app's booking pages
+   * ask (decision 0051).
+   */
+  function paymentOf(input: z.output<typeof createSchema>) {
+    const method = input.payment
+    if (method === undefined) return undefined
+    if (method !== 'card') return { method, successUrl: null, cancelUrl: null }
+    const errors: Record<string, string[]> = {}
+    if (!input.success_url) errors.success_url = ['This field is required for a card payment.']
+    if (!input.cancel_url) errors.cancel_url = ['This field is required for a card payment.']
+    if (Object.keys(errors).length > 0) throw validationError(errors)
+    return { method, successUrl: input.success_url!, cancelUrl: input.cancel_url! }
   }
 
   // What became of a booking whose answer was lost: the patient's appointment with that key, or 404.
@@ -412,6 +485,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     await enforceThrottle(services, 'reschedulePerUser', String(caller.user.id))
     const closed = closedReason(appointment, clock())
     if (closed) throw apiError(400, closed)
+    if (appointment.status === 'awaiting_payment') throw apiError(400, AWAITING_PAYMENT)
     const found = await findBookableProfessional(db, appointment.professionalId)
     if (!found) throw apiError(400, 'This professional is not taking appointments.')
     const rules = rulesOf(found.profile)
@@ -476,11 +550,21 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const now = clock()
       const closed = closedReason(appointment, now)
       if (closed) throw apiError(400, closed)
-      // The terms (docs/product.md §9): full refund when the patient cancels 24 h or more ahead; the
-      // professional's or an admin's cancellation is always refunded.
+      // Held for a payment not made: the payment is cancelled at Stripe, which releases the time.
+      if (appointment.status === 'awaiting_payment') {
+        const purchase = (await findPurchase(db, appointment.purchaseId!))!
+        await cancelPurchase(services, purchase)
+        return c.json(serialize(await reread(appointment.id), caller))
+      }
+      // The terms (docs/product.md §9, decisions 0044 and 0051): a paid consultation is refunded (or
+      // its credit returned) per quoteRefund; a free one records the same rule: in full when the
+      // patient cancels 24 h or more ahead, and always when the professional or an admin does.
+      const quote = cancellationQuote(view, relation, now)
       const ahead = appointment.startTime.getTime() - now
-      const refund = relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR ? 'full' : 'none'
+      const full = quote ? quote.refundCents > 0 || quote.creditReturned : relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR
+      const refund = full ? 'full' : 'none'
       let notices: QueuedMail[] = []
+      const refunds: RefundRow[] = []
       const cancelled = await db.transaction(async (tx) => {
         const row = await updateOpenAppointment(tx, appointment.id, new Date(now), {
           status: 'cancelled',
@@ -493,12 +577,23 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         if (row) {
           await cancelScheduledMessages(tx, appointment.id, new Date(now))
           notices = await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl, causedBy: caller.user.id, mail: config.mail })
+          // What it cost comes back with it, in the same transaction; the refund is sent once committed.
+          if (quote?.creditReturned && row.creditId !== null) await returnCredit(tx, row.creditId, new Date(now))
+          if (quote && quote.refundCents > 0 && row.purchaseId !== null) {
+            const purchase = await lockPurchase(tx, row.purchaseId)
+            if (purchase?.status === 'paid' && purchase.stripePaymentIntentId) {
+              const written = await insertRefund(tx, { purchaseId: purchase.id, paymentIntentId: purchase.stripePaymentIntentId, amountCents: quote.refundCents, reason: 'cancel' }, now)
+              if (written) refunds.push(written)
+              await recordTransition(tx, purchase, 'refunded', { source: 'cancel', now, changes: { refundedCents: quote.refundCents } })
+            }
+          }
         }
         return row
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
       logDroppedMail(services.log, notices)
       mirrorAppointmentLater(services, appointment.id)
+      await sendRefunds(services, refunds)
       return c.json(serialize(await reread(appointment.id), caller))
     },
   })
@@ -522,6 +617,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       if (input.status !== undefined) {
         const started = appointment.startTime.getTime() <= now
         if (appointment.status === 'cancelled') throw fieldError('status', 'A cancelled appointment cannot change status.')
+        if (appointment.status === 'awaiting_payment') throw fieldError('status', AWAITING_PAYMENT)
         if (input.status === 'confirmed' && started) throw fieldError('status', 'An appointment can be confirmed only before it starts.')
         if (input.status !== 'confirmed' && !started) throw fieldError('status', 'An appointment can be marked completed or no-show only after it starts.')
       }

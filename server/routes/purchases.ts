@@ -7,6 +7,7 @@ import { findProductViews } from '#server/products/repository.ts'
 import { parseCreateInput } from '#server/purchases/input.ts'
 import { cancelPurchase, createPurchase, PIX_LIFETIME_SECONDS, receiveWebhook, refreshPurchase, refundQuoteOf, renewPix } from '#server/purchases/payments.ts'
 import {
+  appointmentIdOf,
   countOwnedGrants,
   countPurchasesOf,
   creditsOfPurchases,
@@ -45,8 +46,13 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
 
   async function detail(c: AppContext, purchase: PurchaseRow, status: 200 | 201 = 200) {
     const items = await itemsOf(db, [purchase.id])
-    const [transitions, refunds, quote] = await Promise.all([transitionsOf(db, purchase.id), refundsOf(db, purchase.id), refundQuoteOf(services, purchase, items, clock())])
-    return c.json(serializePurchaseDetail(purchase, { items, transitions, refunds, quote }), status, PRIVATE)
+    const [transitions, refunds, quote, appointmentId] = await Promise.all([
+      transitionsOf(db, purchase.id),
+      refundsOf(db, purchase.id),
+      refundQuoteOf(services, purchase, items, clock()),
+      purchase.holdsTime ? appointmentIdOf(db, purchase.id) : null,
+    ])
+    return c.json(serializePurchaseDetail(purchase, { items, transitions, refunds, quote, appointmentId }), status, PRIVATE)
   }
 
   api.endpoint('/purchases/payment-methods/', {
