@@ -3,11 +3,12 @@
  * `npm run bench`: the performance budget of the built app, each figure against a private app +
  * embedded provider on free loopback ports, and against the real floor: a bare Remix v2 app of the
  * same versions (bench/floor), built and served by the bench. Prints a table and writes
- * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse;
+ * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks;
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
  * reported), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
  * median ratio is reported), BENCH_SOAK_SECONDS (60), BENCH_SOAK_CONNECTIONS (200),
+ * BENCH_WEBHOOK_RATE (distinct Stripe events a second, 200), BENCH_WEBHOOK_SECONDS (10),
  * BENCH_DATABASE_URL (unset: the provider on its in-memory PGlite; a PostgreSQL server URL: the
  * provider on a throwaway database there, as a deployment past one process runs it).
  */
@@ -25,8 +26,9 @@ import { measureLighthouse } from './lighthouse.mjs'
 import { measureStageCosts, measureThroughput, memoryTrend } from './throughput.mjs'
 import { measureWaterfall } from './waterfall.mjs'
 import { measureFreeTimes } from './free-times.mjs'
+import { measureWebhooks } from './webhooks.mjs'
 
-const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes']
+const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks']
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL
 const unknown = only.filter((name) => !ALL.includes(name))
@@ -299,6 +301,21 @@ async function measureAll(buildDir) {
     const freeTimes = await measureFreeTimes()
     results.measurements.freeTimes = freeTimes
     row('free times of one professional, 60-day horizon, 200 bookings (median of ' + freeTimes.runs + ')', `${freeTimes.medianMs} ms (${freeTimes.slots} free times)`, 'low ms (< 10)', freeTimes.medianMs < 10)
+  }
+
+  if (only.includes('webhooks')) {
+    const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 200)
+    const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10)
+    const webhooks = await measureWebhooks({ buildDir, rate, seconds, log })
+    results.measurements.webhooks = webhooks
+    results.goals.webhooks = `${rate} distinct events/s sustained by one provider process, one in 20 delivered twice: 0 lost, 0 double grants`
+    const { outcomes } = webhooks
+    row(
+      `Stripe webhook: ${webhooks.events} distinct events at ${rate}/s, ${webhooks.duplicatesSent} sent twice (one provider, ${databaseServer ? 'PostgreSQL' : 'PGlite'})`,
+      `${webhooks.achievedPerSecond}/s over ${webhooks.elapsedSeconds} s; median ${webhooks.medianMs} ms, p99 ${webhooks.p99Ms} ms; ${outcomes.applied} applied, ${outcomes.duplicate} duplicate, ${outcomes.failed} failed; ${webhooks.purchasesPaid} paid, ${webhooks.grants} grants`,
+      `>= ${rate}/s, 0 lost, 0 double grants`,
+      webhooks.achievedPerSecond >= rate * 0.97 && webhooks.lost === 0 && outcomes.failed === 0 && webhooks.doubleGrants === 0 && webhooks.purchasesPaid === webhooks.events && webhooks.grants === webhooks.events,
+    )
   }
 
   results.machine.loadAverageAtEnd = os.loadavg().map((value) => Math.round(value * 100) / 100)

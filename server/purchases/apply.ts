@@ -59,7 +59,7 @@ export async function applySignal(
   let booked: number | null = null
   if (outcome.grant) {
     await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
-    booked = await confirmHeldAppointment(tx, purchase.id, new Date(now))
+    if (purchase.holdsTime) booked = await confirmHeldAppointment(tx, purchase.id, new Date(now))
   }
   if (outcome.revoke) await revokeGrants(tx, purchase.id, now)
   const refunds: RefundRow[] = []
