@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { Database } from '#server/db/client.ts'
+import type { Writer } from '#server/db/client.ts'
 import { appointments } from '#server/db/schema.ts'
 import { scheduleBookingMessages } from './reminders'
 
@@ -11,8 +11,6 @@ import { scheduleBookingMessages } from './reminders'
  * confirmation and reminders scheduled as for any booking); failed, expired or cancelled unpaid,
  * its time is released.
  */
-
-type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 
 /** Why a held time was released: the appointment's cancellation reason (never shown as someone's words). */
 export const HOLD_RELEASED_REASON = 'payment_not_completed'

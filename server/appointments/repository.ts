@@ -1,7 +1,7 @@
 import { type AnyColumn, and, asc, count, desc, eq, gt, gte, inArray, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { mayCountAsBusy } from '#server/calendar/busy-time.ts'
-import type { Database } from '#server/db/client.ts'
+import type { Database, Writer } from '#server/db/client.ts'
 import { preparedQuery } from '#server/db/prepared.ts'
 import {
   appointments,
@@ -186,7 +186,7 @@ export type AppointmentView = {
   patient: { id: number; firstName: string; lastName: string }
   /** The purchase that pays it (decision 0051), if any. */
   purchase: { method: PurchaseMethod; status: PurchaseStatus; totalCents: number; paidAt: Date | null; checkoutUrl: string | null } | null
-  /** The package credit it used: when that package was paid. */
+  /** The package credit it used: when that package was paid (the query also reads the credit's id, so the object is there whenever a credit is). */
   credit: { packagePaidAt: Date | null } | null
 }
 
@@ -321,9 +321,6 @@ export async function insertAppointment(
     return { created: row! }
   })
 }
-
-/** A transaction's writes, for what a booking decides inside its own (insertAppointment's `payWith`). */
-export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 
 /** Whose appointments a list shows: a patient's, a professional's, or everyone's (admin). */
 export type AppointmentScope = { patientId: number; professionalId?: number } | { professionalId: number; patientId?: number } | 'all'

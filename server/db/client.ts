@@ -7,6 +7,8 @@ import * as schema from './schema'
 
 /** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+/** A transaction, or the database for a single statement: what writes that belong together take. */
+export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 
 export type DatabaseOptions =
   /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
-import type { Database } from '#server/db/client.ts'
+import type { Database, Writer } from '#server/db/client.ts'
 import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
 import {
@@ -34,8 +34,7 @@ export type NewPurchaseItem = Omit<typeof purchaseItems.$inferInsert, 'id' | 'pu
 export type CatalogueItem = PurchaseItemRow & { productId: number; productType: Exclude<ProductType, 'subscription'> }
 /** The lines of products of the catalogue: a consultation's line is no product (decision 0051). */
 export const catalogueItems = (items: PurchaseItemRow[]): CatalogueItem[] => items.filter((item): item is CatalogueItem => item.productId !== null && item.productType !== 'consultation')
-/** A transaction, or the database for a single statement. */
-export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
+export type { Writer }
 type Reader = Pick<Database, 'select'>
 
 /** What each product type grants when paid (docs/product.md §9: courses and programs at once, materials within 24 hours, packages as credits). */

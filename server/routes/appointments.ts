@@ -75,7 +75,7 @@ import type { Services } from '#server/services.ts'
 import { cancellationQuote, consultationLineName, serializeCancellationQuote } from '#server/appointments/paid.ts'
 import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, sendRefunds, startConsultationPayment } from '#server/purchases/payments.ts'
 import { urlField } from '#server/purchases/input.ts'
-import { countUsableCredits, findPurchase, insertRefund, lockPurchase, recordTransition, returnCredit, useCredit, type RefundRow } from '#server/purchases/repository.ts'
+import { countUsableCredits, findPurchase, insertRefund, lockPurchase, recordTransition, returnCredit, useCredit, type PurchaseRow, type RefundRow } from '#server/purchases/repository.ts'
 import { enforceThrottle } from './throttling'
 
 const MINUTE = 60_000
@@ -356,6 +356,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     const end = input.start_time + rules.consultationMinutes * MINUTE
     const now = clock()
     const holdExpiresAt = now + CONSULTATION_HOLD_MS
+    // The purchase a held time is paid with, written with the booking: its payment starts once committed.
+    let heldWith: PurchaseRow | undefined
     let outcome: Awaited<ReturnType<typeof insertAppointment>>
     try {
       outcome = await insertAppointment(
@@ -384,8 +386,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
               return { creditId: credit.id, paymentReference: `credit:${credit.id}` }
             }
             const name = consultationLineName(`${found.user.firstName} ${found.user.lastName}`.trim(), new Date(input.start_time), rules.timeZone)
-            const purchase = await insertConsultationPurchase(tx, patientId, { method: payment.method, priceCents: price, name, professionalId: found.user.id }, now)
-            return { purchaseId: purchase.id, paymentReference: `purchase:${purchase.id}` }
+            heldWith = await insertConsultationPurchase(tx, patientId, { method: payment.method, priceCents: price, name, professionalId: found.user.id }, now)
+            return { purchaseId: heldWith.id, paymentReference: `purchase:${heldWith.id}` }
           }),
       )
     } catch (error) {
@@ -396,10 +398,9 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     if ('existing' in outcome) return c.json(serialize(await reread(outcome.existing.id), caller), 200, PRIVATE)
     if (!('created' in outcome)) throw upcomingLimit(outcome)
     const { created } = outcome
-    if (created.status === 'awaiting_payment' && payment && payment.method !== 'credit') {
-      const purchase = (await findPurchase(db, created.purchaseId!))!
+    if (created.status === 'awaiting_payment' && heldWith && payment) {
       try {
-        await startConsultationPayment(services, purchase, { id: patientId, email: caller.user.email }, { successUrl: payment.successUrl, cancelUrl: payment.cancelUrl, expiresAt: holdExpiresAt })
+        await startConsultationPayment(services, heldWith, { id: patientId, email: caller.user.email }, { successUrl: payment.successUrl, cancelUrl: payment.cancelUrl, expiresAt: holdExpiresAt })
       } catch (error) {
         // Nothing to pay was shown, and the failed purchase released the time: the booking is
         // undone, so that the same key may book it again once the payment service is back.
