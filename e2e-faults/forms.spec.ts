@@ -1,6 +1,7 @@
 import { type BrowserContext, type Page } from '@playwright/test'
 import { type FaultMode, type FaultTarget } from './support/fault-proxy.ts'
 import { BEYOND_TIMEOUT_MS } from './support/instance.ts'
+import { payConsultationByPix } from '../e2e/support/payments.ts'
 import {
   type BadAnswer,
   type Fault,
@@ -484,9 +485,11 @@ test.describe('booking a consultation', () => {
       await expect.poll(() => created().map((request) => request.status)).toEqual([201])
       await fault({ kind: 'pass' })
       await page.getByRole('button', { name: 'Continuar' }).click()
-      await expect(page).toHaveURL(/\/consultas\/\d+$/)
-      await expect(page.getByText('Seu agendamento já tinha sido feito: é este.')).toBeVisible()
-      await expect(page.getByText('Agendada', { exact: true })).toBeVisible()
+      // Booked with its time held for the PIX payment chosen (decision 0051): on to paying it.
+      await expect(page).toHaveURL(/\/compras\/\d+$/)
+      await expect(page.getByText('Horário reservado por 30 minutos. Pague com o PIX abaixo para confirmar a consulta.')).toBeVisible()
+      await page.getByRole('link', { name: 'Ver a consulta' }).click()
+      await expect(page.getByText('Aguardando pagamento', { exact: true })).toBeVisible()
       expect(created(), 'one booking request reached the provider').toHaveLength(1)
     })
 
@@ -540,8 +543,7 @@ test.describe('consultation notes', () => {
     await page.getByRole('radio').last().check()
     await page.getByRole('button', { name: 'Continuar' }).click()
     await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
-    await expect(page).toHaveURL(/\/consultas\/\d+$/)
-    const path = new URL(page.url()).pathname
+    const path = await payConsultationByPix(page)
     // Paula signs in in the same browser (the sign-in page sends a signed-in visitor away).
     await page.context().clearCookies({ name: '__session' })
     await loginAs(page, accounts.profissional)

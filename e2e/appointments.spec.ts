@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { type Page } from '@playwright/test'
-import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, mailboxFor, newContext, registerFreshPatient, test, timeInputFields } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, mailboxFor, newContext, payConsultationByPix, registerFreshPatient, test, timeInputFields, waitUntilPaid } from './fixtures'
 
 /**
- * Consultations (issue 12), as people use them: a patient books with JavaScript off, sees the
- * appointment, downloads it for a calendar, reschedules and cancels (told by mail once, the latest state); the same booking with
- * JavaScript on and only the keyboard; a professional edits the week's availability (a bad slot
- * first) and finds a booking in the agenda.
+ * Consultations (issues 12 and 24), as people use them: a patient books with JavaScript off, pays
+ * by PIX (the time held meanwhile), sees the appointment, downloads it for a calendar, reschedules
+ * and cancels more than 24 hours ahead, refunded in full (told by mail once, the latest state); a
+ * booking with JavaScript on and only the keyboard, paid by card; a professional edits the week's
+ * availability (a bad slot first) and finds a booking in the agenda.
  */
 
 const dateLinks = (page: Page) => page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link')
@@ -15,7 +16,7 @@ const timeRadios = (page: Page) => page.getByRole('radio')
 test.describe('a patient with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('books, sees it, downloads the .ics, reschedules and cancels; the mail tells the latest state, once', async ({ page }) => {
+  test('books and pays by PIX, sees it, downloads the .ics, reschedules and cancels with a full refund; the mail tells the latest state, once', async ({ page }) => {
     await page.goto('/')
     const patient = await registerFreshPatient(page, 'consulta')
     await page.goto('/dashboard')
@@ -37,11 +38,24 @@ test.describe('a patient with JavaScript off', () => {
     await page.getByRole('button', { name: 'Continuar' }).click()
     await expect(page.getByRole('heading', { name: 'Confira seu agendamento' })).toBeVisible()
     await expect(page.getByText('Quero falar sobre o meu sono.')).toBeVisible()
+    // Paula charges R$ 180,00; a new patient has no package, so PIX is checked.
+    await expect(page.getByRole('region', { name: 'Confira seu agendamento' }).getByText('R$ 180,00')).toBeVisible()
+    await expect(page.getByRole('radio', { name: /^PIX/ })).toBeChecked()
     await page.getByRole('button', { name: 'Confirmar agendamento' }).click()
 
-    await expect(page).toHaveURL(/\/consultas\/\d+$/)
-    await expect(page.getByText('Consulta agendada! Você a encontra em Minhas consultas.')).toBeVisible()
+    // The time is held while the code is paid; the consultation says so meanwhile.
+    await expect(page).toHaveURL(/\/compras\/\d+$/)
+    await expect(page.getByText('Horário reservado por 30 minutos. Pague com o PIX abaixo para confirmar a consulta.')).toBeVisible()
+    await expect(page.getByText(/^Este pagamento reserva o horário da sua consulta/)).toBeVisible()
+    const purchaseUrl = page.url()
+    await page.getByRole('link', { name: 'Ver a consulta' }).click()
+    await expect(page.getByText('Aguardando pagamento', { exact: true })).toBeVisible()
+    await expect(page.getByTestId('appointment-payment')).toHaveText(/^Aguardando o pagamento: o horário fica reservado até \d{2}:\d{2}\.$/)
+    await page.getByRole('link', { name: 'Pagar agora' }).click()
+    await expect(page).toHaveURL(purchaseUrl)
+    await payConsultationByPix(page)
     await expect(page.getByText('Agendada', { exact: true })).toBeVisible()
+    await expect(page.getByTestId('appointment-payment')).toContainText('Paga com PIX.')
     const detailsUrl = page.url()
 
     // The calendar file: the time, a neutral title and the way back; nothing about health.
@@ -66,10 +80,15 @@ test.describe('a patient with JavaScript off', () => {
     await expect(page.getByText('Consulta remarcada.')).toBeVisible()
 
     await page.getByRole('link', { name: 'Cancelar consulta' }).click()
-    await expect(page.getByText('Faltam 24 horas ou mais para a consulta: se cancelar agora, você recebe o reembolso integral.')).toBeVisible()
+    await expect(page.getByText('Se cancelar agora, você recebe de volta R$ 180,00.')).toBeVisible()
+    await expect(page.getByText(/^O reembolso por PIX chega em até 3 dias úteis: até /)).toBeVisible()
     await page.getByRole('button', { name: 'Confirmar cancelamento' }).click()
     await expect(page.getByText('Consulta cancelada. O reembolso será integral.')).toBeVisible()
     await expect(page.getByText('Cancelada', { exact: true })).toBeVisible()
+    // Refunded through the payment service: the purchase says so.
+    await page.goto(purchaseUrl)
+    await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
+    await expect(page.getByText('Reembolsado: R$ 180,00.')).toBeVisible()
 
     // The provider's outbox: booked, moved and cancelled while the first message still waited out
     // its hold (MAIL_COLLAPSE_MS, an hour here), so each person is told once, the latest state
@@ -83,7 +102,7 @@ test.describe('a patient with JavaScript off', () => {
   })
 })
 
-test('a patient books with JavaScript on and only the keyboard; every page passes axe', async ({ page }) => {
+test('a patient books with JavaScript on and only the keyboard, pays by card; every page passes axe', async ({ page }) => {
   // Four pages with axe: about 33 s on a quiet machine, 64 s beside a second test run.
   test.slow()
   await page.goto('/')
@@ -119,11 +138,24 @@ test('a patient books with JavaScript on and only the keyboard; every page passe
   await expect(page.getByRole('heading', { name: 'Confira seu agendamento' })).toBeVisible()
   await expect(page.locator('input[name="start_time"]')).toHaveValue(chosen!)
   await expectNoAxeViolations(page)
+  // PIX is checked; the arrow key moves the choice to the card.
+  await page.getByRole('radio', { name: /^PIX/ }).focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByRole('radio', { name: /^Cartão de crédito/ })).toBeChecked()
   await page.getByRole('button', { name: 'Confirmar agendamento' }).focus()
   await page.keyboard.press('Enter')
 
+  // The payment service's own page, then back to the purchase, paid, and on to the consultation.
+  await page.getByLabel('Card number').fill('4242424242424242')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page).toHaveURL(/\/compras\/\d+/)
+  await waitUntilPaid(page)
+  await page.getByRole('link', { name: 'Ver a consulta' }).click()
   await expect(page).toHaveURL(/\/consultas\/\d+$/)
   await expect(page.getByText('Primeira conversa.')).toBeVisible()
+  await expect(page.getByTestId('appointment-payment')).toContainText('Paga com cartão de crédito.')
   await expectNoAxeViolations(page)
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { name: 'Sua próxima consulta' })).toBeVisible()
@@ -160,8 +192,7 @@ test('a professional fixes a bad slot, saves the week, and finds a booking in th
   await timeRadios(patient).first().check()
   await patient.getByRole('button', { name: 'Continuar' }).click()
   await patient.getByRole('button', { name: 'Confirmar agendamento' }).click()
-  await expect(patient).toHaveURL(/\/consultas\/\d+$/)
-  const appointmentUrl = new URL(patient.url()).pathname
+  const appointmentUrl = await payConsultationByPix(patient)
 
   // The agenda: this week or one of the next two (the first free time is at least 12 hours away).
   await page.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Agenda' }).click()

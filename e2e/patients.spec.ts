@@ -1,4 +1,4 @@
-import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, registerFreshPatient, test } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, payConsultationByPix, registerFreshPatient, test } from './fixtures'
 
 /**
  * A professional's patients (issue 12): a new patient books with Paula; Paula finds them in her
@@ -21,8 +21,7 @@ test('a professional opens a patient who booked with her and sees the appointmen
   await patient.getByRole('radio').first().check()
   await patient.getByRole('button', { name: 'Continuar' }).click()
   await patient.getByRole('button', { name: 'Confirmar agendamento' }).click()
-  await expect(patient).toHaveURL(/\/consultas\/\d+$/)
-  const appointmentPath = new URL(patient.url()).pathname
+  const appointmentPath = await payConsultationByPix(patient)
   await patientContext.close()
 
   await loginAs(page, demoAccounts.profissional)

@@ -1,6 +1,7 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { z } from 'zod'
 import { CONSULTATION_NOTES_MAX_LENGTH, NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
+import { CONSULTATION_PAYMENTS, type ConsultationPayment } from '#app/domain/consultation-payment.ts'
 import { INSTANT_PATTERN } from '#app/provider/appointment-schemas.ts'
 import { type Message } from '#app/provider/errors.ts'
 
@@ -30,6 +31,9 @@ export const bookingSchema = z.object({
   notes: z.string().trim().max(NOTES_MAX_LENGTH, { error: 'appointments:validation.notesTooLong' }).optional().default(''),
   // Hidden: made by the server, so a key that is not one is dropped rather than shown as an error.
   idempotency_key: z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().catch(undefined),
+  // The review's choice for a consultation with a price (kept hidden through a failure); the
+  // provider refuses a priced booking without one, so anything else is no choice.
+  payment: z.enum(CONSULTATION_PAYMENTS).optional().catch(undefined),
 })
 export type BookingInput = z.input<typeof bookingSchema>
 
@@ -105,6 +109,13 @@ export type BookingReply =
       step: 'review'
       result: SubmissionResult<string[]>
       /** `key`: the idempotency key the confirmation sends (hidden). */
-      review: { start: string; notes: string; when: string; ends: string; minutes: number; zoneLabel: string | null; key: string }
+      review: { start: string; notes: string; when: string; ends: string; minutes: number; zoneLabel: string | null; key: string; payment: PaymentView | null }
     }
+
+/** The review's payment: the price, and the ways to pay it with the one checked (a consultation with a price). */
+export type PaymentView = {
+  price: string
+  options: { value: ConsultationPayment; label: string; hint: string }[]
+  chosen: ConsultationPayment
+}
 

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { type SubmissionResult } from '@conform-to/react'
 import { type TFunction } from 'i18next'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import {
   type Slot,
   availabilityWindow,
   formatDate,
   formatDateTime,
+  formatPrice,
   formatShortDateTime,
   formatTime,
   groupDatesByWeek,
@@ -18,6 +19,7 @@ import {
   timeLabels,
   timeZoneLabel,
 } from '#app/domain/appointments.ts'
+import { type ConsultationPayment, defaultPayment, paymentOptions } from '#app/domain/consultation-payment.ts'
 import { isDateInRange } from '#app/domain/date-range.ts'
 import { getEnv } from '#app/env.server.ts'
 import { type Language } from '#app/i18n/config.ts'
@@ -29,7 +31,8 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { failureInit, failureText, messageText } from '#app/utils/messages.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { type BookingReply, type Choice, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage, upcomingLimitMessage } from './appointment-forms.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { type BookingReply, type Choice, type PaymentView, type PickerView, bookingIntentOf, bookingSchema, startTimeMessage, upcomingLimitMessage } from './appointment-forms.ts'
 
 /**
  * The date and time picker of booking and rescheduling (docs/decisions/0023): the loader's view of
@@ -155,6 +158,46 @@ async function calendarCheck(
   }
 }
 
+/**
+ * The review's payment for a consultation with a price (decision 0051): the price as the provider
+ * has it now, a credit while the patient has one for this professional, PIX and card; the way
+ * chosen before stays checked. Null when the consultation is free.
+ */
+function paymentView(availability: Availability, previous: string | undefined, language: Language, t: TFunction): PaymentView | null {
+  const priceCents = availability.professional?.price_cents ?? 0
+  const credits = availability.credits_available ?? 0
+  const options = paymentOptions({ priceCents, credits })
+  const chosen = defaultPayment(options, previous)
+  if (!chosen) return null
+  return {
+    price: formatPrice(priceCents, language, availability.professional?.currency || 'BRL'),
+    options: options.map((value) => ({
+      value,
+      label: value === 'credit' ? t('appointments:payment.credit', { count: credits }) : t(`shop:checkout.methods.${value}.label`),
+      hint: t(`appointments:payment.${value}Hint`),
+    })),
+    chosen,
+  }
+}
+
+/** Where a card's payment page sends the patient back: the purchase's page (the provider puts its id in). */
+export const paymentReturnUrl = () => `${getEnv().APP_PUBLIC_URL}/compras/{PURCHASE_ID}`
+
+/**
+ * A booking whose time is held for its payment (decision 0051): a card goes to the payment
+ * service's page; PIX, to the purchase's page with its code. Anything else is booked: undefined.
+ */
+export async function paymentStep(appointment: Appointment): Promise<Response | undefined> {
+  const payment = appointment.payment
+  if (appointment.status !== 'awaiting_payment' || !payment) return undefined
+  if (payment.checkout_url) return redirect(payment.checkout_url, { status: 303 })
+  if (payment.purchase_id) return redirectWithToast(`/compras/${payment.purchase_id}`, { type: 'success', message: { key: 'appointments:payment.held' }, durationMs: 10_000 })
+  return undefined
+}
+
+/** The provider's codes for a payment that could not start (Stripe away, or payments not set up): nothing was booked. */
+const PAYMENT_SERVICE_AWAY = ['payment_provider_unavailable', 'payments_off']
+
 /** A new idempotency key: 18 random bytes, URL-safe (24 characters). */
 const newIdempotencyKey = () => randomBytes(18).toString('base64url')
 
@@ -186,6 +229,7 @@ export async function bookingAction(
     auth,
     patientZone,
     target,
+    paid = false,
     submit,
     done,
     recover,
@@ -195,7 +239,9 @@ export async function bookingAction(
     patientZone: string
     /** Whose free times the chosen time must be among (and, rescheduling, the appointment's own time). */
     target: () => Promise<{ professionalId: number; own?: Slot }>
-    submit: (values: { start_time: string; notes: string; idempotency_key: string }) => Promise<Appointment>
+    /** Booking (not rescheduling): a consultation with a price is paid, and the review asks how. */
+    paid?: boolean
+    submit: (values: { start_time: string; notes: string; idempotency_key: string; payment?: ConsultationPayment }) => Promise<Appointment>
     /**
      * `calendarUnverified`: the calendar check failed, the patient is to be told (docs/product.md §8);
      * `earlier`: it had been done already, by an earlier submission whose answer was lost.
@@ -210,7 +256,7 @@ export async function bookingAction(
   const form = await readFormData(request)
   const intent = bookingIntentOf(form.get('intent'))
   const submission = parseWithZod(form, { schema: bookingSchema })
-  const [t, language] = await Promise.all([getFixedT(request, ['appointments', 'common']), languageOf(request)])
+  const [t, language] = await Promise.all([getFixedT(request, ['appointments', 'common', 'shop']), languageOf(request)])
   if (submission.status !== 'success') {
     return data({ step: 'pick', result: submission.reply(), chosen: null, taken: null } satisfies BookingReply, { status: 400 })
   }
@@ -271,6 +317,7 @@ export async function bookingAction(
         minutes: Math.round((Date.parse(slot.end) - Date.parse(slot.start)) / 60_000),
         zoneLabel: shouldLabelTimeZone(patientZone, availability.time_zone) ? timeZoneLabel(patientZone, language, slot.start) : null,
         key,
+        payment: paid ? paymentView(availability, values.payment, language, t) : null,
       },
     } satisfies BookingReply)
   }
@@ -309,8 +356,11 @@ export async function bookingAction(
 
   let appointment: Appointment
   try {
-    appointment = await submit({ start_time: values.start_time, notes: values.notes, idempotency_key: key })
+    appointment = await submit({ start_time: values.start_time, notes: values.notes, idempotency_key: key, ...(values.payment && { payment: values.payment }) })
   } catch (error) {
+    // The payment service did not answer: nothing was booked (the provider undid it), so the
+    // patient may simply try again.
+    if (error instanceof ProviderError && PAYMENT_SERVICE_AWAY.includes(error.code ?? '')) return pick(submission.reply({ formErrors: [t('payment.unavailable')] }), failureInit(error))
     // No answer, or none we can read: it may have been done. Said so, with everything kept and
     // the same key, so that confirming again gives that booking back instead of a second one.
     if (mayHaveGoneThrough(error)) return pick(submission.reply({ formErrors: [failureText(t, error), t(mayHaveGoneThroughKey)] }), failureInit(error))
@@ -318,6 +368,9 @@ export async function bookingAction(
     const { status, fieldErrors, detail } = error.failure
     // The patient holds as many upcoming appointments as allowed: said, the time and notes kept.
     if (status === 409 && error.code === 'upcoming_limit') return pick(submission.reply({ formErrors: [messageText(t, upcomingLimitMessage(detail))] }), { status: 409 })
+    // The package's last credit went meanwhile (another booking): the time and notes kept, PIX or card offered.
+    if (status === 409 && error.code === 'no_credit') return pick(submission.reply({ formErrors: [t('payment.noCredit')] }), { status: 409 })
+    if (status === 400 && fieldErrors?.payment?.length) return pick(submission.reply({ formErrors: [t('payment.choose')] }), { status: 400 })
     if (status === 409) return takenReply(fieldErrors?.nearest ?? [])
     if (status === 400 && (fieldErrors?.start_time?.length || fieldErrors?.notes?.length)) {
       const errors: Record<string, string[]> = {}

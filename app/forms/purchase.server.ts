@@ -32,7 +32,7 @@ const brasiliaDate = (iso: string, language: Language) =>
   new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso))
 
 /** A São Paulo calendar date (YYYY-MM-DD) in words. */
-const calendarDate = (date: string, language: Language) =>
+export const calendarDate = (date: string, language: Language) =>
   new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${date}T12:00:00Z`))
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { refundDeadlineSchema } from './purchase-schemas.ts'
 import { optionalUrl, paginated, text } from './schemas.ts'
 
 /**
@@ -53,6 +54,8 @@ export const availabilitySchema = z.object({
   /** …the date whose times `slots` holds (the one asked for when it has some, else the first). */
   date: z.string().regex(ISO_DATE_PATTERN).nullable().optional(),
   slots: z.array(slotSchema),
+  /** The patient's unused consultation credits that book this professional (decision 0051). */
+  credits_available: z.number().int().nonnegative().optional(),
 })
 export type Availability = z.infer<typeof availabilitySchema>
 
@@ -77,6 +80,27 @@ export const appointmentSchema = z.object({
   }),
   patient: z.object({ id: z.number(), first_name: text(), last_name: text() }),
   payment_reference: z.string().nullable().optional().transform((value) => value ?? null),
+  /** A paid consultation (decision 0051): its price as booked; null when it is free. */
+  price_cents: z.number().int().nonnegative().nullable().optional().transform((value) => value ?? null),
+  /** How it is paid: a package's credit, or its own purchase (while held: until when, and a card's page). */
+  payment: z
+    .object({
+      kind: z.enum(['credit', 'purchase']),
+      purchase_id: z.number().int().positive().nullable(),
+      method: z.enum(['pix', 'card']).nullable(),
+      status: z.string().nullable(),
+      hold_expires_at: instant().nullable(),
+      checkout_url: z.string().url().nullable(),
+    })
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  /** What cancelling it now would give back to the caller; null when nothing paid is at stake. */
+  cancellation: z
+    .object({ refund_cents: z.number().int().nonnegative(), reason: z.string(), credit_returned: z.boolean(), deadline: refundDeadlineSchema })
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   created_at: z.string(),
   cancelled_at: z.string().nullable().optional().transform((value) => value ?? null),
   cancelled_by: z.enum(['patient', 'professional', 'admin']).nullable().optional().transform((value) => value ?? null),

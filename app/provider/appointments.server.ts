@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type ConsultationPayment } from '#app/domain/consultation-payment.ts'
 import { ProviderError } from './errors.ts'
 import { type SignedInCaller } from './fetch.server.ts'
 import {
@@ -40,7 +41,10 @@ export const getAvailability = (
   })
 
 /** Books; the same `idempotency_key` again answers the same appointment (decision 0034), never a second one. */
-export const createAppointment = (auth: SignedInCaller, body: { professional_id: number; start_time: string; notes: string; idempotency_key?: string }) =>
+export const createAppointment = (
+  auth: SignedInCaller,
+  body: { professional_id: number; start_time: string; notes: string; idempotency_key?: string; payment?: ConsultationPayment; success_url?: string; cancel_url?: string },
+) =>
   auth.call('/appointments/create/', appointmentSchema, { method: 'POST', json: body })
 
 /** The patient's appointment booked with this idempotency key (a booking whose answer was lost), or null. */

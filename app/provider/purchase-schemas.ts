@@ -43,13 +43,16 @@ export const purchaseSchema = z.object({
 })
 export type Purchase = z.infer<typeof purchaseSchema>
 
+/** By when a refund reaches the buyer: a card's within billing cycles, a PIX's by a date (business days). */
+export const refundDeadlineSchema = z.object({ method: z.string(), billing_cycles: z.number().nullable(), business_days: z.number().nullable(), date: z.string().nullable() }).nullable()
+
 export const purchaseDetailSchema = purchaseSchema.extend({
   refund_quote: z
     .object({
       refund_cents: cents,
       reason: z.string(),
       withdrawal_ends_at: z.string().nullable(),
-      deadline: z.object({ method: z.string(), billing_cycles: z.number().nullable(), business_days: z.number().nullable(), date: z.string().nullable() }).nullable(),
+      deadline: refundDeadlineSchema,
     })
     .nullable(),
   can_cancel: z.boolean(),

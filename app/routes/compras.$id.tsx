@@ -58,6 +58,15 @@ export default function PurchasePage() {
         {t(`purchase.status.${purchase.status}`)}
       </p>
       {purchase.failureKey && purchase.status !== 'paid' ? <p className="mt-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">{t(purchase.failureKey)}</p> : null}
+      {/* A consultation's payment (decision 0051): what it holds, and the way to the consultation. */}
+      {purchase.appointmentId ? (
+        <p className="mt-3">
+          {pending ? <span className="block">{t('purchase.consultationHeld')}</span> : null}
+          <Link to={`/consultas/${purchase.appointmentId}`} className={pending ? 'link' : 'btn-primary mt-1'}>
+            {t('purchase.seeConsultation')}
+          </Link>
+        </p>
+      ) : null}
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[3fr_2fr]">
         <section aria-labelledby="purchase-payment">

@@ -2,15 +2,15 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { type Canceller, REASON_MAX_LENGTH, formatPrice, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
+import { type Canceller, REASON_MAX_LENGTH, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
 import { CONSULTATION_NOTES_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
 import { cancelSchema, consultationNotesSchema, statusMessage, statusSchema } from '#app/forms/appointment-forms.ts'
+import { cancellationTerms, paymentFacts } from '#app/forms/appointment-payment.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
-import { cancelAppointment, getAppointment, listBookableProfessionals, setAppointmentStatus } from '#app/provider/appointments.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
+import { cancelAppointment, getAppointment, setAppointmentStatus } from '#app/provider/appointments.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { ProfessionalPhoto } from '#app/ui/appointments/professional-card.tsx'
@@ -30,52 +30,45 @@ export const handle = { i18n: ['appointments'] }
 
 const cancellerOf = { paciente: 'patient', profissional: 'professional', admin: 'admin' } as const satisfies Record<string, Canceller>
 
-/** The price is a courtesy of the directory: without it the page still shows the appointment. */
-const withoutPrice = (error: unknown) => {
-  if (error instanceof ProviderError) return null
-  throw error
-}
-
 /**
- * One appointment: who, when (in the patient's zone), status, notes, price; links to reschedule and
- * to the consultation page; `?cancelar=1` shows what cancelling now means under the terms before
- * the patient confirms it.
+ * One appointment: who, when (in the patient's zone), status, notes, price and payment (while its
+ * time is held for the payment: until when, and where to pay); links to reschedule and to the
+ * consultation page; `?cancelar=1` shows what cancelling now means under the terms before the
+ * patient confirms it.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const id = routeId(params)
-  const [t, language, appointment, professionals] = await Promise.all([
-    getFixedT(request, 'appointments'),
-    languageOf(request),
-    getAppointment(auth, id).catch(nullWhileResubmitting),
-    listBookableProfessionals(auth).catch(withoutPrice),
-  ])
+  const [t, language, appointment] = await Promise.all([getFixedT(request, ['appointments', 'shop']), languageOf(request), getAppointment(auth, id).catch(nullWhileResubmitting)])
   const meta = { title: `${t('details.title')} · Innera`, description: t('details.lead') }
   if (!appointment) return data({ meta, appointment: null, cancel: null, manage: null })
   const now = new Date()
   const role = roleFromGroups(user.groups)
-  const view = appointmentView(appointment, { language, patientZone: timeZoneOr(user.time_zone) })
-  const professional = professionals?.find((candidate) => candidate.id === appointment.professional.id)
+  const patientZone = timeZoneOr(user.time_zone)
+  const view = appointmentView(appointment, { language, patientZone })
   const changeable = isChangeable({ status: appointment.status, start: appointment.start_time }, now)
+  // A time held for its payment may be let go (nothing is charged); it changes no other way until paid.
+  const held = appointment.status === 'awaiting_payment'
   const canceller = cancellerOf[role]
   const refund = refundOnCancel({ start: appointment.start_time, now, by: canceller })
+  // A free consultation: the booking pages' rule.
+  const freeTerms = () => (refund === 'full' ? [t(canceller === 'patient' ? 'cancel.fullRefund' : 'cancel.fullRefundOther')] : [t('cancel.lateNotice'), t('terms.late')])
   return data({
     meta,
     appointment: {
       ...view,
       viewer: role,
-      price: professional ? formatPrice(professional.price_cents, language, professional.currency || 'BRL') : null,
-      canCancel: changeable,
+      ...paymentFacts(appointment, { language, patientZone, t }),
+      canCancel: changeable || held,
       canReschedule: changeable && role !== 'profissional',
-      hasConsultation: appointment.status !== 'cancelled',
+      hasConsultation: appointment.status !== 'cancelled' && !held,
+      held,
     },
     // The professional (and admins) run the consultation: its status and notes (docs/product.md §7).
     manage: appointment.private_notes !== undefined && role !== 'paciente' ? manageView(appointment, now) : null,
     // What the terms (docs/product.md §9) make of cancelling now, said before the patient confirms.
     cancel:
-      changeable && new URL(request.url).searchParams.get('cancelar') === '1'
-        ? { refund, terms: refund === 'full' ? [t(canceller === 'patient' ? 'cancel.fullRefund' : 'cancel.fullRefundOther')] : [t('cancel.lateNotice'), t('terms.late')] }
-        : null,
+      (changeable || held) && new URL(request.url).searchParams.get('cancelar') === '1' ? { terms: cancellationTerms(appointment, canceller, { language, t }, freeTerms) } : null,
   })
 }
 
@@ -137,16 +130,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') return data({ intent: 'cancel', result: submission.reply() }, { status: 400 })
   try {
     const cancelled = await cancelAppointment(auth, id, submission.value.reason || undefined)
-    return redirectWithToast(`/consultas/${id}`, {
-      type: 'success',
-      message: { key: cancelled.refund === 'full' ? 'appointments:cancel.doneFull' : 'appointments:cancel.doneNone' },
-      durationMs: 8_000,
-    })
+    return redirectWithToast(`/consultas/${id}`, { type: 'success', message: { key: cancelledMessage(cancelled) }, durationMs: 8_000 })
   } catch (error) {
     const t = await getFixedT(request, ['appointments', 'common'])
     const { result, init } = replyToFailure(submission, error, t, { fields: { reason: 'reason' }, statusMessages: { 400: 'appointments:cancel.notAllowed' } })
     return data({ intent: 'cancel', result }, init)
   }
+}
+
+/** What the toast says after a cancellation: the held time let go, the credit back, the refund, or none. */
+function cancelledMessage(cancelled: Awaited<ReturnType<typeof cancelAppointment>>): string {
+  const payment = cancelled.payment
+  if (payment?.kind === 'purchase' && payment.status !== 'paid' && payment.status !== 'refunded') return 'appointments:cancel.doneReleased'
+  if (cancelled.refund === 'full') return payment?.kind === 'credit' ? 'appointments:cancel.doneCredit' : 'appointments:cancel.doneFull'
+  return 'appointments:cancel.doneNone'
 }
 
 type Details = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['appointment']>
@@ -234,6 +231,22 @@ function AppointmentFacts({ appointment }: { appointment: Details }) {
             <dd>{appointment.price}</dd>
           </div>
         ) : null}
+        {appointment.line ? (
+          <div className={row}>
+            <dt className="text-muted">{t('payment.title')}</dt>
+            <dd data-testid="appointment-payment">
+              {appointment.line}
+              {appointment.purchaseId && !appointment.payAt ? (
+                <>
+                  {' '}
+                  <Link className="link" to={`/compras/${appointment.purchaseId}`}>
+                    {t('payment.receipt')}
+                  </Link>
+                </>
+              ) : null}
+            </dd>
+          </div>
+        ) : null}
         <div className={row}>
           <dt className="text-muted">{t('details.notes')}</dt>
           <dd className="whitespace-pre-line">{appointment.notes || t('review.noNotes')}</dd>
@@ -244,7 +257,7 @@ function AppointmentFacts({ appointment }: { appointment: Details }) {
             <dd className="whitespace-pre-line">{appointment.sharedNotes}</dd>
           </div>
         ) : null}
-        {appointment.status === 'cancelled' ? (
+        {appointment.status === 'cancelled' && appointment.refund ? (
           <div className={row}>
             <dt className="text-muted">{t('details.refund')}</dt>
             <dd>{appointment.refund === 'full' ? t('details.refundFull') : t('details.refundNone')}</dd>
@@ -259,6 +272,12 @@ function Actions({ appointment }: { appointment: Details }) {
   const { t } = useTranslation('appointments')
   return (
     <div className="mt-6 flex flex-wrap gap-3">
+      {/* While its time is held: pay first (a card's page is the payment service's, not ours). */}
+      {appointment.payAt ? (
+        <a className="btn-primary" href={appointment.payAt}>
+          {t('payment.payNow')}
+        </a>
+      ) : null}
       {appointment.hasConsultation ? (
         <Link className="btn-primary" to={`/consultas/${appointment.id}/consulta`}>
           {t('details.consultation')}
@@ -274,10 +293,12 @@ function Actions({ appointment }: { appointment: Details }) {
           {t('details.cancel')}
         </Link>
       ) : null}
-      {/* A file download, not a page: a plain link so the browser saves it. */}
-      <a className="btn-secondary" href={`/consultas/${appointment.id}/ics`} download>
-        {t('details.addToCalendar')}
-      </a>
+      {/* A file download, not a page: a plain link so the browser saves it. Not for a time only held. */}
+      {appointment.held ? null : (
+        <a className="btn-secondary" href={`/consultas/${appointment.id}/ics`} download>
+          {t('details.addToCalendar')}
+        </a>
+      )}
     </div>
   )
 }

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { bookingAction, fetchAvailability, pickerView } from '#app/forms/booking.server.ts'
+import { bookingAction, fetchAvailability, paymentReturnUrl, paymentStep, pickerView } from '#app/forms/booking.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -60,11 +60,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     auth,
     patientZone: timeZoneOr(user.time_zone),
     target: async () => ({ professionalId: id }),
-    submit: (values) => createAppointment(auth, { professional_id: id, ...values }),
+    paid: true,
+    // A card's payment page sends the patient back to the purchase's page, whichever way they leave it.
+    submit: (values) => createAppointment(auth, { professional_id: id, ...values, ...(values.payment === 'card' && { success_url: paymentReturnUrl(), cancel_url: paymentReturnUrl() }) }),
     // A booking whose answer was lost is found by its key (decision 0034).
     recover: (key) => findAppointmentByKey(auth, key),
     mayHaveGoneThroughKey: 'appointments:booking.mayHaveGoneThrough',
-    done: (appointment, { calendarUnverified, earlier }) =>
+    // Held for its payment: on to paying it (decision 0051); otherwise booked.
+    done: async (appointment, { calendarUnverified, earlier }) =>
+      (await paymentStep(appointment)) ??
       redirectWithToast(`/consultas/${appointment.id}`, {
         type: 'success',
         // docs/product.md §8: the Google Calendar check failed; booked all the same, and the patient is told.

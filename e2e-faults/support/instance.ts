@@ -29,7 +29,13 @@ export async function startFaultInstance({ appEnv = {} }: { appEnv?: Record<stri
       name: 'faults',
       buildDir,
       host: 'localhost',
-      providerEnv: { PROVIDER_JWT_SECRET: 'faults-suite-provider-jwt-secret-long-enough', DEV_MAILBOX: 'on', PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET },
+      providerEnv: {
+        PROVIDER_JWT_SECRET: 'faults-suite-provider-jwt-secret-long-enough',
+        DEV_MAILBOX: 'on',
+        PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET,
+        // Paid consultations are paid through the fake Stripe (its PIX page), as with `npm start`.
+        FAKE_STRIPE: 'on',
+      },
       appEnv: {
         PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
         SESSION_SECRET,

@@ -7,7 +7,7 @@ import { outbox, scheduledMessages, users } from '#server/db/schema.ts'
 import { reminderTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { deliverOutbox, type MailSender, type OutgoingMail } from '#server/mail/delivery.ts'
-import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp, watchLockWaits } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp, watchLockWaits, freeConsultations } from '#server/testing/harness.ts'
 import { scheduledMessagesOf } from './reminders'
 
 /**
@@ -88,6 +88,7 @@ function remindersSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ first
   beforeEach(async () => {
     time.set(NOW)
     await resetDatabase(first.db)
+    await freeConsultations(first.db)
   })
 
   async function book(start: string, notes = ''): Promise<number> {

@@ -81,7 +81,8 @@ export function serializePurchaseDetail(
     transitions: transitions.map((transition) => ({ from_status: transition.fromStatus, to_status: transition.toStatus, at: iso(transition.at), source: transition.source })),
     refunds: refunds.map((refund) => ({ amount_cents: refund.amountCents, reason: refund.reason, status: refund.status, created_at: iso(refund.createdAt) })),
     refund_quote: quote && serializeQuote(quote),
-    can_cancel: ['pending', 'failed', 'expired'].includes(purchase.status) || (purchase.status === 'paid' && (quote?.refundCents ?? 0) > 0),
+    // A paid consultation is cancelled (and refunded) through the consultation, never as a purchase.
+    can_cancel: ['pending', 'failed', 'expired'].includes(purchase.status) || (purchase.status === 'paid' && !purchase.holdsTime && (quote?.refundCents ?? 0) > 0),
     can_renew_pix: purchase.method === 'pix' && !purchase.holdsTime && (purchase.status === 'failed' || purchase.status === 'expired'),
     // The consultation it pays (decision 0051): its page says how it is cancelled and refunded.
     appointment_id: appointmentId,

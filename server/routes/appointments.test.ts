@@ -4,7 +4,7 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
 import { appointments, outbox, professionalProfiles, users } from '#server/db/schema.ts'
-import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp, watchLockWaits } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp, watchLockWaits, freeConsultations } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo (UTC-3).
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -57,6 +57,7 @@ afterAll(() => database.close())
 beforeEach(async () => {
   time.set(NOW)
   await resetDatabase(database.db)
+  await freeConsultations(database.db)
 })
 
 const book = (who: Person, professional: Person, start: string, notes?: string) =>
@@ -88,7 +89,8 @@ describe('GET /appointments/professionals/', () => {
       languages: ['pt', 'en'],
       bio: 'Médica dedicada à medicina do estilo de vida, acompanha pacientes na construção de hábitos sustentáveis.',
       consultation_minutes: 50,
-      price_cents: 18000,
+      // Made free for these tests (freeConsultations); the price and its payment: paid-consultations.test.ts.
+      price_cents: 0,
       currency: 'BRL',
       time_zone: 'America/Sao_Paulo',
       // Now + 12 h is Monday 21:00: the first free time is Tuesday 08:00.
@@ -981,6 +983,7 @@ function raceSuite(kind: 'pglite' | 'postgres', open: () => Promise<{ db: Databa
   let dispose: () => Promise<void>
   beforeAll(async () => {
     ;({ db, dispose } = await open())
+    await freeConsultations(db)
   })
   afterAll(() => dispose())
 

@@ -91,6 +91,7 @@ export const FULL_REFUND_NOTICE_HOURS = 24
 
 export const SLOT_TAKEN = 'This time is no longer available.'
 export const NO_CREDIT = 'You have no consultation credit left for this professional.'
+const PAYMENT_REQUIRED = 'This consultation has a price: say how it is paid (credit, pix or card).'
 const AWAITING_PAYMENT = 'This appointment is held for its payment: it can change once it is paid.'
 /** The `code` of a booking refused because the patient holds as many upcoming appointments as allowed (decision 0034). */
 export const UPCOMING_LIMIT = 'upcoming_limit'
@@ -416,13 +417,12 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   }
 
   /**
-   * How the booking of a consultation with a price is paid, and for a card where Stripe's page goes
-   * back to. None said: booked unpaid, as before paid consultations, until the app's booking pages
-   * ask (decision 0051).
+   * How the booking of a consultation with a price is paid (decision 0051), and for a card where
+   * Stripe's page goes back to. A consultation with a price is never booked unpaid.
    */
   function paymentOf(input: z.output<typeof createSchema>) {
     const method = input.payment
-    if (method === undefined) return undefined
+    if (method === undefined) throw fieldError('payment', PAYMENT_REQUIRED)
     if (method !== 'card') return { method, successUrl: null, cancelUrl: null }
     const errors: Record<string, string[]> = {}
     if (!input.success_url) errors.success_url = ['This field is required for a card payment.']

@@ -7,7 +7,7 @@ import { encodeUid } from '#server/auth/one-time-links.ts'
 import { issueResetToken } from '#server/auth/reset-tokens.ts'
 import { calendarFeeds, users } from '#server/db/schema.ts'
 import type { LogEntry } from '#server/log.ts'
-import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testConfig, freeConsultations } from '#server/testing/harness.ts'
 
 /**
  * The private calendar feed (issue 12): every role may create, read and revoke its own; the token
@@ -52,6 +52,7 @@ beforeEach(async () => {
   time.set(NOW)
   logged.length = 0
   await resetDatabase(database.db)
+  await freeConsultations(database.db)
 })
 
 const as = (who: Person) => ({ token: tokens[who] })
@@ -225,6 +226,8 @@ describe('the feed and the password (issue 22, finding 7)', () => {
     expect((await feed(kept)).status).toBe(200)
 
     await resetDatabase(database.db)
+
+    await freeConsultations(database.db)
     const dropped = await createFeed('mariana')
     expect((await change((await api.login(EMAILS.mariana)).access, { old_password: 'wrong-password' })).status).toBe(400)
     expect((await feed(dropped)).status).toBe(200)
@@ -232,6 +235,8 @@ describe('the feed and the password (issue 22, finding 7)', () => {
     expect((await feed(dropped)).status).toBe(404)
 
     await resetDatabase(database.db)
+
+    await freeConsultations(database.db)
     const unchecked = await createFeed('mariana')
     // What an unticked box of a form sends, spelled as DRF reads it.
     expect((await change((await api.login(EMAILS.mariana)).access, { keep_calendar_feed: 'false' })).status).toBe(200)

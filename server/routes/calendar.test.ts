@@ -7,7 +7,7 @@ import { appointments, calendarConnections, calendarEventNotes, calendarEvents, 
 import { calendarSyncTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { answerConsent, FAKE_GOOGLE, fakeCalendarTokens } from '#server/testing/fake-google-flow.ts'
-import { client, createMemoryDatabase, fakeClock, resetDatabase, testConfig } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, fakeClock, resetDatabase, testConfig, freeConsultations } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo (UTC-3 all year).
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -48,6 +48,7 @@ beforeEach(async () => {
   time.set(NOW)
   logged.length = 0
   await resetDatabase(database.db)
+  await freeConsultations(database.db)
 })
 
 const as = (who: Person | undefined) => (who ? { token: tokens[who] } : {})

@@ -101,11 +101,14 @@ async function ownPackage(slug: string, token = tokens.patient) {
 }
 
 describe('booking a consultation with a price', () => {
-  it('says the price and the credits left; a payment is one of credit, pix, card (with its return addresses)', async () => {
+  it('says the price and the credits left; a payment is required, one of credit, pix, card (with its return addresses)', async () => {
     const availability = await api.get(`/appointments/calendar/availability/?professional_id=${paula}`, { token: tokens.patient })
     expect(availability.json).toMatchObject({ professional: { price_cents: PRICE, currency: 'BRL' }, credits_available: 0 })
     // Professionals and admins read the times, not anyone's credits.
     expect((await api.get(`/appointments/calendar/availability/?professional_id=${paula}`, { token: tokens.admin })).json.credits_available).toBeUndefined()
+    // Never booked unpaid, whoever calls the API.
+    const unpaid = await book(sp(WED, '08:00'))
+    expect(unpaid).toMatchObject({ status: 400, json: { payment: ['This consultation has a price: say how it is paid (credit, pix or card).'] } })
     const wrong = await book(sp(WED, '08:00'), 'boleto' as 'pix')
     expect(wrong).toMatchObject({ status: 400, json: { payment: ['"boleto" is not a valid choice.'] } })
     const card = await api.post('/appointments/create/', { professional_id: paula, start_time: sp(WED, '08:00'), payment: 'card' }, { token: tokens.patient })

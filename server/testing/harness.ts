@@ -9,7 +9,7 @@ import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { Clock } from '#server/clock.ts'
 import { loadConfig, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, type Database, type DatabaseHandle } from '#server/db/client.ts'
-import { authSessions, users } from '#server/db/schema.ts'
+import { authSessions, professionalProfiles, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/db/seed.ts'
 import { DEMO_PASSWORD } from '#server/db/seed-data.ts'
 import { type Logger, silentLogger } from '#server/log.ts'
@@ -237,6 +237,15 @@ export async function resetDatabase(db: Database): Promise<void> {
   const seeded = new Set((await db.select({ id: users.id }).from(users)).map((row) => row.id))
   const kept = sessions.filter((session) => seeded.has(session.userId)).map((session) => ({ ...session, revokedAt: null }))
   if (kept.length > 0) await db.insert(authSessions).values(kept)
+}
+
+/**
+ * Every seeded professional's consultation made free: for tests of booking itself (times, limits,
+ * reminders, calendars), where a price would add a payment to every booking (decision 0051; paid
+ * bookings have their own tests in server/routes/paid-consultations.test.ts).
+ */
+export async function freeConsultations(db: Database): Promise<void> {
+  await db.update(professionalProfiles).set({ priceCents: 0 })
 }
 
 export function fakeClock(start = Date.UTC(2025, 2, 18, 12, 0, 0)) {

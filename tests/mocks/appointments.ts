@@ -55,6 +55,11 @@ export function appointment(overrides: Record<string, unknown> = {}) {
   }
 }
 
+/** A consultation's payment as the provider describes it (decision 0051): PIX, paid. */
+export function payment(overrides: Record<string, unknown> = {}) {
+  return { kind: 'purchase', purchase_id: 90, method: 'pix', status: 'paid', hold_expires_at: null, checkout_url: null, ...overrides }
+}
+
 export const signedIn = (user: SessionUser = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
 
 export const inLisbon: SessionUser = { ...demoPatient, time_zone: 'Europe/Lisbon' }
@@ -87,7 +92,8 @@ export function directoryAndAvailability({
   slots = freeTimes,
   professionals = [ana, bruno],
   grouped = true,
-}: { slots?: { start: string; end: string }[]; professionals?: unknown[]; grouped?: boolean } = {}) {
+  credits,
+}: { slots?: { start: string; end: string }[]; professionals?: unknown[]; grouped?: boolean; credits?: number } = {}) {
   const asked = { directory: [] as URLSearchParams[], availability: [] as URLSearchParams[] }
   providerMock.use(
     http.get(providerUrl('/appointments/professionals/'), ({ request }) => {
@@ -102,7 +108,7 @@ export function directoryAndAvailability({
       const query = new URL(request.url).searchParams
       const zone = query.get('time_zone')
       const answer = grouped && zone ? groupedByDate(slots, zone, query.get('date')) : { slots }
-      return HttpResponse.json({ professional_id: professional.id, professional, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, ...answer })
+      return HttpResponse.json({ professional_id: professional.id, professional, time_zone: 'America/Sao_Paulo', consultation_minutes: 50, ...(credits !== undefined && { credits_available: credits }), ...answer })
     }),
   )
   return asked

@@ -6,7 +6,7 @@ import { loader as consultationLoader } from '#app/routes/consultas.$id_.consult
 import { action as rescheduleAction, loader as rescheduleLoader } from '#app/routes/consultas.$id_.remarcar.tsx'
 import { loader as listLoader } from '#app/routes/consultas._index.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
-import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, payment, signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoProfessional } from '#tests/mocks/session.ts'
@@ -92,9 +92,8 @@ describe('an appointment', () => {
   const url = 'http://app.test/consultas/31'
   const details = async (query = '', cookie?: string) => run(detailsLoader, new Request(`${url}${query}`, { headers: { Cookie: cookie ?? (await signedIn()) } }), { id: '31' })
 
-  test('who, when (in the patient’s zone and the professional’s), length, status, notes and price', async () => {
-    serves(appointment())
-    directoryAndAvailability()
+  test('who, when (in the patient’s zone and the professional’s), length, status, notes, price and payment', async () => {
+    serves(appointment({ price_cents: 18_000, payment: payment() }))
     const result = await details('', await signedIn(inLisbon))
     const data = result.data as { appointment: Record<string, unknown>; cancel: unknown }
     expect(data.appointment).toMatchObject({
@@ -108,6 +107,9 @@ describe('an appointment', () => {
       professional: { name: 'Ana Lima', profession: 'Nutricionista', registration: 'CRN-3 12345' },
       notes: 'Quero dormir melhor.',
       price: 'R$\u00a0180,00',
+      line: 'Paga com PIX.',
+      purchaseId: 90,
+      payAt: null,
       canCancel: true,
       canReschedule: true,
       hasConsultation: true,
@@ -115,10 +117,9 @@ describe('an appointment', () => {
     expect(data.cancel).toBeNull()
   })
 
-  test('the price is left out when the directory cannot say it; the provider’s 403 and 404 are the app’s pages', async () => {
+  test('a free consultation has no price or payment; the provider’s 403 and 404 are the app’s pages', async () => {
     serves(appointment())
-    providerMock.use(http.get(providerUrl('/appointments/professionals/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })))
-    expect(((await details()).data as { appointment: { price: unknown } }).appointment.price).toBeNull()
+    expect((await details()).data).toMatchObject({ appointment: { price: null, line: null, payAt: null } })
     providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json({ detail: 'You do not have permission to perform this action.' }, { status: 403 })))
     expect((await details()).status).toBe(403)
     providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
@@ -128,15 +129,14 @@ describe('an appointment', () => {
   test('cancelling 24 hours ahead or more: the confirmation says the refund is full', async () => {
     serves(appointment({ start_time: '2026-12-01T12:00:00.000Z', end_time: '2026-12-01T12:50:00.000Z' })) // exactly 24 h from now
     directoryAndAvailability()
-    const data = (await details('?cancelar=1')).data as { cancel: { refund: string; terms: string[] } }
-    expect(data.cancel).toEqual({ refund: 'full', terms: ['Faltam 24 horas ou mais para a consulta: se cancelar agora, você recebe o reembolso integral.'] })
+    const data = (await details('?cancelar=1')).data as { cancel: { terms: string[] } }
+    expect(data.cancel).toEqual({ terms: ['Faltam 24 horas ou mais para a consulta: se cancelar agora, você recebe o reembolso integral.'] })
   })
 
   test('cancelling less than 24 hours ahead: the confirmation gives the terms’ sentence', async () => {
     serves(appointment({ start_time: '2026-12-01T11:59:00.000Z', end_time: '2026-12-01T12:49:00.000Z' }))
     directoryAndAvailability()
-    const data = (await details('?cancelar=1')).data as { cancel: { refund: string; terms: string[] } }
-    expect(data.cancel.refund).toBe('none')
+    const data = (await details('?cancelar=1')).data as { cancel: { terms: string[] } }
     expect(data.cancel.terms).toEqual(['Faltam menos de 24 horas para a consulta.', 'Cancelamentos com menos de 24 horas de antecedência e ausências não garantem reembolso.'])
     const english = (await details('?cancelar=1&lng=en')).data as { cancel: { terms: string[] } }
     expect(english.cancel.terms[1]).toBe("Cancellations with less than 24 hours' notice and missed consultations are not guaranteed a refund.")
@@ -145,13 +145,45 @@ describe('an appointment', () => {
   test('the professional cancelling late still refunds in full; a past or cancelled appointment offers no cancellation', async () => {
     serves(appointment({ start_time: '2026-11-30T14:00:00.000Z', end_time: '2026-11-30T14:50:00.000Z' }))
     directoryAndAvailability()
-    const professional = (await details('?cancelar=1', await signedIn(demoProfessional))).data as { cancel: { refund: string; terms: string[] }; appointment: { canReschedule: boolean } }
-    expect(professional.cancel).toEqual({ refund: 'full', terms: ['O paciente recebe o reembolso integral.'] })
+    const professional = (await details('?cancelar=1', await signedIn(demoProfessional))).data as { cancel: { terms: string[] }; appointment: { canReschedule: boolean } }
+    expect(professional.cancel).toEqual({ terms: ['O paciente recebe o reembolso integral.'] })
     expect(professional.appointment.canReschedule).toBe(false)
     serves(appointment({ status: 'cancelled', refund: 'none', cancelled_by: 'patient' }))
     const cancelled = (await details('?cancelar=1')).data as { cancel: unknown; appointment: { canCancel: boolean; hasConsultation: boolean; refund: string } }
     expect(cancelled.cancel).toBeNull()
     expect(cancelled.appointment).toMatchObject({ canCancel: false, hasConsultation: false, refund: 'none' })
+  })
+
+  test('a paid consultation: the confirmation says what the provider quotes (the amount and by when, a credit back, or nothing)', async () => {
+    const quote = (overrides: Record<string, unknown>) => ({ refund_cents: 18_000, reason: 'consultation_notice', credit_returned: false, deadline: { method: 'pix', billing_cycles: null, business_days: 3, date: '2026-12-03' }, ...overrides })
+    serves(appointment({ price_cents: 18_000, payment: payment(), cancellation: quote({}) }))
+    expect(((await details('?cancelar=1')).data as { cancel: { terms: string[] } }).cancel.terms).toEqual([
+      'Se cancelar agora, você recebe de volta R$\u00a0180,00.',
+      'O reembolso por PIX chega em até 3 dias úteis: até 3 de dezembro de 2026.',
+    ])
+    serves(appointment({ price_cents: 18_000, payment: payment({ method: 'card' }), cancellation: quote({ deadline: { method: 'card', billing_cycles: 2, business_days: null, date: null } }) }))
+    expect(((await details('?cancelar=1')).data as { cancel: { terms: string[] } }).cancel.terms[1]).toBe('O estorno aparece na fatura do cartão em até 2 ciclos de faturamento.')
+    serves(appointment({ price_cents: 18_000, payment: payment({ kind: 'credit', purchase_id: null, method: null, status: null }), cancellation: quote({ refund_cents: 0, credit_returned: true, deadline: null }) }))
+    const credit = (await details('?cancelar=1')).data as { cancel: { terms: string[] }; appointment: { line: string } }
+    expect(credit.cancel.terms).toEqual(['Se cancelar agora, o crédito volta para o seu pacote.'])
+    expect(credit.appointment.line).toBe('Paga com um crédito de pacote.')
+    serves(appointment({ price_cents: 18_000, payment: payment(), cancellation: quote({ refund_cents: 0, reason: 'consultation_late', deadline: null }) }))
+    expect(((await details('?cancelar=1')).data as { cancel: { terms: string[] } }).cancel.terms[0]).toBe('Faltam menos de 24 horas para a consulta.')
+  })
+
+  test('a time held for its payment: until when, where to pay (PIX: the purchase; card: the payment page); it may be let go, nothing else', async () => {
+    const held = (extra: Record<string, unknown> = {}) =>
+      appointment({ status: 'awaiting_payment', price_cents: 18_000, payment: payment({ status: 'pending', hold_expires_at: '2026-11-30T12:31:00.000Z', ...extra }) })
+    serves(held())
+    const pix = (await details('?cancelar=1')).data as { appointment: Record<string, unknown>; cancel: { terms: string[] } }
+    expect(pix.appointment).toMatchObject({ line: 'Aguardando o pagamento: o horário fica reservado até 09:31.', payAt: '/compras/90', canCancel: true, canReschedule: false, hasConsultation: false, held: true })
+    expect(pix.cancel.terms).toEqual(['O pagamento ainda não foi feito: se cancelar, o horário é liberado e nada é cobrado.'])
+    serves(held({ method: 'card', checkout_url: 'http://stripe.test/c/pay/cs_2' }))
+    expect(((await details()).data as { appointment: { payAt: string } }).appointment.payAt).toBe('http://stripe.test/c/pay/cs_2')
+    // Let go: the toast says nothing was charged.
+    providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json(appointment({ status: 'cancelled', price_cents: 18_000, payment: payment({ status: 'cancelled' }) }))))
+    const released = await run(detailsAction, formRequest(url, {}, { Cookie: await signedIn() }), { id: '31' })
+    expect(await toastOf(released.headers)).toMatchObject({ message: { key: 'appointments:cancel.doneReleased' } })
   })
 
   test('confirming cancels with the reason and says the outcome in a toast', async () => {

@@ -196,9 +196,60 @@ describe('booking: pick, review, confirm', () => {
       minutes: 50,
       zoneLabel: null,
       key: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+      // Ana charges R$ 180,00; without a package's credit, PIX (checked) or a card.
+      payment: {
+        price: 'R$\u00a0180,00',
+        options: [
+          { value: 'pix', label: 'PIX', hint: expect.stringMatching(/^Código e QR code válidos por 30 minutos/) },
+          { value: 'card', label: 'Cartão de crédito', hint: expect.stringMatching(/^Você paga na página segura/) },
+        ],
+        chosen: 'pix',
+      },
     })
     expect(asked.availability).toHaveLength(1)
     expect(created).toEqual([])
+  })
+
+  test('a package credit left is offered first; a choice made before stays checked', async () => {
+    directoryAndAvailability({ credits: 2 })
+    const reply = (await post({ intent: 'review', start_time: chosen, notes })).data as Extract<BookingReply, { step: 'review' }>
+    expect(reply.review.payment).toMatchObject({ options: [{ value: 'credit', label: 'Crédito de pacote (2 restantes)' }, { value: 'pix' }, { value: 'card' }], chosen: 'credit' })
+    const again = (await post({ intent: 'review', start_time: chosen, notes, payment: 'card' })).data as Extract<BookingReply, { step: 'review' }>
+    expect(again.review.payment?.chosen).toBe('card')
+  })
+
+  test('paying by PIX: the time held, the patient goes to the purchase with its code; by card, to the payment page with the way back', async () => {
+    const held = (method: string, extra: Record<string, unknown> = {}) =>
+      appointment({ id: 56, status: 'awaiting_payment', price_cents: 18_000, payment: { kind: 'purchase', purchase_id: 91, method, status: 'pending', hold_expires_at: '2026-11-30T12:31:00.000Z', checkout_url: null, ...extra } })
+    let created = createAnswers(() => HttpResponse.json(held('pix'), { status: 201 }))
+    const pix = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY, payment: 'pix' })
+    expect(created).toEqual([{ professional_id: 7, start_time: chosen, notes: notes.trim(), idempotency_key: KEY, payment: 'pix' }])
+    expect(pix.location).toBe('/compras/91')
+    expect(await toastOf(pix)).toMatchObject({ message: { key: 'appointments:payment.held' } })
+
+    created = createAnswers(() => HttpResponse.json(held('card', { checkout_url: 'http://stripe.test/c/pay/cs_1' }), { status: 201 }))
+    const card = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY, payment: 'card' })
+    expect(created).toEqual([
+      { professional_id: 7, start_time: chosen, notes: notes.trim(), idempotency_key: KEY, payment: 'card', success_url: 'http://localhost:3000/compras/{PURCHASE_ID}', cancel_url: 'http://localhost:3000/compras/{PURCHASE_ID}' },
+    ])
+    expect(card.status).toBe(303)
+    expect(card.location).toBe('http://stripe.test/c/pay/cs_1')
+  })
+
+  test('no credit left, or the payment service away: nothing booked, the time, notes and choice kept, and said why', async () => {
+    createAnswers(() => HttpResponse.json({ detail: 'No consultation credit left.', code: 'no_credit' }, { status: 409 }))
+    const noCredit = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY, payment: 'credit' })
+    expect(noCredit.status).toBe(409)
+    const reply = noCredit.data as Extract<BookingReply, { step: 'pick' }>
+    expect(reply.result.error?.['']).toEqual(['Seu pacote não tem mais créditos para esta consulta. Escolha PIX ou cartão; seu horário e suas observações foram mantidos.'])
+    expect(reply.result.initialValue).toMatchObject({ start_time: chosen, notes, idempotency_key: KEY, payment: 'credit' })
+
+    createAnswers(() => HttpResponse.json({ detail: 'The payment service is unavailable.', code: 'payment_provider_unavailable' }, { status: 503 }))
+    const away = await post({ intent: 'confirm', start_time: chosen, notes, idempotency_key: KEY, payment: 'pix' })
+    expect(away.status).toBe(400)
+    expect((away.data as Extract<BookingReply, { step: 'pick' }>).result.error?.['']).toEqual([
+      'O serviço de pagamento não respondeu, e nada foi agendado. Seu horário e suas observações foram mantidos: tente de novo em alguns minutos.',
+    ])
   })
 
   test('a patient elsewhere sees the review in their zone, named', async () => {

@@ -2,7 +2,7 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { type MouseEvent } from 'react'
 import { Form, useLocation, useNavigate } from '@remix-run/react'
 import { NOTES_MAX_LENGTH } from '#app/domain/appointments.ts'
-import { type BookingReply, type Choice, type PickerView } from '#app/forms/appointment-forms.ts'
+import { type BookingReply, type Choice, type PaymentView, type PickerView } from '#app/forms/appointment-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
@@ -163,6 +163,8 @@ function PickForm({ picker, reply, defaultNotes, mode }: { picker: PickerView; r
         </div>
         {/* The review step's key, kept through a failure: confirming again is the same booking (decision 0034). */}
         {typeof fields.idempotency_key.initialValue === 'string' ? <input type="hidden" name={fields.idempotency_key.name} value={fields.idempotency_key.initialValue} /> : null}
+        {/* How the patient chose to pay, kept through a failure: the review checks it again. */}
+        {typeof fields.payment.initialValue === 'string' ? <input type="hidden" name={fields.payment.name} value={fields.payment.initialValue} /> : null}
         <SubmitButton name="intent" value="review" className="btn-primary" pendingText={t('picker.checking')}>
           {mode === 'book' ? t('picker.continue') : t('reschedule.continue')}
         </SubmitButton>
@@ -193,8 +195,15 @@ function ReviewStep({ review, mode }: { review: Extract<BookingReply, { step: 'r
           <dt className="text-sm text-muted">{t('review.notes')}</dt>
           <dd className="whitespace-pre-line">{review.notes || t('review.noNotes')}</dd>
         </div>
+        {review.payment ? (
+          <div>
+            <dt className="text-sm text-muted">{t('professional.price')}</dt>
+            <dd className="font-medium">{review.payment.price}</dd>
+          </div>
+        ) : null}
       </dl>
       <Form method="post" className="mt-6 flex flex-wrap gap-3">
+        {review.payment ? <PaymentChoice payment={review.payment} /> : null}
         <input type="hidden" name="start_time" value={review.start} />
         {/* The end, for the check of the professional's Google Calendar on confirming. */}
         <input type="hidden" name="end_time" value={new Date(Date.parse(review.start) + review.minutes * 60_000).toISOString()} />
@@ -209,5 +218,29 @@ function ReviewStep({ review, mode }: { review: Extract<BookingReply, { step: 'r
         </button>
       </Form>
     </section>
+  )
+}
+
+/** How to pay a consultation with a price: a package's credit, PIX or card (radio buttons of the confirm form). */
+function PaymentChoice({ payment }: { payment: PaymentView }) {
+  const { t } = useTranslation('appointments')
+  return (
+    <fieldset className="w-full">
+      <legend className="font-medium">{t('payment.legend')}</legend>
+      <p className="text-sm text-muted">{t('payment.lead')}</p>
+      <div className="mt-2 grid gap-2">
+        {payment.options.map((option) => (
+          <label key={option.value} className="flex min-h-11 items-start gap-3 rounded-lg border border-gray-300 bg-white px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+            <input type="radio" name="payment" value={option.value} defaultChecked={option.value === payment.chosen} aria-describedby={`payment-${option.value}-hint`} className="mt-1 size-5 accent-brand-700" />
+            <span>
+              <span className="block font-medium">{option.label}</span>
+              <span id={`payment-${option.value}-hint`} className="block text-sm text-muted">
+                {option.hint}
+              </span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   )
 }
