@@ -40,6 +40,7 @@ import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
 import { registerPurchaseRoutes } from './routes/purchases'
+import { registerSubscriptionRoutes } from './routes/subscriptions'
 import { registerProgramRoutes } from './routes/program'
 import { registerQuestionnaireRoutes } from './routes/questionnaire'
 import { resolveRequestAddress } from './routes/throttling'
@@ -179,6 +180,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerProductRoutes(api, services)
   registerCartRoutes(api, services)
   registerPurchaseRoutes(api, services)
+  registerSubscriptionRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)

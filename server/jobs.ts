@@ -9,6 +9,7 @@ import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
 import { expireDuePixCharges } from './payments/fake-stripe-payments'
 import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
 import { PURCHASES_TICK_MS, purchasesTick } from './purchases/payments'
+import { subscriptionsTick } from './subscriptions/service'
 import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
 
@@ -90,4 +91,6 @@ export function startPeriodicJobs(services: Services): void {
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
   // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
   if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
+  // PIX subscribers reminded 7 days before their period ends; periods over ended (subscriptions/service.ts).
+  if (services.stripe) background.every('subscriptions', PURCHASES_TICK_MS, () => subscriptionsTick(services))
 }

@@ -919,6 +919,75 @@ export const MAX_PURCHASE_CENTS = 99_999_999
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
+/** A subscription's statuses (decision 0052). */
+export const SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'ended'] as const
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+/** The statuses of a subscription that is not over: at most one per user and plan. */
+export const LIVE_SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due'] as const satisfies readonly SubscriptionStatus[]
+/** Why a subscription ended. */
+export const SUBSCRIPTION_END_REASONS = ['not_paid', 'cancelled', 'withdrawn', 'term_over', 'lapsed', 'renewal_failed'] as const
+export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number]
+
+/**
+ * A subscription to a plan (issue 24, decision 0052): who, which plan, how it is paid (a card
+ * through Stripe Billing, or PIX one period at a time), the period paid for, the price the
+ * subscriber pays and a price change told to them. Each payment is a purchase (`subscription_id`).
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    method: varchar('method', { length: 10 }).$type<PurchaseMethod>().notNull(),
+    status: varchar('status', { length: 20 }).$type<SubscriptionStatus>().notNull(),
+    priceCents: integer('price_cents').notNull(),
+    idempotencyKey: varchar('idempotency_key', { length: 64 }).notNull(),
+    currentPeriodStart: instant('current_period_start'),
+    currentPeriodEnd: instant('current_period_end'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    // A new price told to the subscriber: it applies from `next_price_from` (30 days' notice at least).
+    nextPriceCents: integer('next_price_cents'),
+    nextPriceFrom: instant('next_price_from'),
+    // The period end a PIX reminder was sent for (once per period).
+    remindedFor: instant('reminded_for'),
+    // A card renewal that failed: since when, and how many times it was tried again.
+    pastDueSince: instant('past_due_since'),
+    renewalRetries: integer('renewal_retries').notNull().default(0),
+    stripeSubscriptionId: varchar('stripe_subscription_id', { length: 255 }),
+    stripeCheckoutSessionId: varchar('stripe_checkout_session_id', { length: 255 }),
+    // Stripe's page where the card is given (a renewing plan by card), while it is open.
+    checkoutUrl: text('checkout_url'),
+    firstPaidAt: instant('first_paid_at'),
+    endedAt: instant('ended_at'),
+    endedReason: varchar('ended_reason', { length: 20 }).$type<SubscriptionEndReason>(),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_user_idempotency_key_unique').on(table.userId, table.idempotencyKey),
+    // One live subscription per user and plan: the database decides, also between two processes.
+    uniqueIndex('subscriptions_live_unique')
+      .on(table.userId, table.productId)
+      .where(sql`${table.status} in ('incomplete', 'trialing', 'active', 'past_due')`),
+    uniqueIndex('subscriptions_stripe_unique').on(table.stripeSubscriptionId).where(sql`${table.stripeSubscriptionId} is not null`),
+    uniqueIndex('subscriptions_checkout_session_unique').on(table.stripeCheckoutSessionId).where(sql`${table.stripeCheckoutSessionId} is not null`),
+    index('subscriptions_user_idx').on(table.userId, table.createdAt, table.id),
+    index('subscriptions_period_end_idx').on(table.currentPeriodEnd, table.id).where(sql`${table.status} in ('trialing', 'active', 'past_due')`),
+    check('subscriptions_status_check', sql`${table.status} in ('incomplete', 'trialing', 'active', 'past_due', 'ended')`),
+    check('subscriptions_method_check', sql`${table.method} in ('card', 'pix')`),
+    check('subscriptions_price_check', sql`${table.priceCents} > 0 and ${table.priceCents} <= 99999999 and (${table.nextPriceCents} is null or (${table.nextPriceCents} > 0 and ${table.nextPriceCents} <= 99999999 and ${table.nextPriceFrom} is not null))`),
+    check('subscriptions_period_check', sql`(${table.currentPeriodStart} is null) = (${table.currentPeriodEnd} is null) and (${table.currentPeriodEnd} is null or ${table.currentPeriodEnd} > ${table.currentPeriodStart})`),
+    check('subscriptions_live_period_check', sql`${table.status} not in ('trialing', 'active', 'past_due') or ${table.currentPeriodEnd} is not null`),
+    check('subscriptions_ended_check', sql`(${table.status} = 'ended') = (${table.endedAt} is not null and ${table.endedReason} is not null)`),
+    check('subscriptions_retries_check', sql`${table.renewalRetries} between 0 and 10`),
+  ],
+)
+
 /**
  * A purchase (issue 24, decision 0048): what a user buys in one payment, by card (a Stripe
  * Checkout Session) or PIX (a PaymentIntent with its BR Code). Prices are copied from the
@@ -949,6 +1018,12 @@ export const purchases = pgTable(
     refundedCents: integer('refunded_cents').notNull().default(0),
     // It pays a consultation whose time is held until it is paid or ends unpaid (decision 0051).
     holdsTime: boolean('holds_time').notNull().default(false),
+    // A subscription's payment (decision 0052): the subscription, the period it pays, and for a
+    // card renewal the Stripe invoice (one purchase per invoice).
+    subscriptionId: integer('subscription_id').references(() => subscriptions.id),
+    periodStart: instant('period_start'),
+    periodEnd: instant('period_end'),
+    stripeInvoiceId: varchar('stripe_invoice_id', { length: 255 }),
     paidAt: instant('paid_at'),
     // When the reconciliation last asked Stripe about this pending purchase.
     checkedAt: instant('checked_at'),
@@ -959,6 +1034,9 @@ export const purchases = pgTable(
     uniqueIndex('purchases_user_idempotency_key_unique').on(table.userId, table.idempotencyKey),
     uniqueIndex('purchases_payment_intent_unique').on(table.stripePaymentIntentId).where(sql`${table.stripePaymentIntentId} is not null`),
     uniqueIndex('purchases_checkout_session_unique').on(table.stripeCheckoutSessionId).where(sql`${table.stripeCheckoutSessionId} is not null`),
+    uniqueIndex('purchases_invoice_unique').on(table.stripeInvoiceId).where(sql`${table.stripeInvoiceId} is not null`),
+    index('purchases_subscription_idx').on(table.subscriptionId, table.id).where(sql`${table.subscriptionId} is not null`),
+    check('purchases_period_check', sql`(${table.periodStart} is null) = (${table.periodEnd} is null) and (${table.periodEnd} is null or ${table.periodEnd} > ${table.periodStart})`),
     index('purchases_user_created_idx').on(table.userId, table.createdAt, table.id),
     index('purchases_pending_idx').on(table.checkedAt, table.id).where(sql`${table.status} = 'pending'`),
     check('purchases_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded')`),
@@ -970,8 +1048,8 @@ export const purchases = pgTable(
   ],
 )
 
-/** What a purchase's line is: a product of the catalogue (never a subscription), or one consultation's time (decision 0051). */
-export type PurchaseItemType = Exclude<ProductType, 'subscription'> | 'consultation'
+/** What a purchase's line is: a product of the catalogue, one consultation's time (decision 0051), or a period of a subscription's plan (decision 0052). */
+export type PurchaseItemType = ProductType | 'consultation'
 
 /** One product of a purchase (or the consultation it pays), with its price and name as they were when bought. */
 export const purchaseItems = pgTable(
@@ -999,7 +1077,7 @@ export const purchaseItems = pgTable(
     check('purchase_items_line_check', sql`${table.lineCents} = ${table.unitCents} * ${table.quantity}`),
     check(
       'purchase_items_type_check',
-      sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material', 'consultation') and ((${table.productType} = 'consultation') = (${table.productId} is null))`,
+      sql`${table.productType} in ('consultation_package', 'program', 'course', 'digital_material', 'subscription', 'consultation') and ((${table.productType} = 'consultation') = (${table.productId} is null))`,
     ),
   ],
 )

@@ -1,5 +1,6 @@
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
+import { startPaidPeriod } from '#server/subscriptions/periods.ts'
 import { insertRefund, itemsOf, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
 import { decide, type PaymentSignal } from './statuses'
 
@@ -57,12 +58,19 @@ export async function applySignal(
   else if (Object.keys(changes).length > 0) updated = await updatePurchase(tx, purchase.id, changes, now)
 
   let booked: number | null = null
+  const lateRefunds: RefundRow[] = []
   if (outcome.grant) {
     await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
     if (purchase.holdsTime) booked = await confirmHeldAppointment(tx, purchase.id, new Date(now))
+    // A subscription's period starts with its payment (decision 0052); one over meanwhile gives the money back.
+    if (purchase.subscriptionId !== null && (await startPaidPeriod(tx, updated, now)).late && updated.stripePaymentIntentId && updated.status === 'paid') {
+      const refund = await insertRefund(tx, { purchaseId: updated.id, paymentIntentId: updated.stripePaymentIntentId, amountCents: updated.totalCents, reason: 'late_payment' }, now)
+      if (refund) lateRefunds.push(refund)
+      updated = await recordTransition(tx, updated, 'refunded', { source, eventId, now, changes: { refundedCents: updated.totalCents } })
+    }
   }
   if (outcome.revoke) await revokeGrants(tx, purchase.id, now)
-  const refunds: RefundRow[] = []
+  const refunds: RefundRow[] = [...lateRefunds]
   if (outcome.refund && outcome.refund.amountCents > 0) {
     const refund = await insertRefund(tx, { purchaseId: purchase.id, ...outcome.refund }, now)
     if (refund) refunds.push(refund)

@@ -62,10 +62,13 @@ export const MIN_PURCHASE_CENTS = 50
 const UNPAID_CANCELLABLE: readonly PurchaseStatus[] = ['pending', 'failed', 'expired']
 
 export const UNAVAILABLE = 'The payment service could not be reached. Nothing was charged; try again in a moment.'
-const unavailable = () => apiError(503, UNAVAILABLE, { code: 'payment_provider_unavailable' })
+/** Stripe could not be reached or refused to start: nothing was charged (503). */
+export const unavailableError = () => apiError(503, UNAVAILABLE, { code: 'payment_provider_unavailable' })
+const unavailable = unavailableError
 const paymentsOff = () => apiError(503, 'Payments are not available.', { code: 'payments_off' })
 
-function stripeOf(services: Services): Stripe {
+/** The Stripe client, or a 503 when payments are not set up. */
+export function stripeOf(services: Services): Stripe {
   if (!services.stripe) throw paymentsOff()
   return services.stripe
 }
@@ -254,6 +257,14 @@ export async function insertConsultationPurchase(tx: Writer, buyerId: number, sa
  * the answer is 503.
  */
 export async function startConsultationPayment(services: Services, purchase: PurchaseRow, buyer: Buyer, urls: ReturnUrls & { expiresAt: number }): Promise<PurchaseRow> {
+  return startPayment(services, stripeOf(services), purchase, buyer, urls)
+}
+
+/**
+ * Starts the payment of a purchase written elsewhere (a subscription's period, decision 0052): a
+ * PIX code, or a card's Checkout page. Stripe away: the purchase fails and the answer is 503.
+ */
+export async function startPurchasePayment(services: Services, purchase: PurchaseRow, buyer: Buyer, urls: ReturnUrls): Promise<PurchaseRow> {
   return startPayment(services, stripeOf(services), purchase, buyer, urls)
 }
 

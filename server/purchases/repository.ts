@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql
 import type { Database, Writer } from '#server/db/client.ts'
 import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
+import { periodPurchaseEnded } from '#server/subscriptions/periods.ts'
 import {
   appointments,
   consultationCredits,
@@ -32,8 +33,9 @@ export type GrantRow = typeof purchaseGrants.$inferSelect
 export type NewPurchaseItem = Omit<typeof purchaseItems.$inferInsert, 'id' | 'purchaseId'>
 /** A line of a product of the catalogue (every line but a consultation's). */
 export type CatalogueItem = PurchaseItemRow & { productId: number; productType: Exclude<ProductType, 'subscription'> }
-/** The lines of products of the catalogue: a consultation's line is no product (decision 0051). */
-export const catalogueItems = (items: PurchaseItemRow[]): CatalogueItem[] => items.filter((item): item is CatalogueItem => item.productId !== null && item.productType !== 'consultation')
+/** The lines of products of the catalogue: a consultation's line is no product (decision 0051), a subscription's period grants nothing of its own (decision 0052). */
+export const catalogueItems = (items: PurchaseItemRow[]): CatalogueItem[] =>
+  items.filter((item): item is CatalogueItem => item.productId !== null && item.productType !== 'consultation' && item.productType !== 'subscription')
 export type { Writer }
 type Reader = Pick<Database, 'select'>
 
@@ -121,7 +123,7 @@ const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled
  */
 export async function recordTransition(
   tx: Writer,
-  purchase: Pick<PurchaseRow, 'id' | 'status'>,
+  purchase: Pick<PurchaseRow, 'id' | 'status' | 'subscriptionId'>,
   to: PurchaseStatus,
   { source, eventId = null, now, changes = {} }: { source: TransitionSource; eventId?: string | null; now: number; changes?: Partial<typeof purchases.$inferInsert> },
 ): Promise<PurchaseRow> {
@@ -131,7 +133,11 @@ export async function recordTransition(
     .where(eq(purchases.id, purchase.id))
     .returning()
   await tx.insert(purchaseTransitions).values({ purchaseId: purchase.id, fromStatus: purchase.status, toStatus: to, at: new Date(now), source, stripeEventId: eventId })
-  if (ENDED_UNPAID.includes(to)) await releaseHeldAppointment(tx, purchase.id, new Date(now))
+  if (ENDED_UNPAID.includes(to)) {
+    await releaseHeldAppointment(tx, purchase.id, new Date(now))
+    // A subscription never paid ends with its first payment (decision 0052).
+    await periodPurchaseEnded(tx, purchase, now)
+  }
   return row!
 }
 
@@ -144,7 +150,7 @@ export async function updatePurchase(tx: Writer, id: number, changes: Partial<ty
   return row!
 }
 
-type NewPurchase = Pick<typeof purchases.$inferInsert, 'userId' | 'method' | 'totalCents' | 'idempotencyKey' | 'holdsTime'>
+type NewPurchase = Pick<typeof purchases.$inferInsert, 'userId' | 'method' | 'totalCents' | 'idempotencyKey' | 'holdsTime' | 'subscriptionId'>
 
 /** A new pending purchase with its items and its first transition, all or nothing. */
 export async function insertPurchase(db: Database, values: NewPurchase, items: NewPurchaseItem[], now: number): Promise<PurchaseRow> {

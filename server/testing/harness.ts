@@ -223,6 +223,7 @@ const RESETTABLE_TABLES = [
   'purchase_grants',
   'consultation_credits',
   'purchase_refunds',
+  'subscriptions',
 ]
 
 /**

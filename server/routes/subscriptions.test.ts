@@ -1,0 +1,241 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type Stripe from 'stripe'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { ProviderApp } from '#server/app.ts'
+import type { Database } from '#server/db/client.ts'
+import { fakeStripeObjects, outbox, products, purchaseRefunds, purchases, subscriptions } from '#server/db/schema.ts'
+import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { purchasesTick } from '#server/purchases/payments.ts'
+import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { client, PUBLIC_URL } from '#server/testing/harness.ts'
+
+/**
+ * Subscriptions at the provider (issue 24, decision 0052): a plan paid by PIX one period at a
+ * time (reminded 7 days before the end, lapsing unpaid), a fixed-term plan, cancelling at the
+ * period's end or within the 7 days (the withdrawal), one live subscription per plan, and who may
+ * do what.
+ */
+
+// Tuesday 2026-03-10, 12:00 in São Paulo.
+const NOW = Date.parse('2026-03-10T15:00:00Z')
+const DAY = 86_400_000
+const setup = withFakeStripe(NOW)
+
+let app: ProviderApp
+let db: Database
+let api: ReturnType<typeof client>
+let secret: string
+const tokens: Record<'patient' | 'patient2' | 'professional' | 'admin', string> = { patient: '', patient2: '', professional: '', admin: '' }
+const plan: Record<'monthly' | 'trial' | 'course', number> = { monthly: 0, trial: 0, course: 0 }
+
+async function signIn() {
+  tokens.patient = (await api.login('paciente@innera.local')).access
+  tokens.patient2 = (await api.login('paciente2@innera.local')).access
+  tokens.professional = (await api.login('profissional@innera.local')).access
+  tokens.admin = (await api.login('admin@innera.local')).access
+}
+
+const productId = async (slug: string) => (await db.select({ id: products.id }).from(products).where(eq(products.slug, slug)))[0]!.id
+
+beforeAll(async () => {
+  app = setup.fake.app
+  db = setup.database.db
+  api = client(app)
+  secret = app.services.config.stripe.webhookSecret!
+  await signIn()
+  plan.monthly = await productId('plano-mensal')
+  plan.trial = await productId('teste-7-dias')
+  plan.course = await productId('curso-sono-reparador')
+})
+
+/** Moves the clock on; tokens last 5 minutes, so everyone signs in again. */
+async function later(ms: number) {
+  setup.time.advance(ms / 1000)
+  await signIn()
+}
+
+let keys = 0
+const newKey = () => `subscription-key-${String(++keys).padStart(6, '0')}`
+const URLS = { success_url: 'http://app.test/compras/{PURCHASE_ID}', cancel_url: 'http://app.test/assinaturas' }
+
+function subscribe(product: number, method: 'pix' | 'card' = 'pix', { token = tokens.patient, key = newKey() } = {}) {
+  return api.post('/subscriptions/create/', { product_id: product, method, idempotency_key: key, ...(method === 'card' && URLS) }, { token })
+}
+
+const purchaseRow = async (id: number) => (await db.select().from(purchases).where(eq(purchases.id, id)))[0]!
+const subscriptionRow = async (id: number) => (await db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!
+
+async function event(type: string, objectId: string): Promise<Stripe.Event> {
+  const rows = await db
+    .select({ data: fakeStripeObjects.data })
+    .from(fakeStripeObjects)
+    .where(and(eq(fakeStripeObjects.type, 'event'), sql`${fakeStripeObjects.data}->>'type' = ${type}`, sql`${fakeStripeObjects.data}->'data'->'object'->>'id' = ${objectId}`))
+    .orderBy(asc(fakeStripeObjects.createdAt), asc(fakeStripeObjects.id))
+  return rows.at(-1)!.data as unknown as Stripe.Event
+}
+
+function deliver(stripeEvent: Stripe.Event) {
+  const payload = JSON.stringify(stripeEvent)
+  return api.call('POST', '/purchases/webhook/', { rawBody: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(payload, secret, Math.floor(setup.time.clock() / 1000)) } })
+}
+
+/** The subscriber's bank pays (or refuses) the PIX code on the fake's page, and Stripe's event arrives. */
+async function settlePix(purchaseId: number, decision: 'succeed' | 'fail') {
+  const paymentIntentId = (await purchaseRow(purchaseId)).stripePaymentIntentId!
+  const response = await app.request(`${PUBLIC_URL}/fake-stripe/pix/${paymentIntentId}`, { method: 'POST', body: new URLSearchParams({ decision }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  await app.services.background.idle()
+  expect(response.status).toBe(303)
+  await deliver(await event(decision === 'succeed' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', paymentIntentId))
+}
+
+/** A subscription to the plan, its first code paid: active from now. */
+async function activeSubscription(product: number, token = tokens.patient): Promise<{ id: number; open_payment_id: number }> {
+  const created = await subscribe(product, 'pix', { token })
+  expect(created.status).toBe(201)
+  await settlePix(created.json.open_payment_id, 'succeed')
+  return created.json
+}
+
+const mailTo = async (email: string) => (await db.select().from(outbox).where(eq(outbox.to, email))).map((row) => row.subject)
+
+describe('a renewing plan paid by PIX, one period at a time', () => {
+  it('starts when its first code is paid, for a month; the same key is the same subscription; a second one to the plan is refused', async () => {
+    const key = newKey()
+    const created = await subscribe(plan.monthly, 'pix', { key })
+    expect(created.status).toBe(201)
+    expect(created.json).toMatchObject({ status: 'incomplete', method: 'pix', price_cents: 8990, has_access: false, plan: { slug: 'plano-mensal', renews: true }, payments: [{ status: 'pending', total_cents: 8990 }] })
+    const purchaseId = created.json.open_payment_id
+    expect((await api.get(`/purchases/${purchaseId}/`, { token: tokens.patient })).json).toMatchObject({ items: [{ product_type: 'subscription', product_id: plan.monthly }], pix: { data: expect.stringMatching(/^000201/) } })
+    expect((await subscribe(plan.monthly, 'pix', { key })).status).toBe(200)
+    expect((await subscribe(plan.monthly)).json).toMatchObject({ code: 'already_subscribed' })
+
+    await settlePix(purchaseId, 'succeed')
+    const active = await api.get(`/subscriptions/${created.json.id}/`, { token: tokens.patient })
+    expect(active.json).toMatchObject({
+      status: 'active',
+      has_access: true,
+      current_period_start: new Date(NOW).toISOString(),
+      current_period_end: '2026-04-10T15:00:00.000Z',
+      pay_next_from: '2026-04-03T15:00:00.000Z',
+      open_payment_id: null,
+      // Within the 7 days of subscribing, cancelling is the withdrawal.
+      cancellation: { refund_cents: 8990, withdrawal: true },
+    })
+    expect(await purchaseRow(purchaseId)).toMatchObject({ status: 'paid', periodStart: new Date(NOW), periodEnd: new Date('2026-04-10T15:00:00Z') })
+    // A second delivery of the payment changes nothing.
+    expect((await deliver(await event('payment_intent.succeeded', (await purchaseRow(purchaseId)).stripePaymentIntentId!))).json.outcome).toBe('duplicate')
+  })
+
+  it('reminds 7 days before the end, once; the next period paid early runs from the end; unpaid, it lapses and the subscriber is told', async () => {
+    const subscription = await activeSubscription(plan.monthly)
+    await later(23 * DAY)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ reminded: 0 })
+    await later(DAY + 60_000)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ reminded: 1 })
+    expect(await subscriptionsTick(app.services)).toMatchObject({ reminded: 0 })
+    expect(await mailTo('paciente@innera.local')).toContain('Sua assinatura Plano mensal vence em 10 de abril de 2026')
+
+    const next = await api.post(`/subscriptions/${subscription.id}/pay-next/`, {}, { token: tokens.patient })
+    expect(next.json.open_payment_id).toEqual(expect.any(Number))
+    // Asked again while its code is open: the same code.
+    expect((await api.post(`/subscriptions/${subscription.id}/pay-next/`, {}, { token: tokens.patient })).json.open_payment_id).toBe(next.json.open_payment_id)
+    await settlePix(next.json.open_payment_id, 'succeed')
+    expect(await subscriptionRow(subscription.id)).toMatchObject({ status: 'active', currentPeriodStart: new Date(NOW), currentPeriodEnd: new Date('2026-05-10T15:00:00Z') })
+    expect(await purchaseRow(next.json.open_payment_id)).toMatchObject({ periodStart: new Date('2026-04-10T15:00:00Z'), periodEnd: new Date('2026-05-10T15:00:00Z') })
+    // Past its 7 days, cancelling ends it with the period, nothing refunded.
+    expect((await api.get(`/subscriptions/${subscription.id}/`, { token: tokens.patient })).json.cancellation).toMatchObject({ refund_cents: 0, withdrawal: false })
+
+    // The next reminder comes for the next period; nobody pays; it lapses at its end.
+    await later(Date.parse('2026-05-10T15:00:00Z') - setup.time.clock() + 60_000)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ ended: 1 })
+    expect(await subscriptionRow(subscription.id)).toMatchObject({ status: 'ended', endedReason: 'lapsed' })
+    expect(await mailTo('paciente@innera.local')).toContain('Sua assinatura Plano mensal terminou')
+    expect((await api.get(`/subscriptions/${subscription.id}/`, { token: tokens.patient })).json).toMatchObject({ status: 'ended', has_access: false, cancellation: null })
+  })
+})
+
+describe('cancelling', () => {
+  it('within the 7 days: the withdrawal, the payment refunded in full and the end at once; after them: at the period’s end, undone by resume', async () => {
+    const created = await subscribe(plan.monthly, 'pix', { token: tokens.patient2 })
+    await settlePix(created.json.open_payment_id, 'succeed')
+    const withdrawn = await api.post(`/subscriptions/${created.json.id}/cancel/`, {}, { token: tokens.patient2 })
+    expect(withdrawn.json).toMatchObject({ status: 'ended', ended_reason: 'withdrawn', has_access: false, payments: [{ status: 'refunded' }] })
+    expect(await db.select().from(purchaseRefunds).where(eq(purchaseRefunds.purchaseId, created.json.open_payment_id))).toMatchObject([{ amountCents: 8990, reason: 'cancel' }])
+
+    const again = await subscribe(plan.monthly, 'pix', { token: tokens.patient2 })
+    await settlePix(again.json.open_payment_id, 'succeed')
+    await later(8 * DAY)
+    const atEnd = await api.post(`/subscriptions/${again.json.id}/cancel/`, {}, { token: tokens.patient2 })
+    expect(atEnd.json).toMatchObject({ status: 'active', cancel_at_period_end: true, has_access: true, pay_next_from: null })
+    expect((await api.post(`/subscriptions/${again.json.id}/pay-next/`, {}, { token: tokens.patient2 })).json).toMatchObject({ code: 'cancelled_at_period_end' })
+    expect((await api.post(`/subscriptions/${again.json.id}/resume/`, {}, { token: tokens.patient2 })).json).toMatchObject({ cancel_at_period_end: false })
+    await api.post(`/subscriptions/${again.json.id}/cancel/`, {}, { token: tokens.patient2 })
+    await later(30 * DAY)
+    await subscriptionsTick(app.services)
+    expect(await subscriptionRow(again.json.id)).toMatchObject({ status: 'ended', endedReason: 'cancelled' })
+  })
+
+  it('a subscription never paid ends with its code (refused, expired or cancelled), and the plan may be taken again', async () => {
+    const refused = await subscribe(plan.trial, 'pix', { token: tokens.patient2 })
+    await settlePix(refused.json.open_payment_id, 'fail')
+    expect(await subscriptionRow(refused.json.id)).toMatchObject({ status: 'ended', endedReason: 'not_paid' })
+
+    const expiring = await subscribe(plan.trial, 'pix', { token: tokens.patient2 })
+    await later(32 * 60_000)
+    await purchasesTick(app.services)
+    expect(await subscriptionRow(expiring.json.id)).toMatchObject({ status: 'ended', endedReason: 'not_paid' })
+
+    const cancelled = await subscribe(plan.trial, 'pix', { token: tokens.patient2 })
+    expect((await api.post(`/subscriptions/${cancelled.json.id}/cancel/`, {}, { token: tokens.patient2 })).json).toMatchObject({ status: 'ended', ended_reason: 'cancelled' })
+    expect(await purchaseRow(cancelled.json.open_payment_id)).toMatchObject({ status: 'cancelled' })
+  })
+})
+
+describe('a fixed-term plan', () => {
+  it('the 7-day trial: paid once, 7 days of access, no reminder, over at its end', async () => {
+    const created = await subscribe(plan.trial, 'pix')
+    expect(created.json).toMatchObject({ plan: { renews: false }, price_cents: 990 })
+    await settlePix(created.json.open_payment_id, 'succeed')
+    const running = (await api.get(`/subscriptions/${created.json.id}/`, { token: tokens.patient })).json
+    expect(running).toMatchObject({ status: 'active', pay_next_from: null })
+    expect(Date.parse(running.current_period_end) - Date.parse(running.current_period_start)).toBe(7 * DAY)
+    expect((await api.post(`/subscriptions/${created.json.id}/pay-next/`, {}, { token: tokens.patient })).json).toMatchObject({ code: 'not_renewable' })
+    await later(7 * DAY + 60_000)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ reminded: 0 })
+    expect(await subscriptionRow(created.json.id)).toMatchObject({ status: 'ended', endedReason: 'term_over' })
+  })
+
+  it('by card: Stripe’s Checkout page for the one payment', async () => {
+    const created = await subscribe(plan.trial, 'card', { token: tokens.patient2 })
+    expect(created.status).toBe(201)
+    const purchase = await purchaseRow(created.json.open_payment_id)
+    expect(purchase).toMatchObject({ method: 'card', status: 'pending', subscriptionId: created.json.id })
+    expect(purchase.checkoutUrl).toMatch(/\/fake-stripe\/checkout\//)
+  })
+})
+
+describe('input and permissions', () => {
+  it('refuses what is no plan, a card without its return addresses, bad fields; only patients subscribe; another’s subscription is a 404', async () => {
+    expect((await subscribe(plan.course)).json).toMatchObject({ product_id: ['This product is not a subscription plan; buy it through a purchase.'] })
+    expect((await api.post('/subscriptions/create/', { product_id: plan.monthly, method: 'card', idempotency_key: newKey() }, { token: tokens.patient })).json).toMatchObject({
+      success_url: ['This field is required for a card payment.'],
+    })
+    expect((await api.post('/subscriptions/create/', { product_id: 'x', method: 'boleto', idempotency_key: 'short' }, { token: tokens.patient })).status).toBe(400)
+    expect((await subscribe(plan.monthly, 'pix', { token: tokens.professional })).status).toBe(403)
+    expect((await subscribe(plan.monthly, 'pix', { token: tokens.admin })).status).toBe(403)
+    expect((await api.post('/subscriptions/create/', { product_id: plan.monthly, method: 'pix', idempotency_key: newKey() })).status).toBe(401)
+
+    const mine = await activeSubscription(plan.monthly)
+    for (const path of ['', 'cancel/', 'resume/', 'pay-next/']) {
+      const call = path === '' ? api.get(`/subscriptions/${mine.id}/`, { token: tokens.patient2 }) : api.post(`/subscriptions/${mine.id}/${path}`, {}, { token: tokens.patient2 })
+      expect((await call).status, path).toBe(404)
+    }
+    // An admin reads anyone's; lists are one's own, private.
+    expect((await api.get(`/subscriptions/${mine.id}/`, { token: tokens.admin })).status).toBe(200)
+    const list = await api.get('/subscriptions/', { token: tokens.patient })
+    expect(list.headers.get('cache-control')).toBe('private, no-store')
+    expect(list.json.results.every((item: { id: number }) => typeof item.id === 'number')).toBe(true)
+    expect((await api.get('/subscriptions/', { token: tokens.professional })).json.count).toBe(0)
+  })
+})

@@ -1,0 +1,113 @@
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
+import type { Database, Writer } from '#server/db/client.ts'
+import { purchases, subscriptions, type SubscriptionEndReason } from '#server/db/schema.ts'
+
+/** A subscription's rows (decision 0052): reads, the locked read and the writes of its service. */
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect
+type Reader = Pick<Database, 'select'>
+
+export async function findSubscription(db: Reader, id: number): Promise<SubscriptionRow | undefined> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id))
+  return row
+}
+
+export async function findSubscriptionByKey(db: Reader, userId: number, key: string): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.idempotencyKey, key)))
+  return row
+}
+
+/** Our subscription for a Stripe Subscription (or, before Stripe named it, ours by id from its metadata). */
+export async function findSubscriptionByStripe(db: Reader, ref: { stripeSubscriptionId?: string; subscriptionId?: number }): Promise<SubscriptionRow | undefined> {
+  const conditions = [
+    ...(ref.stripeSubscriptionId ? [eq(subscriptions.stripeSubscriptionId, ref.stripeSubscriptionId)] : []),
+    ...(ref.subscriptionId !== undefined ? [eq(subscriptions.id, ref.subscriptionId)] : []),
+  ]
+  if (conditions.length === 0) return undefined
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(or(...conditions))
+    .limit(1)
+  return row
+}
+
+/** The row, locked until the transaction ends: every change of a subscription is made under it. */
+export async function lockSubscription(tx: Writer, id: number): Promise<SubscriptionRow | undefined> {
+  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
+  return row
+}
+
+export async function insertSubscription(tx: Writer, values: Pick<typeof subscriptions.$inferInsert, 'userId' | 'productId' | 'method' | 'priceCents' | 'idempotencyKey'>, now: number): Promise<SubscriptionRow> {
+  const [row] = await tx
+    .insert(subscriptions)
+    .values({ ...values, status: 'incomplete', createdAt: new Date(now), updatedAt: new Date(now) })
+    .returning()
+  return row!
+}
+
+export async function updateSubscription(tx: Writer, id: number, changes: Partial<typeof subscriptions.$inferInsert>, now: number): Promise<SubscriptionRow> {
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ ...changes, updatedAt: new Date(now) })
+    .where(eq(subscriptions.id, id))
+    .returning()
+  return row!
+}
+
+/** Over: its access ends now (or at the end the caller names) and it holds no place any more. */
+export function endSubscription(tx: Writer, subscription: Pick<SubscriptionRow, 'id'>, reason: SubscriptionEndReason, now: number, changes: Partial<typeof subscriptions.$inferInsert> = {}) {
+  return updateSubscription(tx, subscription.id, { ...changes, status: 'ended', endedAt: new Date(now), endedReason: reason, checkoutUrl: null }, now)
+}
+
+export async function countSubscriptionsOf(db: Reader, userId: number): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(subscriptions).where(eq(subscriptions.userId, userId))
+  return row?.value ?? 0
+}
+
+export async function subscriptionsPageOf(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }): Promise<SubscriptionRow[]> {
+  return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)).limit(limit).offset(offset)
+}
+
+/** A subscription's payments (its purchases), newest first. */
+export async function paymentsOf(db: Reader, subscriptionId: number) {
+  return db.select().from(purchases).where(eq(purchases.subscriptionId, subscriptionId)).orderBy(desc(purchases.createdAt), desc(purchases.id))
+}
+
+/** PIX subscriptions that renew, are not being cancelled, and whose reminder for this period is due and not yet sent. */
+export async function dueForReminder(db: Reader, { remindBefore, now, limit }: { remindBefore: number; now: number; limit: number }): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        inArray(subscriptions.status, ['trialing', 'active']),
+        eq(subscriptions.method, 'pix'),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        isNotNull(subscriptions.currentPeriodEnd),
+        lte(subscriptions.currentPeriodEnd, new Date(now + remindBefore)),
+        gt(subscriptions.currentPeriodEnd, new Date(now)),
+        or(isNull(subscriptions.remindedFor), sql`${subscriptions.remindedFor} <> ${subscriptions.currentPeriodEnd}`),
+      ),
+    )
+    .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+    .limit(limit)
+}
+
+/** Live subscriptions whose period is over (the tick ends those Stripe does not renew). */
+export async function periodOver(db: Reader, { now, limit }: { now: number; limit: number }): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(and(inArray(subscriptions.status, ['trialing', 'active', 'past_due']), lte(subscriptions.currentPeriodEnd, new Date(now))))
+    .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+    .limit(limit)
+}
+
+/** Card subscriptions whose renewal failed and is still unpaid. */
+export async function pastDue(db: Reader, { limit }: { limit: number }): Promise<SubscriptionRow[]> {
+  return db.select().from(subscriptions).where(eq(subscriptions.status, 'past_due')).orderBy(asc(subscriptions.pastDueSince), asc(subscriptions.id)).limit(limit)
+}
