@@ -1,20 +1,32 @@
 import { and, sql } from 'drizzle-orm'
 import { fakeStripeObjects } from '#server/db/schema.ts'
+import type { Database } from '#server/db/client.ts'
 import { priceOfItem } from './fake-stripe-catalog'
-import { invalidRequest, missingParam } from './fake-stripe-errors'
+import { FakeStripeError, invalidRequest, missingParam } from './fake-stripe-errors'
 import type { FormParams } from './fake-stripe-form'
 import { integer, list, metadata, object, oneOf, onlyKnown, onlyKnownIn, text, textList } from './fake-stripe-params'
-import { inTransaction, insertPaymentIntent, payWithTestCard, type FakeStripeContext, type TestCard } from './fake-stripe-payments'
+import { attachTestCard, checkoutCustomer, inTransaction, insertPaymentIntent, payWithTestCard, type FakeStripeContext, type TestCard } from './fake-stripe-payments'
 import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject, type Writer } from './fake-stripe-store'
+import { checkSubscriptionPrices, insertSubscription } from './fake-stripe-subscriptions'
 
 /**
- * The fake Stripe's Checkout Sessions in `payment` mode (decision 0046): the hosted page
- * (`url`, fake-stripe-pages.ts) takes Stripe's test card numbers; the PaymentIntent is made at
- * the first attempt, as Stripe does, and a decline leaves the session open for another card. A
- * paid session is `complete`/`paid` with `checkout.session.completed`, and the browser goes to
- * `success_url` (`{CHECKOUT_SESSION_ID}` filled in); an unpaid one expires at `expires_at`
- * (`checkout.session.expired`, its PaymentIntent canceled). Cards only: PIX charges are
- * PaymentIntents of their own.
+ * The fake Stripe's Checkout Sessions (decision 0046), cards only (PIX charges are
+ * PaymentIntents of their own). The hosted page (`url`, fake-stripe-pages.ts) takes Stripe's test
+ * card numbers; a decline shows Stripe's message and leaves the session open for another card;
+ * a completed session is `complete` with `checkout.session.completed`, and the browser goes to
+ * `success_url` (`{CHECKOUT_SESSION_ID}` filled in); an open one expires at `expires_at`
+ * (`checkout.session.expired`).
+ *
+ * - `mode=payment`: the PaymentIntent is made at the first attempt, as Stripe does; paid, the
+ *   session is `paid`; expired, its PaymentIntent is canceled.
+ * - `mode=subscription`: recurring prices, `subscription_data[trial_period_days]`,
+ *   `[metadata]`, `[description]`. On a good card the Customer (the session's, or a new one from
+ *   the e-mail typed), the card as a PaymentMethod attached to it and the Subscription (made as
+ *   `subscriptions.create` makes one: a trial `trialing` with a paid R$ 0 invoice, else the first
+ *   invoice charged to the card and `active`) are written in the session's transaction; the
+ *   session gets `customer`, `subscription`, `invoice` and `payment_status` `paid` (or
+ *   `no_payment_required` when nothing was due). A card that cannot be attached or whose first
+ *   charge is declined leaves nothing of the attempt: no customer, no subscription.
  */
 
 const SESSION_PARAMS = [
@@ -35,10 +47,13 @@ const SESSION_PARAMS = [
   'ui_mode',
   'submit_type',
   'billing_address_collection',
+  'subscription_data',
 ]
 const MIN_LIFETIME_SECONDS = 30 * 60
 const MAX_LIFETIME_SECONDS = 24 * 60 * 60
 const LOCALES = ['auto', 'pt-BR', 'pt', 'en', 'es', 'es-419'] as const
+/** Stripe's longest trial (`subscription_data[trial_period_days]`: 1 to 730 days). */
+const MAX_TRIAL_DAYS = 730
 
 type LineItem = { id: string; object: 'item'; amount_discount: number; amount_subtotal: number; amount_tax: number; amount_total: number; currency: string; description: string; price: StripeObject; quantity: number }
 
@@ -63,7 +78,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
   onlyKnown(params, SESSION_PARAMS)
   const mode = oneOf(params, 'mode', ['payment', 'subscription', 'setup'])
   if (!mode) throw missingParam('mode')
-  if (mode !== 'payment') throw invalidRequest(`The fake Stripe's Checkout supports mode=payment, not ${mode}.`, { param: 'mode' })
+  if (mode === 'setup') throw invalidRequest("The fake Stripe's Checkout supports mode=payment and mode=subscription, not setup.", { param: 'mode' })
   if ((oneOf(params, 'ui_mode', ['hosted', 'embedded', 'custom']) ?? 'hosted') !== 'hosted') throw invalidRequest("The fake Stripe's Checkout supports ui_mode=hosted only.", { param: 'ui_mode' })
   const successUrl = url(params, 'success_url')
   if (!successUrl) throw missingParam('success_url')
@@ -76,8 +91,22 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
   const customerEmail = text(params, 'customer_email') || null
   if (customerId && customerEmail) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', { param: 'customer_email' })
   const intentData = object(params, 'payment_intent_data')
+  const subscriptionData = object(params, 'subscription_data')
+  if (mode === 'subscription') {
+    if (intentData) throw invalidRequest('You can only specify `payment_intent_data` in `payment` mode; use `subscription_data` in `subscription` mode.', { param: 'payment_intent_data' })
+    if (params.submit_type !== undefined) throw invalidRequest('`submit_type` can only be specified on Checkout Sessions in `payment` mode.', { param: 'submit_type' })
+  } else if (subscriptionData) {
+    throw invalidRequest('You can only specify `subscription_data` in `subscription` mode.', { param: 'subscription_data' })
+  }
   onlyKnownIn(intentData, 'payment_intent_data', ['metadata', 'description', 'receipt_email', 'statement_descriptor', 'statement_descriptor_suffix'])
   metadata((intentData ?? {}) as FormParams)
+  onlyKnownIn(subscriptionData, 'subscription_data', ['trial_period_days', 'metadata', 'description'])
+  const trialDays = integer(subscriptionData, 'trial_period_days', 'subscription_data[trial_period_days]')
+  if (trialDays !== undefined && (trialDays < 1 || trialDays > MAX_TRIAL_DAYS)) {
+    throw invalidRequest(`subscription_data[trial_period_days] has to be between 1 and ${MAX_TRIAL_DAYS}.`, { param: 'subscription_data[trial_period_days]' })
+  }
+  metadata((subscriptionData ?? {}) as FormParams)
+  text(subscriptionData, 'description', 'subscription_data[description]')
   const nowSeconds = unixSeconds(context.now)
   const expiresAt = integer(params, 'expires_at') ?? nowSeconds + MAX_LIFETIME_SECONDS
   if (expiresAt < nowSeconds + MIN_LIFETIME_SECONDS || expiresAt > nowSeconds + MAX_LIFETIME_SECONDS) {
@@ -98,7 +127,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       if (quantity === undefined) throw missingParam(`${path}[quantity]`)
       if (quantity < 1 || quantity > 999_999) throw invalidRequest('Quantity must be between 1 and 999999.', { param: `${path}[quantity]` })
       const price = await priceOfItem(tx, item, context, path)
-      if (price.type === 'recurring') {
+      if (mode === 'payment' && price.type === 'recurring') {
         throw invalidRequest('You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', { param: `${path}[price]` })
       }
       const product = await findObject(tx, price.product as string, 'product')
@@ -118,8 +147,24 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
     }
     const currency = lineItems[0]!.currency
     if (lineItems.some((item) => item.currency !== currency)) throw invalidRequest('All prices on a Checkout Session must have the same currency.', { param: 'line_items' })
+    if (mode === 'subscription') {
+      if (!lineItems.some((item) => item.price.type === 'recurring')) {
+        throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', { param: 'line_items' })
+      }
+      // Stripe would put one-time prices on the first invoice; the fake's invoices bill the subscription's items only.
+      const oneTime = lineItems.findIndex((item) => item.price.type !== 'recurring')
+      if (oneTime !== -1) {
+        throw invalidRequest("The fake Stripe's Checkout in `subscription` mode takes recurring prices only, not one-time ones beside them.", { param: `line_items[${oneTime}][price]` })
+      }
+      checkSubscriptionPrices(lineItems.map((item, index) => ({ price: item.price, param: `line_items[${index}][price]` })))
+    }
     const total = lineItems.reduce((sum, item) => sum + item.amount_total, 0)
-    if (currency === 'brl' && total < 50) throw invalidRequest('The Checkout Session’s total amount due must add up to at least R$0.50 brl', { code: 'amount_too_small', param: 'line_items' })
+    // What is charged now: in subscription mode the first period's invoice, nothing with a trial.
+    const due = mode === 'subscription' && trialDays !== undefined ? 0 : total
+    if (currency === 'brl' && due < 50 && (mode === 'payment' || due > 0)) {
+      throw invalidRequest('The Checkout Session’s total amount due must add up to at least R$0.50 brl', { code: 'amount_too_small', param: 'line_items' })
+    }
+    const subscriptionMode = mode === 'subscription'
 
     const id = `cs_test_${newId('x', 58).slice(2)}`
     const session: StripeObject = {
@@ -129,8 +174,8 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       after_expiration: null,
       allow_promotion_codes: null,
       allowed_payment_method_types: textList(params, 'allowed_payment_method_types') ?? null,
-      amount_subtotal: total,
-      amount_total: total,
+      amount_subtotal: due,
+      amount_total: due,
       automatic_tax: { enabled: false, liability: null, provider: null, status: null },
       billing_address_collection: text(params, 'billing_address_collection') || null,
       cancel_url: cancelUrl,
@@ -146,7 +191,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
       customer: customerId,
       customer_account: null,
-      customer_creation: customerId ? null : 'if_required',
+      customer_creation: customerId ? null : subscriptionMode ? 'always' : 'if_required',
       customer_details: null,
       customer_email: customerEmail,
       discounts: [],
@@ -162,11 +207,11 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       origin_context: null,
       payment_intent: null,
       payment_link: null,
-      payment_method_collection: 'if_required',
+      payment_method_collection: subscriptionMode ? 'always' : 'if_required',
       payment_method_configuration_details: null,
       payment_method_options: { card: { request_three_d_secure: 'automatic' } },
       payment_method_types: ['card'],
-      payment_status: 'unpaid',
+      payment_status: due === 0 ? 'no_payment_required' : 'unpaid',
       permissions: null,
       recovered_from: null,
       saved_payment_method_options: null,
@@ -182,8 +227,8 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       ui_mode: 'hosted',
       url: `${context.publicUrl}/fake-stripe/checkout/${id}`,
       wallet_options: null,
-      // Kept for the PaymentIntent the first attempt makes; Stripe keeps it too, unseen.
-      payment_intent_data: intentData ?? {},
+      // Kept for the PaymentIntent the first attempt makes, or the subscription; Stripe keeps them too, unseen.
+      ...(subscriptionMode ? { subscription_data: subscriptionData ?? {} } : { payment_intent_data: intentData ?? {} }),
     }
     await insertObject(tx, session, context.now)
     await insertObject(tx, { id: lineItemsId(id), object: 'checkout_line_items', data: lineItems }, context.now)
@@ -193,7 +238,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
 
 /** The session as Stripe shows it: without what the fake keeps for itself. */
 export function publicSession(session: StripeObject): StripeObject {
-  const { payment_intent_data: _kept, ...shown } = session
+  const { payment_intent_data: _intentData, subscription_data: _subscriptionData, ...shown } = session
   return shown as StripeObject
 }
 
@@ -265,6 +310,7 @@ export async function payCheckoutSession(context: FakeStripeContext, id: string,
     let session = await lockObject(tx, id, 'checkout.session')
     if (isPastExpiry(session, context.now)) session = await expireLocked(tx, session, context)
     if (session.status !== 'open') return { outcome: 'closed', session: publicSession(session) }
+    if (session.mode === 'subscription') return subscribeLocked(tx, context, session, payer)
 
     if (!session.payment_intent) {
       const intentData = (session.payment_intent_data ?? {}) as FormParams
@@ -295,4 +341,48 @@ export async function payCheckoutSession(context: FakeStripeContext, id: string,
     await recordEvent(tx, 'checkout.session.completed', shown, context)
     return { outcome: 'paid', session: shown, redirectTo: (session.success_url as string).replaceAll('{CHECKOUT_SESSION_ID}', id) }
   })
+}
+
+/**
+ * A subscription-mode session's good card: the customer, the card attached to it and the
+ * subscription (charged as `subscriptions.create` with `payment_behavior=error_if_incomplete`),
+ * in a savepoint of the session's transaction, so a card refused when attached or at the first
+ * charge leaves nothing of the attempt and the session open.
+ */
+async function subscribeLocked(tx: Database, context: FakeStripeContext, session: StripeObject, payer: { card: TestCard; email: string; name: string }): Promise<CheckoutAttempt> {
+  session.customer_details = { address: null, business_name: null, email: payer.email, individual_name: null, name: payer.name || null, phone: null, tax_exempt: 'none', tax_ids: [] }
+  const data = (session.subscription_data ?? {}) as FormParams
+  let subscription: StripeObject
+  try {
+    subscription = await inTransaction(tx, async (attempt) => {
+      const customer = await checkoutCustomer(attempt, context, session.customer as string | null, { email: payer.email, name: payer.name || null })
+      const attached = await attachTestCard(attempt, context, payer.card, customer.id, { name: payer.name || null, email: payer.email })
+      if (attached.cardError) throw new FakeStripeError(402, attached.cardError)
+      const items = ((await findObject(attempt, lineItemsId(session.id), 'checkout_line_items'))?.data ?? []) as LineItem[]
+      return insertSubscription(attempt, context, {
+        customerId: customer.id,
+        items: items.map((item, index) => ({ price: item.price, quantity: item.quantity, param: `line_items[${index}][price]` })),
+        trialDays: integer(data, 'trial_period_days'),
+        defaultPaymentMethod: attached.paymentMethod,
+        metadata: metadata(data),
+        description: text(data, 'description') || null,
+        cancelAtPeriodEnd: false,
+        behavior: 'error_if_incomplete',
+      })
+    })
+  } catch (error) {
+    if (!(error instanceof FakeStripeError) || error.status !== 402) throw error
+    await saveObject(tx, session)
+    return { outcome: 'declined', session: publicSession(session), message: error.body.message }
+  }
+  session.status = 'complete'
+  session.customer = subscription.customer
+  session.subscription = subscription.id
+  session.invoice = subscription.latest_invoice
+  session.payment_status = (session.amount_total as number) > 0 ? 'paid' : 'no_payment_required'
+  session.url = null
+  await saveObject(tx, session)
+  const shown = publicSession(session)
+  await recordEvent(tx, 'checkout.session.completed', shown, context)
+  return { outcome: 'paid', session: shown, redirectTo: (session.success_url as string).replaceAll('{CHECKOUT_SESSION_ID}', session.id) }
 }

@@ -42,7 +42,20 @@ type CardOutcome =
   | { kind: 'review' }
   | { kind: 'decline'; code: string; declineCode: string; message: string }
 
-export type TestCard = { number: string; paymentMethod: string; brand: 'visa' | 'mastercard'; outcome: CardOutcome; label: string }
+export type TestCard = {
+  number: string
+  paymentMethod: string
+  brand: 'visa' | 'mastercard'
+  /** What a charge to the card gives. */
+  outcome: CardOutcome
+  /**
+   * A declining card whose attaching to a Customer still succeeds (Stripe's 4000 0000 0000 0341):
+   * saved for a subscription, its charges fail later. Any other declining card is refused already
+   * when it is attached.
+   */
+  attachesThenDeclines?: true
+  label: string
+}
 
 /** Stripe's documented test cards the fake knows (card numbers on the hosted page, PaymentMethods through the API). */
 export const TEST_CARDS: readonly TestCard[] = [
@@ -70,6 +83,14 @@ export const TEST_CARDS: readonly TestCard[] = [
     label: 'Declined (expired_card)',
   },
   { number: '4000000000009235', paymentMethod: 'pm_card_riskLevelElevated', brand: 'visa', outcome: { kind: 'review' }, label: 'Approved, placed in review (elevated risk)' },
+  {
+    number: '4000000000000341',
+    paymentMethod: 'pm_card_chargeCustomerFail',
+    brand: 'visa',
+    outcome: { kind: 'decline', code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' },
+    attachesThenDeclines: true,
+    label: 'Attaches to a customer (a subscription with a trial), then every charge is declined',
+  },
 ]
 
 const METHOD_TYPES = ['card', 'pix'] as const
@@ -93,7 +114,21 @@ const CUSTOMER_PARAMS = ['email', 'name', 'phone', 'description', 'metadata', 'p
 
 export async function createCustomer(context: FakeStripeContext, params: FormParams): Promise<StripeObject> {
   onlyKnown(params, CUSTOMER_PARAMS)
-  const customer: StripeObject = {
+  const customer = newCustomer(context, {
+    email: text(params, 'email') || null,
+    name: text(params, 'name') || null,
+    phone: text(params, 'phone') || null,
+    description: text(params, 'description') || null,
+    metadata: metadata(params),
+    preferredLocales: textList(params, 'preferred_locales') ?? [],
+  })
+  return inTransaction(context.db, (tx) => insertCustomer(tx, context, customer))
+}
+
+type NewCustomer = { email: string | null; name: string | null; phone?: string | null; description?: string | null; metadata?: Record<string, string>; preferredLocales?: string[] }
+
+function newCustomer(context: FakeStripeContext, fields: NewCustomer): StripeObject {
+  return {
     id: newId('cus', 14),
     object: 'customer',
     address: null,
@@ -102,36 +137,53 @@ export async function createCustomer(context: FakeStripeContext, params: FormPar
     currency: null,
     default_source: null,
     delinquent: false,
-    description: text(params, 'description') || null,
+    description: fields.description ?? null,
     discount: null,
-    email: text(params, 'email') || null,
+    email: fields.email,
     invoice_prefix: newId('x', 8).slice(2).toUpperCase(),
     invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
     livemode: false,
-    metadata: metadata(params),
-    name: text(params, 'name') || null,
-    phone: text(params, 'phone') || null,
-    preferred_locales: textList(params, 'preferred_locales') ?? [],
+    metadata: fields.metadata ?? {},
+    name: fields.name,
+    phone: fields.phone ?? null,
+    preferred_locales: fields.preferredLocales ?? [],
     shipping: null,
     tax_exempt: 'none',
     test_clock: null,
   }
-  return inTransaction(context.db, async (tx) => {
-    await insertObject(tx, customer, context.now)
-    await recordEvent(tx, 'customer.created', customer, context)
-    return customer
-  })
+}
+
+async function insertCustomer(tx: Writer, context: FakeStripeContext, customer: StripeObject): Promise<StripeObject> {
+  await insertObject(tx, customer, context.now)
+  await recordEvent(tx, 'customer.created', customer, context)
+  return customer
+}
+
+/**
+ * The Customer a subscription-mode Checkout Session ends with: the session's own (given the
+ * e-mail typed on the page when it had none, `customer.updated`), or a new one from the e-mail
+ * and name typed (`customer.created`).
+ */
+export async function checkoutCustomer(tx: Writer, context: FakeStripeContext, customerId: string | null, payer: { email: string; name: string | null }): Promise<StripeObject> {
+  if (!customerId) return insertCustomer(tx, context, newCustomer(context, { email: payer.email, name: payer.name }))
+  const customer = await lockObject(tx, customerId, 'customer', 'customer')
+  if (!customer.email) {
+    customer.email = payer.email
+    await saveObject(tx, customer)
+    await recordEvent(tx, 'customer.updated', customer, context, { email: null })
+  }
+  return customer
 }
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
 
-function cardPaymentMethod(card: TestCard, now: number, billingName: string | null): StripeObject {
+function cardPaymentMethod(card: TestCard, now: number, billingName: string | null, billingEmail: string | null = null): StripeObject {
   const year = new Date(now).getUTCFullYear()
   return {
     id: newId('pm'),
     object: 'payment_method',
-    billing_details: { address: null, email: null, name: billingName, phone: null },
+    billing_details: { address: null, email: billingEmail, name: billingName, phone: null },
     card: {
       brand: card.brand,
       checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
@@ -682,6 +734,29 @@ export async function payWithTestCard(
   const paymentMethod = await insertObject(tx, cardPaymentMethod(card, context.now, billingName), context.now)
   paymentIntent.payment_method = paymentMethod.id
   return chargeCard(tx, paymentIntent, paymentMethod, card, context)
+}
+
+/**
+ * The hosted Checkout page's card saved for a subscription: a new card PaymentMethod attached to
+ * the customer (`payment_method.attached`), or the card's decline when it cannot be attached
+ * (every declining test card but 4000 0000 0000 0341, whose charges fail later).
+ */
+export async function attachTestCard(
+  tx: Writer,
+  context: FakeStripeContext,
+  card: TestCard,
+  customerId: string,
+  billing: { name: string | null; email: string | null },
+): Promise<{ paymentMethod: StripeObject; cardError?: undefined } | { paymentMethod?: undefined; cardError: StripeErrorBody }> {
+  const { outcome } = card
+  if (outcome.kind === 'decline' && !card.attachesThenDeclines) {
+    return { cardError: { type: 'card_error', code: outcome.code, decline_code: outcome.declineCode, message: outcome.message, doc_url: `https://stripe.com/docs/error-codes/${outcome.code.replace(/_/g, '-')}` } }
+  }
+  const paymentMethod = cardPaymentMethod(card, context.now, billing.name, billing.email)
+  paymentMethod.customer = customerId
+  await insertObject(tx, paymentMethod, context.now)
+  await recordEvent(tx, 'payment_method.attached', paymentMethod, context)
+  return { paymentMethod }
 }
 
 /**

@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
 import { createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
+import { payCheckoutSession } from './fake-stripe-checkout'
 import { FakeStripeError } from './fake-stripe-errors'
-import { settlePixCharge } from './fake-stripe-payments'
+import { settlePixCharge, testCardByNumber, type FakeStripeContext } from './fake-stripe-payments'
 
 /**
  * Why the fake Stripe keeps its state in the database (decision 0046): two provider processes on
  * one database are one Stripe. A charge made through one is paid through the other exactly once,
- * an idempotency key sent to both makes one object, and their webhook senders send each event
- * once between them.
+ * a subscription-mode Checkout Session paid from both subscribes once, an idempotency key sent to
+ * both makes one object, and their webhook senders send each event once between them.
  */
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -61,6 +62,33 @@ function twoProcessesSuite(open: () => Promise<{ first: Database; second: Databa
     expect((await one.stripe.events.list({ type: 'customer.created' })).data).toHaveLength(1)
   })
 
+  it('subscribes once through a subscription-mode Checkout Session paid from both at the same time, after a decline that kept nothing', async () => {
+    const product = await one.stripe.products.create({ name: 'Acompanhamento mensal' })
+    const price = await two.stripe.prices.create({ product: product.id, currency: 'brl', unit_amount: 9900, recurring: { interval: 'month' } })
+    const session = await one.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: price.id, quantity: 1 }],
+      customer_email: 'paciente@innera.local',
+      success_url: 'http://app.test/assinaturas/sucesso',
+    })
+    const context = (process: FakeStripeServer): FakeStripeContext => ({ db: process.app.services.db, now: time.clock(), publicUrl: PUBLIC_URL, webhookUrl: endpoint.url })
+    const pay = (process: FakeStripeServer, number: string) => payCheckoutSession(context(process), session.id, { card: testCardByNumber(number)!, email: 'paciente@innera.local', name: 'Pedro Santos' })
+
+    const customersMade = async () => (await one.stripe.events.list({ type: 'customer.created' })).data.length
+    const before = await customersMade()
+    // Declined at the first charge: the savepoint keeps nothing of the attempt.
+    expect((await pay(two, '4000000000000341')).outcome).toBe('declined')
+    expect(await customersMade()).toBe(before)
+
+    const attempts = await Promise.all([one, two, one, two, one, two].map((process) => pay(process, '4242424242424242')))
+    expect(attempts.map((attempt) => attempt.outcome).sort()).toEqual(['closed', 'closed', 'closed', 'closed', 'closed', 'paid'])
+    const complete = await two.stripe.checkout.sessions.retrieve(session.id)
+    expect(complete).toMatchObject({ status: 'complete', payment_status: 'paid' })
+    expect((await one.stripe.subscriptions.list()).data.map((subscription) => [subscription.id, subscription.status])).toEqual([[complete.subscription, 'active']])
+    expect((await two.stripe.events.list({ type: 'checkout.session.completed' })).data).toHaveLength(1)
+    expect(await customersMade()).toBe(before + 1)
+  })
+
   it('sends each event once between the two webhook senders', async () => {
     await one.app.services.background.idle()
     await two.app.services.background.idle()
@@ -68,8 +96,12 @@ function twoProcessesSuite(open: () => Promise<{ first: Database; second: Databa
     await Promise.all([one.app.services.fakeStripeWebhooks!.deliverDue(), two.app.services.fakeStripeWebhooks!.deliverDue()])
     const ids = endpoint.received.map((webhook) => webhook.event.id)
     expect(new Set(ids).size).toBe(ids.length)
-    // customer.created, and for the PIX charge: created, requires_action, charge.succeeded, succeeded.
-    expect(ids).toHaveLength(5)
+    // For the PIX charge: created, requires_action, charge.succeeded, succeeded; customer.created;
+    // for the subscription's Checkout: product and price created, customer.created,
+    // payment_method.attached, invoice created and finalized, its payment intent created,
+    // charge.succeeded, payment_intent.succeeded, invoice.paid and .payment_succeeded,
+    // customer.subscription.created, checkout.session.completed.
+    expect(ids).toHaveLength(4 + 1 + 13)
   })
 }
 

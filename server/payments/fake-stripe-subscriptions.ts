@@ -176,6 +176,25 @@ async function invoice(
   return { invoice: invoiceObject, paid: false, declined }
 }
 
+type PaymentBehavior = 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete' | 'pending_if_incomplete'
+
+/** What a new subscription is made of, read from `subscriptions.create` or a subscription-mode Checkout Session. */
+export type NewSubscription = {
+  customerId: string
+  /** The prices (recurring; checked here) and quantities; `param` names each in errors. */
+  items: { price: StripeObject; quantity: number; param: string }[]
+  trialDays?: number
+  /** A trial ending at this time (seconds), instead of `trialDays`. */
+  trialEnd?: number
+  trialFromPlan?: boolean
+  /** A card PaymentMethod already attached to the customer. */
+  defaultPaymentMethod?: StripeObject
+  metadata: Record<string, string>
+  description: string | null
+  cancelAtPeriodEnd: boolean
+  behavior: PaymentBehavior
+}
+
 export async function createSubscription(context: FakeStripeContext, params: FormParams): Promise<StripeObject> {
   onlyKnown(params, SUBSCRIPTION_PARAMS)
   const customerId = requiredText(params, 'customer')
@@ -197,121 +216,156 @@ export async function createSubscription(context: FakeStripeContext, params: For
     if (trialEnd <= now || trialEnd > now + MAX_TRIAL_DAYS * 86_400) throw invalidRequest('Invalid timestamp: must be in the future and at most two years ahead.', { param: 'trial_end' })
   }
 
-  const result = await inTransaction(context.db, async (tx) => {
+  return inTransaction(context.db, async (tx) => {
     await getObject(tx, customerId, 'customer', 'customer')
-    const subscriptionId = newId('sub')
-    const subscriptionItems: Item[] = []
+    const prices: NewSubscription['items'] = []
     for (const [index, item] of items.entries()) {
       const path = `items[${index}]`
       if (typeof item !== 'object' || Array.isArray(item)) throw invalidRequest('Invalid object', { param: path })
       onlyKnownIn(item, path, ['price', 'quantity', 'metadata'])
       const price = await getObject(tx, requiredText(item, 'price', `${path}[price]`), 'price', `${path}[price]`)
-      if (price.type !== 'recurring') throw invalidRequest(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, { param: `${path}[price]` })
+      if (price.type !== 'recurring') throw invalidRequest(ONE_TIME_PRICE, { param: `${path}[price]` })
       if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', { param: `${path}[price]` })
       const quantity = integer(item, 'quantity', `${path}[quantity]`) ?? 1
       if (quantity < 1) throw invalidRequest('Quantity must be at least 1.', { param: `${path}[quantity]` })
-      subscriptionItems.push({
-        id: newId('si', 14),
-        object: 'subscription_item',
-        billing_thresholds: null,
-        created: now,
-        current_period_end: now,
-        current_period_start: now,
-        current_trial: null,
-        discounts: [],
-        metadata: {},
-        plan: { id: price.id, object: 'plan', active: price.active, amount: price.unit_amount, currency: price.currency, interval: (price.recurring as { interval: string }).interval, interval_count: (price.recurring as { interval_count: number }).interval_count, product: price.product },
-        price,
-        quantity,
-        subscription: subscriptionId,
-        tax_rates: [],
-      })
+      prices.push({ price, quantity, param: `${path}[price]` })
     }
-    const first = subscriptionItems[0]!.price
-    for (const item of subscriptionItems) {
-      if (item.price.currency !== first.currency) throw invalidRequest('All prices on a subscription must have the same currency.', { param: 'items' })
-      const a = item.price.recurring as { interval: string; interval_count: number }
-      const b = first.recurring as { interval: string; interval_count: number }
-      if (a.interval !== b.interval || a.interval_count !== b.interval_count) throw invalidRequest('All prices on a subscription must have the same recurring interval.', { param: 'items' })
-    }
-    const planTrial = boolean(params, 'trial_from_plan') ? ((first.recurring as { trial_period_days: number | null }).trial_period_days ?? undefined) : undefined
-    const days = trialDays ?? planTrial
-    if (trialEnd === undefined && days !== undefined && days > 0) trialEnd = now + days * 86_400
-
     const defaultPaymentMethod = text(params, 'default_payment_method')
     const paymentMethod = defaultPaymentMethod ? await storedPaymentMethod(tx, defaultPaymentMethod, 'default_payment_method', context.now) : undefined
     if (paymentMethod) {
       paymentMethod.customer = customerId
       await saveObject(tx, paymentMethod)
     }
-    const { interval, interval_count: count } = first.recurring as { interval: Interval; interval_count: number }
-    const subscription: StripeObject = {
-      id: subscriptionId,
-      object: 'subscription',
-      application: null,
-      application_fee_percent: null,
-      automatic_tax: { disabled_reason: null, enabled: false, liability: null },
-      billing_cycle_anchor: trialEnd ?? now,
-      billing_cycle_anchor_config: null,
-      billing_mode: { flexible: null, type: 'classic' },
-      billing_thresholds: null,
-      cancel_at: null,
-      cancel_at_period_end: boolean(params, 'cancel_at_period_end') ?? false,
-      canceled_at: null,
-      cancellation_details: { comment: null, feedback: null, reason: null },
-      collection_method: 'charge_automatically',
-      created: now,
-      currency: first.currency,
-      customer: customerId,
-      customer_account: null,
-      days_until_due: null,
-      default_payment_method: paymentMethod?.id ?? null,
-      default_source: null,
-      description: text(params, 'description') || null,
-      discounts: [],
-      ended_at: null,
-      invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
-      items: { object: 'list', data: subscriptionItems, has_more: false, url: `/v1/subscription_items?subscription=${subscriptionId}` },
-      latest_invoice: null,
-      livemode: false,
-      managed_payments: null,
+    return insertSubscription(tx, context, {
+      customerId,
+      items: prices,
+      trialDays,
+      trialEnd,
+      trialFromPlan: boolean(params, 'trial_from_plan'),
+      defaultPaymentMethod: paymentMethod,
       metadata: metadata(params),
-      next_pending_invoice_item_invoice: null,
-      on_behalf_of: null,
-      pause_collection: null,
-      payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
-      pending_invoice_item_interval: null,
-      pending_setup_intent: null,
-      pending_update: null,
-      schedule: null,
-      start_date: now,
-      status: 'incomplete',
-      test_clock: null,
-      transfer_data: null,
-      trial_end: trialEnd ?? null,
-      trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
-      trial_start: trialEnd ? now : null,
-    }
-    setPeriod(subscription, now, trialEnd ?? periodBoundary(now, interval, count, 1))
-    await insertObject(tx, subscription, context.now)
-
-    const charged = await invoice(tx, context, subscription, {
-      reason: 'subscription_create',
-      start: now,
-      end: periodEnd(subscription),
-      amount: trialEnd ? 0 : amountOf(subscription),
-      attempt: behavior !== 'default_incomplete',
+      description: text(params, 'description') || null,
+      cancelAtPeriodEnd: boolean(params, 'cancel_at_period_end') ?? false,
+      behavior,
     })
-    subscription.status = trialEnd ? 'trialing' : charged.paid ? 'active' : 'incomplete'
-    if (subscription.status === 'incomplete' && behavior === 'error_if_incomplete') {
-      // Nothing is kept: the whole transaction rolls back.
-      throw charged.declined ?? invalidRequest('This customer has no attached payment source or default payment method.', { code: 'resource_missing', param: 'default_payment_method' })
-    }
-    await saveObject(tx, subscription)
-    await recordEvent(tx, 'customer.subscription.created', subscription, context)
-    return subscription
   })
-  return result
+}
+
+const ONE_TIME_PRICE = 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.'
+
+/** Refuses prices a subscription cannot take together: one-time ones, several currencies or intervals. */
+export function checkSubscriptionPrices(prices: { price: StripeObject; param: string }[]): void {
+  const first = prices[0]!.price
+  for (const { price, param } of prices) {
+    if (price.type !== 'recurring') throw invalidRequest(ONE_TIME_PRICE, { param })
+    if (price.currency !== first.currency) throw invalidRequest('All prices on a subscription must have the same currency.', { param })
+    const a = price.recurring as { interval: string; interval_count: number }
+    const b = first.recurring as { interval: string; interval_count: number }
+    if (a.interval !== b.interval || a.interval_count !== b.interval_count) {
+      throw invalidRequest('All prices on a subscription must have the same `recurring.interval` and `recurring.interval_count`.', { param })
+    }
+  }
+}
+
+/**
+ * Writes a new subscription and its first invoice (charged at once unless there is a trial or
+ * nothing is due) with their events, in the caller's transaction: `subscriptions.create` and a
+ * completed subscription-mode Checkout Session both come here. With `error_if_incomplete` an
+ * unpaid first invoice throws (the card's 402), so the caller's transaction keeps nothing.
+ */
+export async function insertSubscription(tx: Database, context: FakeStripeContext, fields: NewSubscription): Promise<StripeObject> {
+  const now = unixSeconds(context.now)
+  checkSubscriptionPrices(fields.items)
+  const subscriptionId = newId('sub')
+  const subscriptionItems: Item[] = fields.items.map(({ price, quantity }) => ({
+    id: newId('si', 14),
+    object: 'subscription_item',
+    billing_thresholds: null,
+    created: now,
+    current_period_end: now,
+    current_period_start: now,
+    current_trial: null,
+    discounts: [],
+    metadata: {},
+    plan: { id: price.id, object: 'plan', active: price.active, amount: price.unit_amount, currency: price.currency, interval: (price.recurring as { interval: string }).interval, interval_count: (price.recurring as { interval_count: number }).interval_count, product: price.product },
+    price,
+    quantity,
+    subscription: subscriptionId,
+    tax_rates: [],
+  }))
+  const first = subscriptionItems[0]!.price
+  let trialEnd = fields.trialEnd
+  const planTrial = fields.trialFromPlan ? ((first.recurring as { trial_period_days: number | null }).trial_period_days ?? undefined) : undefined
+  const days = fields.trialDays ?? planTrial
+  if (trialEnd === undefined && days !== undefined && days > 0) trialEnd = now + days * 86_400
+
+  const paymentMethod = fields.defaultPaymentMethod
+  const { interval, interval_count: count } = first.recurring as { interval: Interval; interval_count: number }
+  const subscription: StripeObject = {
+    id: subscriptionId,
+    object: 'subscription',
+    application: null,
+    application_fee_percent: null,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+    billing_cycle_anchor: trialEnd ?? now,
+    billing_cycle_anchor_config: null,
+    billing_mode: { flexible: null, type: 'classic' },
+    billing_thresholds: null,
+    cancel_at: null,
+    cancel_at_period_end: fields.cancelAtPeriodEnd,
+    canceled_at: null,
+    cancellation_details: { comment: null, feedback: null, reason: null },
+    collection_method: 'charge_automatically',
+    created: now,
+    currency: first.currency,
+    customer: fields.customerId,
+    customer_account: null,
+    days_until_due: null,
+    default_payment_method: paymentMethod?.id ?? null,
+    default_source: null,
+    description: fields.description,
+    discounts: [],
+    ended_at: null,
+    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
+    items: { object: 'list', data: subscriptionItems, has_more: false, url: `/v1/subscription_items?subscription=${subscriptionId}` },
+    latest_invoice: null,
+    livemode: false,
+    managed_payments: null,
+    metadata: fields.metadata,
+    next_pending_invoice_item_invoice: null,
+    on_behalf_of: null,
+    pause_collection: null,
+    payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
+    pending_invoice_item_interval: null,
+    pending_setup_intent: null,
+    pending_update: null,
+    schedule: null,
+    start_date: now,
+    status: 'incomplete',
+    test_clock: null,
+    transfer_data: null,
+    trial_end: trialEnd ?? null,
+    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
+    trial_start: trialEnd ? now : null,
+  }
+  setPeriod(subscription, now, trialEnd ?? periodBoundary(now, interval, count, 1))
+  await insertObject(tx, subscription, context.now)
+
+  const charged = await invoice(tx, context, subscription, {
+    reason: 'subscription_create',
+    start: now,
+    end: periodEnd(subscription),
+    amount: trialEnd ? 0 : amountOf(subscription),
+    attempt: fields.behavior !== 'default_incomplete',
+  })
+  subscription.status = trialEnd ? 'trialing' : charged.paid ? 'active' : 'incomplete'
+  if (subscription.status === 'incomplete' && fields.behavior === 'error_if_incomplete') {
+    // Nothing is kept: the whole transaction rolls back.
+    throw charged.declined ?? invalidRequest('This customer has no attached payment source or default payment method.', { code: 'resource_missing', param: 'default_payment_method' })
+  }
+  await saveObject(tx, subscription)
+  await recordEvent(tx, 'customer.subscription.created', subscription, context)
+  return subscription
 }
 
 export async function updateSubscription(context: FakeStripeContext, id: string, params: FormParams): Promise<StripeObject> {
