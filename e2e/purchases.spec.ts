@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, registerFreshPatient, test } from './fixtures'
+import { expect, expectNoAxeViolations, registerFreshPatient, test, waitUntilPaid } from './fixtures'
 
 test.describe('buying without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
@@ -41,6 +41,66 @@ test.describe('buying without JavaScript', () => {
     await expect(page.getByTestId('purchases').getByRole('listitem')).toHaveCount(1)
     await expect(page.getByTestId('purchases')).toContainText('Compra reembolsada')
   })
+})
+
+test.describe('subscribing without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a patient subscribes to the monthly plan by PIX, sees it active, then withdraws within 7 days and is refunded', async ({ page }) => {
+    await registerFreshPatient(page, 'assinatura')
+    await page.goto('/solucoes?tipo=subscription')
+    await page.getByRole('link', { name: /^Ver detalhes.*Plano mensal$/ }).click()
+    await expect(page.getByRole('radio', { name: /^PIX/ })).toBeChecked()
+    await page.getByRole('button', { name: 'Assinar por R$ 89,90' }).click()
+
+    // The first period's code; paid at the buyer's bank (the fake Stripe's page).
+    await expect(page).toHaveURL(/\/compras\/\d+$/)
+    const purchaseUrl = page.url()
+    await page.getByRole('link', { name: 'Abrir a página do PIX no provedor de pagamentos' }).click()
+    await page.getByRole('button', { name: 'Pay this charge' }).click()
+    await page.goto(purchaseUrl)
+    await waitUntilPaid(page)
+    await page.getByRole('link', { name: 'Ver a assinatura' }).click()
+    await expect(page).toHaveURL(/\/assinaturas\/\d+$/)
+    const subscriptionUrl = page.url()
+    await expect(page.getByTestId('subscription-status')).toHaveText('Ativa')
+    await expect(page.getByText(/^Acesso até \d+ de \w+ de \d{4}\.$/)).toBeVisible()
+    await expect(page.getByText(/^Pague o próximo período com PIX a partir de /)).toBeVisible()
+
+    await page.getByRole('link', { name: 'Cancelar assinatura' }).click()
+    await expect(page.getByText('Você está dentro dos 7 dias do direito de desistência: cancelando agora, recebe de volta R$ 89,90 e o acesso termina agora.')).toBeVisible()
+    await page.getByRole('button', { name: 'Confirmar cancelamento' }).click()
+    await expect(page.getByText('Pronto: a assinatura foi encerrada e o reembolso está a caminho.')).toBeVisible()
+    await expect(page.getByTestId('subscription-status')).toHaveText('Encerrada')
+    await page.goto(purchaseUrl)
+    await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
+
+    await page.goto('/assinaturas')
+    await expect(page.getByTestId('subscriptions').getByRole('listitem')).toHaveCount(1)
+    await page.getByRole('link', { name: 'Plano mensal' }).click()
+    await expect(page).toHaveURL(subscriptionUrl)
+  })
+})
+
+test('a subscription waiting for its first payment, with JavaScript: the plan and subscription pages pass axe at 360 px and on a desktop', async ({ page }) => {
+  test.slow()
+  await registerFreshPatient(page, 'teste7')
+  await page.goto('/solucoes?tipo=subscription')
+  await page.getByRole('link', { name: /^Ver detalhes.*Experimente por 7 dias$/ }).click()
+  await expect(page.getByText('7 dias de acesso completo, sem renovação')).toBeVisible()
+  await page.setViewportSize({ width: 360, height: 800 })
+  await expectNoAxeViolations(page)
+  await page.getByRole('button', { name: 'Assinar por R$ 9,90' }).click()
+  await expect(page).toHaveURL(/\/compras\/\d+$/)
+  await page.getByRole('link', { name: 'Ver a assinatura' }).click()
+  await expect(page.getByTestId('subscription-status')).toHaveText('Aguardando o primeiro pagamento')
+  await expect(page.getByRole('link', { name: 'Continuar o pagamento' })).toBeVisible()
+  await expectNoAxeViolations(page)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await expectNoAxeViolations(page)
+  await page.getByRole('link', { name: 'Minhas assinaturas' }).first().click()
+  await expect(page.getByTestId('subscriptions').getByRole('listitem')).toHaveCount(1)
+  await expectNoAxeViolations(page)
 })
 
 test('a declined card keeps the cart and says why; the purchase pages pass axe at 360 px and on a desktop', async ({ page }) => {

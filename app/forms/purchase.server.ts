@@ -81,6 +81,7 @@ export async function purchaseView(purchase: PurchaseDetail, language: Language)
     canCancel: purchase.can_cancel,
     canRenewPix: purchase.can_renew_pix,
     appointmentId: purchase.appointment_id ?? null,
+    subscriptionId: purchase.subscription_id ?? null,
   }
 }
 

@@ -10,7 +10,7 @@ export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
 export const PAYMENT_METHODS = ['pix', 'card'] as const
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
 
-const cents = z
+export const cents = z
   .number()
   .refine((value) => isCents(value), 'an amount in whole cents')
   .transform((value) => value as Cents)
@@ -59,6 +59,8 @@ export const purchaseDetailSchema = purchaseSchema.extend({
   can_renew_pix: z.boolean(),
   /** The consultation it pays, if it pays one: its page cancels and refunds it. */
   appointment_id: z.number().int().positive().nullable().optional(),
+  /** The subscription it pays a period of, if any. */
+  subscription_id: z.number().int().positive().nullable().optional(),
 })
 export type PurchaseDetail = z.infer<typeof purchaseDetailSchema>
 

@@ -1,15 +1,15 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { cartAction } from '#app/forms/cart.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { randomUUID } from 'node:crypto'
 import { checkoutAction } from '#app/forms/checkout.server.ts'
-import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
 import { getAuth, requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
 import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
+import { PaymentForm } from '#app/ui/shop/payment-form.tsx'
 import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { cartView } from '#app/utils/cart-views.server.ts'
@@ -110,7 +110,7 @@ export default function CartPage() {
             </dl>
             <p className="mt-2 text-sm text-muted">{t('product.withdrawal')}</p>
             {checkout ? (
-              <CheckoutForm idempotencyKey={checkout.key} total={cart.total ?? ''} reply={reply && 'checkout' in reply ? reply.checkout : undefined} />
+              <PaymentForm intent="checkout" idempotencyKey={checkout.key} submitLabel={t('checkout.pay', { total: cart.total ?? '' })} reply={reply && 'checkout' in reply ? reply.checkout : undefined} />
             ) : signedIn ? (
               <p className="mt-6 text-sm">{t('checkout.patientsOnly')}</p>
             ) : (
@@ -129,39 +129,5 @@ export default function CartPage() {
         </div>
       )}
     </main>
-  )
-}
-
-/** How to pay, and the button that does (a plain post: the payment starts on the server). */
-function CheckoutForm({ idempotencyKey, total, reply }: { idempotencyKey: string; total: string; reply?: { method: string; error: string } }) {
-  const { t } = useTranslation('shop')
-  const navigation = useNavigation()
-  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'checkout'
-  const chosen = reply?.method ?? 'pix'
-  return (
-    <Form method="post" className="mt-6" aria-describedby={reply ? 'checkout-error' : undefined}>
-      <input type="hidden" name="intent" value="checkout" />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <fieldset>
-        <legend className="font-semibold">{t('checkout.method')}</legend>
-        {PAYMENT_METHODS.map((method) => (
-          <label key={method} className="mt-2 flex min-h-11 items-start gap-3 rounded-lg border border-brand-100 p-3">
-            <input type="radio" name="method" value={method} defaultChecked={method === chosen} className="mt-1 size-5" />
-            <span>
-              <span className="block font-medium">{t(`checkout.methods.${method}.label`)}</span>
-              <span className="block text-sm text-muted">{t(`checkout.methods.${method}.hint`)}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      {reply ? (
-        <p id="checkout-error" role="alert" className="mt-3 text-red-800">
-          {reply.error}
-        </p>
-      ) : null}
-      <button type="submit" className="btn-primary mt-4 w-full" disabled={busy}>
-        {t('checkout.pay', { total })}
-      </button>
-    </Form>
   )
 }

@@ -58,6 +58,13 @@ export default function PurchasePage() {
         {t(`purchase.status.${purchase.status}`)}
       </p>
       {purchase.failureKey && purchase.status !== 'paid' ? <p className="mt-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">{t(purchase.failureKey)}</p> : null}
+      {purchase.subscriptionId ? (
+        <p className="mt-3">
+          <Link to={`/assinaturas/${purchase.subscriptionId}`} className={pending ? 'link' : 'btn-primary mt-1'}>
+            {t('purchase.seeSubscription')}
+          </Link>
+        </p>
+      ) : null}
       {/* A consultation's payment (decision 0051): what it holds, and the way to the consultation. */}
       {purchase.appointmentId ? (
         <p className="mt-3">

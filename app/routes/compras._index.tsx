@@ -52,6 +52,11 @@ export default function PurchasesPage() {
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('purchases.title')}</h1>
+      <p className="mt-2">
+        <Link to="/assinaturas" className="link">
+          {t('subscriptions.link')}
+        </Link>
+      </p>
       {purchases.length === 0 ? (
         <EmptyShopList message={t('purchases.empty')} />
       ) : (

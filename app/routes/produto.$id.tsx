@@ -1,5 +1,7 @@
-import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { randomUUID } from 'node:crypto'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { subscribeAction } from '#app/forms/subscription.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
@@ -7,8 +9,12 @@ import { getProduct } from '#app/provider/products.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { ProductFacts, ProductPrice } from '#app/ui/shop/product-facts.tsx'
+import { getAuth, requireUser } from '#app/session/auth.server.ts'
+import { roleFromGroups } from '#app/session/roles.ts'
 import { AddToCart } from '#app/ui/shop/add-to-cart.tsx'
+import { PaymentForm } from '#app/ui/shop/payment-form.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
+import { readFormData, textFields } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { productView } from '#app/utils/product-views.server.ts'
@@ -16,29 +22,48 @@ import { productView } from '#app/utils/product-views.server.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['shop'] }
 
-/** A product's page (`/produto/{id}`, docs/product.md §2): public; one provider call. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+function productIdOf(params: Record<string, string | undefined>) {
   const id = parseId(params.id)
   if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  const [t, language, product, pillars, cart] = await Promise.all([
+  return id
+}
+
+/**
+ * A product's page (`/produto/{id}`, docs/product.md §2): public; one provider call. A plan has
+ * its "Assinar" form for patients (a new key with each page, so a repeated click subscribes once).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = productIdOf(params)
+  const [t, language, product, pillars, cart, auth] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     getProduct(id).catch(errorResponseFor),
     pillarsForDisplay().catch(errorResponseFor),
     readCart(request),
+    getAuth(request),
   ])
   const view = productView(product, { language, pillars })
+  const role = auth.user ? roleFromGroups(auth.user.groups) : null
   return data({
     meta: { title: `${view.name} · ${t('catalogue.title')} · Innera`, description: view.description },
     product: view,
     inCart: cart.lines.some((line) => line.productId === view.id),
+    subscribe: view.type === 'subscription' ? { key: role === 'paciente' ? randomUUID() : null, signedIn: role !== null } : null,
   })
+}
+
+/** Subscribing to the plan (patients): on to its first payment. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = productIdOf(params)
+  const [{ auth }, form] = await Promise.all([requireUser(request, { role: 'paciente' }), readFormData(request)])
+  return subscribeAction(request, auth, id, textFields(form))
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function ProductPage() {
-  const { product, inCart } = useLoaderData<typeof loader>()
+  const { product, inCart, subscribe } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   return (
     <main id="main" className="container-page py-10">
@@ -65,13 +90,40 @@ export default function ProductPage() {
         <aside className="h-fit rounded-2xl border border-brand-100 bg-white p-6 shadow-sm" aria-label={t('product.price')}>
           <ProductPrice product={product} className="text-3xl font-bold text-brand-800" />
           <AddToCart product={product} inCart={inCart} className="mt-4" />
+          {subscribe ? <Subscribe productId={product.id} price={product.price} subscribe={subscribe} reply={reply && 'subscribe' in reply ? reply.subscribe : undefined} /> : null}
           <ul className="mt-4 space-y-2 text-sm text-muted">
-            <li>{t(`product.access.${product.type}`)}</li>
+            <li>{product.type === 'subscription' && (product.interval === 'trial' || product.interval === 'program') ? t('product.subscriptionOnce') : t(`product.access.${product.type}`)}</li>
             <li>{t('product.withdrawal')}</li>
             <li>{t('product.payment')}</li>
           </ul>
         </aside>
       </article>
     </main>
+  )
+}
+
+/** A plan's "Assinar": the payment form for a patient; a visitor signs in first (and comes back here). */
+function Subscribe({ productId, price, subscribe, reply }: { productId: number; price: string; subscribe: { key: string | null; signedIn: boolean }; reply?: { method: string; error: string; subscriptionsLink?: boolean } }) {
+  const { t } = useTranslation('shop')
+  if (subscribe.key) {
+    return (
+      <PaymentForm intent="subscribe" idempotencyKey={subscribe.key} submitLabel={t('subscriptions.subscribe', { price })} reply={reply}>
+        {reply?.subscriptionsLink ? (
+          <p className="mt-1">
+            <Link to="/assinaturas" className="link">
+              {t('subscriptions.seeMine')}
+            </Link>
+          </p>
+        ) : null}
+      </PaymentForm>
+    )
+  }
+  if (subscribe.signedIn) return <p className="mt-4 text-sm">{t('subscriptions.patientsOnly')}</p>
+  return (
+    <p className="mt-4">
+      <Link to={`/auth?mode=login&redirectTo=${encodeURIComponent(`/produto/${productId}`)}`} className="btn-primary w-full">
+        {t('subscriptions.signIn')}
+      </Link>
+    </p>
   )
 }

@@ -86,6 +86,8 @@ export function serializePurchaseDetail(
     can_renew_pix: purchase.method === 'pix' && !purchase.holdsTime && (purchase.status === 'failed' || purchase.status === 'expired'),
     // The consultation it pays (decision 0051): its page says how it is cancelled and refunded.
     appointment_id: appointmentId,
+    // The subscription it pays a period of (decision 0052).
+    subscription_id: purchase.subscriptionId,
   }
 }
 

@@ -34,6 +34,8 @@ export function serializeSubscription(
     pay_next_from: subscription.method === 'pix' && term.renews && end && !subscription.cancelAtPeriodEnd && subscription.status !== 'ended' ? new Date(reminderDueAt(end.getTime())).toISOString() : null,
     checkout_url: subscription.status === 'incomplete' ? subscription.checkoutUrl : null,
     open_payment_id: open?.id ?? null,
+    // A card's page for that payment (a plan paid once by card), while it is open.
+    open_payment_checkout_url: open?.checkoutUrl ?? null,
     payments: payments.map((payment) => ({
       id: payment.id,
       status: payment.status,

@@ -75,7 +75,9 @@ export async function startSubscription(services: Services, buyer: Buyer, input:
     if (isUniqueViolation(error, 'subscriptions_live_unique')) throw conflict('You already have this plan: see it on your subscriptions.', 'already_subscribed')
     throw error
   }
-  const urls = { successUrl: input.successUrl, cancelUrl: input.cancelUrl }
+  // `{SUBSCRIPTION_ID}` in the return addresses becomes this subscription's id (the subscription's page).
+  const withId = (url: string | null) => url && url.replaceAll('{SUBSCRIPTION_ID}', String(created.subscription.id))
+  const urls = { successUrl: withId(input.successUrl), cancelUrl: withId(input.cancelUrl) }
   // Stripe away: the purchase fails (nothing to pay was shown), which ends the subscription (periods.ts), and the answer is 503.
   if (created.purchase) return { subscription: created.subscription, purchase: await startPurchasePayment(services, created.purchase, buyer, urls), created: true }
   return { subscription: await startBillingCheckout(services, stripe, created.subscription, plan, term, buyer, urls), purchase: null, created: true }
@@ -106,7 +108,6 @@ async function recurringPrice(stripe: Stripe, plan: ProductRow, term: PlanTerm, 
 /** A renewing plan by card: Stripe's Checkout in subscription mode, the trial where the plan has one. */
 async function startBillingCheckout(services: Services, stripe: Stripe, subscription: SubscriptionRow, plan: ProductRow, term: PlanTerm, buyer: Buyer, urls: { successUrl: string | null; cancelUrl: string | null }): Promise<SubscriptionRow> {
   const { db, clock } = services
-  const replace = (url: string) => url.replaceAll('{SUBSCRIPTION_ID}', String(subscription.id))
   try {
     const price = await recurringPrice(stripe, plan, term, subscription.priceCents)
     const metadata = { subscription_id: String(subscription.id) }
@@ -114,8 +115,8 @@ async function startBillingCheckout(services: Services, stripe: Stripe, subscrip
       {
         mode: 'subscription',
         line_items: [{ price, quantity: 1 }],
-        success_url: replace(urls.successUrl!),
-        cancel_url: replace(urls.cancelUrl!),
+        success_url: urls.successUrl!,
+        cancel_url: urls.cancelUrl!,
         client_reference_id: `subscription-${subscription.id}`,
         customer_email: buyer.email,
         locale: 'pt-BR',

@@ -11,7 +11,8 @@ export function ProductFacts({ product }: { product: ProductView }) {
   if (product.consultations) facts.push(t('product.consultations', { count: product.consultations }))
   if (product.type === 'consultation_package') facts.push(product.professional ? t('product.withProfessional', { name: product.professional }) : t('product.anyProfessional'))
   if (product.weeks) facts.push(t('product.weeks', { count: product.weeks }))
-  if (product.trialDays) facts.push(t('product.trialDays', { count: product.trialDays }))
+  // The trial plan is its days, paid once (decision 0052); another plan's trial days come free first.
+  if (product.trialDays) facts.push(t(product.interval === 'trial' ? 'product.trialAccess' : 'product.trialDays', { count: product.trialDays }))
   if (facts.length === 0) return null
   return (
     <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted">

@@ -1,0 +1,129 @@
+import { data, redirect } from '@remix-run/node'
+import { z } from 'zod'
+import { formatMoney } from '#app/domain/money.ts'
+import { getEnv } from '#app/env.server.ts'
+import { type Language } from '#app/i18n/config.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { type SignedInCaller } from '#app/provider/fetch.server.ts'
+import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
+import { type Subscription } from '#app/provider/subscription-schemas.ts'
+import { createSubscription, subscriptionAction } from '#app/provider/subscriptions.server.ts'
+import { failureInit, failureText } from '#app/utils/messages.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { CHECKOUT_KEY_PATTERN } from './checkout.server.ts'
+import { calendarDate } from './purchase.server.ts'
+
+/**
+ * Subscribing to a plan and the subscription's page (docs/product.md §2, decision 0052): the
+ * plan's "Assinar" form on its product page, and the page that says where the subscription stands,
+ * what cancelling now does, and offers cancel, resume and (PIX) paying the next period.
+ */
+
+export const subscribeSchema = z.object({ intent: z.literal('subscribe'), method: z.enum(PAYMENT_METHODS), idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN) })
+
+export type SubscribeReply = { subscribe: { method: string; error: string; subscriptionsLink?: boolean } }
+
+/** Where the next step is: a card's payment page, or the PIX code of its purchase. */
+function nextStep(subscription: Subscription): Response {
+  const url = subscription.checkout_url ?? subscription.open_payment_checkout_url
+  if (url) return redirect(url, { status: 303 })
+  if (subscription.open_payment_id) return redirect(`/compras/${subscription.open_payment_id}`, { status: 303 })
+  return redirect(`/assinaturas/${subscription.id}`, { status: 303 })
+}
+
+/**
+ * The plan's form: the provider starts the subscription and its first payment (PIX: the code on
+ * the purchase's page; a card: the payment service's page, which comes back to the subscription's
+ * page). A refusal or a failure re-renders the page with the method chosen and says why.
+ */
+export async function subscribeAction(request: Request, auth: SignedInCaller, productId: number, fields: Record<string, string>) {
+  const t = await getFixedT(request, ['common', 'shop'])
+  const parsed = subscribeSchema.safeParse(fields)
+  const method = PAYMENT_METHODS.find((item) => item === fields.method) ?? 'pix'
+  if (!parsed.success) return data({ subscribe: { method, error: t('shop:checkout.invalid') } } satisfies SubscribeReply, { status: 400 })
+  try {
+    const subscription = await createSubscription(auth, {
+      productId,
+      method: parsed.data.method,
+      idempotencyKey: parsed.data.idempotencyKey,
+      returnUrl: `${getEnv().APP_PUBLIC_URL}/assinaturas/{SUBSCRIPTION_ID}`,
+    })
+    return nextStep(subscription)
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error
+    if (error.code === 'already_subscribed') return data({ subscribe: { method, error: t('shop:subscriptions.already'), subscriptionsLink: true } } satisfies SubscribeReply, { status: 409 })
+    const message = error.code === 'payment_provider_unavailable' || error.code === 'payments_off' ? t('shop:subscriptions.unavailable') : failureText(t, error)
+    return data({ subscribe: { method, error: message } } satisfies SubscribeReply, failureInit(error))
+  }
+}
+
+const date = (iso: string | null, language: Language) => (iso ? calendarDate(iso.slice(0, 10), language) : '')
+/** A period's last day: its end is the next period's first instant. */
+const lastDay = (iso: string | null, language: Language) => (iso ? calendarDate(new Date(Date.parse(iso) - 1).toISOString().slice(0, 10), language) : '')
+
+/** A subscription as its page and the list show it. */
+export function subscriptionView(subscription: Subscription, language: Language) {
+  const quote = subscription.cancellation
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    method: subscription.method,
+    plan: subscription.plan.name[language],
+    renews: subscription.plan.renews,
+    price: formatMoney(subscription.price_cents, language),
+    interval: subscription.plan.plan_interval,
+    hasAccess: subscription.has_access,
+    periodEnds: lastDay(subscription.current_period_end, language),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    nextPrice: subscription.next_price ? { price: formatMoney(subscription.next_price.price_cents, language), from: date(subscription.next_price.from, language) } : null,
+    payNextFrom: subscription.pay_next_from ? date(subscription.pay_next_from, language) : null,
+    canPayNext: subscription.pay_next_from !== null && Date.parse(subscription.pay_next_from) <= Date.now() && subscription.open_payment_id === null,
+    openPayment: subscription.open_payment_id,
+    checkoutUrl: subscription.checkout_url ?? subscription.open_payment_checkout_url,
+    canCancel: subscription.status !== 'ended' && !subscription.cancel_at_period_end,
+    canResume: subscription.cancel_at_period_end && subscription.status !== 'ended' && subscription.plan.renews,
+    cancellation: quote
+      ? {
+          withdrawal: quote.withdrawal,
+          amount: formatMoney(quote.refund_cents, language),
+          accessEnds: lastDay(quote.access_ends_at, language),
+          deadline: quote.deadline && {
+            method: quote.deadline.method,
+            billingCycles: quote.deadline.billing_cycles ?? 2,
+            businessDays: quote.deadline.business_days ?? 3,
+            dateLabel: quote.deadline.date ? calendarDate(quote.deadline.date, language) : '',
+          },
+        }
+      : null,
+    payments: subscription.payments.map((payment) => ({
+      id: payment.id,
+      status: payment.status,
+      total: formatMoney(payment.total_cents, language),
+      period: payment.period_start && payment.period_end ? { from: date(payment.period_start, language), to: lastDay(payment.period_end, language) } : null,
+    })),
+    endedReason: subscription.ended_reason,
+    ended: date(subscription.ended_at, language),
+  }
+}
+
+export type SubscriptionView = ReturnType<typeof subscriptionView>
+
+const INTENTS = { cancel: 'shop:subscriptions.cancelled', resume: 'shop:subscriptions.resumed', 'pay-next': null } as const
+
+/** The page's buttons; each comes back to the page with a toast (paying the next period goes to its PIX code). */
+export async function subscriptionPageAction(request: Request, auth: SignedInCaller, id: number, intent: string) {
+  const back = `/assinaturas/${id}`
+  if (!(intent in INTENTS)) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
+  const action = intent as keyof typeof INTENTS
+  try {
+    const subscription = await subscriptionAction(auth, id, action)
+    if (action === 'pay-next' && subscription.open_payment_id) return redirect(`/compras/${subscription.open_payment_id}`, { status: 303 })
+    const key = action === 'cancel' && subscription.status === 'ended' ? 'shop:subscriptions.withdrawn' : (INTENTS[action] ?? 'shop:subscriptions.resumed')
+    return redirectWithToast(back, { type: 'success', message: { key } })
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error
+    const t = await getFixedT(request, ['common', 'shop'])
+    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('shop:subscriptions.changed') : failureText(t, error) } })
+  }
+}

@@ -1,0 +1,20 @@
+import { type SignedInCaller } from './fetch.server.ts'
+import { type PaymentMethod } from './purchase-schemas.ts'
+import { subscriptionPageSchema, subscriptionSchema } from './subscription-schemas.ts'
+
+/**
+ * Subscriptions (decision 0052). `returnUrl` (with `{SUBSCRIPTION_ID}`) is where a card's payment
+ * page sends the subscriber back; the same key again is the same subscription.
+ */
+export const createSubscription = (auth: SignedInCaller, { productId, method, idempotencyKey, returnUrl }: { productId: number; method: PaymentMethod; idempotencyKey: string; returnUrl: string }) =>
+  auth.call('/subscriptions/create/', subscriptionSchema, {
+    method: 'POST',
+    json: { product_id: productId, method, idempotency_key: idempotencyKey, ...(method === 'card' && { success_url: returnUrl, cancel_url: returnUrl }) },
+  })
+
+export const getSubscription = (auth: SignedInCaller, id: number) => auth.call(`/subscriptions/${id}/`, subscriptionSchema)
+
+export const listSubscriptions = (auth: SignedInCaller) => auth.call('/subscriptions/', subscriptionPageSchema, { query: { page_size: 50 } })
+
+/** cancel (at the period's end, or within 7 days the withdrawal), resume, pay-next (PIX). */
+export const subscriptionAction = (auth: SignedInCaller, id: number, action: 'cancel' | 'resume' | 'pay-next') => auth.call(`/subscriptions/${id}/${action}/`, subscriptionSchema, { method: 'POST' })

@@ -1,0 +1,178 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { subscriptionPageAction, subscriptionView, type SubscriptionView } from '#app/forms/subscription.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { getSubscription } from '#app/provider/subscriptions.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseId } from '#app/utils/ids.ts'
+import { pageMeta } from '#app/utils/meta.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['shop'] }
+
+function idOf(params: Record<string, string | undefined>) {
+  const id = parseId(params.id)
+  if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
+  return id
+}
+
+/**
+ * A subscription's page (`/assinaturas/{id}`, decision 0052): the subscriber's own (someone else's
+ * is a 404). Where it stands, its payments, and its buttons: pay the next period (PIX), continue a
+ * first payment, cancel (`?cancelar=1` says first what cancelling now does), keep renewing.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = idOf(params)
+  const { auth } = await requireUser(request)
+  const [t, language, subscription] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), getSubscription(auth, id).catch(errorResponseFor)])
+  const view = subscriptionView(subscription, language)
+  return data(
+    {
+      meta: { title: `${view.plan} · ${t('subscriptions.title')} · Innera`, description: t('subscriptions.lead') },
+      subscription: view,
+      confirmCancel: view.canCancel && new URL(request.url).searchParams.get('cancelar') === '1',
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const id = idOf(params)
+  const [{ auth }, form] = await Promise.all([requireUser(request, { role: 'paciente' }), readFormData(request)])
+  return subscriptionPageAction(request, auth, id, String(form.get('intent') ?? ''))
+}
+
+export default function SubscriptionPage() {
+  const { subscription, confirmCancel } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('shop')
+  return (
+    <main id="main" className="container-page py-10">
+      <p>
+        <Link to="/assinaturas" className="link">
+          {t('subscriptions.back')}
+        </Link>
+      </p>
+      <h1 className="mt-4 text-3xl font-bold">{subscription.plan}</h1>
+      <p className="text-muted">{t('subscriptions.item', { id: subscription.id })}</p>
+      <section aria-labelledby="subscription-state" className="mt-6 max-w-3xl rounded-2xl bg-white p-6 shadow-sm">
+        <h2 id="subscription-state" className="sr-only">
+          {t('subscriptions.title')}
+        </h2>
+        <SubscriptionSummary subscription={subscription} />
+        <p className="mt-1 text-sm text-muted">{t(`subscriptions.method.${subscription.method}`)}</p>
+        {subscription.nextPrice ? <p className="mt-2 font-medium">{t('subscriptions.nextPrice', { date: subscription.nextPrice.from, price: subscription.nextPrice.price })}</p> : null}
+        {subscription.payNextFrom && !subscription.canPayNext && !subscription.openPayment ? <p className="mt-2">{t('subscriptions.payNextFrom', { date: subscription.payNextFrom })}</p> : null}
+        {confirmCancel ? <CancelConfirmation subscription={subscription} /> : <Actions subscription={subscription} />}
+      </section>
+      <Payments subscription={subscription} />
+    </main>
+  )
+}
+
+function Actions({ subscription }: { subscription: SubscriptionView }) {
+  const { t } = useTranslation('shop')
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      {/* The first payment still open: a card's page, or the PIX code on the purchase's page. */}
+      {subscription.status === 'incomplete' && subscription.checkoutUrl ? (
+        <a href={subscription.checkoutUrl} className="btn-primary">
+          {t('subscriptions.payOnPage')}
+        </a>
+      ) : subscription.openPayment ? (
+        <Link to={`/compras/${subscription.openPayment}`} className="btn-primary">
+          {t('subscriptions.continuePayment')}
+        </Link>
+      ) : null}
+      {subscription.canPayNext ? (
+        <Form method="post">
+          <button type="submit" name="intent" value="pay-next" className="btn-primary">
+            {t('subscriptions.payNext')}
+          </button>
+        </Form>
+      ) : null}
+      {subscription.canResume ? (
+        <Form method="post">
+          <button type="submit" name="intent" value="resume" className="btn-primary">
+            {t('subscriptions.resume')}
+          </button>
+        </Form>
+      ) : null}
+      {subscription.canCancel ? (
+        <Link to="?cancelar=1" preventScrollReset className="btn-secondary">
+          {t('subscriptions.cancel')}
+        </Link>
+      ) : null}
+    </div>
+  )
+}
+
+/** What cancelling now does, said before the subscriber confirms: the withdrawal's refund, the end of the period, or nothing charged. */
+function CancelConfirmation({ subscription }: { subscription: SubscriptionView }) {
+  const { t } = useTranslation('shop')
+  const quote = subscription.cancellation
+  const deadline = quote?.deadline
+  return (
+    <Form method="post" className="mt-6 rounded-2xl border border-red-200 p-5">
+      <h3 className="text-lg font-semibold">{t('subscriptions.cancelTitle')}</h3>
+      <div className="mt-2 space-y-1" data-testid="cancel-terms">
+        {!quote ? (
+          <p>{t('subscriptions.cancelUnpaid')}</p>
+        ) : quote.withdrawal ? (
+          <>
+            <p>{t('subscriptions.withdrawal', { amount: quote.amount })}</p>
+            {deadline ? (
+              <p>{deadline.method === 'card' ? t('purchase.deadline.card', { count: deadline.billingCycles }) : t('purchase.deadline.pix', { count: deadline.businessDays, date: deadline.dateLabel })}</p>
+            ) : null}
+          </>
+        ) : (
+          <p>{t('subscriptions.atPeriodEnd', { date: quote.accessEnds })}</p>
+        )}
+      </div>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <button type="submit" name="intent" value="cancel" className="btn-primary bg-red-700 hover:bg-red-800">
+          {t('subscriptions.cancelConfirm')}
+        </button>
+        <Link to="." preventScrollReset className="btn-secondary">
+          {t('subscriptions.keep')}
+        </Link>
+      </div>
+    </Form>
+  )
+}
+
+function Payments({ subscription }: { subscription: SubscriptionView }) {
+  const { t } = useTranslation('shop')
+  return (
+    <section aria-labelledby="subscription-payments" className="mt-8 max-w-3xl">
+      <h2 id="subscription-payments" className="text-xl font-semibold">
+        {t('subscriptions.payments')}
+      </h2>
+      {subscription.payments.length === 0 ? (
+        <p className="mt-2 text-muted">{t('subscriptions.noPayments')}</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-brand-100 rounded-2xl bg-white px-5">
+          {subscription.payments.map((payment) => (
+            <li key={payment.id} className="flex flex-wrap items-baseline justify-between gap-3 py-3">
+              <span>
+                <Link to={`/compras/${payment.id}`} className="hover:underline">
+                  {t('purchase.title', { id: payment.id })}
+                </Link>
+                <span className="block text-sm text-muted">
+                  {t(`purchase.status.${payment.status}`)}
+                  {payment.period ? ` · ${t('subscriptions.paymentPeriod', payment.period)}` : ''}
+                </span>
+              </span>
+              <span className="font-semibold">{payment.total}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

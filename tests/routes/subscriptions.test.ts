@@ -1,0 +1,142 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, test } from 'vitest'
+import { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
+import { action as subscriptionAction, loader as subscriptionLoader } from '#app/routes/assinaturas.$id.tsx'
+import { loader as subscriptionsLoader } from '#app/routes/assinaturas._index.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/** Subscribing to a plan and the subscription's pages (issue 24, decision 0052), against the provider's shapes. */
+
+const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
+const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
+const name = { pt: 'Plano mensal', en: 'Monthly plan', es: 'Plan mensual' }
+
+const plan = {
+  id: 21,
+  slug: 'plano-mensal',
+  product_type: 'subscription',
+  category: 'assinaturas',
+  pillar: null,
+  pillar_id: null,
+  name,
+  description: { pt: 'Tudo, todo mês.', en: 'Everything, monthly.', es: 'Todo, cada mes.' },
+  price_cents: 8990,
+  currency: 'BRL',
+  consultations: null,
+  professional: null,
+  weeks: null,
+  plan_interval: 'monthly',
+  trial_days: 0,
+}
+
+function subscription(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 5,
+    status: 'active',
+    method: 'pix',
+    plan: { id: 21, slug: 'plano-mensal', name, plan_interval: 'monthly', renews: true, trial_days: 0 },
+    price_cents: 8990,
+    next_price: null,
+    current_period_start: '2026-11-10T15:00:00.000Z',
+    current_period_end: '2026-12-10T15:00:00.000Z',
+    has_access: true,
+    cancel_at_period_end: false,
+    pay_next_from: '2026-12-03T15:00:00.000Z',
+    checkout_url: null,
+    open_payment_id: null,
+    open_payment_checkout_url: null,
+    payments: [{ id: 40, status: 'paid', method: 'pix', total_cents: 8990, period_start: '2026-11-10T15:00:00.000Z', period_end: '2026-12-10T15:00:00.000Z', paid_at: '2026-11-10T15:00:00.000Z' }],
+    cancellation: { refund_cents: 0, reason: 'refunds.reason.subscriptionPeriodEnd', withdrawal: false, access_ends_at: '2026-12-10T15:00:00.000Z', deadline: null },
+    ended_at: null,
+    ended_reason: null,
+    created_at: '2026-11-10T15:00:00.000Z',
+    ...overrides,
+  }
+}
+
+const productPage = async (cookie?: string) => run(productLoader, new Request('http://app.test/produto/21', { headers: cookie ? { Cookie: cookie } : {} }), { id: '21' })
+const subscribe = async (fields: Record<string, string>, cookie?: string) => run(productAction, formRequest('http://app.test/produto/21', { intent: 'subscribe', ...fields }, { Cookie: cookie ?? (await signedIn()) }), { id: '21' })
+const toastOf = async (headers: Headers) => {
+  const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
+  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
+}
+
+describe('a plan’s page', () => {
+  test('a patient gets the subscribe form with a fresh key; a visitor the way to sign in; a professional is told only patients subscribe', async () => {
+    providerMock.use(http.get(providerUrl('/products/21/'), () => HttpResponse.json(plan)))
+    expect((await productPage(await signedIn())).data).toMatchObject({ subscribe: { key: expect.stringMatching(/^[0-9a-f-]{36}$/), signedIn: true } })
+    expect((await productPage()).data).toMatchObject({ subscribe: { key: null, signedIn: false } })
+    expect((await productPage(await signedIn(demoProfessional))).data).toMatchObject({ subscribe: { key: null, signedIn: true } })
+  })
+
+  test('PIX: the plan, method and key go to the provider, and the subscriber goes to the first code; a card to the payment page, coming back to the subscription', async () => {
+    const sent: unknown[] = []
+    providerMock.use(
+      http.post(providerUrl('/subscriptions/create/'), async ({ request }) => {
+        const body = (await request.json()) as { method: string }
+        sent.push(body)
+        return HttpResponse.json(
+          body.method === 'pix' ? subscription({ status: 'incomplete', open_payment_id: 41 }) : subscription({ status: 'incomplete', checkout_url: 'http://stripe.test/c/pay/cs_9' }),
+          { status: 201 },
+        )
+      }),
+    )
+    const pix = await subscribe({ method: 'pix', idempotencyKey: KEY })
+    expect(pix.location).toBe('/compras/41')
+    const card = await subscribe({ method: 'card', idempotencyKey: KEY })
+    expect(card.location).toBe('http://stripe.test/c/pay/cs_9')
+    expect(sent).toEqual([
+      { product_id: 21, method: 'pix', idempotency_key: KEY },
+      { product_id: 21, method: 'card', idempotency_key: KEY, success_url: 'http://localhost:3000/assinaturas/{SUBSCRIPTION_ID}', cancel_url: 'http://localhost:3000/assinaturas/{SUBSCRIPTION_ID}' },
+    ])
+  })
+
+  test('a plan already held, the payment service away or a bad form: the page again with the method kept and why', async () => {
+    providerMock.use(http.post(providerUrl('/subscriptions/create/'), () => HttpResponse.json({ detail: 'You already have this plan.', code: 'already_subscribed' }, { status: 409 })))
+    const already = await subscribe({ method: 'card', idempotencyKey: KEY })
+    expect(already.status).toBe(409)
+    expect(already.data).toEqual({ subscribe: { method: 'card', error: 'Você já tem este plano.', subscriptionsLink: true } })
+    providerMock.use(http.post(providerUrl('/subscriptions/create/'), () => HttpResponse.json({ detail: 'away', code: 'payment_provider_unavailable' }, { status: 503 })))
+    expect((await subscribe({ method: 'pix', idempotencyKey: KEY })).data).toEqual({ subscribe: { method: 'pix', error: 'O serviço de pagamento não respondeu. Nada foi cobrado: tente de novo em alguns minutos.' } })
+    expect((await subscribe({ method: 'boleto', idempotencyKey: 'not-a-key' })).status).toBe(400)
+    // Only patients subscribe.
+    expect((await subscribe({ method: 'pix', idempotencyKey: KEY }, await signedIn(demoProfessional))).status).toBe(403)
+  })
+})
+
+describe('my subscriptions', () => {
+  test('the list and a subscription’s page: where it stands, its payments, and what cancelling does, said before', async () => {
+    providerMock.use(
+      http.get(providerUrl('/subscriptions/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [subscription()] })),
+      http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json(subscription())),
+    )
+    const list = await run(subscriptionsLoader, new Request('http://app.test/assinaturas', { headers: { Cookie: await signedIn() } }))
+    expect(list.headers.get('cache-control')).toBe('private, no-store')
+    expect((list.data as { subscriptions: unknown[] }).subscriptions).toMatchObject([{ id: 5, plan: 'Plano mensal', status: 'active', price: 'R$\u00a089,90', periodEnds: '10 de dezembro de 2026' }])
+    const page = await run(subscriptionLoader, new Request('http://app.test/assinaturas/5?cancelar=1', { headers: { Cookie: await signedIn() } }), { id: '5' })
+    expect(page.data).toMatchObject({
+      confirmCancel: true,
+      subscription: { canCancel: true, canResume: false, payNextFrom: '3 de dezembro de 2026', cancellation: { withdrawal: false, accessEnds: '10 de dezembro de 2026' }, payments: [{ id: 40, total: 'R$\u00a089,90', period: { from: '10 de novembro de 2026', to: '10 de dezembro de 2026' } }] },
+    })
+    providerMock.use(http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
+    expect((await run(subscriptionLoader, new Request('http://app.test/assinaturas/5', { headers: { Cookie: await signedIn() } }), { id: '5' })).status).toBe(404)
+  })
+
+  test('the buttons: cancel says what happened, paying the next period goes to its code, a changed subscription is said', async () => {
+    const act = async (intent: string) => run(subscriptionAction, formRequest('http://app.test/assinaturas/5', { intent }, { Cookie: await signedIn() }), { id: '5' })
+    providerMock.use(http.post(providerUrl('/subscriptions/5/cancel/'), () => HttpResponse.json(subscription({ status: 'ended', ended_reason: 'withdrawn', ended_at: '2026-11-12T10:00:00.000Z' }))))
+    const withdrawn = await act('cancel')
+    expect(withdrawn.location).toBe('/assinaturas/5')
+    expect(await toastOf(withdrawn.headers)).toMatchObject({ type: 'success', message: { key: 'shop:subscriptions.withdrawn' } })
+    providerMock.use(http.post(providerUrl('/subscriptions/5/cancel/'), () => HttpResponse.json(subscription({ cancel_at_period_end: true }))))
+    expect(await toastOf((await act('cancel')).headers)).toMatchObject({ message: { key: 'shop:subscriptions.cancelled' } })
+    providerMock.use(http.post(providerUrl('/subscriptions/5/pay-next/'), () => HttpResponse.json(subscription({ open_payment_id: 42 }))))
+    expect((await act('pay-next')).location).toBe('/compras/42')
+    providerMock.use(http.post(providerUrl('/subscriptions/5/resume/'), () => HttpResponse.json({ detail: 'This subscription is ended.', code: 'not_resumable' }, { status: 409 })))
+    expect(await toastOf((await act('resume')).headers)).toMatchObject({ type: 'error', message: { text: 'A situação desta assinatura mudou. Veja como ela está agora.' } })
+    expect(await toastOf((await act('delete')).headers)).toMatchObject({ type: 'error' })
+  })
+})
