@@ -761,13 +761,17 @@ export async function attachTestCard(
 
 /**
  * A subscription's invoice paid off session with the stored card PaymentMethod: its test card's
- * outcome for the PaymentIntent. Undefined when the PaymentMethod is no test card.
+ * outcome for the invoice's PaymentIntent (new, or declined before and confirmed again).
+ * Undefined when the PaymentMethod is no test card.
  */
 export async function chargeStoredCard(tx: Database, context: FakeStripeContext, paymentIntentId: string, paymentMethod: StripeObject): Promise<PaymentIntentResult | undefined> {
   const card = testCardOf(paymentMethod)
   if (!card) return undefined
   const paymentIntent = await lockObject(tx, paymentIntentId, 'payment_intent')
+  if (!CONFIRMABLE.includes(paymentIntent.status as string)) throw unexpectedState(`You cannot confirm this PaymentIntent because it has a status of ${paymentIntent.status}.`)
   paymentIntent.payment_method = paymentMethod.id
+  // A retry of an invoice's PaymentIntent: the last attempt's error goes, as when it is confirmed again.
+  paymentIntent.last_payment_error = null
   return chargeCard(tx, paymentIntent, paymentMethod, card, context)
 }
 

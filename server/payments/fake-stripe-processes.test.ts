@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
+import { fakeStripeTick } from '#server/jobs.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
 import { createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
 import { payCheckoutSession } from './fake-stripe-checkout'
@@ -10,7 +11,8 @@ import { settlePixCharge, testCardByNumber, type FakeStripeContext } from './fak
  * Why the fake Stripe keeps its state in the database (decision 0046): two provider processes on
  * one database are one Stripe. A charge made through one is paid through the other exactly once,
  * a subscription-mode Checkout Session paid from both subscribes once, an idempotency key sent to
- * both makes one object, and their webhook senders send each event once between them.
+ * both makes one object, their webhook senders send each event once between them, and an invoice
+ * paid again from both is charged once.
  */
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -99,9 +101,35 @@ function twoProcessesSuite(open: () => Promise<{ first: Database; second: Databa
     // For the PIX charge: created, requires_action, charge.succeeded, succeeded; customer.created;
     // for the subscription's Checkout: product and price created, customer.created,
     // payment_method.attached, invoice created and finalized, its payment intent created,
-    // charge.succeeded, payment_intent.succeeded, invoice.paid and .payment_succeeded,
-    // customer.subscription.created, checkout.session.completed.
-    expect(ids).toHaveLength(4 + 1 + 13)
+    // charge.succeeded, payment_intent.succeeded, invoice_payment.paid, invoice.paid and
+    // .payment_succeeded, customer.subscription.created, checkout.session.completed.
+    expect(ids).toHaveLength(4 + 1 + 14)
+  })
+
+  it('pays a past_due invoice once when both pay it again at the same time', async () => {
+    const customer = await one.stripe.customers.create({ email: 'paciente@innera.local' })
+    const product = await one.stripe.products.create({ name: 'Acompanhamento mensal' })
+    const price = await one.stripe.prices.create({ product: product.id, currency: 'brl', unit_amount: 9900, recurring: { interval: 'month' } })
+    const trialing = await two.stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], trial_period_days: 1, default_payment_method: 'pm_card_chargeCustomerFail' })
+    time.advance(86_400_000)
+    await fakeStripeTick(one.app.services)
+    const pastDue = await one.stripe.subscriptions.update(trialing.id, { default_payment_method: 'pm_card_visa' })
+    expect(pastDue.status).toBe('past_due')
+    const invoice = pastDue.latest_invoice as string
+
+    const attempts = [one, two, one, two, one, two].map((process) =>
+      process.stripe.invoices.pay(invoice).then(
+        () => 'paid',
+        (error: { statusCode?: number; message?: string }) => (error.statusCode === 400 && error.message === 'Invoice is already paid' ? 'refused' : Promise.reject(error)),
+      ),
+    )
+    expect((await Promise.all(attempts)).sort()).toEqual(['paid', 'refused', 'refused', 'refused', 'refused', 'refused'])
+    expect(await two.stripe.invoices.retrieve(invoice)).toMatchObject({ status: 'paid', attempt_count: 2 })
+    expect((await two.stripe.subscriptions.retrieve(trialing.id)).status).toBe('active')
+    const payments = (await one.stripe.invoicePayments.list({ invoice })).data
+    expect(payments.map((payment) => payment.status)).toEqual(['paid'])
+    const charges = (await two.stripe.events.list({ type: 'charge.succeeded', limit: 100 })).data.filter((event) => (event.data.object as { payment_intent: string }).payment_intent === payments[0]!.payment.payment_intent)
+    expect(charges).toHaveLength(1)
   })
 }
 

@@ -1,9 +1,10 @@
 import { and, sql } from 'drizzle-orm'
 import { fakeStripeObjects } from '#server/db/schema.ts'
-import { FakeStripeError, invalidRequest, missingParam } from './fake-stripe-errors'
+import { FakeStripeError, invalidRequest, missingParam, type StripeErrorBody } from './fake-stripe-errors'
 import type { FormParams } from './fake-stripe-form'
+import { defaultInvoicePayment, markInvoicePaymentPaid } from './fake-stripe-invoice-payments'
 import { boolean, integer, list, metadata, oneOf, onlyKnown, onlyKnownIn, requiredText, text } from './fake-stripe-params'
-import { chargeStoredCard, inTransaction, insertPaymentIntent, storedPaymentMethod, type FakeStripeContext } from './fake-stripe-payments'
+import { chargeStoredCard, inTransaction, storedPaymentMethod, type FakeStripeContext } from './fake-stripe-payments'
 import { eventsAbout, findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject } from './fake-stripe-store'
 import type { Database } from '#server/db/client.ts'
 
@@ -20,7 +21,11 @@ import type { Database } from '#server/db/client.ts'
  *   subscription; `default_incomplete`: no attempt), `incomplete_expired` after 23 hours unpaid;
  * - at the end of a trial or period: a new invoice, charged: `active`, or `past_due` when it
  *   fails; `cancel_at_period_end` ends it then instead (`customer.subscription.deleted`);
- * - `DELETE /v1/subscriptions/:id` cancels at once.
+ * - `DELETE /v1/subscriptions/:id` cancels at once;
+ * - `POST /v1/invoices/:id/pay` charges an open invoice again (after a card is changed with
+ *   `default_payment_method`, or with `payment_method`): paid, `past_due` is `active` again.
+ * Every charge of an invoice goes through the PaymentIntent of its default InvoicePayment
+ * (fake-stripe-invoice-payments.ts).
  *
  * Left out: proration, quantities changed mid-period, several intervals in one subscription,
  * Stripe's smart retries of failed invoices, coupons, taxes, pausing, test clocks.
@@ -141,39 +146,57 @@ async function invoice(
   await recordEvent(tx, 'invoice.finalized', invoiceObject, context)
   subscription.latest_invoice = invoiceObject.id
 
-  const markPaid = async () => {
-    invoiceObject.status = 'paid'
-    invoiceObject.amount_paid = amount
-    invoiceObject.amount_remaining = 0
-    ;(invoiceObject.status_transitions as Record<string, unknown>).paid_at = now
-    await saveObject(tx, invoiceObject)
-    await recordEvent(tx, 'invoice.paid', invoiceObject, context)
-    await recordEvent(tx, 'invoice.payment_succeeded', invoiceObject, context)
+  if (amount === 0) {
+    await markInvoicePaid(tx, context, invoiceObject)
     return { invoice: invoiceObject, paid: true }
   }
-  if (amount === 0) return markPaid()
   if (!attempt) return { invoice: invoiceObject, paid: false }
 
   const paymentMethod = subscription.default_payment_method ? await findObject(tx, subscription.default_payment_method as string, 'payment_method') : undefined
+  const result = await attemptInvoicePayment(tx, context, invoiceObject, paymentMethod)
+  return { invoice: invoiceObject, paid: result.paid, declined: result.cardError && new FakeStripeError(402, result.cardError) }
+}
+
+/** The invoice paid in full: `paid`, `invoice.paid` and `invoice.payment_succeeded`. */
+async function markInvoicePaid(tx: Database, context: FakeStripeContext, invoiceObject: StripeObject): Promise<void> {
+  invoiceObject.status = 'paid'
+  invoiceObject.amount_paid = invoiceObject.amount_due
+  invoiceObject.amount_remaining = 0
+  ;(invoiceObject.status_transitions as Record<string, unknown>).paid_at = unixSeconds(context.now)
+  await saveObject(tx, invoiceObject)
+  await recordEvent(tx, 'invoice.paid', invoiceObject, context)
+  await recordEvent(tx, 'invoice.payment_succeeded', invoiceObject, context)
+}
+
+/**
+ * One attempt to collect an open invoice (the caller holds it): `attempt_count` goes up, and the
+ * card is charged through the PaymentIntent of the invoice's default InvoicePayment (made at the
+ * first attempt, confirmed again at each retry as Stripe does). Paid: the InvoicePayment and the
+ * invoice are `paid`. Not: `invoice.payment_failed`, with the card's error when it was declined
+ * (`notCard` when the PaymentMethod is no test card; no PaymentMethod: neither).
+ */
+async function attemptInvoicePayment(
+  tx: Database,
+  context: FakeStripeContext,
+  invoiceObject: StripeObject,
+  paymentMethod: StripeObject | undefined,
+): Promise<{ paid: boolean; cardError?: StripeErrorBody; notCard?: true }> {
   invoiceObject.attempted = true
-  invoiceObject.attempt_count = 1
-  let declined: FakeStripeError | undefined
+  invoiceObject.attempt_count = (invoiceObject.attempt_count as number) + 1
+  let failure: { cardError?: StripeErrorBody; notCard?: true } = {}
   if (paymentMethod) {
-    const paymentIntent = await insertPaymentIntent(tx, context, {
-      amount,
-      currency: subscription.currency as string,
-      customer: subscription.customer as string,
-      description: reason === 'subscription_create' ? 'Subscription creation' : 'Subscription update',
-      metadata: {},
-      types: ['card'],
-    })
-    const result = await chargeStoredCard(tx, context, paymentIntent.id, paymentMethod)
-    if (result && !result.cardError) return markPaid()
-    if (result?.cardError) declined = new FakeStripeError(402, result.cardError)
+    const payment = await defaultInvoicePayment(tx, context, invoiceObject)
+    const result = await chargeStoredCard(tx, context, payment.payment.payment_intent, paymentMethod)
+    if (result && !result.cardError) {
+      await markInvoicePaymentPaid(tx, context, payment)
+      await markInvoicePaid(tx, context, invoiceObject)
+      return { paid: true }
+    }
+    failure = result ? { cardError: result.cardError } : { notCard: true }
   }
   await saveObject(tx, invoiceObject)
   await recordEvent(tx, 'invoice.payment_failed', invoiceObject, context)
-  return { invoice: invoiceObject, paid: false, declined }
+  return { paid: false, ...failure }
 }
 
 type PaymentBehavior = 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete' | 'pending_if_incomplete'
@@ -428,6 +451,63 @@ export async function cancelSubscription(context: FakeStripeContext, id: string,
       throw invalidRequest(`No such subscription: '${id}'`, { code: 'resource_missing', param: 'id' })
     }
     return cancelLocked(tx, context, subscription, 'cancellation_requested')
+  })
+}
+
+/** The subscription an invoice is for (every invoice of the fake has one). */
+const subscriptionOf = (invoiceObject: StripeObject) => (invoiceObject.parent as { subscription_details: { subscription: string } }).subscription_details.subscription
+
+/**
+ * `POST /v1/invoices/:id/pay`: one more attempt to collect an open invoice, as Stripe makes out
+ * of its retry schedule, with `payment_method` (a test one, or one of the invoice's customer's)
+ * or else the subscription's `default_payment_method`. The card is charged through the invoice's
+ * default InvoicePayment (its PaymentIntent confirmed again). Paid: the invoice is `paid`
+ * (`invoice_payment.paid`, `invoice.paid`, `invoice.payment_succeeded`), and a `past_due` or
+ * `incomplete` subscription whose latest invoice it is becomes `active`
+ * (`customer.subscription.updated`). Declined: the attempt is kept (`attempt_count`,
+ * `invoice.payment_failed`) and the answer is the card's 402. Refused with nothing kept: a paid
+ * invoice ("Invoice is already paid"), one whose subscription expired incomplete (Stripe voids
+ * it), no PaymentMethod, or one that is no test card. Locks the subscription, then the invoice,
+ * in the order the tick takes them.
+ */
+export async function payInvoice(context: FakeStripeContext, id: string, params: FormParams): Promise<{ invoice: StripeObject; cardError?: StripeErrorBody }> {
+  onlyKnown(params, ['payment_method', 'off_session'])
+  const paymentMethodId = text(params, 'payment_method') || undefined
+  boolean(params, 'off_session')
+  return inTransaction(context.db, async (tx) => {
+    const subscription = await lockObject(tx, subscriptionOf(await getObject(tx, id, 'invoice')), 'subscription')
+    const invoiceObject = await lockObject(tx, id, 'invoice')
+    if (invoiceObject.status === 'paid') throw invalidRequest('Invoice is already paid')
+    if (invoiceObject.status !== 'open') throw invalidRequest(`You can only pay an open invoice; this one is ${invoiceObject.status}.`)
+    const expired = subscription.status === 'incomplete' && (subscription.created as number) <= unixSeconds(context.now) - INCOMPLETE_HOURS * 3600
+    if (subscription.status === 'incomplete_expired' || expired) {
+      throw invalidRequest(`This invoice can no longer be paid: its subscription ${subscription.id} expired incomplete (Stripe voids the invoice then).`)
+    }
+    let paymentMethod: StripeObject | undefined
+    if (paymentMethodId) {
+      paymentMethod = await storedPaymentMethod(tx, paymentMethodId, 'payment_method', context.now)
+      if (paymentMethod.id !== paymentMethodId) {
+        // A test PaymentMethod (pm_card_visa) made anew for the invoice's customer.
+        paymentMethod.customer = invoiceObject.customer
+        await saveObject(tx, paymentMethod)
+      } else if (paymentMethod.customer !== invoiceObject.customer) {
+        throw invalidRequest(`The PaymentMethod ${paymentMethodId} does not belong to the invoice's customer ${invoiceObject.customer as string}.`, { param: 'payment_method' })
+      }
+    } else if (subscription.default_payment_method) {
+      paymentMethod = await findObject(tx, subscription.default_payment_method as string, 'payment_method')
+    }
+    if (!paymentMethod) throw invalidRequest('This customer has no attached payment source or default payment method.', { code: 'resource_missing', param: 'payment_method' })
+
+    const result = await attemptInvoicePayment(tx, context, invoiceObject, paymentMethod)
+    // Nothing is kept: the transaction rolls back.
+    if (result.notCard) throw invalidRequest('The fake Stripe only takes its test cards.', { code: 'card_declined', param: 'payment_method' })
+    const previousStatus = subscription.status as string
+    if (result.paid && subscription.latest_invoice === invoiceObject.id && ['past_due', 'incomplete'].includes(previousStatus)) {
+      subscription.status = 'active'
+      await saveObject(tx, subscription)
+      await recordEvent(tx, 'customer.subscription.updated', subscription, context, { status: previousStatus })
+    }
+    return { invoice: invoiceObject, cardError: result.cardError }
   })
 }
 

@@ -5,7 +5,8 @@ import { pathParam, type AppContext, type Api, type Handler } from '#server/http
 import { createPrice, createProduct } from '#server/payments/fake-stripe-catalog.ts'
 import { createCheckoutSession, expireCheckoutSession, lineItemsOf, publicSession, retrieveCheckoutSession } from '#server/payments/fake-stripe-checkout.ts'
 import { FakeStripeError, invalidRequest, type StripeErrorBody } from '#server/payments/fake-stripe-errors.ts'
-import { cancelSubscription, createSubscription, updateSubscription } from '#server/payments/fake-stripe-subscriptions.ts'
+import { listInvoicePayments } from '#server/payments/fake-stripe-invoice-payments.ts'
+import { cancelSubscription, createSubscription, payInvoice, updateSubscription } from '#server/payments/fake-stripe-subscriptions.ts'
 import { parseStripeForm, type FormParams } from '#server/payments/fake-stripe-form.ts'
 import { listParams, onlyKnown, text } from '#server/payments/fake-stripe-params.ts'
 import {
@@ -306,6 +307,18 @@ export function registerFakeStripeRoutes(api: Api, services: Services): void {
   })
   api.endpoint('/v1/invoices/:id', {
     GET: route(({ c }) => getObject(db, id(c), 'invoice')),
+  })
+  api.endpoint('/v1/invoices/:id/pay', {
+    POST: route(async ({ c, params, context }) => {
+      const { invoice, cardError } = await payInvoice(context, id(c), params)
+      return cardError ? errorAnswer(402, cardError) : invoice
+    }),
+  })
+  api.endpoint('/v1/invoice_payments', {
+    GET: route(({ params }) => listInvoicePayments(db, params)),
+  })
+  api.endpoint('/v1/invoice_payments/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'invoice_payment')),
   })
 
   // Anything else under /v1/ is answered as Stripe answers an unknown URL.
