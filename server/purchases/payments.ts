@@ -8,6 +8,7 @@ import { errorFields } from '#server/log.ts'
 import { mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { findListedProducts } from '#server/products/repository.ts'
 import type { Services } from '#server/services.ts'
+import { applyBilling, billingSignalOf } from '#server/subscriptions/billing.ts'
 import { applySignal, type Applied } from './apply'
 import { returnUrl, type CreateInput } from './input'
 import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
@@ -350,9 +351,13 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
     throw apiError(400, 'Invalid Stripe signature.', { code: 'invalid_signature' })
   }
   const read = signalOfEvent(event)
+  // A renewing plan's news (decision 0052); a paid invoice's PaymentIntent is asked for first (no Stripe call inside the transaction).
+  const billing = billingSignalOf(event)
+  const paymentIntentId = billing?.kind === 'invoice_paid' && billing.amountCents > 0 ? await invoicePaymentIntent(stripe, billing.invoiceId) : null
   const applied: Applied[] = []
   const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
     if (!(await claimWebhookEvent(tx, event.id, event.type, clock()))) return 'duplicate'
+    if (billing) return (await applyBilling(tx, billing, { now: clock(), appUrl: config.appPublicUrl, eventId: event.id, paymentIntentId })) ? 'applied' : 'ignored'
     if (!read) return 'ignored'
     const purchase = await findPurchaseByRef(tx, read.ref)
     if (!purchase) return 'ignored'
@@ -365,6 +370,14 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
 
 /** Stripe's own default: an event signed more than 5 minutes ago is refused (a replay). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
+
+/** The PaymentIntent that paid an invoice (Stripe's InvoicePayments), so its refund can be made. */
+async function invoicePaymentIntent(stripe: Stripe, invoiceId: string): Promise<string | null> {
+  const payments = await stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 })
+  const paid = payments.data.find((payment) => payment.status === 'paid') ?? payments.data[0]
+  const intent = paid?.payment?.payment_intent
+  return (typeof intent === 'string' ? intent : intent?.id) ?? null
+}
 
 // ---------------------------------------------------------------------------------------------
 // Refunds

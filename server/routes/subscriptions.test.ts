@@ -6,7 +6,8 @@ import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, outbox, products, purchaseRefunds, purchases, subscriptions } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
-import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { fakeStripeTick } from '#server/jobs.ts'
+import { RENEWAL_RETRY_MS, subscriptionsTick } from '#server/subscriptions/service.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
@@ -26,6 +27,7 @@ let app: ProviderApp
 let db: Database
 let api: ReturnType<typeof client>
 let secret: string
+let stripe: Stripe
 const tokens: Record<'patient' | 'patient2' | 'professional' | 'admin', string> = { patient: '', patient2: '', professional: '', admin: '' }
 const plan: Record<'monthly' | 'trial' | 'course', number> = { monthly: 0, trial: 0, course: 0 }
 
@@ -43,6 +45,7 @@ beforeAll(async () => {
   db = setup.database.db
   api = client(app)
   secret = app.services.config.stripe.webhookSecret!
+  stripe = setup.stripe
   await signIn()
   plan.monthly = await productId('plano-mensal')
   plan.trial = await productId('teste-7-dias')
@@ -212,6 +215,102 @@ describe('a fixed-term plan', () => {
     const purchase = await purchaseRow(created.json.open_payment_id)
     expect(purchase).toMatchObject({ method: 'card', status: 'pending', subscriptionId: created.json.id })
     expect(purchase.checkoutUrl).toMatch(/\/fake-stripe\/checkout\//)
+  })
+})
+
+describe('a renewing plan by card (Stripe Billing)', () => {
+  /** Every event the fake Stripe made since `from`, delivered to the webhook in order (as Stripe would, at least once). */
+  async function deliverAll(types: string[]) {
+    const rows = await db.select({ data: fakeStripeObjects.data }).from(fakeStripeObjects).where(eq(fakeStripeObjects.type, 'event')).orderBy(asc(fakeStripeObjects.createdAt), asc(fakeStripeObjects.id))
+    const events = rows.map((row) => row.data as unknown as Stripe.Event).filter((item) => types.includes(item.type))
+    return Promise.all(events.map(async (item) => (await deliver(item)).json.outcome))
+  }
+  const BILLING = ['checkout.session.completed', 'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.paid', 'invoice.payment_failed']
+
+  async function subscribeByCard(card = '4242424242424242') {
+    const created = await subscribe(plan.monthly, 'card')
+    expect(created.status).toBe(201)
+    expect(created.json).toMatchObject({ status: 'incomplete', checkout_url: expect.stringMatching(/^http/), open_payment_id: null })
+    const paid = await app.request(created.json.checkout_url, {
+      method: 'POST',
+      body: new URLSearchParams({ card_number: card, expiry: '12/30', cvc: '123', name: 'Pedro Santos', email: 'paciente@innera.local' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    await app.services.background.idle()
+    expect(paid.status).toBe(303)
+    await deliverAll(BILLING)
+    return created.json.id as number
+  }
+
+  it('Checkout takes the card; the paid invoice starts the month as a purchase with its PaymentIntent; the withdrawal cancels at Stripe and refunds', async () => {
+    const id = await subscribeByCard()
+    const row = await subscriptionRow(id)
+    expect(row).toMatchObject({ status: 'active', stripeSubscriptionId: expect.stringMatching(/^sub_/), checkoutUrl: null, currentPeriodStart: new Date(NOW), currentPeriodEnd: new Date('2026-04-10T15:00:00Z') })
+    const [payment] = await db.select().from(purchases).where(eq(purchases.subscriptionId, id))
+    expect(payment).toMatchObject({ status: 'paid', method: 'card', totalCents: 8990, stripeInvoiceId: expect.stringMatching(/^in_/), stripePaymentIntentId: expect.stringMatching(/^pi_/), periodEnd: new Date('2026-04-10T15:00:00Z') })
+    // Every event again (Stripe's redelivery): nothing twice.
+    expect(new Set(await deliverAll(BILLING))).toEqual(new Set(['duplicate']))
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(1)
+
+    const withdrawn = await api.post(`/subscriptions/${id}/cancel/`, {}, { token: tokens.patient })
+    expect(withdrawn.json).toMatchObject({ status: 'ended', ended_reason: 'withdrawn', payments: [{ status: 'refunded' }] })
+    expect((await stripe.subscriptions.retrieve(row.stripeSubscriptionId!)).status).toBe('canceled')
+    expect(await db.select().from(purchaseRefunds).where(eq(purchaseRefunds.purchaseId, payment!.id))).toMatchObject([{ amountCents: 8990, status: 'succeeded' }])
+  })
+
+  it('renews at the period’s end; cancelled after the 7 days it ends with its period at Stripe', async () => {
+    const id = await subscribeByCard()
+    await later(31 * DAY)
+    await fakeStripeTick(app.services)
+    await deliverAll(BILLING)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'active', currentPeriodEnd: new Date('2026-05-10T15:00:00Z') })
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
+    const atEnd = await api.post(`/subscriptions/${id}/cancel/`, {}, { token: tokens.patient })
+    expect(atEnd.json).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect((await stripe.subscriptions.retrieve((await subscriptionRow(id)).stripeSubscriptionId!)).cancel_at_period_end).toBe(true)
+    await later(30 * DAY)
+    await fakeStripeTick(app.services)
+    await deliverAll(BILLING)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'ended', endedReason: 'cancelled' })
+  })
+
+  it('a refused renewal: past due and told, tried again 3 and 6 days later, and after 7 days ended at Stripe and told', async () => {
+    const id = await subscribeByCard()
+    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
+    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
+    await later(31 * DAY)
+    await fakeStripeTick(app.services)
+    await deliverAll(BILLING)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'past_due', renewalRetries: 0 })
+    expect(await mailTo('paciente@innera.local')).toContain('Não conseguimos renovar sua assinatura Plano mensal')
+    expect((await api.get(`/subscriptions/${id}/`, { token: tokens.patient })).json).toMatchObject({ status: 'past_due', has_access: true })
+    await later(RENEWAL_RETRY_MS)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ retried: 1 })
+    await later(RENEWAL_RETRY_MS)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ retried: 1 })
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'past_due', renewalRetries: 2 })
+    await later(DAY + 60_000)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ ended: 1 })
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'ended', endedReason: 'renewal_failed' })
+    expect((await stripe.subscriptions.retrieve(stripeId)).status).toBe('canceled')
+    expect(await mailTo('paciente@innera.local')).toContain('Sua assinatura Plano mensal foi encerrada')
+    await deliverAll(BILLING)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'ended', endedReason: 'renewal_failed' })
+  })
+
+  it('a retried renewal paid with a new card: active again', async () => {
+    const id = await subscribeByCard()
+    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
+    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
+    await later(31 * DAY)
+    await fakeStripeTick(app.services)
+    await deliverAll(BILLING)
+    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_visa' })
+    await later(RENEWAL_RETRY_MS)
+    expect(await subscriptionsTick(app.services)).toMatchObject({ retried: 1 })
+    await deliverAll(BILLING)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'active', pastDueSince: null, renewalRetries: 0 })
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
   })
 })
 

@@ -1,4 +1,4 @@
-import type Stripe from 'stripe'
+import Stripe from 'stripe'
 import type { Writer } from '#server/db/client.ts'
 import { outbox, type PurchaseMethod } from '#server/db/schema.ts'
 import { apiError, fieldError } from '#server/http/errors.ts'
@@ -11,6 +11,7 @@ import { isUniqueViolation } from '#server/db/errors.ts'
 import { subscriptionMail, type SubscriptionMailKind } from './messages'
 import {
   dueForReminder,
+  pastDue,
   endSubscription,
   findSubscriptionByKey,
   insertSubscription,
@@ -230,7 +231,12 @@ export async function payNextPeriod(services: Services, subscription: Subscripti
 // ---------------------------------------------------------------------------------------------
 // The tick and the messages
 
-export type SubscriptionsReport = { reminded: number; ended: number }
+export type SubscriptionsReport = { reminded: number; ended: number; retried: number }
+
+/** A card renewal that failed is tried again every 3 days (twice); still unpaid after 7 days, the subscription ends. */
+export const RENEWAL_RETRY_MS = 3 * 24 * 60 * 60 * 1000
+export const RENEWAL_GRACE_MS = 7 * 24 * 60 * 60 * 1000
+const RENEWAL_RETRIES = 2
 
 /**
  * Every minute where the periodic jobs run: PIX subscribers reminded 7 days before their period
@@ -241,7 +247,7 @@ export type SubscriptionsReport = { reminded: number; ended: number }
 export async function subscriptionsTick(services: Services): Promise<SubscriptionsReport> {
   const { db, clock } = services
   const now = clock()
-  const report: SubscriptionsReport = { reminded: 0, ended: 0 }
+  const report: SubscriptionsReport = { reminded: 0, ended: 0, retried: 0 }
   for (const due of await dueForReminder(db, { remindBefore: PIX_REMINDER_BEFORE_MS, now, limit: 50 })) {
     const sent = await db.transaction(async (tx) => {
       const locked = await lockSubscription(tx, due.id)
@@ -268,7 +274,54 @@ export async function subscriptionsTick(services: Services): Promise<Subscriptio
     })
     if (ended) report.ended += 1
   }
+  for (const due of await pastDue(db, { limit: 50 })) {
+    const since = due.pastDueSince?.getTime()
+    if (!due.stripeSubscriptionId || since === undefined) continue
+    try {
+      if (now >= since + RENEWAL_GRACE_MS) {
+        if (await endUnpaidRenewal(services, due, now)) report.ended += 1
+      } else if (due.renewalRetries < RENEWAL_RETRIES && now >= since + (due.renewalRetries + 1) * RENEWAL_RETRY_MS) {
+        if (await retryRenewal(services, due, now)) report.retried += 1
+      }
+    } catch (error) {
+      // Stripe away: the next tick tries again.
+      services.log({ level: 'warn', msg: 'subscription renewal step failed', subscription_id: due.id, error: error instanceof Error ? error.name : 'unknown' })
+    }
+  }
   return report
+}
+
+/** One more try of a failed renewal's invoice (claimed first under the row's lock, so one process tries it). A card decline is simply the answer. */
+async function retryRenewal(services: Services, due: SubscriptionRow, now: number): Promise<boolean> {
+  const claimed = await services.db.transaction(async (tx) => {
+    const locked = await lockSubscription(tx, due.id)
+    if (locked?.status !== 'past_due' || locked.renewalRetries !== due.renewalRetries) return false
+    await updateSubscription(tx, locked.id, { renewalRetries: locked.renewalRetries + 1 }, now)
+    return true
+  })
+  if (!claimed) return false
+  const stripe = stripeOf(services)
+  const invoice = (await stripe.subscriptions.retrieve(due.stripeSubscriptionId!)).latest_invoice
+  const invoiceId = typeof invoice === 'string' ? invoice : invoice?.id
+  if (!invoiceId) return true
+  await stripe.invoices.pay(invoiceId).catch((error: unknown) => {
+    if (!(error instanceof Stripe.errors.StripeCardError)) throw error
+  })
+  return true
+}
+
+/** 7 days unpaid: cancelled at Stripe, ended here, and the subscriber told (once: the row's status decides). */
+async function endUnpaidRenewal(services: Services, due: SubscriptionRow, now: number): Promise<boolean> {
+  const stripe = stripeOf(services)
+  const remote = await stripe.subscriptions.retrieve(due.stripeSubscriptionId!)
+  if (remote.status !== 'canceled') await stripe.subscriptions.cancel(due.stripeSubscriptionId!)
+  return services.db.transaction(async (tx) => {
+    const locked = await lockSubscription(tx, due.id)
+    if (locked?.status !== 'past_due') return false
+    await endSubscription(tx, locked, 'renewal_failed', now)
+    await queueSubscriptionMail(tx, services, locked, 'ended_unpaid')
+    return true
+  })
 }
 
 /** A message about a subscription to its subscriber, queued in the caller's transaction (exactly once with what it tells). */
@@ -290,7 +343,7 @@ async function atStripe<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (error) {
-    if (error instanceof Error && error.name.startsWith('Stripe')) throw unavailableError()
+    if (error instanceof Stripe.errors.StripeError) throw unavailableError()
     throw error
   }
 }
