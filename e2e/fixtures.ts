@@ -105,5 +105,5 @@ export const test = base.extend<{ consent: boolean }>({
     expect(errors, 'uncaught errors in the pages').toEqual([])
   },
 })
-export { payConsultationByPix, waitUntilPaid } from './support/payments.ts'
+export { payConsultationByPix, payPixPurchase, waitUntilPaid } from './support/payments.ts'
 export { expect }

@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, registerFreshPatient, test, waitUntilPaid } from './fixtures'
+import { expect, expectNoAxeViolations, payPixPurchase, registerFreshPatient, test } from './fixtures'
 
 test.describe('buying without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
@@ -17,18 +17,10 @@ test.describe('buying without JavaScript', () => {
     const code = await page.getByLabel('PIX copia e cola').inputValue()
     expect(code).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/)
     await expect(page.getByText(/^Válido até \d{2}:\d{2} \(horário de Brasília\)\./)).toBeVisible()
-    const purchaseUrl = page.url()
 
-    // The buyer's bank: the fake Stripe's page for this charge.
-    await page.getByRole('link', { name: 'Abrir a página do PIX no provedor de pagamentos' }).click()
-    await page.getByRole('button', { name: 'Pay this charge' }).click()
-    // The payment's message reaches the provider on its own (the fake's webhook), or the page asks.
-    await page.goto(purchaseUrl)
-    const refresh = page.getByRole('button', { name: 'Atualizar situação do pagamento' })
-    await expect(async () => {
-      if (await refresh.isVisible()) await refresh.click()
-      await expect(page.getByTestId('purchase-status')).toHaveText('Pagamento confirmado', { timeout: 1_000 })
-    }).toPass()
+    // The buyer's bank: the fake Stripe's page for this charge. The payment's message reaches the
+    // provider on its own (the fake's webhook), or the page asks.
+    await payPixPurchase(page)
     await expect(page.getByRole('banner').getByRole('link', { name: 'Carrinho, vazio' })).toBeVisible()
 
     await expect(page.getByText('Você recebe de volta o valor integral: R$ 197,00.')).toBeVisible()
@@ -53,13 +45,8 @@ test.describe('subscribing without JavaScript', () => {
     await expect(page.getByRole('radio', { name: /^PIX/ })).toBeChecked()
     await page.getByRole('button', { name: 'Assinar por R$ 89,90' }).click()
 
-    // The first period's code; paid at the buyer's bank (the fake Stripe's page).
-    await expect(page).toHaveURL(/\/compras\/\d+$/)
-    const purchaseUrl = page.url()
-    await page.getByRole('link', { name: 'Abrir a página do PIX no provedor de pagamentos' }).click()
-    await page.getByRole('button', { name: 'Pay this charge' }).click()
-    await page.goto(purchaseUrl)
-    await waitUntilPaid(page)
+    // The first period's code, paid at the buyer's bank (the fake Stripe's page).
+    const purchaseUrl = await payPixPurchase(page)
     await page.getByRole('link', { name: 'Ver a assinatura' }).click()
     await expect(page).toHaveURL(/\/assinaturas\/\d+$/)
     const subscriptionUrl = page.url()

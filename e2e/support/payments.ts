@@ -7,15 +7,25 @@ import { expect, type Page } from '@playwright/test'
  * goes on to the consultation, now booked. Returns its path.
  */
 export async function payConsultationByPix(page: Page): Promise<string> {
+  await payPixPurchase(page)
+  await page.getByRole('link', { name: 'Ver a consulta' }).click()
+  await expect(page).toHaveURL(/\/consultas\/\d+$/)
+  return new URL(page.url()).pathname
+}
+
+/**
+ * On a purchase's page with an open PIX code: the code paid at the buyer's bank (the fake Stripe's
+ * development page), and back on the purchase's page once it says the payment is confirmed.
+ * Returns the purchase's address.
+ */
+export async function payPixPurchase(page: Page): Promise<string> {
   await expect(page).toHaveURL(/\/compras\/\d+$/)
   const purchaseUrl = page.url()
   await page.getByRole('link', { name: 'Abrir a página do PIX no provedor de pagamentos' }).click()
   await page.getByRole('button', { name: 'Pay this charge' }).click()
   await page.goto(purchaseUrl)
   await waitUntilPaid(page)
-  await page.getByRole('link', { name: 'Ver a consulta' }).click()
-  await expect(page).toHaveURL(/\/consultas\/\d+$/)
-  return new URL(page.url()).pathname
+  return purchaseUrl
 }
 
 /** On a purchase's page: until it says the payment is confirmed (asking again while it does not). */

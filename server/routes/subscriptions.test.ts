@@ -242,6 +242,17 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     return created.json.id as number
   }
 
+  /** A card subscription whose card then refuses: a month on, its renewal fails. */
+  async function refusedRenewal() {
+    const id = await subscribeByCard()
+    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
+    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
+    await later(31 * DAY)
+    await fakeStripeTick(app.services)
+    await deliverAll(BILLING)
+    return { id, stripeId }
+  }
+
   it('Checkout takes the card; the paid invoice starts the month as a purchase with its PaymentIntent; the withdrawal cancels at Stripe and refunds', async () => {
     const id = await subscribeByCard()
     const row = await subscriptionRow(id)
@@ -275,12 +286,7 @@ describe('a renewing plan by card (Stripe Billing)', () => {
   })
 
   it('a refused renewal: past due and told, tried again 3 and 6 days later, and after 7 days ended at Stripe and told', async () => {
-    const id = await subscribeByCard()
-    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
-    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
-    await later(31 * DAY)
-    await fakeStripeTick(app.services)
-    await deliverAll(BILLING)
+    const { id, stripeId } = await refusedRenewal()
     expect(await subscriptionRow(id)).toMatchObject({ status: 'past_due', renewalRetries: 0 })
     expect(await mailTo('paciente@innera.local')).toContain('Não conseguimos renovar sua assinatura Plano mensal')
     expect((await api.get(`/subscriptions/${id}/`, { token: tokens.patient })).json).toMatchObject({ status: 'past_due', has_access: true })
@@ -299,12 +305,7 @@ describe('a renewing plan by card (Stripe Billing)', () => {
   })
 
   it('a retried renewal paid with a new card: active again', async () => {
-    const id = await subscribeByCard()
-    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
-    await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
-    await later(31 * DAY)
-    await fakeStripeTick(app.services)
-    await deliverAll(BILLING)
+    const { id, stripeId } = await refusedRenewal()
     await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_visa' })
     await later(RENEWAL_RETRY_MS)
     expect(await subscriptionsTick(app.services)).toMatchObject({ retried: 1 })
