@@ -47,7 +47,9 @@ const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 200)
 /** Where the instances' provider keeps its data: unset, PGlite in memory; else a PostgreSQL server. */
 const databaseServer = process.env.BENCH_DATABASE_URL || undefined
 /** First-load JavaScript goals, as multiples of the bare Remix app's (issue 11). */
-const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35 }
+const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35, catalogue: 1.25, product: 1.25 }
+/** A product of the seeded catalogue (issue 24: the catalogue and product pages are measured too). */
+const PRODUCT_PATH = '/produto/1'
 const JS_PAGES = Object.keys(JS_GOALS)
 /** The app as production runs it (npm start, the container): its heap capped. */
 const APP_NODE_ARGS = appNodeArgs()
@@ -154,6 +156,8 @@ async function measureAll(buildDir) {
             { name: 'home', path: '/' },
             { name: 'login', path: '/auth?mode=login' },
             { name: 'dashboard', path: '/dashboard', cookie },
+            { name: 'catalogue', path: '/solucoes' },
+            { name: 'product', path: PRODUCT_PATH },
           ],
         })
         const ratio = (bytes, of) => Math.round((bytes / of) * 1000) / 1000
@@ -273,13 +277,15 @@ async function measureAll(buildDir) {
         pages: {
           dashboard: { path: '/dashboard', cookie: professional },
           booking: { path: `/consultas/agendar/${BOOKED_PROFESSIONAL_ID}`, cookie: patient },
+          catalogue: { path: '/solucoes', cookie: patient },
+          product: { path: PRODUCT_PATH, cookie: patient },
         },
         runs,
         delayMs,
       })
       results.measurements.waterfall = waterfall
       results.goals.waterfallRatio = '<= 1.2'
-      const { dashboard, booking } = waterfall.pages
+      const { dashboard, booking, catalogue, product } = waterfall.pages
       row(
         `/dashboard TTFB, provider +${delayMs} ms (median of ${runs})`,
         `${dashboard.ttfbMs} ms (round trip ${waterfall.providerRoundTripMs} ms + bare ${waterfall.bareTtfbMs} ms)`,
@@ -291,6 +297,11 @@ async function measureAll(buildDir) {
         `${booking.ttfbMs} ms (round trip ${waterfall.providerRoundTripMs} ms + the floor ${waterfall.floorTtfbMs} ms; ${booking.providerCallsPerRequest.median} calls: ${booking.providerCallsPerRequest.paths.join(', ')})`,
       )
       row('waterfall ratio booking page (x round trip + the floor)', booking.ratioToFloor.toFixed(3), '<= 1.2', booking.ratioToFloor <= 1.2)
+      // Issue 24: the catalogue and a product's page, as the booking page (their calls in parallel).
+      for (const [label, page] of [['catalogue /solucoes', catalogue], [`product page ${PRODUCT_PATH}`, product]]) {
+        row(`${label} TTFB, provider +${delayMs} ms (median of ${runs})`, `${page.ttfbMs} ms (${page.providerCallsPerRequest.median} calls: ${page.providerCallsPerRequest.paths.join(', ')})`)
+        row(`waterfall ratio ${label} (x round trip + the floor)`, page.ratioToFloor.toFixed(3), '<= 1.2', page.ratioToFloor <= 1.2)
+      }
     } finally {
       await Promise.all([instance.close(), floor.close()])
     }

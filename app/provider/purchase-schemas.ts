@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { type Cents, isCents } from '#app/domain/money.ts'
+import { PAYMENT_METHODS } from '#app/domain/payment-methods.ts'
 import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
 import { localized, positiveCents } from './product-schemas.ts'
 import { paginated } from './schemas.ts'
@@ -7,8 +8,7 @@ import { paginated } from './schemas.ts'
 /** A purchase's statuses (docs/product.md §4, decision 0048). */
 export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
-export const PAYMENT_METHODS = ['pix', 'card'] as const
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+export { PAYMENT_METHODS, type PaymentMethod } from '#app/domain/payment-methods.ts'
 
 export const cents = z
   .number()

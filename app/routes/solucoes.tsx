@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
-import { PILLAR_ORDER, inPillarOrder } from '#app/domain/pillars.ts'
+import { inPillarOrder } from '#app/domain/pillars.ts'
 import { PRODUCT_TYPES } from '#app/domain/product-types.ts'
+import { catalogueUrl, readCatalogueQuery } from '#app/forms/catalogue.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -12,33 +12,11 @@ import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { Pagination, SelectFilter } from '#app/ui/list-controls.tsx'
 import { ProductCard } from '#app/ui/shop/product-facts.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
-import { MAX_PAGE } from '#app/utils/pagination.ts'
 import { productView } from '#app/utils/product-views.server.ts'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 
 /** Products a page of the catalogue shows. */
 export const CATALOGUE_PAGE_SIZE = 12
-
-/** The catalogue's filters as the URL gives them (`?tipo=&pilar=&page=`); anything unknown is no filter. */
-const querySchema = z.object({
-  tipo: z.enum(PRODUCT_TYPES).or(z.literal('')).catch(''),
-  pilar: z.enum(PILLAR_ORDER).or(z.literal('')).catch(''),
-  page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
-})
-type CatalogueQuery = z.infer<typeof querySchema>
-
-function readQuery(url: URL): CatalogueQuery {
-  return querySchema.parse({ tipo: url.searchParams.get('tipo') ?? '', pilar: url.searchParams.get('pilar') ?? '', page: url.searchParams.get('page') ?? 1 })
-}
-
-function catalogueUrl(query: CatalogueQuery, page = query.page) {
-  const params = new URLSearchParams()
-  if (query.tipo) params.set('tipo', query.tipo)
-  if (query.pilar) params.set('pilar', query.pilar)
-  if (page > 1) params.set('page', String(page))
-  const search = params.toString()
-  return `/solucoes${search ? `?${search}` : ''}`
-}
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['shop'] }
@@ -49,7 +27,7 @@ export const handle = { i18n: ['shop'] }
  * process's copy (docs/decisions/0030).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const query = readQuery(new URL(request.url))
+  const query = readCatalogueQuery(new URL(request.url))
   const [t, language, page, pillars, cart] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),

@@ -1,13 +1,13 @@
-import { z } from 'zod'
-
 /** The highest page number a list page's URL may ask for: beyond every list's real length, and bounded. */
 export const MAX_PAGE = 10_000
 
-const pageSchema = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1)
-
-/** A list page's `?page=`: a whole number from 1 to MAX_PAGE; anything else (junk, 0, -1, 1e9) is the first page. */
+/**
+ * A list page's `?page=`: a whole number from 1 to MAX_PAGE; anything else (junk, 0, -1, 1e9) is
+ * the first page. No zod here: the pages' pagination links import this module in the browser.
+ */
 export function pageParam(url: URL, name = 'page'): number {
-  return pageSchema.parse(url.searchParams.get(name) ?? 1)
+  const page = Number(url.searchParams.get(name) ?? 1)
+  return Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1
 }
 
 /** Page links for a page-number paginated list: which pages exist and where each link goes. */

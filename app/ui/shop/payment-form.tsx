@@ -1,6 +1,6 @@
 import { Form, useNavigation } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
+import { PAYMENT_METHODS } from '#app/domain/payment-methods.ts'
 
 /**
  * How to pay (PIX or card), and the button that does: a plain post, the payment started on the
