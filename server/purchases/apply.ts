@@ -1,7 +1,7 @@
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { startPaidPeriod } from '#server/subscriptions/periods.ts'
-import { insertRefund, itemsOf, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
+import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
 import { decide, type PaymentSignal } from './statuses'
 
 export type Applied = {
@@ -22,14 +22,16 @@ export type Applied = {
  * applies them all. Applying the same thing twice changes nothing (statuses.ts, the grants' unique
  * index, the refunds' unique index).
  */
-export async function applySignal(
-  tx: Writer,
-  purchaseId: number,
-  signal: PaymentSignal,
-  { source, eventId = null, now }: { source: TransitionSource; eventId?: string | null; now: number },
-): Promise<Applied> {
+export async function applySignal(tx: Writer, purchaseId: number, signal: PaymentSignal, options: ApplyOptions): Promise<Applied> {
   const purchase = await lockPurchase(tx, purchaseId)
   if (!purchase) return { purchase, moved: false, refunds: [], booked: null }
+  return applySignalToLocked(tx, purchase, signal, options)
+}
+
+type ApplyOptions = { source: TransitionSource; eventId?: string | null; now: number }
+
+/** The same, to a purchase the caller has just read locked in this transaction (the webhook's claimEventAndLock). */
+export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, signal: PaymentSignal, { source, eventId = null, now }: ApplyOptions): Promise<Applied> {
   const outcome = decide(
     {
       status: purchase.status,
@@ -54,13 +56,15 @@ export async function applySignal(
   if (outcome.to === 'paid' || outcome.to === 'refunded') Object.assign(changes, { pixData: null, checkoutUrl: null })
 
   let updated = purchase
-  if (outcome.to && outcome.to !== purchase.status) updated = await recordTransition(tx, purchase, outcome.to, { source, eventId, now, changes })
+  // A payment's grants are written with its transition, in the same statement.
+  const to = outcome.to !== purchase.status ? outcome.to : undefined
+  if (to) updated = await recordTransition(tx, purchase, to, { source, eventId, now, changes, grants: outcome.grant })
   else if (Object.keys(changes).length > 0) updated = await updatePurchase(tx, purchase.id, changes, now)
 
   let booked: number | null = null
   const lateRefunds: RefundRow[] = []
   if (outcome.grant) {
-    await makeGrants(tx, updated, await itemsOf(tx, [purchase.id]), now)
+    if (!to) await makeGrants(tx, updated, now)
     if (purchase.holdsTime) booked = await confirmHeldAppointment(tx, purchase.id, new Date(now))
     // A subscription's period starts with its payment (decision 0052); one over meanwhile gives the money back.
     if (purchase.subscriptionId !== null && (await startPaidPeriod(tx, updated, now)).late && updated.stripePaymentIntentId && updated.status === 'paid') {

@@ -9,14 +9,13 @@ import { mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { findListedProducts } from '#server/products/repository.ts'
 import type { Services } from '#server/services.ts'
 import { applyBilling, billingSignalOf } from '#server/subscriptions/billing.ts'
-import { applySignal, type Applied } from './apply'
+import { applySignal, applySignalToLocked, type Applied } from './apply'
 import { returnUrl, type CreateInput } from './input'
 import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
 import {
-  claimWebhookEvent,
+  claimEventAndLock,
   creditsOf,
   findPurchaseByKey,
-  findPurchaseByRef,
   insertPurchase,
   insertPurchaseIn,
   itemsOf,
@@ -339,6 +338,10 @@ export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
  * 5-minute tolerance (as of our clock), then, in ONE transaction, its id recorded (the primary key:
  * a duplicate, from any process, finds it and does nothing) and its effect applied. A failure
  * rolls both back: Stripe redelivers, and the redelivery applies it.
+ *
+ * Few statements, as each costs its own round trip (on PGlite, inside a transaction, its own parse
+ * and plan too): a payment takes two (the event recorded with its purchase found and locked; the
+ * transition with its record and grants), a duplicate one (issue 24: 200 events a second).
  */
 export async function receiveWebhook(services: Services, rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
   const { db, clock, config } = services
@@ -356,12 +359,12 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
   const paymentIntentId = billing?.kind === 'invoice_paid' && billing.amountCents > 0 ? await invoicePaymentIntent(stripe, billing.invoiceId) : null
   const applied: Applied[] = []
   const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
-    if (!(await claimWebhookEvent(tx, event.id, event.type, clock()))) return 'duplicate'
+    // A renewing plan's news locks no purchase here: applyBilling finds its own.
+    const { claimed, purchase } = await claimEventAndLock(tx, { id: event.id, type: event.type, now: clock() }, billing ? undefined : read?.ref)
+    if (!claimed) return 'duplicate'
     if (billing) return (await applyBilling(tx, billing, { now: clock(), appUrl: config.appPublicUrl, eventId: event.id, paymentIntentId })) ? 'applied' : 'ignored'
-    if (!read) return 'ignored'
-    const purchase = await findPurchaseByRef(tx, read.ref)
-    if (!purchase) return 'ignored'
-    applied.push(await applySignal(tx, purchase.id, read.signal, { source: 'webhook', eventId: event.id, now: clock() }))
+    if (!read || !purchase) return 'ignored'
+    applied.push(await applySignalToLocked(tx, purchase, read.signal, { source: 'webhook', eventId: event.id, now: clock() }))
     return 'applied'
   })
   await afterCommit(services, applied)

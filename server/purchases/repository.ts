@@ -1,10 +1,11 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, or, sql, type Column, type SQL } from 'drizzle-orm'
 import type { Database, Writer } from '#server/db/client.ts'
 import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
 import { periodPurchaseEnded } from '#server/subscriptions/periods.ts'
 import {
   appointments,
+  carts,
   consultationCredits,
   purchaseGrants,
   purchaseItems,
@@ -47,6 +48,37 @@ export const GRANT_KIND_OF: Readonly<Record<Exclude<ProductType, 'subscription'>
   consultation_package: 'consultation_credits',
 }
 
+/**
+ * A row of `purchases` as a raw statement returns it (column names, the driver's values) made a
+ * PurchaseRow, as drizzle's own selects map it.
+ */
+const PURCHASE_COLUMNS = getTableColumns(purchases) as Record<string, Column>
+function purchaseOf(raw: Record<string, unknown>): PurchaseRow {
+  const row: Record<string, unknown> = {}
+  for (const [key, column] of Object.entries(PURCHASE_COLUMNS)) {
+    const value = raw[column.name]
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+  }
+  return row as PurchaseRow
+}
+
+/** A column's bare name, for the column lists of raw inserts and updates (drizzle's column chunks are qualified). */
+const name = (column: Column) => sql.identifier(column.name)
+
+/** An update's `column = value, …` for a raw statement, each value mapped by its column as drizzle's update().set() maps it. */
+function assignments(changes: Partial<typeof purchases.$inferInsert>): SQL {
+  const set = Object.entries(changes).filter(([, value]) => value !== undefined)
+  return sql.join(
+    set.map(([key, value]) => sql`${name(PURCHASE_COLUMNS[key]!)} = ${sql.param(value, PURCHASE_COLUMNS[key])}`),
+    sql`, `,
+  )
+}
+
+/** The rows a raw statement returned, whichever driver ran it (PGlite's Results, node-postgres' QueryResult). */
+async function rowsOf(statement: Promise<unknown>): Promise<Record<string, unknown>[]> {
+  return ((await statement) as { rows: Record<string, unknown>[] }).rows
+}
+
 export async function findPurchase(db: Reader, id: number): Promise<PurchaseRow | undefined> {
   const [row] = await db.select().from(purchases).where(eq(purchases.id, id))
   return row
@@ -60,20 +92,45 @@ export async function findPurchaseByKey(db: Reader, userId: number, key: string)
   return row
 }
 
-/** The purchase a Stripe object names: by its metadata's purchase id, else by the PaymentIntent or Checkout Session it keeps. */
-export async function findPurchaseByRef(db: Reader, ref: { purchaseId?: number; paymentIntentId?: string; sessionId?: string }): Promise<PurchaseRow | undefined> {
-  if (ref.purchaseId !== undefined) return findPurchase(db, ref.purchaseId)
+/**
+ * Records a Stripe event as processed and, when it is new, finds the purchase it names and locks
+ * it, in one statement (the webhook's first; decision 0048): `claimed` is false when the event
+ * already was processed (by this or another process: a concurrent one waits on the primary key
+ * until the first commits), and then nothing is locked. The purchase is found by the metadata's
+ * purchase id, else by the PaymentIntent or Checkout Session it keeps; found in the statement's
+ * snapshot and locked by its id, so a change that commits meanwhile (a PIX code renewed) is read
+ * locked, as a find then a lock would read it.
+ */
+export async function claimEventAndLock(
+  tx: Writer,
+  event: { id: string; type: string; now: number },
+  ref: { purchaseId?: number; paymentIntentId?: string; sessionId?: string } | undefined,
+): Promise<{ claimed: boolean; purchase: PurchaseRow | undefined }> {
+  const claim = sql`insert into ${stripeWebhookEvents} (${name(stripeWebhookEvents.eventId)}, ${name(stripeWebhookEvents.type)}, ${name(stripeWebhookEvents.receivedAt)})
+    values (${event.id}, ${event.type.slice(0, 100)}, ${new Date(event.now).toISOString()}::timestamptz) on conflict do nothing returning 1`
+  const id = purchaseIdOfRef(ref)
+  if (!id) {
+    const [row] = await rowsOf(tx.execute(sql`with claimed as (${claim}) select exists (select 1 from claimed) as claimed`))
+    return { claimed: row?.claimed === true, purchase: undefined }
+  }
+  const [row] = await rowsOf(
+    tx.execute(sql`with claimed as (${claim}),
+      locked as (select * from ${purchases} where ${purchases.id} = ${id} and exists (select 1 from claimed) for update)
+      select exists (select 1 from claimed) as claimed, locked.* from (select 1) as one left join locked on true`),
+  )
+  return { claimed: row?.claimed === true, purchase: row && row.id !== null ? purchaseOf(row) : undefined }
+}
+
+/** The id of the purchase a Stripe object names, as an expression: its metadata's, else the one keeping its PaymentIntent or Checkout Session. */
+function purchaseIdOfRef(ref: { purchaseId?: number; paymentIntentId?: string; sessionId?: string } | undefined): SQL | undefined {
+  if (!ref) return undefined
+  if (ref.purchaseId !== undefined) return sql`${ref.purchaseId}::integer`
   const conditions = [
     ref.paymentIntentId ? eq(purchases.stripePaymentIntentId, ref.paymentIntentId) : undefined,
     ref.sessionId ? eq(purchases.stripeCheckoutSessionId, ref.sessionId) : undefined,
   ].filter((condition) => condition !== undefined)
   if (conditions.length === 0) return undefined
-  const [row] = await db
-    .select()
-    .from(purchases)
-    .where(or(...conditions))
-    .limit(1)
-  return row
+  return sql`(select ${purchases.id} from ${purchases} where ${or(...conditions)} limit 1)`
 }
 
 /** The purchase locked until the transaction ends: its changes happen one at a time, across processes. */
@@ -117,28 +174,97 @@ export async function grantsOf(db: Reader, purchaseId: number): Promise<GrantRow
 const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
 
 /**
- * Writes a status change and its record. A purchase that ends unpaid releases the consultation
- * time it held, in the same transaction, whichever path ended it (Stripe's news, a cancel, the
- * tick's expiry, a payment that could not start); its payment books that time (applySignal).
+ * Writes a status change and its record, in one statement; with `grants` (a payment), what the
+ * purchase gives too (makeGrants), in the same statement. A purchase that ends unpaid releases the
+ * consultation time it held, in the same transaction, whichever path ended it (Stripe's news, a
+ * cancel, the tick's expiry, a payment that could not start); its payment books that time
+ * (applySignal).
  */
 export async function recordTransition(
   tx: Writer,
   purchase: Pick<PurchaseRow, 'id' | 'status' | 'subscriptionId'>,
   to: PurchaseStatus,
-  { source, eventId = null, now, changes = {} }: { source: TransitionSource; eventId?: string | null; now: number; changes?: Partial<typeof purchases.$inferInsert> },
+  {
+    source,
+    eventId = null,
+    now,
+    changes = {},
+    grants = false,
+  }: { source: TransitionSource; eventId?: string | null; now: number; changes?: Partial<typeof purchases.$inferInsert>; grants?: boolean },
 ): Promise<PurchaseRow> {
-  const [row] = await tx
-    .update(purchases)
-    .set({ ...changes, status: to, updatedAt: new Date(now) })
-    .where(eq(purchases.id, purchase.id))
-    .returning()
-  await tx.insert(purchaseTransitions).values({ purchaseId: purchase.id, fromStatus: purchase.status, toStatus: to, at: new Date(now), source, stripeEventId: eventId })
+  const at = new Date(now)
+  const t = purchaseTransitions
+  const giving = grants ? granting(sql`moved as paying`, at) : undefined
+  const [row] = await rowsOf(
+    tx.execute(sql`with moved as (update ${purchases} set ${assignments({ ...changes, status: to, updatedAt: at })} where ${purchases.id} = ${purchase.id} returning *),
+      recorded as (
+        insert into ${t} (${name(t.purchaseId)}, ${name(t.fromStatus)}, ${name(t.toStatus)}, ${name(t.at)}, ${name(t.source)}, ${name(t.stripeEventId)})
+        select moved.id, ${purchase.status}::varchar, ${to}::varchar, ${at.toISOString()}::timestamptz, ${source}::varchar, ${eventId}::varchar from moved
+      )${giving ? sql`, ${giving.ctes}` : sql``}
+      select moved.*${giving ? sql`, ${giving.columns}` : sql``} from moved`),
+  )
+  if (!row) throw new Error(`No purchase ${purchase.id} to move to ${to}`)
+  const updated = purchaseOf(row)
+  if (giving) await leaveCart(tx, updated.userId, row, at)
   if (ENDED_UNPAID.includes(to)) {
-    await releaseHeldAppointment(tx, purchase.id, new Date(now))
+    await releaseHeldAppointment(tx, purchase.id, at)
     // A subscription never paid ends with its first payment (decision 0052).
     await periodPurchaseEnded(tx, purchase, now)
   }
-  return row!
+  return updated
+}
+
+/**
+ * What a paid purchase gives, once: a grant per product (the unique index makes a second one a
+ * no-op) and a package's credits, with the package's professional or any (null), as the parts of
+ * one statement: the CTEs reading the purchase's lines and writing both, and the columns saying
+ * which products were paid for and whether the account's cart holds any of them (leaveCart).
+ * `paying` is a relation with the purchase's `id` and `user_id`.
+ */
+function granting(paying: SQL, at: Date): { ctes: SQL; columns: SQL } {
+  const [i, g, c] = [purchaseItems, purchaseGrants, consultationCredits]
+  const time = sql`${at.toISOString()}::timestamptz`
+  const kind = sql`case items.product_type ${sql.join(
+    Object.entries(GRANT_KIND_OF).map(([type, grant]) => sql`when ${type} then ${grant}`),
+    sql` `,
+  )} end`
+  // A consultation's line is no product (catalogueItems): its payment books the held time instead (applySignal).
+  const ctes = sql`items as (
+      select paying.id as purchase_id, paying.user_id, ${i.productId} as product_id, ${i.productType} as product_type, ${i.quantity} as quantity,
+        ${i.consultations} as consultations, ${i.professionalId} as professional_id
+      from ${i} join ${paying} on ${i.purchaseId} = paying.id
+      where ${i.productId} is not null and ${i.productType} <> 'consultation'
+    ),
+    granted as (
+      insert into ${g} (${name(g.userId)}, ${name(g.productId)}, ${name(g.purchaseId)}, ${name(g.kind)}, ${name(g.availableAt)}, ${name(g.createdAt)})
+      select items.user_id, items.product_id, items.purchase_id, ${kind}, ${time}, ${time} from items
+      on conflict do nothing
+    ),
+    credited as (
+      insert into ${c} (${name(c.userId)}, ${name(c.purchaseId)}, ${name(c.productId)}, ${name(c.professionalId)}, ${name(c.total)}, ${name(c.createdAt)}, ${name(c.updatedAt)})
+      select items.user_id, items.purchase_id, items.product_id, items.professional_id, coalesce(items.consultations, 1) * items.quantity, ${time}, ${time} from items
+      where items.product_type = 'consultation_package'
+      on conflict do nothing
+    )`
+  const columns = sql`array(select product_id from items) as paid_products,
+    exists (
+      select 1 from items join ${carts} on ${carts.userId} = items.user_id cross join jsonb_array_elements(${carts.lines}) as line
+      where (line ->> 'product_id')::integer = items.product_id
+    ) as in_cart`
+  return { ctes, columns }
+}
+
+/** What is paid for leaves the account's cart (decision 0047), when the cart holds any of it; the browser's copy follows on the purchase's page. */
+async function leaveCart(tx: Writer, userId: number, granted: Record<string, unknown>, at: Date): Promise<void> {
+  if (granted.in_cart === true) await removeFromAccountCart(tx, userId, granted.paid_products as number[], at)
+}
+
+/** What a paid purchase gives (granting), for a purchase already marked paid. */
+export async function makeGrants(tx: Writer, purchase: Pick<PurchaseRow, 'id' | 'userId'>, now: number): Promise<void> {
+  const at = new Date(now)
+  const giving = granting(sql`(select ${purchase.id}::integer as id, ${purchase.userId}::integer as user_id) as paying`, at)
+  const [row] = await rowsOf(tx.execute(sql`with ${giving.ctes} select ${giving.columns}`))
+  await leaveCart(tx, purchase.userId, row!, at)
 }
 
 export async function updatePurchase(tx: Writer, id: number, changes: Partial<typeof purchases.$inferInsert>, now: number): Promise<PurchaseRow> {
@@ -166,49 +292,6 @@ export async function insertPurchaseIn(tx: Writer, values: NewPurchase, items: N
   await tx.insert(purchaseItems).values(items.map((item) => ({ ...item, purchaseId: row!.id })))
   await tx.insert(purchaseTransitions).values({ purchaseId: row!.id, fromStatus: null, toStatus: 'pending', at: new Date(now), source: 'create' })
   return row!
-}
-
-/** Records a Stripe event as processed; false when it already was (by this or another process). */
-export async function claimWebhookEvent(tx: Writer, eventId: string, type: string, now: number): Promise<boolean> {
-  const inserted = await tx
-    .insert(stripeWebhookEvents)
-    .values({ eventId, type: type.slice(0, 100), receivedAt: new Date(now) })
-    .onConflictDoNothing()
-    .returning({ eventId: stripeWebhookEvents.eventId })
-  return inserted.length > 0
-}
-
-/**
- * What a paid purchase gives, once: a grant per product (the unique index makes a second one a
- * no-op) and a package's credits, with the package's professional or any (null).
- */
-export async function makeGrants(tx: Writer, purchase: PurchaseRow, allItems: PurchaseItemRow[], now: number): Promise<void> {
-  const at = new Date(now)
-  // A consultation's line is no product: its payment books the held time instead (applySignal).
-  const items = catalogueItems(allItems)
-  if (items.length === 0) return
-  // What is paid for leaves the account's cart (decision 0047); the browser's copy follows on the purchase's page.
-  await removeFromAccountCart(tx, purchase.userId, items.map((item) => item.productId), at)
-  await tx
-    .insert(purchaseGrants)
-    .values(items.map((item) => ({ userId: purchase.userId, productId: item.productId, purchaseId: purchase.id, kind: GRANT_KIND_OF[item.productType], availableAt: at, createdAt: at })))
-    .onConflictDoNothing()
-  const packages = items.filter((item) => item.productType === 'consultation_package')
-  if (packages.length === 0) return
-  await tx
-    .insert(consultationCredits)
-    .values(
-      packages.map((item) => ({
-        userId: purchase.userId,
-        purchaseId: purchase.id,
-        productId: item.productId,
-        professionalId: item.professionalId,
-        total: (item.consultations ?? 1) * item.quantity,
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
-    .onConflictDoNothing()
 }
 
 /**
