@@ -228,12 +228,17 @@ function granting(paying: SQL, at: Date): { ctes: SQL; columns: SQL } {
     Object.entries(GRANT_KIND_OF).map(([type, grant]) => sql`when ${type} then ${grant}`),
     sql` `,
   )} end`
-  // A consultation's line is no product (catalogueItems): its payment books the held time instead (applySignal).
+  // The lines whose type grants something (catalogueItems'): a consultation's line is no product, its
+  // payment books the held time instead (applySignal).
+  const grantingTypes = sql.join(
+    Object.keys(GRANT_KIND_OF).map((type) => sql`${type}`),
+    sql`, `,
+  )
   const ctes = sql`items as (
       select paying.id as purchase_id, paying.user_id, ${i.productId} as product_id, ${i.productType} as product_type, ${i.quantity} as quantity,
         ${i.consultations} as consultations, ${i.professionalId} as professional_id
       from ${i} join ${paying} on ${i.purchaseId} = paying.id
-      where ${i.productId} is not null and ${i.productType} <> 'consultation'
+      where ${i.productId} is not null and ${i.productType} in (${grantingTypes})
     ),
     granted as (
       insert into ${g} (${name(g.userId)}, ${name(g.productId)}, ${name(g.purchaseId)}, ${name(g.kind)}, ${name(g.availableAt)}, ${name(g.createdAt)})
