@@ -655,3 +655,56 @@ test.describe('checkout', () => {
     })
   })
 })
+
+/**
+ * Subscribing to a plan (issue 24, decision 0052): the provider failing at the plan's "Assinar"
+ * says so on the plan's page with the method kept, and keeps the session (without JavaScript, a
+ * provider out of reach cannot show the plan either: the network page). One step per fault class
+ * without JavaScript and once more with it. No fault reaches the provider, so nothing is subscribed.
+ */
+test.describe('subscribing', () => {
+  let planPath = ''
+  test.beforeEach(async ({ page }) => {
+    await loginAs(page, accounts.paciente)
+    if (planPath) return
+    await page.goto('/solucoes?tipo=subscription')
+    await page.getByRole('link', { name: /^Ver detalhes.*Plano mensal$/ }).click()
+    await expect(page).toHaveURL(/\/produto\/\d+$/)
+    planPath = new URL(page.url()).pathname
+  })
+
+  async function subscribeStep(page: Page, context: BrowserContext, fault: FaultSwitch, before: Session, step: { mode: FaultMode; message: string; aimed: boolean }, documentPost: boolean) {
+    await fault({ kind: 'pass' })
+    await page.goto(planPath)
+    await page.getByRole('radio', { name: /^Cartão de crédito/ }).check()
+    await fault(step.mode, step.aimed ? { paths: ['/subscriptions/create/'], methods: ['POST'] } : undefined)
+    const submitted = page.waitForResponse((response) => response.request().method() === 'POST')
+    await page.getByRole('button', { name: /^Assinar por R\$/ }).click()
+    expect((await submitted).status(), 'no 5xx').toBeLessThan(500)
+    if (documentPost && !step.aimed) {
+      await expect(page.getByText(step.message).first()).toBeVisible()
+    } else {
+      await expect(page.getByRole('alert').filter({ hasText: step.message })).toBeVisible()
+      await expect(page.getByRole('radio', { name: /^Cartão de crédito/ }), 'the method kept').toBeChecked()
+    }
+    expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+  }
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false })
+    for (const step of writeFaults(5)) {
+      test(`${step.name}: its message, the method kept`, async ({ page, context, fault }) => {
+        await subscribeStep(page, context, fault, await sessionData(context), step, true)
+      })
+    }
+  })
+
+  test.describe('with JavaScript on', () => {
+    test.use({ javaScriptEnabled: true })
+    const steps = writeFaults(6)
+    test(`the reply rendered in place: ${steps.map((step) => step.name).join(', then ')}`, async ({ page, context, fault }) => {
+      const before = await sessionData(context)
+      for (const step of steps) await test.step(step.name, () => subscribeStep(page, context, fault, before, step, false))
+    })
+  })
+})
