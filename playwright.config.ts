@@ -66,6 +66,7 @@ export default defineConfig({
       THROTTLE_DISABLED: '1',
       // Confirmations and notices reach the development mailbox within a second.
       REMINDER_TICK_MS: '1000',
+      SUBSCRIPTIONS_TICK_MS: '1000',
       // Messages about one appointment collapse while they wait (decision 0035): a walk that books,
       // moves and cancels is told once, however slowly this machine runs it.
       MAIL_COLLAPSE_MS: '3600000',

@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, payPixPurchase, registerFreshPatient, test } from './fixtures'
+import { demoAccounts, expect, expectNoAxeViolations, loginAs, mailboxFor, newContext, payPixPurchase, registerFreshPatient, test } from './fixtures'
 
 test.describe('buying without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
@@ -66,6 +66,57 @@ test.describe('subscribing without JavaScript', () => {
     await expect(page.getByTestId('subscriptions').getByRole('listitem')).toHaveCount(1)
     await page.getByRole('link', { name: 'Plano mensal' }).click()
     await expect(page).toHaveURL(subscriptionUrl)
+  })
+})
+
+test.describe('a new price', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('an admin raises the yearly plan’s price without JavaScript; its subscriber is told by e-mail and on the subscription page', async ({ page, browser }) => {
+    test.slow()
+    const patient = await registerFreshPatient(page, 'preco')
+    await page.goto('/solucoes?tipo=subscription')
+    await page.getByRole('link', { name: /^Ver detalhes.*Plano anual$/ }).click()
+    await page.getByRole('button', { name: 'Assinar por R$ 899,00' }).click()
+    await payPixPurchase(page)
+    await page.getByRole('link', { name: 'Ver a assinatura' }).click()
+    await expect(page.getByTestId('subscription-status')).toHaveText('Ativa')
+
+    const admin = await (await newContext(browser, { javaScriptEnabled: false })).newPage()
+    await loginAs(admin, demoAccounts.admin)
+    await admin.goto('/admin/dashboard')
+    await admin.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Produtos' }).click()
+    const setPrice = async (price: string, shown: string) => {
+      await admin.getByLabel('Novo preço (R$) (Plano anual)').fill(price)
+      await admin.getByRole('button', { name: 'Alterar preço (Plano anual)' }).click()
+      await expect(admin.getByText('Preço de Plano anual alterado.')).toBeVisible()
+      await expect(admin.getByRole('listitem').filter({ has: admin.getByRole('heading', { name: 'Plano anual' }) })).toContainText(`Preço atual: ${shown}`)
+    }
+    // A typo comes back as typed, with the reason.
+    await admin.getByLabel('Novo preço (R$) (Plano anual)').fill('949,999')
+    await admin.getByRole('button', { name: 'Alterar preço (Plano anual)' }).click()
+    await expect(admin.getByLabel('Novo preço (R$) (Plano anual)')).toHaveValue('949,999')
+    await expect(admin.getByText('Digite um valor entre R$ 0,50 e R$ 100.000,00, como 99,90.')).toBeVisible()
+    await setPrice('949,00', 'R$ 949,00')
+
+    // The subscriptions' tick tells the subscriber: the new price from the renewal a year on.
+    await expect(async () => {
+      await page.reload()
+      await expect(page.getByText(/^Novo preço a partir de \d+ de \w+ de \d{4}: R\$\s949,00\.$/)).toBeVisible({ timeout: 1000 })
+    }).toPass({ timeout: 30_000 })
+    expect((await mailboxFor(page, patient.email)).map((mail) => mail.subject)).toContainEqual(expect.stringMatching(/^O preço do Plano anual muda em /))
+    await setPrice('899,00', 'R$ 899,00')
+    await admin.context().close()
+
+    // The page passes axe at 360 px and on a desktop (axe runs in the page: JavaScript on).
+    const withScript = await (await newContext(browser, { javaScriptEnabled: true })).newPage()
+    await loginAs(withScript, demoAccounts.admin)
+    await withScript.setViewportSize({ width: 360, height: 800 })
+    await withScript.goto('/admin/products')
+    await expectNoAxeViolations(withScript)
+    await withScript.setViewportSize({ width: 1280, height: 800 })
+    await expectNoAxeViolations(withScript)
+    await withScript.context().close()
   })
 })
 

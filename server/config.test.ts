@@ -193,10 +193,12 @@ describe('mail delivery and reminders (SMTP_URL, SMTP_FROM, REMINDER_TICK_MS, MA
   })
 
   it('takes ticks from 1 s to 1 h', () => {
-    expect(loadConfig({ REMINDER_TICK_MS: '1000', MAIL_TICK_MS: '3600000' })).toMatchObject({ reminderTickMs: 1000, mailTickMs: 3_600_000 })
-    expect(problemsOf({ REMINDER_TICK_MS: '999', MAIL_TICK_MS: 'soon' })).toEqual([
+    expect(loadConfig({ REMINDER_TICK_MS: '1000', MAIL_TICK_MS: '3600000' })).toMatchObject({ reminderTickMs: 1000, mailTickMs: 3_600_000, subscriptionsTickMs: 60_000 })
+    expect(loadConfig({ SUBSCRIPTIONS_TICK_MS: '1000' }).subscriptionsTickMs).toBe(1000)
+    expect(problemsOf({ REMINDER_TICK_MS: '999', MAIL_TICK_MS: 'soon', SUBSCRIPTIONS_TICK_MS: '0' })).toEqual([
       'REMINDER_TICK_MS must be an integer between 1000 and 3600000',
       'MAIL_TICK_MS must be an integer between 1000 and 3600000',
+      'SUBSCRIPTIONS_TICK_MS must be an integer between 1000 and 3600000',
     ])
   })
 })

@@ -84,6 +84,8 @@ export type ProviderConfig = {
   mailTickMs: number
   /** How often connected Google calendars whose last sync is stale are synced. */
   calendarSyncTickMs: number
+  /** How often subscriptions are looked after: PIX reminders, periods over, renewals retried, price notices (decision 0053). */
+  subscriptionsTickMs: number
   /**
    * Until consultations are paid, how many upcoming appointments (scheduled or confirmed, not yet
    * started) one patient may hold: with one professional, and in all (decision 0034).
@@ -334,6 +336,7 @@ const envSchema = z.object({
   REMINDER_TICK_MS: integer('REMINDER_TICK_MS', 1000, 3_600_000),
   MAIL_TICK_MS: integer('MAIL_TICK_MS', 1000, 3_600_000),
   CALENDAR_SYNC_TICK_MS: integer('CALENDAR_SYNC_TICK_MS', 1000, 3_600_000),
+  SUBSCRIPTIONS_TICK_MS: integer('SUBSCRIPTIONS_TICK_MS', 1000, 3_600_000),
   BOOKING_MAX_UPCOMING_PER_PROFESSIONAL: integer('BOOKING_MAX_UPCOMING_PER_PROFESSIONAL', 1, 1000),
   BOOKING_MAX_UPCOMING: integer('BOOKING_MAX_UPCOMING', 1, 1000),
   MAIL_COLLAPSE_MS: integer('MAIL_COLLAPSE_MS', 0, 3_600_000),
@@ -437,6 +440,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     reminderTickMs: values.REMINDER_TICK_MS ?? 30_000,
     mailTickMs: values.MAIL_TICK_MS ?? 5_000,
     calendarSyncTickMs: values.CALENDAR_SYNC_TICK_MS ?? 60_000,
+    subscriptionsTickMs: values.SUBSCRIPTIONS_TICK_MS ?? 60_000,
     booking: {
       maxUpcomingPerProfessional: values.BOOKING_MAX_UPCOMING_PER_PROFESSIONAL ?? 4,
       maxUpcoming: values.BOOKING_MAX_UPCOMING ?? 8,

@@ -91,6 +91,6 @@ export function startPeriodicJobs(services: Services): void {
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
   // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
   if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
-  // PIX subscribers reminded 7 days before their period ends; periods over ended (subscriptions/service.ts).
-  if (services.stripe) background.every('subscriptions', PURCHASES_TICK_MS, () => subscriptionsTick(services))
+  // PIX subscribers reminded 7 days before their period ends, periods over ended, renewals retried, new prices told (subscriptions/service.ts).
+  if (services.stripe) background.every('subscriptions', config.subscriptionsTickMs, () => subscriptionsTick(services))
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { type Cents, MAX_CENTS, asCents, formatMoney, isCents, multiplyCents, sumCents } from './money.ts'
+import { type Cents, MAX_CENTS, asCents, formatMoney, isCents, multiplyCents, parseMoney, sumCents } from './money.ts'
 
 const NBSP = '\u00a0'
 
@@ -84,5 +84,29 @@ describe('formatMoney', () => {
 
   test('a RangeError for what is not Cents', () => {
     for (const value of [12.5, -100, -0, NaN]) expect(() => formatMoney(value as Cents, 'pt')).toThrow(RangeError)
+  })
+})
+
+describe('parseMoney', () => {
+  test('reads an amount the way each language writes it', () => {
+    const cases: [string, number][] = [
+      ['89,90', 8990],
+      ['89.90', 8990],
+      ['89,9', 8990],
+      ['89', 8900],
+      ['R$ 1.234,56', 123456],
+      [`1234,56${NBSP}R$`, 123456],
+      ['R$1,234.56', 123456],
+      ['1.234', 123400],
+      ['10.000.000,00', 1_000_000_000],
+      ['0,50', 50],
+    ]
+    for (const [text, cents] of cases) expect(parseMoney(text), text).toBe(cents)
+  })
+
+  test('refuses what is no amount rather than guess', () => {
+    for (const text of ['', ' ', '-10', '+10', '1,234,56', '1.234.56', '1,234.567', '12.5.0', '8990 cents', '1e3', '10.000.000,01', '99999999999', '1.2345', ',50', '0x10', '١٢٣']) {
+      expect(parseMoney(text), text).toBeUndefined()
+    }
   })
 })

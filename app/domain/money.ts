@@ -76,3 +76,26 @@ export function formatMoney(cents: Cents, language: Language): string {
   // A decimal string ("1234.56"), read exactly by Intl (ES2023), rather than the float 1234.56.
   return formatterFor(language).format(`${reais}.${String(centavos).padStart(2, '0')}` as `${number}`)
 }
+
+/** The longest amount a person types: "R$ 10.000.000,00" and some spaces. */
+export const MONEY_INPUT_MAX_LENGTH = 24
+
+/**
+ * An amount a person typed, in any of the three languages' ways, as Cents: "89,90", "89.90",
+ * "R$ 1.234,56", "1,234.56", "1234" (whole reais). The decimal mark is the last "," or "."
+ * followed by one or two digits; other marks group thousands in threes. Undefined for anything
+ * else (three decimals, a sign, letters, an amount over MAX_CENTS), never a guess.
+ */
+export function parseMoney(text: string): Cents | undefined {
+  const bare = text.replace(/R\$/g, '').replace(/[\s\u00a0]/g, '')
+  if (bare.length === 0 || bare.length > MONEY_INPUT_MAX_LENGTH) return undefined
+  const decimal = /^(.*)[.,](\d{1,2})$/.exec(bare)
+  const whole = decimal ? decimal[1]! : bare
+  const fraction = decimal ? decimal[2]!.padEnd(2, '0') : '00'
+  if (!/^\d{1,3}([.,]\d{3})*$/.test(whole) && !/^\d+$/.test(whole)) return undefined
+  // Grouping marks are one kind only, and not the decimal mark ("1.234.56" is no amount).
+  const marks = new Set(whole.replace(/\d/g, ''))
+  if (marks.size > 1 || (decimal && marks.has(bare[whole.length]!))) return undefined
+  const cents = Number(whole.replace(/[.,]/g, '')) * 100 + Number(fraction)
+  return isCents(cents) ? cents : undefined
+}

@@ -6,6 +6,7 @@ import { eventFormSchema } from './calendar-forms.ts'
 import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } from './auth-forms.ts'
 import { contactSchema } from './contact-form.ts'
 import { habitFormSchema } from './habit-forms.ts'
+import { productPriceSchema } from './product-price-form.ts'
 import { scheduleSchema } from './schedule-form.ts'
 
 /**
@@ -27,6 +28,7 @@ const schemas = {
   consultationNotes: consultationNotesSchema,
   calendarEvent: eventFormSchema,
   habit: habitFormSchema,
+  productPrice: productPriceSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

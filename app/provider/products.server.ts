@@ -1,6 +1,7 @@
 import { type ProductType } from '#app/domain/product-types.ts'
 import { type PillarSlug } from '#app/domain/pillars.ts'
-import { providerJson } from './fetch.server.ts'
+import { type Cents } from '#app/domain/money.ts'
+import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { productPageSchema, productSchema } from './product-schemas.ts'
 
 export type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
@@ -18,4 +19,9 @@ export function getProduct(id: number) {
 /** The products of a cart (at most its 20 lines) in one call; those no longer for sale are not in the answer. */
 export function productsByIds(ids: readonly number[]) {
   return providerJson('/products/', productPageSchema, { query: { id__in: ids.join(','), page_size: Math.max(ids.length, 1) } })
+}
+
+/** An admin's new price (decision 0053): new buyers pay it at once; a plan's subscribers are told and pay it later. */
+export function setProductPrice(auth: SignedInCaller, id: number, priceCents: Cents) {
+  return auth.call(`/products/${id}/`, productSchema, { method: 'PATCH', json: { price_cents: priceCents } })
 }

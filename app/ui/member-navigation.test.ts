@@ -16,7 +16,7 @@ describe('member navigation', () => {
   test('each role gets its own areas, the default landing first', () => {
     expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa', '/habitos', '/consultas', '/solucoes'])
     expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/pacientes', '/profissional/avaliacoes', '/agenda/disponibilidade', '/agenda/calendario'])
-    expect(memberNavigation('admin').map((item) => item.to)).toEqual(['/admin/dashboard', '/admin/users', '/admin/messages'])
+    expect(memberNavigation('admin').map((item) => item.to)).toEqual(['/admin/dashboard', '/admin/users', '/admin/products', '/admin/messages'])
   })
 
   test('every entry is a page that exists: no dead links', () => {

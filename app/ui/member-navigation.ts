@@ -27,6 +27,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },
     { to: '/admin/users', key: 'memberNav.users' },
+    { to: '/admin/products', key: 'memberNav.products' },
     { to: '/admin/messages', key: 'memberNav.messages' },
   ],
 }

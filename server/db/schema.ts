@@ -953,6 +953,8 @@ export const subscriptions = pgTable(
     // A new price told to the subscriber: it applies from `next_price_from` (30 days' notice at least).
     nextPriceCents: integer('next_price_cents'),
     nextPriceFrom: instant('next_price_from'),
+    // A card's: the amount its Stripe Price charges at the next renewal (null: price_cents), so a new price is set at Stripe once.
+    stripePriceCents: integer('stripe_price_cents'),
     // The period end a PIX reminder was sent for (once per period).
     remindedFor: instant('reminded_for'),
     // A card renewal that failed: since when, and how many times it was tried again.
@@ -985,6 +987,7 @@ export const subscriptions = pgTable(
     check('subscriptions_live_period_check', sql`${table.status} not in ('trialing', 'active', 'past_due') or ${table.currentPeriodEnd} is not null`),
     check('subscriptions_ended_check', sql`(${table.status} = 'ended') = (${table.endedAt} is not null and ${table.endedReason} is not null)`),
     check('subscriptions_retries_check', sql`${table.renewalRetries} between 0 and 10`),
+    check('subscriptions_stripe_price_check', sql`${table.stripePriceCents} is null or (${table.stripePriceCents} > 0 and ${table.stripePriceCents} <= 99999999)`),
   ],
 )
 

@@ -145,6 +145,28 @@ describe('cancelling', () => {
   })
 })
 
+describe('a new price', () => {
+  it('is charged from the next invoice, without proration, and refused with other proration or another interval', async () => {
+    const subscription = await subscribe()
+    const item = subscription.items.data[0]!
+    const dearer = await stripe.prices.create({ product: monthly.product as string, currency: 'brl', unit_amount: 10_900, recurring: { interval: 'month' } })
+    await expect(stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: dearer.id }] })).rejects.toMatchObject({ param: 'proration_behavior' })
+    const yearly = await stripe.prices.create({ product: monthly.product as string, currency: 'brl', unit_amount: 99_000, recurring: { interval: 'year' } })
+    await expect(stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: yearly.id }], proration_behavior: 'none' })).rejects.toMatchObject({ param: 'items[0][price]' })
+    await expect(stripe.subscriptions.update(subscription.id, { items: [{ id: 'si_unknown', price: dearer.id }], proration_behavior: 'none' })).rejects.toMatchObject({ code: 'resource_missing', param: 'items[0][id]' })
+
+    const changed = await stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: dearer.id }], proration_behavior: 'none' })
+    expect(changed.items.data[0]).toMatchObject({ id: item.id, price: { id: dearer.id, unit_amount: 10_900 }, current_period_end: item.current_period_end })
+    const [updated] = await eventTypes('customer.subscription.updated')
+    expect((updated!.data.previous_attributes as { items: Stripe.ApiList<Stripe.SubscriptionItem> }).items.data[0]!.price.id).toBe(monthly.id)
+    // Nothing charged now: the first invoice stays the only one until the period ends.
+    expect((await stripe.invoices.list({ subscription: subscription.id })).data.map((invoice) => invoice.amount_paid)).toEqual([9900])
+    setup.time.set(item.current_period_end * 1000)
+    await tick()
+    expect((await stripe.invoices.list({ subscription: subscription.id })).data.map((invoice) => invoice.amount_paid)).toEqual([10_900, 9900])
+  })
+})
+
 describe('refusals', () => {
   it('refuse one-time prices, unknown customers and trials out of range', async () => {
     const once = await stripe.prices.create({ product: monthly.product as string, currency: 'brl', unit_amount: 100 })

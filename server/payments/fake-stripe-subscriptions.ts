@@ -27,6 +27,8 @@ import type { Database } from '#server/db/client.ts'
  * Every charge of an invoice goes through the PaymentIntent of its default InvoicePayment
  * (fake-stripe-invoice-payments.ts).
  *
+ * - `POST /v1/subscriptions/:id` with `items[n][id]` and a new `price` (and
+ *   `proration_behavior=none`): the next invoice charges the new price.
  * Left out: proration, quantities changed mid-period, several intervals in one subscription,
  * Stripe's smart retries of failed invoices, coupons, taxes, pausing, test clocks.
  */
@@ -82,6 +84,12 @@ function setPeriod(subscription: StripeObject, start: number, end: number): void
     item.current_period_start = start
     item.current_period_end = end
   }
+}
+
+/** The item's `plan`: Stripe's older name of its price, still in its answers. */
+function legacyPlan(price: StripeObject) {
+  const recurring = price.recurring as { interval: string; interval_count: number }
+  return { id: price.id, object: 'plan', active: price.active, amount: price.unit_amount, currency: price.currency, interval: recurring.interval, interval_count: recurring.interval_count, product: price.product }
 }
 
 const periodEnd = (subscription: StripeObject) => itemsOf(subscription)[0]!.current_period_end
@@ -310,7 +318,7 @@ export async function insertSubscription(tx: Database, context: FakeStripeContex
     current_trial: null,
     discounts: [],
     metadata: {},
-    plan: { id: price.id, object: 'plan', active: price.active, amount: price.unit_amount, currency: price.currency, interval: (price.recurring as { interval: string }).interval, interval_count: (price.recurring as { interval_count: number }).interval_count, product: price.product },
+    plan: legacyPlan(price),
     price,
     quantity,
     subscription: subscriptionId,
@@ -392,11 +400,20 @@ export async function insertSubscription(tx: Database, context: FakeStripeContex
 }
 
 export async function updateSubscription(context: FakeStripeContext, id: string, params: FormParams): Promise<StripeObject> {
-  onlyKnown(params, ['cancel_at_period_end', 'metadata', 'default_payment_method', 'description', 'trial_end'])
+  onlyKnown(params, ['cancel_at_period_end', 'metadata', 'default_payment_method', 'description', 'trial_end', 'items', 'proration_behavior'])
+  const items = list(params, 'items')
+  const proration = oneOf(params, 'proration_behavior', ['create_prorations', 'none', 'always_invoice'])
+  if (items && (proration ?? 'create_prorations') !== 'none') {
+    throw invalidRequest('The fake Stripe changes an item only with proration_behavior=none (the new price from the next period).', { param: 'proration_behavior' })
+  }
   return inTransaction(context.db, async (tx) => {
     const subscription = await lockObject(tx, id, 'subscription')
     if (['canceled', 'incomplete_expired'].includes(subscription.status as string)) throw invalidRequest(`A canceled subscription can only update its cancellation_details and metadata.`, { param: 'id' })
     const previous: Record<string, unknown> = {}
+    if (items) {
+      const before = structuredClone(subscription.items)
+      if (await changeItems(tx, subscription, items)) previous.items = before
+    }
     const cancelAtPeriodEnd = boolean(params, 'cancel_at_period_end')
     if (cancelAtPeriodEnd !== undefined && cancelAtPeriodEnd !== subscription.cancel_at_period_end) {
       previous.cancel_at_period_end = subscription.cancel_at_period_end
@@ -430,6 +447,40 @@ export async function updateSubscription(context: FakeStripeContext, id: string,
     if (Object.keys(previous).length > 0) await recordEvent(tx, 'customer.subscription.updated', subscription, context, previous)
     return subscription
   })
+}
+
+/**
+ * `items[n][id]` with a new `price` (or `quantity`): the item's price changes, charged from the
+ * next invoice (no proration). Adding or deleting items is left out. Whether anything changed.
+ */
+async function changeItems(tx: Database, subscription: StripeObject, items: unknown[]): Promise<boolean> {
+  const current = itemsOf(subscription)
+  let changed = false
+  for (const [index, item] of items.entries()) {
+    const path = `items[${index}]`
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidRequest('Invalid object', { param: path })
+    const fields = item as FormParams
+    onlyKnownIn(fields, path, ['id', 'price', 'quantity'])
+    const itemId = requiredText(fields, 'id', `${path}[id]`)
+    const target = current.find((candidate) => candidate.id === itemId)
+    if (!target) throw invalidRequest(`No such subscription item: '${itemId}'`, { code: 'resource_missing', param: `${path}[id]` })
+    const priceId = text(fields, 'price', `${path}[price]`)
+    if (priceId && priceId !== target.price.id) {
+      const price = await getObject(tx, priceId, 'price', `${path}[price]`)
+      if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', { param: `${path}[price]` })
+      checkSubscriptionPrices([{ price: current[0]!.price, param: `${path}[price]` }, { price, param: `${path}[price]` }])
+      target.price = price
+      target.plan = legacyPlan(price)
+      changed = true
+    }
+    const quantity = integer(fields, 'quantity', `${path}[quantity]`)
+    if (quantity !== undefined && quantity !== target.quantity) {
+      if (quantity < 1) throw invalidRequest('Quantity must be at least 1.', { param: `${path}[quantity]` })
+      target.quantity = quantity
+      changed = true
+    }
+  }
+  return changed
 }
 
 async function cancelLocked(tx: Database, context: FakeStripeContext, subscription: StripeObject, reason: string): Promise<StripeObject> {

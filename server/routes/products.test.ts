@@ -228,14 +228,17 @@ describe('GET /products/', () => {
     expect(await api.get('/products/?category=assinaturas')).toMatchObject({ status: 400, json: { category: ['"assinaturas" is not a valid choice.'] } })
   })
 
-  it('takes no writes: the catalogue is edited in the database until the admin console exists', async () => {
+  it('takes no other writes: only an admin’s new price, as PATCH (subscription-prices.test.ts)', async () => {
     for (const token of [undefined, tokens.pedro, tokens.admin]) {
       const response = await api.post('/products/', { product_type: 'course' }, { token })
       expect(response.status).toBe(405)
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
-      expect((await api.patch('/products/1/', { active: false }, { token })).status).toBe(405)
       expect((await api.call('DELETE', '/products/1/', { token })).status).toBe(405)
     }
+    expect((await api.patch('/products/1/', { active: false })).status).toBe(401)
+    expect((await api.patch('/products/1/', { active: false }, { token: tokens.pedro })).status).toBe(403)
+    // Only the price is taken: the rest is not the admin's to change here.
+    expect((await api.patch('/products/1/', { active: false }, { token: tokens.admin })).json).toEqual({ price_cents: ['This field is required.'] })
     expect((await list()).count).toBe(16)
   })
 })

@@ -1,11 +1,15 @@
-import type { z } from 'zod'
-import { CART_MAX_LINES, PRODUCT_TYPES } from '#server/db/schema.ts'
+import { z } from 'zod'
+import { eq } from 'drizzle-orm'
+import { authenticateWithRole } from '#server/auth/authenticate.ts'
+import { readFields } from '#server/http/body.ts'
+import { CART_MAX_LINES, MAX_PRICE_CENTS, PRODUCT_TYPES, products } from '#server/db/schema.ts'
 import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
-import { charField, choiceField, idField } from '#server/http/fields.ts'
+import { charField, choiceField, idField, integerField, validate } from '#server/http/fields.ts'
 import { paginate } from '#server/http/pagination.ts'
-import { countListedProducts, findListedProduct, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
+import { countListedProducts, findListedProduct, findProductViews, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
+import { MIN_PURCHASE_CENTS } from '#server/purchases/payments.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
 import { findPillarByKey } from './pillars'
@@ -23,6 +27,9 @@ const filterFields = {
 }
 
 type FilterName = keyof typeof filterFields
+
+/** A price: Stripe's smallest charge in BRL (R$ 0,50) up to the shop's largest price. */
+const priceChangeSchema = z.object({ price_cents: integerField({ min: MIN_PURCHASE_CENTS, max: MAX_PRICE_CENTS }) })
 
 /** The most ids `id__in` takes: a cart's lines (CART_MAX_LINES). */
 const MAX_IDS = CART_MAX_LINES
@@ -94,6 +101,20 @@ export function registerProductRoutes(api: Api, services: Services): void {
       const view = await findListedProduct(db, idParam(c, 'id'))
       if (!view) throw notFound()
       return c.json(serializeProduct(view, photoBase))
+    },
+    /**
+     * An admin changes a product's price (decision 0053): new buyers pay it at once; a plan's live
+     * subscribers are told by the subscriptions' tick and pay it from the renewal its notice allows.
+     * Inactive products too (they may come back). Everyone else: 401/403.
+     */
+    PATCH: async (c) => {
+      await authenticateWithRole(c, services, 'admin')
+      const id = idParam(c, 'id')
+      const { price_cents: priceCents } = validate(priceChangeSchema, await readFields(c.req.raw))
+      const [changed] = await db.update(products).set({ priceCents, updatedAt: new Date(services.clock()) }).where(eq(products.id, id)).returning({ id: products.id })
+      if (!changed) throw notFound()
+      const [view] = await findProductViews(db, [id])
+      return c.json(serializeProduct(view!, photoBase))
     },
   })
 

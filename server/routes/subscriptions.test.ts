@@ -1,15 +1,15 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
-import { fakeStripeObjects, outbox, products, purchaseRefunds, purchases, subscriptions } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { purchaseRefunds, purchases } from '#server/db/schema.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
 import { RENEWAL_RETRY_MS, subscriptionsTick } from '#server/subscriptions/service.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
-import { client, PUBLIC_URL } from '#server/testing/harness.ts'
+import type { client } from '#server/testing/harness.ts'
+import { BILLING_EVENTS, subscriptionHelpers } from '#server/testing/subscriptions.ts'
 
 /**
  * Subscriptions at the provider (issue 24, decision 0052): a plan paid by PIX one period at a
@@ -23,84 +23,20 @@ const NOW = Date.parse('2026-03-10T15:00:00Z')
 const DAY = 86_400_000
 const setup = withFakeStripe(NOW)
 
+const h = subscriptionHelpers(setup)
+const { tokens, later, subscribe, purchaseRow, subscriptionRow, event, deliver, settlePix, activeSubscription, mailTo, newKey } = h
 let app: ProviderApp
 let db: Database
 let api: ReturnType<typeof client>
-let secret: string
 let stripe: Stripe
-const tokens: Record<'patient' | 'patient2' | 'professional' | 'admin', string> = { patient: '', patient2: '', professional: '', admin: '' }
 const plan: Record<'monthly' | 'trial' | 'course', number> = { monthly: 0, trial: 0, course: 0 }
 
-async function signIn() {
-  tokens.patient = (await api.login('paciente@innera.local')).access
-  tokens.patient2 = (await api.login('paciente2@innera.local')).access
-  tokens.professional = (await api.login('profissional@innera.local')).access
-  tokens.admin = (await api.login('admin@innera.local')).access
-}
-
-const productId = async (slug: string) => (await db.select({ id: products.id }).from(products).where(eq(products.slug, slug)))[0]!.id
-
 beforeAll(async () => {
-  app = setup.fake.app
-  db = setup.database.db
-  api = client(app)
-  secret = app.services.config.stripe.webhookSecret!
-  stripe = setup.stripe
-  await signIn()
-  plan.monthly = await productId('plano-mensal')
-  plan.trial = await productId('teste-7-dias')
-  plan.course = await productId('curso-sono-reparador')
+  ;({ app, db, api, stripe } = h.state)
+  plan.monthly = await h.productId('plano-mensal')
+  plan.trial = await h.productId('teste-7-dias')
+  plan.course = await h.productId('curso-sono-reparador')
 })
-
-/** Moves the clock on; tokens last 5 minutes, so everyone signs in again. */
-async function later(ms: number) {
-  setup.time.advance(ms / 1000)
-  await signIn()
-}
-
-let keys = 0
-const newKey = () => `subscription-key-${String(++keys).padStart(6, '0')}`
-const URLS = { success_url: 'http://app.test/compras/{PURCHASE_ID}', cancel_url: 'http://app.test/assinaturas' }
-
-function subscribe(product: number, method: 'pix' | 'card' = 'pix', { token = tokens.patient, key = newKey() } = {}) {
-  return api.post('/subscriptions/create/', { product_id: product, method, idempotency_key: key, ...(method === 'card' && URLS) }, { token })
-}
-
-const purchaseRow = async (id: number) => (await db.select().from(purchases).where(eq(purchases.id, id)))[0]!
-const subscriptionRow = async (id: number) => (await db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!
-
-async function event(type: string, objectId: string): Promise<Stripe.Event> {
-  const rows = await db
-    .select({ data: fakeStripeObjects.data })
-    .from(fakeStripeObjects)
-    .where(and(eq(fakeStripeObjects.type, 'event'), sql`${fakeStripeObjects.data}->>'type' = ${type}`, sql`${fakeStripeObjects.data}->'data'->'object'->>'id' = ${objectId}`))
-    .orderBy(asc(fakeStripeObjects.createdAt), asc(fakeStripeObjects.id))
-  return rows.at(-1)!.data as unknown as Stripe.Event
-}
-
-function deliver(stripeEvent: Stripe.Event) {
-  const payload = JSON.stringify(stripeEvent)
-  return api.call('POST', '/purchases/webhook/', { rawBody: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader(payload, secret, Math.floor(setup.time.clock() / 1000)) } })
-}
-
-/** The subscriber's bank pays (or refuses) the PIX code on the fake's page, and Stripe's event arrives. */
-async function settlePix(purchaseId: number, decision: 'succeed' | 'fail') {
-  const paymentIntentId = (await purchaseRow(purchaseId)).stripePaymentIntentId!
-  const response = await app.request(`${PUBLIC_URL}/fake-stripe/pix/${paymentIntentId}`, { method: 'POST', body: new URLSearchParams({ decision }), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-  await app.services.background.idle()
-  expect(response.status).toBe(303)
-  await deliver(await event(decision === 'succeed' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', paymentIntentId))
-}
-
-/** A subscription to the plan, its first code paid: active from now. */
-async function activeSubscription(product: number, token = tokens.patient): Promise<{ id: number; open_payment_id: number }> {
-  const created = await subscribe(product, 'pix', { token })
-  expect(created.status).toBe(201)
-  await settlePix(created.json.open_payment_id, 'succeed')
-  return created.json
-}
-
-const mailTo = async (email: string) => (await db.select().from(outbox).where(eq(outbox.to, email))).map((row) => row.subject)
 
 describe('a renewing plan paid by PIX, one period at a time', () => {
   it('starts when its first code is paid, for a month; the same key is the same subscription; a second one to the plan is refused', async () => {
@@ -219,28 +155,9 @@ describe('a fixed-term plan', () => {
 })
 
 describe('a renewing plan by card (Stripe Billing)', () => {
-  /** Every event the fake Stripe made since `from`, delivered to the webhook in order (as Stripe would, at least once). */
-  async function deliverAll(types: string[]) {
-    const rows = await db.select({ data: fakeStripeObjects.data }).from(fakeStripeObjects).where(eq(fakeStripeObjects.type, 'event')).orderBy(asc(fakeStripeObjects.createdAt), asc(fakeStripeObjects.id))
-    const events = rows.map((row) => row.data as unknown as Stripe.Event).filter((item) => types.includes(item.type))
-    return Promise.all(events.map(async (item) => (await deliver(item)).json.outcome))
-  }
-  const BILLING = ['checkout.session.completed', 'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.paid', 'invoice.payment_failed']
-
-  async function subscribeByCard(card = '4242424242424242') {
-    const created = await subscribe(plan.monthly, 'card')
-    expect(created.status).toBe(201)
-    expect(created.json).toMatchObject({ status: 'incomplete', checkout_url: expect.stringMatching(/^http/), open_payment_id: null })
-    const paid = await app.request(created.json.checkout_url, {
-      method: 'POST',
-      body: new URLSearchParams({ card_number: card, expiry: '12/30', cvc: '123', name: 'Pedro Santos', email: 'paciente@innera.local' }),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })
-    await app.services.background.idle()
-    expect(paid.status).toBe(303)
-    await deliverAll(BILLING)
-    return created.json.id as number
-  }
+  const deliverAll = h.deliverAll
+  const BILLING = BILLING_EVENTS
+  const subscribeByCard = (card?: string) => h.subscribeByCard(plan.monthly, card)
 
   /** A card subscription whose card then refuses: a month on, its renewal fails. */
   async function refusedRenewal() {

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe'
 import type { Writer } from '#server/db/client.ts'
-import { outbox, products, purchases } from '#server/db/schema.ts'
+import { products, purchases } from '#server/db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { insertPurchaseIn, recordTransition } from '#server/purchases/repository.ts'
-import { subscriptionMail, type SubscriptionMailKind } from './messages'
+import { queueSubscriptionMail } from './messages'
 import { endSubscription, findSubscriptionByStripe, lockSubscription, updateSubscription, type SubscriptionRow } from './repository'
 
 /**
@@ -104,6 +104,8 @@ export async function applyBilling(tx: Writer, signal: BillingSignal, context: C
           renewalRetries: 0,
           ...(signal.period && { currentPeriodStart: new Date(signal.period.start), currentPeriodEnd: new Date(signal.period.end) }),
           ...(signal.amountCents > 0 && !subscription.firstPaidAt && { firstPaidAt: new Date(now) }),
+          // The period a new price was told for has begun: it is what the subscriber pays now (decision 0053).
+          ...(signal.period && subscription.nextPriceCents !== null && subscription.nextPriceFrom !== null && subscription.nextPriceFrom.getTime() <= signal.period.start && { priceCents: subscription.nextPriceCents, nextPriceCents: null, nextPriceFrom: null }),
         },
         now,
       )
@@ -114,7 +116,7 @@ export async function applyBilling(tx: Writer, signal: BillingSignal, context: C
       // Told once per failed renewal: pastDueSince is set by the first failure and cleared by a payment.
       const told = subscription.pastDueSince !== null
       await updateSubscription(tx, subscription.id, { ...link, status: 'past_due', pastDueSince: subscription.pastDueSince ?? new Date(now) }, now)
-      if (!told) await queueMail(tx, subscription, 'renewal_failed', context.appUrl)
+      if (!told) await queueSubscriptionMail(tx, subscription, 'renewal_failed', context.appUrl)
       return true
     }
     case 'subscription_updated': {
@@ -132,7 +134,7 @@ export async function applyBilling(tx: Writer, signal: BillingSignal, context: C
     case 'subscription_deleted': {
       const unpaid = subscription.status === 'past_due'
       await endSubscription(tx, subscription, unpaid ? 'renewal_failed' : subscription.status === 'incomplete' ? 'not_paid' : 'cancelled', now, link)
-      if (unpaid) await queueMail(tx, subscription, 'ended_unpaid', context.appUrl)
+      if (unpaid) await queueSubscriptionMail(tx, subscription, 'ended_unpaid', context.appUrl)
       return true
     }
   }
@@ -161,9 +163,4 @@ async function recordInvoicePayment(tx: Writer, subscription: SubscriptionRow, s
       ...(signal.period && { periodStart: new Date(signal.period.start), periodEnd: new Date(signal.period.end) }),
     },
   })
-}
-
-async function queueMail(tx: Writer, subscription: SubscriptionRow, kind: SubscriptionMailKind, appUrl: string) {
-  const message = await subscriptionMail(tx, { kind, subscription, appUrl })
-  if (message) await tx.insert(outbox).values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html })
 }

@@ -1,16 +1,18 @@
 import { eq } from 'drizzle-orm'
 import type { Writer } from '#server/db/client.ts'
-import { products, users } from '#server/db/schema.ts'
+import { outbox, products, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
 import type { SubscriptionRow } from './repository'
+import { nextPeriodCents } from './terms'
 
 /**
  * The e-mails about a subscription (decision 0052), in the house style (Portuguese, an English
  * line beneath): the PIX reminder 7 days before a period ends, a PIX subscription that lapsed, a
- * card renewal that failed and the subscription it then ended. Nothing but the plan's name, the
+ * card renewal that failed and the subscription it then ended, a new price told ahead (decision
+ * 0053) and a told price withdrawn. Nothing but the plan's name, the
  * dates and the amount, and the link to the subscription's page.
  */
-export type SubscriptionMailKind = 'pix_reminder' | 'lapsed' | 'renewal_failed' | 'ended_unpaid'
+export type SubscriptionMailKind = 'pix_reminder' | 'lapsed' | 'renewal_failed' | 'ended_unpaid' | 'price_change' | 'price_change_withdrawn'
 
 const date = (instant: Date) => new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: 'numeric', month: 'long', year: 'numeric' }).format(instant)
 const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
@@ -26,7 +28,9 @@ export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl 
   const plan = row.plan.pt
   const link = `${appUrl}/assinaturas/${subscription.id}`
   const end = subscription.currentPeriodEnd ? date(subscription.currentPeriodEnd) : ''
-  const next = subscription.nextPriceCents !== null && subscription.nextPriceFrom !== null && subscription.currentPeriodEnd && subscription.nextPriceFrom <= subscription.currentPeriodEnd ? subscription.nextPriceCents : subscription.priceCents
+  const next = subscription.currentPeriodEnd
+    ? nextPeriodCents({ ...subscription, nextPriceFrom: subscription.nextPriceFrom?.getTime() ?? null, currentPeriodEnd: subscription.currentPeriodEnd.getTime() })
+    : subscription.priceCents
   switch (kind) {
     case 'pix_reminder':
       return render(
@@ -52,6 +56,29 @@ export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl 
         link,
         `The card declined the renewal of your ${plan}. Access continues for 7 days while we try again.`,
       )
+    case 'price_change': {
+      const from = subscription.nextPriceFrom ? date(subscription.nextPriceFrom) : ''
+      const higher = (subscription.nextPriceCents ?? 0) > subscription.priceCents
+      return render(
+        row.email,
+        `O preço do ${plan} muda em ${from}`,
+        [
+          greeting(row.firstName),
+          `O ${plan} passa de ${money(subscription.priceCents)} para ${money(subscription.nextPriceCents ?? subscription.priceCents)} por período a partir da renovação de ${from}. Até lá, nada muda. Veja a sua assinatura:`,
+          ...(higher ? ['Se não quiser continuar com o novo preço, cancele antes dessa data na mesma página; o acesso continua até o fim do período pago.'] : []),
+        ],
+        link,
+        `The price of your ${plan} changes from ${money(subscription.priceCents)} to ${money(subscription.nextPriceCents ?? subscription.priceCents)} from the renewal on ${from}. Nothing changes until then.`,
+      )
+    }
+    case 'price_change_withdrawn':
+      return render(
+        row.email,
+        `O preço do ${plan} não vai mudar`,
+        [greeting(row.firstName), `A mudança de preço que anunciamos para o ${plan} foi cancelada: você continua pagando ${money(subscription.priceCents)} por período.`],
+        link,
+        `The price change we announced for your ${plan} is off: you keep paying ${money(subscription.priceCents)} per period.`,
+      )
     case 'ended_unpaid':
       return render(
         row.email,
@@ -61,4 +88,10 @@ export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl 
         `We could not charge the renewal of your ${plan} within 7 days, so the subscription ended. Nothing more will be charged.`,
       )
   }
+}
+
+/** A message about a subscription to its subscriber, queued in the caller's transaction (exactly once with what it tells). */
+export async function queueSubscriptionMail(tx: Writer, subscription: SubscriptionRow, kind: SubscriptionMailKind, appUrl: string): Promise<void> {
+  const message = await subscriptionMail(tx, { kind, subscription, appUrl })
+  if (message) await tx.insert(outbox).values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html })
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Database, Writer } from '#server/db/client.ts'
-import { purchases, subscriptions, type SubscriptionEndReason } from '#server/db/schema.ts'
+import { products, purchases, subscriptions, type SubscriptionEndReason } from '#server/db/schema.ts'
 
 /** A subscription's rows (decision 0052): reads, the locked read and the writes of its service. */
 
@@ -110,4 +110,47 @@ export async function periodOver(db: Reader, { now, limit }: { now: number; limi
 /** Card subscriptions whose renewal failed and is still unpaid. */
 export async function pastDue(db: Reader, { limit }: { limit: number }): Promise<SubscriptionRow[]> {
   return db.select().from(subscriptions).where(eq(subscriptions.status, 'past_due')).orderBy(asc(subscriptions.pastDueSince), asc(subscriptions.id)).limit(limit)
+}
+
+/**
+ * Subscribers whose plan's price is not what they pay or were told they will pay (decision 0053):
+ * live, renewing, not ending with their period (a resumed one is told when it resumes).
+ */
+export async function dueForPriceNotice(db: Reader, { limit }: { limit: number }): Promise<SubscriptionRow[]> {
+  const rows = await db
+    .select({ subscription: subscriptions })
+    .from(subscriptions)
+    .innerJoin(products, eq(products.id, subscriptions.productId))
+    .where(
+      and(
+        inArray(subscriptions.status, ['trialing', 'active', 'past_due']),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        isNotNull(subscriptions.currentPeriodEnd),
+        inArray(products.planInterval, ['monthly', 'yearly']),
+        sql`${products.priceCents} <> coalesce(${subscriptions.nextPriceCents}, ${subscriptions.priceCents})`,
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
+  return rows.map((row) => row.subscription)
+}
+
+/** What the next period costs, in SQL (terms.ts's nextPeriodCents). */
+const nextPeriodCentsSql = sql`case when ${subscriptions.nextPriceCents} is not null and ${subscriptions.nextPriceFrom} <= ${subscriptions.currentPeriodEnd} then ${subscriptions.nextPriceCents} else ${subscriptions.priceCents} end`
+
+/** Card subscriptions renewed by Stripe whose Price at Stripe is not what their next period costs. */
+export async function dueForStripePrice(db: Reader, { limit }: { limit: number }): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        inArray(subscriptions.status, ['trialing', 'active', 'past_due']),
+        isNotNull(subscriptions.stripeSubscriptionId),
+        isNotNull(subscriptions.currentPeriodEnd),
+        sql`${nextPeriodCentsSql} <> coalesce(${subscriptions.stripePriceCents}, ${subscriptions.priceCents})`,
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
 }

@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import type { Writer } from '#server/db/client.ts'
-import { outbox, type PurchaseMethod } from '#server/db/schema.ts'
+import type { PurchaseMethod } from '#server/db/schema.ts'
 import { apiError, fieldError } from '#server/http/errors.ts'
 import { findListedProduct, findProductViews, type ProductRow } from '#server/products/repository.ts'
 import { cancelPurchase, MIN_PURCHASE_CENTS, sendRefunds, startPurchasePayment, stripeOf, unavailableError, type Buyer } from '#server/purchases/payments.ts'
@@ -8,7 +8,8 @@ import { insertPurchaseIn, insertRefund, lockPurchase, recordTransition, type Pu
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import type { Services } from '#server/services.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { subscriptionMail, type SubscriptionMailKind } from './messages'
+import { queueSubscriptionMail } from './messages'
+import { noticePriceChanges, recurringPrice, setStripePrices } from './price-changes'
 import {
   dueForReminder,
   pastDue,
@@ -22,7 +23,7 @@ import {
   type SubscriptionRow,
 } from './repository'
 import { termOf } from './periods'
-import { PIX_REMINDER_BEFORE_MS, type PlanTerm } from './terms'
+import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, type PlanTerm } from './terms'
 
 /**
  * Subscriptions (docs/product.md §9, decision 0052). A period is paid by a purchase of one
@@ -92,18 +93,6 @@ function insertPeriodPurchase(tx: Writer, subscription: SubscriptionRow, plan: P
     [{ productId: plan.id, productType: 'subscription', name: plan.name, quantity: 1, unitCents: cents, lineCents: cents, consultations: null, professionalId: null }],
     now,
   )
-}
-
-/** Stripe's recurring Price for this plan at this amount: found by its lookup key, else made. */
-async function recurringPrice(stripe: Stripe, plan: ProductRow, term: PlanTerm, cents: number): Promise<string> {
-  const lookupKey = `innera_${plan.slug}_${cents}`
-  const found = await stripe.prices.list({ lookup_keys: [lookupKey], limit: 1 })
-  if (found.data[0]) return found.data[0].id
-  const price = await stripe.prices.create(
-    { currency: 'brl', unit_amount: cents, recurring: { interval: term.unit === 'year' ? 'year' : 'month' }, product_data: { name: plan.name.pt }, lookup_key: lookupKey },
-    { idempotencyKey: `innera-price-${lookupKey}` },
-  )
-  return price.id
 }
 
 /** A renewing plan by card: Stripe's Checkout in subscription mode, the trial where the plan has one. */
@@ -223,7 +212,7 @@ export async function payNextPeriod(services: Services, subscription: Subscripti
   const open = (await paymentsOf(db, subscription.id)).find((row) => row.status === 'pending')
   if (open) return open
   const end = subscription.currentPeriodEnd!.getTime()
-  const cents = subscription.nextPriceCents !== null && subscription.nextPriceFrom !== null && subscription.nextPriceFrom.getTime() <= end ? subscription.nextPriceCents : subscription.priceCents
+  const cents = nextPeriodCents({ ...subscription, nextPriceFrom: subscription.nextPriceFrom?.getTime() ?? null, currentPeriodEnd: end })
   const purchase = await db.transaction(async (tx) => insertPeriodPurchase(tx, subscription, view!.product, 'pix', cents, clock()))
   return startPurchasePayment(services, purchase, buyer, { successUrl: null, cancelUrl: null })
 }
@@ -231,7 +220,7 @@ export async function payNextPeriod(services: Services, subscription: Subscripti
 // ---------------------------------------------------------------------------------------------
 // The tick and the messages
 
-export type SubscriptionsReport = { reminded: number; ended: number; retried: number }
+export type SubscriptionsReport = { reminded: number; ended: number; retried: number; priceNotices: number; stripePrices: number }
 
 /** A card renewal that failed is tried again every 3 days (twice); still unpaid after 7 days, the subscription ends. */
 export const RENEWAL_RETRY_MS = 3 * 24 * 60 * 60 * 1000
@@ -247,12 +236,15 @@ const RENEWAL_RETRIES = 2
 export async function subscriptionsTick(services: Services): Promise<SubscriptionsReport> {
   const { db, clock } = services
   const now = clock()
-  const report: SubscriptionsReport = { reminded: 0, ended: 0, retried: 0 }
+  const report: SubscriptionsReport = { reminded: 0, ended: 0, retried: 0, priceNotices: 0, stripePrices: 0 }
+  // Price changes first: a notice counts from this tick, and Stripe is set before a renewal it affects.
+  report.priceNotices = await noticePriceChanges(services, now)
+  report.stripePrices = await setStripePrices(services)
   for (const due of await dueForReminder(db, { remindBefore: PIX_REMINDER_BEFORE_MS, now, limit: 50 })) {
     const sent = await db.transaction(async (tx) => {
       const locked = await lockSubscription(tx, due.id)
       if (!locked || locked.remindedFor?.getTime() === locked.currentPeriodEnd?.getTime() || locked.cancelAtPeriodEnd) return false
-      await queueSubscriptionMail(tx, services, locked, 'pix_reminder')
+      await queueSubscriptionMail(tx, locked, 'pix_reminder', services.config.appPublicUrl)
       await updateSubscription(tx, locked.id, { remindedFor: locked.currentPeriodEnd }, now)
       return true
     })
@@ -269,7 +261,7 @@ export async function subscriptionsTick(services: Services): Promise<Subscriptio
       const renews = termOf(view!.product).renews
       const reason = locked.cancelAtPeriodEnd ? 'cancelled' : renews ? 'lapsed' : 'term_over'
       await endSubscription(tx, locked, reason, now)
-      if (reason === 'lapsed') await queueSubscriptionMail(tx, services, locked, 'lapsed')
+      if (reason === 'lapsed') await queueSubscriptionMail(tx, locked, 'lapsed', services.config.appPublicUrl)
       return true
     })
     if (ended) report.ended += 1
@@ -319,15 +311,9 @@ async function endUnpaidRenewal(services: Services, due: SubscriptionRow, now: n
     const locked = await lockSubscription(tx, due.id)
     if (locked?.status !== 'past_due') return false
     await endSubscription(tx, locked, 'renewal_failed', now)
-    await queueSubscriptionMail(tx, services, locked, 'ended_unpaid')
+    await queueSubscriptionMail(tx, locked, 'ended_unpaid', services.config.appPublicUrl)
     return true
   })
-}
-
-/** A message about a subscription to its subscriber, queued in the caller's transaction (exactly once with what it tells). */
-async function queueSubscriptionMail(tx: Writer, services: Services, subscription: SubscriptionRow, kind: SubscriptionMailKind): Promise<void> {
-  const message = await subscriptionMail(tx, { kind, subscription, appUrl: services.config.appPublicUrl })
-  if (message) await tx.insert(outbox).values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html })
 }
 
 async function expireCheckout(services: Services, sessionId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasAccess, newPriceFrom, paidPeriod, periodEnd, planTerm, reminderDueAt } from './terms'
+import { hasAccess, newPriceFrom, nextPeriodCents, paidPeriod, periodEnd, planTerm, priceNoticeOf, reminderDueAt } from './terms'
 
 const at = (iso: string) => Date.parse(iso)
 const monthly = planTerm({ planInterval: 'monthly', trialDays: 0, weeks: null })
@@ -38,6 +38,29 @@ describe('a plan’s terms', () => {
     // Told exactly 30 days before: that renewal.
     expect(newPriceFrom(at('2026-03-11T12:00:00Z'), end, monthly)).toBe(end)
     expect(newPriceFrom(at('2026-03-21T12:00:00Z'), end, { renews: true, trialDays: 0, unit: 'year', count: 1 })).toBe(at('2027-04-10T12:00:00Z'))
+  })
+
+  it('tells a higher price 30 days ahead, a lower one for the next renewal, and withdraws a change the plan undid', () => {
+    const end = at('2026-04-10T12:00:00Z')
+    const paying = { priceCents: 8990, nextPriceCents: null, nextPriceFrom: null, currentPeriodEnd: end }
+    const now = at('2026-03-21T12:00:00Z')
+    expect(priceNoticeOf(paying, 8990, monthly, now)).toEqual({ kind: 'none' })
+    expect(priceNoticeOf(paying, 9990, monthly, now)).toEqual({ kind: 'notice', cents: 9990, from: at('2026-05-10T12:00:00Z') })
+    expect(priceNoticeOf(paying, 7990, monthly, now)).toEqual({ kind: 'notice', cents: 7990, from: end })
+    const told = { ...paying, nextPriceCents: 9990, nextPriceFrom: at('2026-05-10T12:00:00Z') }
+    expect(priceNoticeOf(told, 9990, monthly, now)).toEqual({ kind: 'none' })
+    expect(priceNoticeOf(told, 8990, monthly, now)).toEqual({ kind: 'withdrawn' })
+    // Changed again: counted from the new notice.
+    expect(priceNoticeOf(told, 10_990, monthly, at('2026-04-01T12:00:00Z'))).toEqual({ kind: 'notice', cents: 10_990, from: at('2026-05-10T12:00:00Z') })
+    expect(priceNoticeOf(told, 10_990, monthly, at('2026-04-12T12:00:00Z'))).toEqual({ kind: 'notice', cents: 10_990, from: at('2026-06-10T12:00:00Z') })
+  })
+
+  it('the next period costs the new price only when it starts on or after the new price’s date', () => {
+    const end = at('2026-04-10T12:00:00Z')
+    const told = { priceCents: 8990, nextPriceCents: 9990, nextPriceFrom: at('2026-05-10T12:00:00Z'), currentPeriodEnd: end }
+    expect(nextPeriodCents(told)).toBe(8990)
+    expect(nextPeriodCents({ ...told, currentPeriodEnd: at('2026-05-10T12:00:00Z') })).toBe(9990)
+    expect(nextPeriodCents({ ...told, nextPriceCents: null, nextPriceFrom: null })).toBe(8990)
   })
 
   it('gives access while trialing, active or past due, until the period’s end', () => {

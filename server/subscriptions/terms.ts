@@ -71,6 +71,30 @@ export function newPriceFrom(noticeAt: number, currentPeriodEnd: number, term: P
   return boundary
 }
 
+/** The price fields of a subscription that decide what its next period costs. */
+export type SubscriptionPrice = { priceCents: number; nextPriceCents: number | null; nextPriceFrom: number | null; currentPeriodEnd: number }
+
+/** What the next period costs: the new price when its date is the period's end or earlier. */
+export function nextPeriodCents(subscription: SubscriptionPrice): number {
+  const { nextPriceCents, nextPriceFrom, currentPeriodEnd } = subscription
+  return nextPriceCents !== null && nextPriceFrom !== null && nextPriceFrom <= currentPeriodEnd ? nextPriceCents : subscription.priceCents
+}
+
+/**
+ * What a plan's price (`planCents`) means for one subscriber, told at `now` (decision 0053):
+ * nothing when they pay it or were already told of it; `withdrawn` when the plan is back to what
+ * they pay (the change told is off); otherwise a notice: a higher price from the first renewal
+ * at least 30 days away, a lower one from the next renewal (no notice is owed for paying less).
+ */
+export type PriceNotice = { kind: 'none' } | { kind: 'withdrawn' } | { kind: 'notice'; cents: number; from: number }
+
+export function priceNoticeOf(subscription: SubscriptionPrice, planCents: number, term: PlanTerm, now: number): PriceNotice {
+  if (planCents === (subscription.nextPriceCents ?? subscription.priceCents)) return { kind: 'none' }
+  if (planCents === subscription.priceCents) return { kind: 'withdrawn' }
+  const from = planCents < subscription.priceCents ? subscription.currentPeriodEnd : newPriceFrom(now, subscription.currentPeriodEnd, term)
+  return { kind: 'notice', cents: planCents, from }
+}
+
 export type SubscriptionState = { status: string; currentPeriodEnd: number | null }
 
 /** Access while trialing, active or past due (a renewal being retried), until the period ends. */

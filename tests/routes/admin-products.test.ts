@@ -1,0 +1,84 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, test } from 'vitest'
+import { action, loader } from '#app/routes/admin.products.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/** /admin/products (decision 0053): the products on sale with their prices, and an admin's new price. */
+
+const adminCookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
+const NBSP = '\u00a0'
+
+const plan = {
+  id: 21,
+  slug: 'plano-mensal',
+  product_type: 'subscription',
+  category: 'assinatura',
+  pillar: null,
+  pillar_id: null,
+  name: { pt: 'Plano mensal', en: 'Monthly plan', es: 'Plan mensual' },
+  description: { pt: 'Tudo.', en: 'All.', es: 'Todo.' },
+  price_cents: 8990,
+  currency: 'BRL',
+  consultations: null,
+  professional: null,
+  weeks: null,
+  plan_interval: 'monthly',
+  trial_days: 0,
+}
+
+function answers(patch?: () => Response) {
+  const sent: unknown[] = []
+  providerMock.use(
+    http.get(providerUrl('/products/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [plan] })),
+    http.patch(providerUrl('/products/:id/'), async ({ request, params }) => {
+      sent.push({ id: params.id, body: await request.json(), authorization: request.headers.get('authorization') })
+      return patch ? patch() : HttpResponse.json({ ...plan, price_cents: 9990 })
+    }),
+  )
+  return sent
+}
+
+describe('/admin/products', () => {
+  test('lists the products with their prices in the page language; only admins', async () => {
+    answers()
+    const result = await run(loader, new Request('http://app.test/admin/products?lng=en', { headers: { Cookie: await adminCookie() } }))
+    expect(result.data).toMatchObject({ count: 1, products: [{ id: 21, name: 'Monthly plan', type: 'subscription', renews: true, price: 'R$89.90' }] })
+    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
+    expect((await run(loader, new Request('http://app.test/admin/products', { headers: { Cookie: patient } }))).status).toBe(403)
+    expect((await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: '99,90' }, { Cookie: patient }))).status).toBe(403)
+  })
+
+  test('sends the price typed the Brazilian way as cents, and says so', async () => {
+    const sent = answers()
+    const result = await run(action, formRequest('http://app.test/admin/products?page=2', { product_id: '21', price: `R$${NBSP}99,90` }, { Cookie: await adminCookie() }))
+    expect(result.status).toBe(303)
+    expect(result.location).toBe('/admin/products?page=2')
+    expect(sent).toEqual([{ id: '21', body: { price_cents: 9990 }, authorization: expect.stringMatching(/^Bearer /) }])
+    const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
+    const { toast } = await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))
+    expect(toast).toMatchObject({ type: 'success', message: { key: 'admin:products.saved', values: { name: 'Plano mensal' } } })
+  })
+
+  test('a price that is no amount, too small or too large comes back as typed, nothing sent', async () => {
+    const sent = answers()
+    for (const price of ['', 'abc', '0,49', '-10', '100.000,01', '1.2345']) {
+      const result = await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price }, { Cookie: await adminCookie() }))
+      expect(result.status, price).toBe(400)
+      expect(result.data).toMatchObject({ productId: 21, result: { initialValue: price ? { price } : {}, error: { price: ['admin:products.validation.price'] } } })
+    }
+    expect(sent).toEqual([])
+  })
+
+  test('the provider refusing or down keeps what was typed and says why', async () => {
+    answers(() => HttpResponse.json({ price_cents: ['Ensure this value is less than or equal to 10000000.'] }, { status: 400 }))
+    const refused = await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: '99,90' }, { Cookie: await adminCookie() }))
+    expect(refused.data).toMatchObject({ productId: 21, result: { initialValue: { price: '99,90' }, error: { price: ['Ensure this value is less than or equal to 10000000.'] } } })
+    answers(() => HttpResponse.error())
+    const down = await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: '99,90' }, { Cookie: await adminCookie() }))
+    expect(down.status).toBe(400)
+    expect(down.data).toMatchObject({ productId: 21, result: { initialValue: { price: '99,90' }, error: { '': [expect.any(String)] } } })
+  })
+})
