@@ -18,7 +18,8 @@ export const checkoutSchema = z.object({
   idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN),
 })
 
-export type CheckoutReply = { checkout: { method: string; error: string } }
+/** A refused or failed checkout: the method chosen, why, and the cart's products the buyer already has (`already_owned`). */
+export type CheckoutReply = { checkout: { method: string; error: string; owned?: number[] } }
 
 /**
  * Paying for the cart (docs/product.md §2, decision 0048): the provider prices the cart's products
@@ -45,6 +46,10 @@ export async function checkoutAction(request: Request, auth: SignedInCaller, fie
     return redirect(`/compras/${purchase.id}`, { status: 303 })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
+    if (error.code === 'already_owned') {
+      const owned = error.failure.kind === 'http' ? (error.failure.productIds ?? []) : []
+      return data({ checkout: { method: parsed.data.method, error: t('shop:checkout.alreadyOwned'), owned } } satisfies CheckoutReply, { status: 409 })
+    }
     const message = error.code === 'payment_provider_unavailable' ? t('shop:checkout.unavailable') : failureText(t, error)
     return data({ checkout: { method: parsed.data.method, error: message } } satisfies CheckoutReply, failureInit(error))
   }

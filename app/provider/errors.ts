@@ -12,6 +12,8 @@ export type ProviderFailure =
       retryAfterSeconds?: number
       /** The provider's machine-readable `code` beside the detail (e.g. `calendar_not_connected`). */
       code?: string
+      /** The products a refusal names (`product_ids`, e.g. with `already_owned`). */
+      productIds?: number[]
     }
 
 export class ProviderError extends Error {
@@ -95,6 +97,14 @@ export function errorCode(body: unknown): string | undefined {
   return typeof code === 'string' && /^[a-z0-9_]{1,64}$/i.test(code) ? code : undefined
 }
 
+/** The `product_ids` of an error body: at most 20 ids of 1 to 2^31-1, else none. */
+export function errorProductIds(body: unknown): number[] | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const ids = (body as Record<string, unknown>).product_ids
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20) return undefined
+  return ids.every((id) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647) ? (ids as number[]) : undefined
+}
+
 /** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */
 export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: Record<string, string[]> } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return {}
@@ -109,7 +119,7 @@ export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: 
           : undefined
   const fieldErrors: Record<string, string[]> = {}
   for (const [field, value] of Object.entries(record)) {
-    if (['detail', 'code', 'success', 'display_message'].includes(field)) continue
+    if (['detail', 'code', 'success', 'display_message', 'product_ids'].includes(field)) continue
     // `message` is a text beside the result in some answers (Google sign-in), but a field's errors when a list.
     if (field === 'message' && typeof value === 'string') continue
     if (Array.isArray(value) && value.every((item) => typeof item === 'string')) fieldErrors[field] = value

@@ -2,7 +2,7 @@ import { type z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
-import { ProviderError, errorCode, parseErrorBody } from './errors.ts'
+import { ProviderError, errorCode, errorProductIds, parseErrorBody } from './errors.ts'
 import { type ExchangeAnswer, exchange } from './transport.server.ts'
 
 export type ProviderRequest = {
@@ -89,6 +89,7 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
     const body = parsed.ok ? parsed.value : undefined
     const { detail, fieldErrors } = parseErrorBody(body)
     const code = errorCode(body)
+    const productIds = errorProductIds(body)
     throw new ProviderError({
       kind: 'http',
       status,
@@ -96,6 +97,7 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
       fieldErrors,
       retryAfterSeconds: retryAfter(answer.headers['retry-after'] ?? null),
       ...(code ? { code } : {}),
+      ...(productIds ? { productIds } : {}),
     })
   }
   if (status === 204 || text === '') return null

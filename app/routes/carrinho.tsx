@@ -54,6 +54,7 @@ export default function CartPage() {
   const { cart, checkout, signedIn } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
+  const owned = new Set(reply && 'checkout' in reply ? (reply.checkout.owned ?? []) : [])
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('cart.title')}</h1>
@@ -83,6 +84,7 @@ export default function CartPage() {
                       </h3>
                       <ProductFacts product={line.product} />
                       <p className="mt-2 text-sm text-muted">{t('cart.quantity', { count: line.quantity })}</p>
+                      {owned.has(line.product.id) ? <p className="mt-2 font-medium text-red-800">{t('cart.owned')}</p> : null}
                     </div>
                     <p className="text-lg font-bold text-brand-800">{line.total}</p>
                   </div>

@@ -20,6 +20,7 @@ import {
   insertPurchaseIn,
   itemsOf,
   lockPurchase,
+  ownedProductIds,
   pendingRefunds,
   purchasesToCheck,
   recordTransition,
@@ -98,6 +99,7 @@ export async function createPurchase(services: Services, buyer: Buyer, input: Cr
   if (earlier) return { purchase: await restartIfUnstarted(services, stripe, earlier, buyer, input), created: false }
 
   const items = await pricedItems(services, input)
+  await refuseOwned(services, buyer, items)
   const total = items.reduce((sum, item) => sum + item.lineCents, 0)
   if (total < MIN_PURCHASE_CENTS) throw apiError(400, 'A purchase must total at least R$ 0,50.', { code: 'total_too_small' })
   if (total > MAX_PURCHASE_CENTS) throw apiError(400, 'A purchase may total at most R$ 999.999,99; split it into smaller ones.', { code: 'total_too_large' })
@@ -142,6 +144,17 @@ async function pricedItems(services: Services, input: CreateInput): Promise<NewP
       professionalId: product.professionalId,
     }
   })
+}
+
+/**
+ * A course, material or program the buyer already has is not sold again (access is for good): a
+ * 409 `already_owned` naming them, so the cart can say which. A package's consultations may be
+ * bought again and again.
+ */
+async function refuseOwned(services: Services, buyer: Buyer, items: NewPurchaseItem[]): Promise<void> {
+  const once = items.filter((item) => item.productType === 'course' || item.productType === 'digital_material' || item.productType === 'program')
+  const owned = await ownedProductIds(services.db, buyer.id, once.flatMap((item) => (item.productId ? [item.productId] : [])))
+  if (owned.size > 0) throw apiError(409, 'You already have some of these products: see them on your purchases.', { code: 'already_owned', product_ids: [...owned].sort((a, b) => a - b) })
 }
 
 /** A repeat of a create whose payment never started (Stripe was away): start it now. */

@@ -381,6 +381,16 @@ export async function countOwnedGrants(db: Reader, userId: number): Promise<numb
   return Number(row?.total ?? 0)
 }
 
+/** Which of these products the user already has for good (a course, material or program granted and not revoked). */
+export async function ownedProductIds(db: Reader, userId: number, productIds: readonly number[]): Promise<Set<number>> {
+  if (productIds.length === 0) return new Set()
+  const rows = await db
+    .select({ productId: purchaseGrants.productId })
+    .from(purchaseGrants)
+    .where(and(ownedBy(userId), inArray(purchaseGrants.productId, [...productIds]), inArray(purchaseGrants.kind, ['course', 'material', 'program'])))
+  return new Set(rows.map((row) => row.productId))
+}
+
 /** A page of a user's grants in force, newest first. */
 export async function ownedGrantsPage(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }): Promise<GrantRow[]> {
   return db.select().from(purchaseGrants).where(ownedBy(userId)).orderBy(desc(purchaseGrants.availableAt), desc(purchaseGrants.id)).limit(limit).offset(offset)

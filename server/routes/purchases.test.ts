@@ -241,6 +241,20 @@ describe('POST /purchases/create/', () => {
     expect(await db.select().from(purchases)).toEqual([])
   })
 
+  it('does not sell again what the buyer already has for good (409 already_owned, naming it); a package again and again', async () => {
+    const created = await buy(['curso-comida-de-verdade'], 'pix', { token: tokens.patient2 })
+    const purchase = await stored(created.json.id)
+    await settlePix(purchase.stripePaymentIntentId!, 'succeed')
+    await deliver(await event('payment_intent.succeeded', purchase.stripePaymentIntentId!))
+    expect((await stored(purchase.id)).status).toBe('paid')
+    const again = await buy(['pacote-4-consultas-paula-ribeiro', 'curso-comida-de-verdade'], 'pix', { token: tokens.patient2 })
+    expect(again.status).toBe(409)
+    expect(again.json).toMatchObject({ code: 'already_owned', product_ids: [await productId('curso-comida-de-verdade')] })
+    // Someone else may buy it; the owner may buy a package.
+    expect((await buy(['curso-comida-de-verdade'], 'pix')).status).toBe(201)
+    expect((await buy(['pacote-4-consultas-paula-ribeiro'], 'pix', { token: tokens.patient2 })).status).toBe(201)
+  })
+
   it('counts purchases per user (THROTTLE_PURCHASE_PER_USER), never a repeat of a used key', async () => {
     const limited = client(testApp(db, { clock: setup.time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_PURCHASE_PER_USER: '1/h', STRIPE_API_URL: setup.fake.apiUrl, FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } }))
     const items = [{ product_id: await productId('diario-do-sono'), quantity: 1 }]

@@ -56,6 +56,18 @@ describe('paying for the cart', () => {
     expect(setCart(result.headers)).toBeUndefined()
   })
 
+  test('what the buyer already has is named on the cart, which is kept as it is', async () => {
+    providerMock.use(
+      http.post(providerUrl('/purchases/create/'), () =>
+        HttpResponse.json({ detail: 'You already have some of these products.', code: 'already_owned', product_ids: [8] }, { status: 409 }),
+      ),
+    )
+    const result = await checkout({ method: 'card', idempotencyKey: KEY }, await cookies([{ productId: 8, quantity: 1 }, { productId: 3, quantity: 1 }]))
+    expect(result.status).toBe(409)
+    expect(result.data).toEqual({ checkout: { method: 'card', error: expect.stringMatching(/^Você já tem um ou mais produtos deste carrinho/), owned: [8] } })
+    expect(setCart(result.headers)).toBeUndefined()
+  })
+
   test('card: the payment page gets the way back to the purchase; the buyer goes to the payment page', async () => {
     const sent: Record<string, unknown>[] = []
     providerMock.use(
