@@ -4,7 +4,7 @@ test.describe('buying without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
   test('a patient pays a course by PIX through the payment page, sees it paid, then withdraws within 7 days and is refunded', async ({ page }) => {
-    await registerFreshPatient(page, 'pix')
+    const buyer = await registerFreshPatient(page, 'pix')
     await page.goto('/solucoes?tipo=course')
     await page.getByRole('button', { name: /^Adicionar ao carrinho.*Curso Estresse sob controle$/ }).click()
     await page.goto('/carrinho')
@@ -32,6 +32,9 @@ test.describe('buying without JavaScript', () => {
     await page.getByRole('link', { name: 'Minhas compras' }).click()
     await expect(page.getByTestId('purchases').getByRole('listitem')).toHaveCount(1)
     await expect(page.getByTestId('purchases')).toContainText('Compra reembolsada')
+    // The receipt and the refund's news, by e-mail, once each.
+    const subjects = async () => (await mailboxFor(page, buyer.email)).map((mail) => mail.subject).filter((subject) => /^(Recibo|Reembolso)/.test(subject)).sort()
+    await expect.poll(subjects).toEqual([expect.stringMatching(/^Recibo da sua compra nº \d+ na Innera$/), expect.stringMatching(/^Reembolso de R\$\s197,00 da compra nº \d+$/)])
   })
 })
 

@@ -16,12 +16,21 @@ summary() {
 }
 trap summary EXIT
 step() { finish_step; current=$1; step_started=$SECONDS; printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
-step 'type check';           npx tsc
-step 'lint';                 npx eslint . --max-warnings=0
+# The type check on one core, lint then the build on the other: each single-threaded, side by side.
+# Their output is printed when both are done, one after the other; any failure fails the step.
+step 'type check | lint, then build'
+logs=$(mktemp -d)
+(start=$SECONDS; rc=0; npx tsc > "$logs/tsc" 2>&1 || rc=$?; echo "type check: $((SECONDS - start)) s" >> "$logs/tsc"; exit $rc) & tsc_pid=$!
+(start=$SECONDS; npx eslint . --max-warnings=0 > "$logs/lint" 2>&1 || exit 1; echo "lint: $((SECONDS - start)) s" >> "$logs/lint"
+ start=$SECONDS; npm run build --silent > "$logs/build" 2>&1 || exit 2; echo "build: $((SECONDS - start)) s" >> "$logs/build") & lint_pid=$!
+tsc_rc=0; wait "$tsc_pid" || tsc_rc=$?
+lint_rc=0; wait "$lint_pid" || lint_rc=$?
+cat "$logs/tsc" "$logs/lint" "$logs/build" 2>/dev/null || true
+rm -rf "$logs"
+if [ "$tsc_rc" -ne 0 ] || [ "$lint_rc" -ne 0 ]; then exit 1; fi
+touch build/.stamp
 # The provider's database tests also run on this machine's PostgreSQL when it answers (else they skip).
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-step 'build';                npm run build --silent
-touch build/.stamp
 # Once, on the image's Node (decision 0050); the browser suites below run the app on this machine's.
 step 'Node 24, as in the image: start check, then the unit, integration and provider tests'; node scripts/node24.mjs
 step 'container build check'; bash scripts/check-dockerfile.sh

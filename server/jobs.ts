@@ -10,6 +10,7 @@ import { expireDuePixCharges } from './payments/fake-stripe-payments'
 import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
 import { PURCHASES_TICK_MS, purchasesTick } from './purchases/payments'
 import { subscriptionsTick } from './subscriptions/service'
+import { purchaseNoticesTick } from './purchases/notices'
 import type { WebhookReport } from './payments/fake-stripe-webhooks'
 import type { Services } from './services'
 
@@ -91,6 +92,8 @@ export function startPeriodicJobs(services: Services): void {
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
   // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
   if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
+  // Receipts of paid purchases and the news of refunds made, by e-mail, once each (purchases/notices.ts).
+  if (services.stripe) background.every('purchase notices', config.reminderTickMs, () => purchaseNoticesTick(services))
   // PIX subscribers reminded 7 days before their period ends, periods over ended, renewals retried, new prices told (subscriptions/service.ts).
   if (services.stripe) background.every('subscriptions', config.subscriptionsTickMs, () => subscriptionsTick(services))
 }

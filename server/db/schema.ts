@@ -1030,6 +1030,8 @@ export const purchases = pgTable(
     paidAt: instant('paid_at'),
     // When the reconciliation last asked Stripe about this pending purchase.
     checkedAt: instant('checked_at'),
+    // When the receipt e-mail was queued (once; decision 0054).
+    receiptSentAt: instant('receipt_sent_at'),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -1042,6 +1044,7 @@ export const purchases = pgTable(
     check('purchases_period_check', sql`(${table.periodStart} is null) = (${table.periodEnd} is null) and (${table.periodEnd} is null or ${table.periodEnd} > ${table.periodStart})`),
     index('purchases_user_created_idx').on(table.userId, table.createdAt, table.id),
     index('purchases_pending_idx').on(table.checkedAt, table.id).where(sql`${table.status} = 'pending'`),
+    index('purchases_receipt_due_idx').on(table.paidAt, table.id).where(sql`${table.paidAt} is not null and ${table.receiptSentAt} is null`),
     check('purchases_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded')`),
     check('purchases_method_check', sql`${table.method} in ('card', 'pix')`),
     check('purchases_total_check', sql`${table.totalCents} > 0 and ${table.totalCents} <= 99999999`),
@@ -1185,10 +1188,13 @@ export const purchaseRefunds = pgTable(
     stripeRefundId: varchar('stripe_refund_id', { length: 255 }),
     failureMessage: varchar('failure_message', { length: 500 }),
     attempts: integer('attempts').notNull().default(0),
+    // When the buyer was told the refund was made (once; decision 0054).
+    notifiedAt: instant('notified_at'),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
   (table) => [
+    index('purchase_refunds_notice_due_idx').on(table.id).where(sql`${table.status} = 'succeeded' and ${table.notifiedAt} is null`),
     uniqueIndex('purchase_refunds_payment_reason_unique').on(table.paymentIntentId, table.reason),
     index('purchase_refunds_pending_idx').on(table.updatedAt, table.id).where(sql`${table.status} = 'pending'`),
     check('purchase_refunds_amount_check', sql`${table.amountCents} > 0`),

@@ -1,0 +1,68 @@
+import type { LocalizedText } from '#server/db/schema.ts'
+import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
+
+/**
+ * The buyer's e-mails about a purchase (decision 0054), in the house style (Portuguese, an English
+ * line beneath): the receipt once it is paid, and each refund once it is made. Pure: what they say
+ * comes from the rows the caller read. Amounts, names and dates only; the link is the purchase's page.
+ */
+
+export type ReceiptFacts = {
+  to: string
+  firstName: string
+  purchaseId: number
+  method: 'card' | 'pix'
+  totalCents: number
+  paidAt: Date
+  items: { name: LocalizedText; quantity: number }[]
+  appUrl: string
+}
+
+export type RefundFacts = {
+  to: string
+  firstName: string
+  purchaseId: number
+  method: 'card' | 'pix'
+  amountCents: number
+  reason: 'cancel' | 'late_payment' | 'double_payment'
+  appUrl: string
+}
+
+const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
+const dateTime = (instant: Date) =>
+  new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(instant)
+const methodName = { card: 'cartão de crédito', pix: 'PIX' } as const
+const link = (appUrl: string, purchaseId: number) => `${appUrl}/compras/${purchaseId}`
+
+export function receiptMail(facts: ReceiptFacts): MailMessage {
+  const items = facts.items.map((item) => (item.quantity > 1 ? `${item.name.pt} (${item.quantity})` : item.name.pt)).join('; ')
+  return render(
+    facts.to,
+    `Recibo da sua compra nº ${facts.purchaseId} na Innera`,
+    [
+      greeting(facts.firstName),
+      `Recebemos ${money(facts.totalCents)} por ${methodName[facts.method]} em ${dateTime(facts.paidAt)} (horário de Brasília), por: ${items}. O recibo para imprimir está na página da compra:`,
+      'Você pode desistir em até 7 dias corridos com reembolso integral, na mesma página.',
+    ],
+    link(facts.appUrl, facts.purchaseId),
+    `We received ${money(facts.totalCents)} for your purchase no. ${facts.purchaseId}. Its printable receipt is on the purchase's page.`,
+  )
+}
+
+const refundWhy = {
+  cancel: 'do cancelamento que você pediu',
+  late_payment: 'de um pagamento que chegou depois que a compra já tinha expirado ou sido cancelada',
+  double_payment: 'de um pagamento feito em dobro',
+} as const
+
+const refundWhen = { card: 'No cartão, ele aparece em até 2 faturas.', pix: 'Por PIX, ele chega em até 3 dias úteis.' } as const
+
+export function refundMail(facts: RefundFacts): MailMessage {
+  return render(
+    facts.to,
+    `Reembolso de ${money(facts.amountCents)} da compra nº ${facts.purchaseId}`,
+    [greeting(facts.firstName), `Fizemos o reembolso de ${money(facts.amountCents)} ${refundWhy[facts.reason]}. ${refundWhen[facts.method]} Veja a compra:`],
+    link(facts.appUrl, facts.purchaseId),
+    `We refunded ${money(facts.amountCents)} of your purchase no. ${facts.purchaseId}. ${facts.method === 'pix' ? 'By PIX it arrives within 3 business days.' : 'On your card it shows within 2 statements.'}`,
+  )
+}
