@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/admin.products.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
+import { monthlyPlanAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -11,28 +12,12 @@ import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/ses
 const adminCookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
 const NBSP = '\u00a0'
 
-const plan = {
-  id: 21,
-  slug: 'plano-mensal',
-  product_type: 'subscription',
-  category: 'assinatura',
-  pillar: null,
-  pillar_id: null,
-  name: { pt: 'Plano mensal', en: 'Monthly plan', es: 'Plan mensual' },
-  description: { pt: 'Tudo.', en: 'All.', es: 'Todo.' },
-  price_cents: 8990,
-  currency: 'BRL',
-  consultations: null,
-  professional: null,
-  weeks: null,
-  plan_interval: 'monthly',
-  trial_days: 0,
-}
+const plan = monthlyPlanAnswer
 
 function answers(patch?: () => Response) {
   const sent: unknown[] = []
   providerMock.use(
-    http.get(providerUrl('/products/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [plan] })),
+    http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([plan]))),
     http.patch(providerUrl('/products/:id/'), async ({ request, params }) => {
       sent.push({ id: params.id, body: await request.json(), authorization: request.headers.get('authorization') })
       return patch ? patch() : HttpResponse.json({ ...plan, price_cents: 9990 })

@@ -5,33 +5,16 @@ import { action as authAction } from '#app/routes/auth.tsx'
 import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
 import { action as logoutAction } from '#app/routes/logout.ts'
 import { loader as rootLoader } from '#app/root.tsx'
+import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
 
-/** A product as the provider answers it (docs/decisions/0045-products-api.md). */
-function product(id: number, overrides: Record<string, unknown> = {}) {
-  return {
-    id,
-    slug: `produto-${id}`,
-    product_type: 'course',
-    category: 'cursos',
-    pillar: null,
-    pillar_id: null,
-    name: { pt: `Curso ${id}`, en: `Course ${id}`, es: `Curso ${id}` },
-    description: { pt: 'Um curso.', en: 'A course.', es: 'Un curso.' },
-    price_cents: 19990,
-    currency: 'BRL',
-    consultations: null,
-    professional: null,
-    weeks: null,
-    plan_interval: null,
-    trial_days: null,
-    ...overrides,
-  }
-}
-const page = (results: unknown[]) => ({ count: results.length, next: null, previous: null, results })
+/** Course number `id`, any field replaced. */
+const product = (id: number, overrides: Record<string, unknown> = {}) =>
+  productAnswer({ id, slug: `produto-${id}`, name: { pt: `Curso ${id}`, en: `Course ${id}`, es: `Curso ${id}` }, price_cents: 19990, ...overrides })
+const page = (results: unknown[]) => productPage(results)
 
 /** The Cookie header value of a cart, as the browser would send it back. */
 const cartCookie = async (lines: { productId: number; quantity: number }[]) => (await cartCookieHeader({ lines })).split(';')[0]!

@@ -2,32 +2,25 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
 import { loader as productLoader } from '#app/routes/produto.$id.tsx'
+import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
 
-/** A product as the provider answers it (docs/decisions/0045-products-api.md). */
-function product(overrides: Record<string, unknown> = {}) {
-  return {
+/** The 4-consultation package, any field replaced. */
+const product = (overrides: Record<string, unknown> = {}) =>
+  productAnswer({
     id: 3,
     slug: 'pacote-4-consultas',
     product_type: 'consultation_package',
     category: 'atendimento',
-    pillar: null,
-    pillar_id: null,
     name: { pt: 'Pacote de 4 consultas', en: '4-consultation package', es: 'Paquete de 4 consultas' },
     description: { pt: 'Quatro consultas.', en: 'Four consultations.', es: 'Cuatro consultas.' },
     price_cents: 64800,
-    currency: 'BRL',
     consultations: 4,
-    professional: null,
-    weeks: null,
-    plan_interval: null,
-    trial_days: null,
     ...overrides,
-  }
-}
+  })
 
-const page = (results: unknown[], count = results.length) => ({ count, next: null, previous: null, results })
+const page = productPage
 
 type Catalogue = { query: { tipo: string; pilar: string; page: number }; count: number; products: { id: number; name: string; price: string; pillar: { slug: string; name: string } | null }[] }
 

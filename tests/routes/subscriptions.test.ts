@@ -4,6 +4,7 @@ import { action as productAction, loader as productLoader } from '#app/routes/pr
 import { action as subscriptionAction, loader as subscriptionLoader } from '#app/routes/assinaturas.$id.tsx'
 import { loader as subscriptionsLoader } from '#app/routes/assinaturas._index.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
+import { monthlyPlanAnswer, monthlyPlanName } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -12,25 +13,8 @@ import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mo
 
 const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
 const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const name = { pt: 'Plano mensal', en: 'Monthly plan', es: 'Plan mensual' }
-
-const plan = {
-  id: 21,
-  slug: 'plano-mensal',
-  product_type: 'subscription',
-  category: 'assinaturas',
-  pillar: null,
-  pillar_id: null,
-  name,
-  description: { pt: 'Tudo, todo mês.', en: 'Everything, monthly.', es: 'Todo, cada mes.' },
-  price_cents: 8990,
-  currency: 'BRL',
-  consultations: null,
-  professional: null,
-  weeks: null,
-  plan_interval: 'monthly',
-  trial_days: 0,
-}
+const name = monthlyPlanName
+const plan = monthlyPlanAnswer
 
 function subscription(overrides: Record<string, unknown> = {}) {
   return {
