@@ -2,6 +2,7 @@ import { type ProductType } from '#app/domain/product-types.ts'
 import { type PillarSlug } from '#app/domain/pillars.ts'
 import { type Cents } from '#app/domain/money.ts'
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
+import { z } from 'zod'
 import { productPageSchema, productSchema } from './product-schemas.ts'
 
 export type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
@@ -24,4 +25,12 @@ export function productsByIds(ids: readonly number[]) {
 /** An admin's new price (decision 0053): new buyers pay it at once; a plan's subscribers are told and pay it later. */
 export function setProductPrice(auth: SignedInCaller, id: number, priceCents: Cents) {
   return auth.call(`/products/${id}/`, productSchema, { method: 'PATCH', json: { price_cents: priceCents } })
+}
+
+const ownedCountSchema = z.object({ count: z.number().int().min(0) })
+
+/** Whether the signed-in user already has this product (a course, material or program bought and in force). */
+export async function ownsProduct(auth: SignedInCaller, id: number): Promise<boolean> {
+  const answer = await auth.call('/products/my-products/', ownedCountSchema, { query: { product_id: id, page_size: 1 } })
+  return answer.count > 0
 }

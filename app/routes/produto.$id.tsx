@@ -5,7 +5,7 @@ import { subscribeAction } from '#app/forms/subscription.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
-import { getProduct } from '#app/provider/products.server.ts'
+import { getProduct, ownsProduct } from '#app/provider/products.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { ProductFacts, ProductPrice } from '#app/ui/shop/product-facts.tsx'
@@ -18,6 +18,9 @@ import { readFormData, textFields } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { productView } from '#app/utils/product-views.server.ts'
+
+/** What is had for good once bought: a second one is not sold (the provider's already_owned). */
+const ONCE: readonly string[] = ['course', 'digital_material', 'program']
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['shop'] }
@@ -34,19 +37,24 @@ function productIdOf(params: Record<string, string | undefined>) {
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = productIdOf(params)
-  const [t, language, product, pillars, cart, auth] = await Promise.all([
+  const signedIn = getAuth(request)
+  // A patient is told when they already have it (asked beside the product, not after it); a failure there hides nothing else.
+  const owned = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? ownsProduct(auth, id).catch(() => false) : false))
+  const [t, language, product, pillars, cart, auth, owns] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     getProduct(id).catch(errorResponseFor),
     pillarsForDisplay().catch(errorResponseFor),
     readCart(request),
-    getAuth(request),
+    signedIn,
+    owned,
   ])
   const view = productView(product, { language, pillars })
   const role = auth.user ? roleFromGroups(auth.user.groups) : null
   return data({
     meta: { title: `${view.name} · ${t('catalogue.title')} · Innera`, description: view.description },
     product: view,
+    owned: owns && ONCE.includes(view.type),
     inCart: cart.lines.some((line) => line.productId === view.id),
     subscribe: view.type === 'subscription' ? { key: role === 'paciente' ? randomUUID() : null, signedIn: role !== null } : null,
   })
@@ -62,7 +70,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function ProductPage() {
-  const { product, inCart, subscribe } = useLoaderData<typeof loader>()
+  const { product, owned, inCart, subscribe } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   return (
@@ -89,7 +97,16 @@ export default function ProductPage() {
         </div>
         <aside className="h-fit rounded-2xl border border-brand-100 bg-white p-6 shadow-sm" aria-label={t('product.price')}>
           <ProductPrice product={product} className="text-3xl font-bold text-brand-800" />
-          <AddToCart product={product} inCart={inCart} className="mt-4" />
+          {owned ? (
+            <p className="mt-4 rounded-xl bg-brand-50 p-4" data-testid="owned">
+              {t('product.owned')}{' '}
+              <Link to="/compras" className="link">
+                {t('product.seePurchases')}
+              </Link>
+            </p>
+          ) : (
+            <AddToCart product={product} inCart={inCart} className="mt-4" />
+          )}
           {subscribe ? <Subscribe productId={product.id} price={product.price} subscribe={subscribe} reply={reply && 'subscribe' in reply ? reply.subscribe : undefined} /> : null}
           <ul className="mt-4 space-y-2 text-sm text-muted">
             <li>{product.type === 'subscription' && (product.interval === 'trial' || product.interval === 'program') ? t('product.subscriptionOnce') : t(`product.access.${product.type}`)}</li>

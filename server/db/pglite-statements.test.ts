@@ -69,7 +69,41 @@ describe('named statements on PGlite', () => {
     expect(after.rows[0]).toHaveProperty('extra', null)
     expect((await prepared()).map((row) => row.statement)).not.toContain(text)
   })
-  it('keeps at most its limit of statements, and leaves other statements and transactions alone', async () => {
+  it('names statements inside transactions too: committed, rolled back, and after an error', async () => {
+    const insert = 'insert into notes (body, at) values ($1, now()) returning id'
+    const count = 'select count(*)::int as n from notes where body like $1'
+    await pg.transaction(async (tx) => {
+      await tx.query(insert, ['tx-1'])
+      await tx.query(insert, ['tx-2'])
+      expect((await tx.query<{ n: number }>(count, ['tx-%'])).rows).toEqual([{ n: 2 }])
+      expect((await tx.query<{ n: number }>(count, ['tx-%'])).rows).toEqual([{ n: 2 }])
+    })
+    expect((await prepared()).map((row) => row.statement)).toEqual(expect.arrayContaining([insert, count]))
+    await pg.transaction(async (tx) => {
+      await tx.query(insert, ['tx-3'])
+      await tx.rollback()
+    })
+    // A unique violation fails the statement and the transaction; the connection goes on.
+    const failed = await pg.transaction((tx) => tx.query(insert, ['tx-1'])).catch((error: unknown) => error)
+    expect(failed).toMatchObject({ code: '23505' })
+    expect((await pg.query<{ n: number }>(count, ['tx-%'])).rows).toEqual([{ n: 2 }])
+    await pg.transaction(async (tx) => expect((await tx.query(insert, ['tx-4'])).rows).toHaveLength(1))
+    expect((await pg.query<{ n: number }>(count, ['tx-%'])).rows).toEqual([{ n: 3 }])
+  })
+
+  it('a plan gone stale fails its transaction once; the next one plans it anew', async () => {
+    const text = 'select * from notes where body = $1'
+    await pg.transaction(async (tx) => {
+      await tx.query(text, ['a'])
+      await tx.query(text, ['a'])
+    })
+    await pg.exec('alter table notes add column more int')
+    expect(await pg.transaction((tx) => tx.query(text, ['a'])).catch((error: unknown) => error)).toMatchObject({ code: '0A000' })
+    const rows = await pg.transaction(async (tx) => (await tx.query<Record<string, unknown>>(text, ['a'])).rows)
+    expect(rows[0]).toHaveProperty('more', null)
+  })
+
+  it('keeps at most its limit of statements, and leaves other statements alone', async () => {
     for (const body of ['x', 'y', 'z', 'w', 'v', 'u']) {
       const text = `select id from notes where body = $1 and '${body}' = '${body}'`
       await pg.query(text, [body])

@@ -9,11 +9,11 @@ import { type PGlite, type QueryOptions, type Results, parse, protocol } from '@
  * PostgreSQL driver) keeps drizzle's prepared queries as named statements per connection; this
  * gives PGlite's one connection the same for the reads and writes it sees most.
  *
- * Outside transactions, a data statement (select, insert, update, delete, with) whose text has been
- * seen before is parsed once under a name of its own, then only bound and executed: one call into
- * PostgreSQL instead of six. At most `limit` texts are kept (drizzle puts every value in a
- * parameter, so the texts are the queries' shapes, not their values); further texts run as before.
- * Transactions keep PGlite's own path.
+ * A data statement (select, insert, update, delete, with) whose text has been seen before is parsed
+ * once under a name of its own, then only bound and executed: one call into PostgreSQL instead of
+ * six, in transactions too (the webhook's, the bookings'). At most `limit` texts are kept (drizzle
+ * puts every value in a parameter, so the texts are the queries' shapes, not their values);
+ * further texts run as before.
  */
 export function enableNamedStatements(pg: PGlite, { limit = 200 }: { limit?: number } = {}) {
   const unnamed = pg.query.bind(pg) as PGlite['query']
@@ -22,46 +22,74 @@ export function enableNamedStatements(pg: PGlite, { limit = 200 }: { limit?: num
   const seen = new Set<string>()
   let counter = 0
 
-  const named = async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
-    if (options?.blob || !DATA_STATEMENT.test(text)) return unnamed<T>(text, params, options)
-    let statement = statements.get(text)
-    if (!statement) {
-      if (!seen.has(text) || statements.size >= limit) {
-        if (seen.size < limit * 4) seen.add(text)
-        return unnamed<T>(text, params, options)
-      }
-      seen.delete(text)
+  /** Whether this text runs as a named statement: a data statement seen before, while there is room. */
+  function worthNaming(text: string, options: QueryOptions | undefined): boolean {
+    if (options?.blob || !DATA_STATEMENT.test(text)) return false
+    if (statements.has(text)) return true
+    if (!seen.has(text) || statements.size >= limit) {
+      if (seen.size < limit * 4) seen.add(text)
+      return false
     }
-    // The transaction mutex first, as query() takes it: a statement never runs inside a transaction
-    // another request has open on the one connection.
-    return pg
-      ._runExclusiveTransaction(() =>
-        pg._runExclusiveQuery(async () => {
-          statement ??= await prepare(text)
-          const values = params.map((param, index) => serialize(param, statement!.parameterTypes[index], options))
-          const messages = await pg.execProtocolStream(
-            concat(protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()),
-          )
-          return parse.parseResults(messages, pg.parsers, options)[0] as Results<T>
-        }),
-      )
-      .catch((error: unknown) => {
-        // A table changed under a kept plan (a migration): the statement goes, the call runs as before.
-        if (statement && (error as { code?: string }).code === '0A000') {
-          statements.delete(text)
-          const close = concat(protocol.serialize.close({ type: 'S', name: statement.name }), protocol.serialize.sync())
-          return pg
-            ._runExclusiveTransaction(() => pg._runExclusiveQuery(() => pg.execProtocolStream(close)))
-            .catch(() => undefined)
-            .then(() => unnamed<T>(text, params, options))
-        }
-        throw error
-      })
+    seen.delete(text)
+    return true
   }
 
-  async function prepare(text: string) {
+  /** Parses the text once under its name (kept), then binds and executes it: one call into PostgreSQL. */
+  async function runNamed<T>(text: string, params: unknown[], options: QueryOptions | undefined, stream: { syncToFs?: boolean }): Promise<Results<T>> {
+    const statement = statements.get(text) ?? (await prepare(text, stream))
+    const values = params.map((param, index) => serialize(param, statement.parameterTypes[index], options))
+    const messages = await pg.execProtocolStream(
+      concat(protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()),
+      stream,
+    )
+    return parse.parseResults(messages, pg.parsers, options)[0] as Results<T>
+  }
+
+  /** A table changed under a kept plan (a migration): the statement goes. */
+  const isStalePlan = (text: string, error: unknown) => statements.has(text) && (error as { code?: string }).code === '0A000'
+  async function forget(text: string) {
+    const statement = statements.get(text)
+    statements.delete(text)
+    if (!statement) return
+    const close = concat(protocol.serialize.close({ type: 'S', name: statement.name }), protocol.serialize.sync())
+    await pg._runExclusiveQuery(() => pg.execProtocolStream(close)).catch(() => undefined)
+  }
+
+  const named = async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
+    if (!worthNaming(text, options)) return unnamed<T>(text, params, options)
+    // The transaction mutex first, as query() takes it: a statement never runs inside a transaction
+    // another request has open on the one connection.
+    return pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => runNamed<T>(text, params, options, {}))).catch(async (error: unknown) => {
+      if (!isStalePlan(text, error)) throw error
+      // Outside a transaction the call simply runs again, as before.
+      await pg._runExclusiveTransaction(() => forget(text))
+      return unnamed<T>(text, params, options)
+    })
+  }
+
+  /**
+   * Inside a transaction (which holds the transaction mutex already) the same, without writing to
+   * the file system after each statement (PGlite's own transactions sync once, at COMMIT). A stale
+   * plan fails the statement, and so the transaction, as any error does; the next one is parsed anew.
+   */
+  const transaction = pg.transaction.bind(pg)
+  pg.transaction = ((callback: Parameters<PGlite['transaction']>[0]) =>
+    transaction((tx) => {
+      const plain = tx.query.bind(tx)
+      tx.query = async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
+        if (tx.closed) throw new Error('Transaction is closed')
+        if (!worthNaming(text, options)) return plain<T>(text, params, options)
+        return pg._runExclusiveQuery(() => runNamed<T>(text, params, options, { syncToFs: false })).catch(async (error: unknown) => {
+          if (isStalePlan(text, error)) await forget(text)
+          throw error
+        })
+      }
+      return callback(tx)
+    })) as PGlite['transaction']
+
+  async function prepare(text: string, stream: { syncToFs?: boolean }) {
     const name = `innera_${(counter += 1)}`
-    const messages = await pg.execProtocolStream(concat(protocol.serialize.parse({ name, text }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()))
+    const messages = await pg.execProtocolStream(concat(protocol.serialize.parse({ name, text }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()), stream)
     const statement = { name, parameterTypes: parse.parseDescribeStatementResults(messages) }
     statements.set(text, statement)
     return statement

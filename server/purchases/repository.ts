@@ -374,10 +374,11 @@ export async function purchasesToCheck(db: Reader, { now, checkedBefore, limit }
 }
 
 /** A user's products in force (granted, not revoked). */
-const ownedBy = (userId: number) => and(eq(purchaseGrants.userId, userId), isNull(purchaseGrants.revokedAt))
+const ownedBy = (userId: number, productId?: number) =>
+  and(eq(purchaseGrants.userId, userId), isNull(purchaseGrants.revokedAt), productId === undefined ? undefined : eq(purchaseGrants.productId, productId))
 
-export async function countOwnedGrants(db: Reader, userId: number): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(purchaseGrants).where(ownedBy(userId))
+export async function countOwnedGrants(db: Reader, userId: number, productId?: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(purchaseGrants).where(ownedBy(userId, productId))
   return Number(row?.total ?? 0)
 }
 
@@ -392,8 +393,8 @@ export async function ownedProductIds(db: Reader, userId: number, productIds: re
 }
 
 /** A page of a user's grants in force, newest first. */
-export async function ownedGrantsPage(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }): Promise<GrantRow[]> {
-  return db.select().from(purchaseGrants).where(ownedBy(userId)).orderBy(desc(purchaseGrants.availableAt), desc(purchaseGrants.id)).limit(limit).offset(offset)
+export async function ownedGrantsPage(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }, productId?: number): Promise<GrantRow[]> {
+  return db.select().from(purchaseGrants).where(ownedBy(userId, productId)).orderBy(desc(purchaseGrants.availableAt), desc(purchaseGrants.id)).limit(limit).offset(offset)
 }
 
 export async function creditsOfPurchases(db: Reader, purchaseIds: number[]): Promise<CreditRow[]> {

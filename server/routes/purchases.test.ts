@@ -250,6 +250,11 @@ describe('POST /purchases/create/', () => {
     const again = await buy(['pacote-4-consultas-paula-ribeiro', 'curso-comida-de-verdade'], 'pix', { token: tokens.patient2 })
     expect(again.status).toBe(409)
     expect(again.json).toMatchObject({ code: 'already_owned', product_ids: [await productId('curso-comida-de-verdade')] })
+    // A product's page asks whether its visitor has it.
+    const course = await productId('curso-comida-de-verdade')
+    expect((await api.get(`/products/my-products/?product_id=${course}&page_size=1`, { token: tokens.patient2 })).json).toMatchObject({ count: 1, results: [{ product: { id: course }, kind: 'course' }] })
+    expect((await api.get(`/products/my-products/?product_id=${course}`, { token: tokens.patient })).json.count).toBe(0)
+    expect((await api.get('/products/my-products/?product_id=abc', { token: tokens.patient })).json).toHaveProperty('product_id')
     // Someone else may buy it; the owner may buy a package.
     expect((await buy(['curso-comida-de-verdade'], 'pix')).status).toBe(201)
     expect((await buy(['pacote-4-consultas-paula-ribeiro'], 'pix', { token: tokens.patient2 })).status).toBe(201)

@@ -1,6 +1,8 @@
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
+import { z } from 'zod'
+import { idField, validate } from '#server/http/fields.ts'
 import { notFound } from '#server/http/errors.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { findProductViews } from '#server/products/repository.ts'
@@ -132,8 +134,11 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
   api.endpoint('/products/my-products/', {
     GET: async (c) => {
       const { user } = await authenticate(c, services)
-      const page = paginate(c, await countOwnedGrants(db, user.id))
-      const grants = await ownedGrantsPage(db, user.id, page)
+      // `?product_id=`: whether the caller has that product (a product's page asks).
+      const raw = c.req.query('product_id')?.trim()
+      const productId = raw ? validate(z.object({ product_id: idField() }), { product_id: raw }).product_id : undefined
+      const page = paginate(c, await countOwnedGrants(db, user.id, productId))
+      const grants = await ownedGrantsPage(db, user.id, page, productId)
       const views = new Map((await findProductViews(db, [...new Set(grants.map((grant) => grant.productId))])).map((view) => [view.product.id, view]))
       const credits = await creditsOfPurchases(db, [...new Set(grants.map((grant) => grant.purchaseId))])
       const results = grants.flatMap((grant) => {

@@ -5,6 +5,7 @@ import { loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
+import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 
 /** The 4-consultation package, any field replaced. */
 const product = (overrides: Record<string, unknown> = {}) =>
@@ -84,6 +85,25 @@ describe('a product page', () => {
     expect(data.product).toMatchObject({ name: 'Paquete de 4 consultas', consultations: 4, professional: 'Paula Ribeiro' })
     expect(data.product.price).toMatch(/648,00/)
     expect(data.meta.title).toContain('Paquete de 4 consultas')
+  })
+
+  test('a patient who has the course is told so, asked beside the product; a visitor is not asked; a failure hides nothing', async () => {
+    const asked: string[] = []
+    providerMock.use(
+      http.get(providerUrl('/products/9/'), () => HttpResponse.json(productAnswer())),
+      http.get(providerUrl('/products/my-products/'), ({ request }) => {
+        asked.push(new URL(request.url).search)
+        return HttpResponse.json(productPage([{}], 1))
+      }),
+    )
+    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
+    const owned = await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: patient } }), { id: '9' })
+    expect(owned.data).toMatchObject({ owned: true, product: { name: 'Curso Sono reparador' } })
+    expect(asked).toEqual(['?product_id=9&page_size=1'])
+    expect((await run(productLoader, new Request('http://app.test/produto/9'), { id: '9' })).data).toMatchObject({ owned: false })
+    expect(asked).toHaveLength(1)
+    providerMock.use(http.get(providerUrl('/products/my-products/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })))
+    expect((await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: patient } }), { id: '9' })).data).toMatchObject({ owned: false })
   })
 
   test('an id that is not one, or a product not for sale, is a 404', async () => {
