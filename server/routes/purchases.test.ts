@@ -639,7 +639,8 @@ describe.skipIf('unavailable' in postgres)(`PostgreSQL: two provider processes${
       const [a, b] = [client(one), client(two)]
       const token = (await a.login('paciente@innera.local')).access
       const pgDb = postgres.handle.db
-      const [course] = await pgDb.select({ id: products.id }).from(products).where(eq(products.slug, 'curso-sono-reparador'))
+      // A package: bought again and again (a course is not sold twice to one buyer).
+      const [course] = await pgDb.select({ id: products.id }).from(products).where(eq(products.slug, 'pacote-4-consultas-paula-ribeiro'))
       const pay = async () => {
         const created = await a.post('/purchases/create/', { items: [{ product_id: course!.id, quantity: 1 }], method: 'pix', idempotency_key: newKey() }, { token })
         expect(created.status).toBe(201)
