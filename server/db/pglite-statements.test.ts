@@ -103,6 +103,19 @@ describe('named statements on PGlite', () => {
     expect(rows[0]).toHaveProperty('more', null)
   })
 
+  it('answers with the parsers a call gives, as PGlite does: drizzle’s (text left as text) and any other', async () => {
+    const text = 'select body, at from notes where body = $1'
+    const keepText = { parsers: { 1184: (value: string) => value, 1082: (value: string) => value }, rowMode: 'array' as const }
+    const plain = await pg.query(text, ['a'], keepText)
+    await pg.query(text, ['a'], keepText)
+    const again = await pg.query(text, ['a'], keepText)
+    expect(again.rows).toEqual(plain.rows)
+    expect(again.rows).toEqual([['a', '2026-01-02 03:04:05+00']])
+    // A parser that does something is applied, and the table kept for drizzle's is not touched by it.
+    expect((await pg.query(text, ['a'], { parsers: { 1184: (value: string) => `at ${value}` } })).rows).toEqual([{ body: 'a', at: 'at 2026-01-02 03:04:05+00' }])
+    expect((await pg.query(text, ['a'])).rows).toEqual([{ body: 'a', at: new Date('2026-01-02T03:04:05Z') }])
+  })
+
   it('keeps at most its limit of statements, and leaves other statements alone', async () => {
     for (const body of ['x', 'y', 'z', 'w', 'v', 'u']) {
       const text = `select id from notes where body = $1 and '${body}' = '${body}'`

@@ -42,7 +42,30 @@ export function enableNamedStatements(pg: PGlite, { limit = 200 }: { limit?: num
       concat(protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()),
       stream,
     )
-    return parse.parseResults(messages, pg.parsers, options)[0] as Results<T>
+    const [parsers, rest] = parsersFor(options)
+    return parse.parseResults(messages, parsers, rest)[0] as Results<T>
+  }
+
+  /**
+   * The parser table for a call. drizzle passes the same few parsers with every query (dates and
+   * intervals left as text, by identity functions), and PGlite would copy its whole table (~320
+   * types) to merge them into each result. Here such a set is merged once, as a table whose
+   * prototype is PGlite's own (so types PGlite adds later are still found), and reused.
+   */
+  const merged = new Map<string, Record<number, (value: string, typeId?: number) => unknown>>()
+  function parsersFor(options: QueryOptions | undefined): [Record<number, (value: string, typeId?: number) => unknown>, QueryOptions | undefined] {
+    const given = options?.parsers
+    if (!given) return [pg.parsers, options]
+    const types = Object.keys(given)
+    if (!types.every((type) => given[Number(type)]!(PROBE) === PROBE)) return [pg.parsers, options]
+    const key = types.join(',')
+    let table = merged.get(key)
+    if (!table) {
+      table = Object.create(pg.parsers) as Record<number, (value: string, typeId?: number) => unknown>
+      for (const type of types) table[Number(type)] = given[Number(type)]!
+      if (merged.size < 20) merged.set(key, table)
+    }
+    return [table, options.rowMode === 'array' ? ARRAY_ROWS : undefined]
   }
 
   /** A table changed under a kept plan (a migration): the statement goes. */
@@ -106,6 +129,9 @@ export function enableNamedStatements(pg: PGlite, { limit = 200 }: { limit?: num
 }
 
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i
+/** A text no type parser but the identity returns unchanged. */
+const PROBE = '\u0000innera-parser-probe'
+const ARRAY_ROWS: QueryOptions = { rowMode: 'array' }
 
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
