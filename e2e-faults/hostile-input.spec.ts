@@ -39,6 +39,7 @@ const actions: Action[] = [
   { path: '/perfil', fields: ['first_name', 'last_name', 'phone', 'birth_date', 'bio'], as: 'paciente', page: true },
   { path: '/configuracoes', fields: ['old_password', 'new_password', 'confirm_password'], as: 'paciente', page: true },
   { path: '/admin/messages', fields: ['intent', 'id'], as: 'admin' },
+  { path: '/admin/products', fields: ['product_id', 'price'], as: 'admin' },
   { path: '/pilares', fields: ['intent', 'mode', 'pillar'], as: 'paciente' },
   { path: '/meu-programa', fields: ['intent', 'source', 'weeks', 'goal', 'done'], as: 'paciente' },
   { path: '/avaliacao', fields: ['intent', 'step', 'q1', 'q2'], as: 'paciente' },

@@ -253,7 +253,7 @@ test.describe('roles', () => {
   for (const who of ['paciente', 'profissional'] as const) {
     test(`a ${who} on /admin/* gets 403`, async ({ page, baseURL }) => {
       await loginAs(page, accounts[who])
-      for (const path of ['/admin', '/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/messages']) {
+      for (const path of ['/admin', '/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages']) {
         const response = await page.goto(path)
         expect(response?.status(), path).toBe(403)
         await expect(page.getByRole('heading', { level: 1, name: messages.forbidden })).toBeVisible()
@@ -264,6 +264,8 @@ test.describe('roles', () => {
       expect(await data.text()).not.toContain('admin@innera.local')
       const write = await page.request.post('/admin/messages', { form: { intent: 'mark-handled', id: '1' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
       expect(write.status()).toBe(403)
+      const price = await page.request.post('/admin/products', { form: { product_id: '1', price: '1,00' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+      expect(price.status()).toBe(403)
     })
   }
 })
@@ -396,7 +398,7 @@ test.describe('signed-in answers are never cached (issue 10, finding 12)', () =>
     }
     await page.context().clearCookies()
     await loginAs(page, accounts.admin)
-    for (const path of ['/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/messages']) {
+    for (const path of ['/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages']) {
       for (const url of [path, dataUrl(path)]) {
         const response = await page.request.get(url, { maxRedirects: 0 })
         expect(response.headers()['cache-control'], url).toBe('private, no-store')
