@@ -137,7 +137,7 @@ describe('Checkout Sessions in subscription mode', () => {
       [{ subscription_data: { trial_period_days: 0 } }, /between 1 and 730/, 'subscription_data[trial_period_days]'],
       [{ subscription_data: { trial_end: NOW / 1000 + 7 * DAY } }, /unknown parameter: subscription_data\[trial_end\]/],
       [{ customer: 'cus_missing', customer_email: undefined }, /No such customer/],
-      [{ mode: 'setup' }, /not setup/, 'mode'],
+      [{ mode: 'setup' }, /in `setup` mode saves the card to a customer/, 'customer'],
     ]
     for (const [extra, message, param] of refusals) {
       await expect(session(extra), message.source).rejects.toMatchObject({ type: 'StripeInvalidRequestError', message: expect.stringMatching(message), ...(param && { param }) })

@@ -27,6 +27,9 @@ import { checkSubscriptionPrices, insertSubscription } from './fake-stripe-subsc
  *   session gets `customer`, `subscription`, `invoice` and `payment_status` `paid` (or
  *   `no_payment_required` when nothing was due). A card that cannot be attached or whose first
  *   charge is declined leaves nothing of the attempt: no customer, no subscription.
+ * - `mode=setup` (a card saved for later, Stripe's way to update the card a subscription pays
+ *   with): `customer` required, `setup_intent_data[metadata]`/`[description]`, no line items; a
+ *   good card is attached and a succeeded SetupIntent names it (see setupLocked).
  */
 
 const SESSION_PARAMS = [
@@ -48,6 +51,8 @@ const SESSION_PARAMS = [
   'submit_type',
   'billing_address_collection',
   'subscription_data',
+  'setup_intent_data',
+  'currency',
 ]
 const MIN_LIFETIME_SECONDS = 30 * 60
 const MAX_LIFETIME_SECONDS = 24 * 60 * 60
@@ -78,7 +83,6 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
   onlyKnown(params, SESSION_PARAMS)
   const mode = oneOf(params, 'mode', ['payment', 'subscription', 'setup'])
   if (!mode) throw missingParam('mode')
-  if (mode === 'setup') throw invalidRequest("The fake Stripe's Checkout supports mode=payment and mode=subscription, not setup.", { param: 'mode' })
   if ((oneOf(params, 'ui_mode', ['hosted', 'embedded', 'custom']) ?? 'hosted') !== 'hosted') throw invalidRequest("The fake Stripe's Checkout supports ui_mode=hosted only.", { param: 'ui_mode' })
   const successUrl = url(params, 'success_url')
   if (!successUrl) throw missingParam('success_url')
@@ -92,7 +96,15 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
   if (customerId && customerEmail) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', { param: 'customer_email' })
   const intentData = object(params, 'payment_intent_data')
   const subscriptionData = object(params, 'subscription_data')
-  if (mode === 'subscription') {
+  const setupData = object(params, 'setup_intent_data')
+  if (mode !== 'setup' && setupData) throw invalidRequest('You can only specify `setup_intent_data` in `setup` mode.', { param: 'setup_intent_data' })
+  if (mode === 'setup') {
+    if (!customerId) throw invalidRequest("The fake Stripe's Checkout in `setup` mode saves the card to a customer: pass `customer`.", { param: 'customer' })
+    if (params.line_items !== undefined) throw invalidRequest('You cannot pass `line_items` in `setup` mode.', { param: 'line_items' })
+    if (intentData) throw invalidRequest('You can only specify `payment_intent_data` in `payment` mode.', { param: 'payment_intent_data' })
+    if (subscriptionData) throw invalidRequest('You can only specify `subscription_data` in `subscription` mode.', { param: 'subscription_data' })
+    if (params.submit_type !== undefined) throw invalidRequest('`submit_type` can only be specified on Checkout Sessions in `payment` mode.', { param: 'submit_type' })
+  } else if (mode === 'subscription') {
     if (intentData) throw invalidRequest('You can only specify `payment_intent_data` in `payment` mode; use `subscription_data` in `subscription` mode.', { param: 'payment_intent_data' })
     if (params.submit_type !== undefined) throw invalidRequest('`submit_type` can only be specified on Checkout Sessions in `payment` mode.', { param: 'submit_type' })
   } else if (subscriptionData) {
@@ -107,19 +119,24 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
   }
   metadata((subscriptionData ?? {}) as FormParams)
   text(subscriptionData, 'description', 'subscription_data[description]')
+  onlyKnownIn(setupData, 'setup_intent_data', ['metadata', 'description'])
+  metadata((setupData ?? {}) as FormParams)
+  text(setupData, 'description', 'setup_intent_data[description]')
+  const currencyParam = text(params, 'currency')
+  if (currencyParam && currencyParam !== 'brl') throw invalidRequest("The fake Stripe's account settles in brl only.", { param: 'currency' })
   const nowSeconds = unixSeconds(context.now)
   const expiresAt = integer(params, 'expires_at') ?? nowSeconds + MAX_LIFETIME_SECONDS
   if (expiresAt < nowSeconds + MIN_LIFETIME_SECONDS || expiresAt > nowSeconds + MAX_LIFETIME_SECONDS) {
     throw invalidRequest('The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', { param: 'expires_at' })
   }
-  const items = list(params, 'line_items')
-  if (!items || items.length === 0) throw missingParam('line_items')
-  if (items.length > 100) throw invalidRequest('line_items may have at most 100 items.', { param: 'line_items' })
+  const items = mode === 'setup' ? [] : list(params, 'line_items')
+  if (mode !== 'setup' && (!items || items.length === 0)) throw missingParam('line_items')
+  if (items && items.length > 100) throw invalidRequest('line_items may have at most 100 items.', { param: 'line_items' })
 
   return inTransaction(context.db, async (tx) => {
     if (customerId) await getObject(tx, customerId, 'customer', 'customer')
     const lineItems: LineItem[] = []
-    for (const [index, item] of items.entries()) {
+    for (const [index, item] of (items ?? []).entries()) {
       const path = `line_items[${index}]`
       if (typeof item !== 'object' || Array.isArray(item)) throw invalidRequest(`Invalid object`, { param: path })
       onlyKnownIn(item, path, ['price', 'price_data', 'quantity'])
@@ -145,7 +162,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
         quantity,
       })
     }
-    const currency = lineItems[0]!.currency
+    const currency = lineItems[0]?.currency ?? currencyParam ?? null
     if (lineItems.some((item) => item.currency !== currency)) throw invalidRequest('All prices on a Checkout Session must have the same currency.', { param: 'line_items' })
     if (mode === 'subscription') {
       if (!lineItems.some((item) => item.price.type === 'recurring')) {
@@ -160,8 +177,8 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
     }
     const total = lineItems.reduce((sum, item) => sum + item.amount_total, 0)
     // What is charged now: in subscription mode the first period's invoice, nothing with a trial.
-    const due = mode === 'subscription' && trialDays !== undefined ? 0 : total
-    if (currency === 'brl' && due < 50 && (mode === 'payment' || due > 0)) {
+    const due = mode === 'setup' ? null : mode === 'subscription' && trialDays !== undefined ? 0 : total
+    if (due !== null && currency === 'brl' && due < 50 && (mode === 'payment' || due > 0)) {
       throw invalidRequest('The Checkout Session’s total amount due must add up to at least R$0.50 brl', { code: 'amount_too_small', param: 'line_items' })
     }
     const subscriptionMode = mode === 'subscription'
@@ -191,7 +208,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
       customer: customerId,
       customer_account: null,
-      customer_creation: customerId ? null : subscriptionMode ? 'always' : 'if_required',
+      customer_creation: customerId || mode === 'setup' ? null : subscriptionMode ? 'always' : 'if_required',
       customer_details: null,
       customer_email: customerEmail,
       discounts: [],
@@ -207,11 +224,11 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       origin_context: null,
       payment_intent: null,
       payment_link: null,
-      payment_method_collection: subscriptionMode ? 'always' : 'if_required',
+      payment_method_collection: mode === 'payment' ? 'if_required' : 'always',
       payment_method_configuration_details: null,
       payment_method_options: { card: { request_three_d_secure: 'automatic' } },
       payment_method_types: ['card'],
-      payment_status: due === 0 ? 'no_payment_required' : 'unpaid',
+      payment_status: due === null || due === 0 ? 'no_payment_required' : 'unpaid',
       permissions: null,
       recovered_from: null,
       saved_payment_method_options: null,
@@ -228,7 +245,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
       url: `${context.publicUrl}/fake-stripe/checkout/${id}`,
       wallet_options: null,
       // Kept for the PaymentIntent the first attempt makes, or the subscription; Stripe keeps them too, unseen.
-      ...(subscriptionMode ? { subscription_data: subscriptionData ?? {} } : { payment_intent_data: intentData ?? {} }),
+      ...(subscriptionMode ? { subscription_data: subscriptionData ?? {} } : mode === 'setup' ? { setup_intent_data: setupData ?? {} } : { payment_intent_data: intentData ?? {} }),
     }
     await insertObject(tx, session, context.now)
     await insertObject(tx, { id: lineItemsId(id), object: 'checkout_line_items', data: lineItems }, context.now)
@@ -238,7 +255,7 @@ export async function createCheckoutSession(context: FakeStripeContext, params: 
 
 /** The session as Stripe shows it: without what the fake keeps for itself. */
 export function publicSession(session: StripeObject): StripeObject {
-  const { payment_intent_data: _intentData, subscription_data: _subscriptionData, ...shown } = session
+  const { payment_intent_data: _intentData, subscription_data: _subscriptionData, setup_intent_data: _setupData, ...shown } = session
   return shown as StripeObject
 }
 
@@ -311,6 +328,7 @@ export async function payCheckoutSession(context: FakeStripeContext, id: string,
     if (isPastExpiry(session, context.now)) session = await expireLocked(tx, session, context)
     if (session.status !== 'open') return { outcome: 'closed', session: publicSession(session) }
     if (session.mode === 'subscription') return subscribeLocked(tx, context, session, payer)
+    if (session.mode === 'setup') return setupLocked(tx, context, session, payer)
 
     if (!session.payment_intent) {
       const intentData = (session.payment_intent_data ?? {}) as FormParams
@@ -380,6 +398,59 @@ async function subscribeLocked(tx: Database, context: FakeStripeContext, session
   session.subscription = subscription.id
   session.invoice = subscription.latest_invoice
   session.payment_status = (session.amount_total as number) > 0 ? 'paid' : 'no_payment_required'
+  session.url = null
+  await saveObject(tx, session)
+  const shown = publicSession(session)
+  await recordEvent(tx, 'checkout.session.completed', shown, context)
+  return { outcome: 'paid', session: shown, redirectTo: (session.success_url as string).replaceAll('{CHECKOUT_SESSION_ID}', session.id) }
+}
+
+/**
+ * A setup-mode session's card (Stripe's "update payment details" with Checkout): attached to the
+ * session's customer and confirmed off-session by a SetupIntent (`succeeded`, `setup_intent.created`
+ * and `.succeeded`), named by the session's `setup_intent`; nothing is charged. A card refused when
+ * attached leaves the session open for another, as Stripe's page does.
+ */
+async function setupLocked(tx: Database, context: FakeStripeContext, session: StripeObject, payer: { card: TestCard; email: string; name: string }): Promise<CheckoutAttempt> {
+  session.customer_details = { address: null, business_name: null, email: payer.email, individual_name: null, name: payer.name || null, phone: null, tax_exempt: 'none', tax_ids: [] }
+  const attached = await attachTestCard(tx, context, payer.card, session.customer as string, { name: payer.name || null, email: payer.email })
+  if (attached.cardError) {
+    await saveObject(tx, session)
+    return { outcome: 'declined', session: publicSession(session), message: attached.cardError.message }
+  }
+  const data = (session.setup_intent_data ?? {}) as FormParams
+  const id = newId('seti')
+  const setupIntent: StripeObject = {
+    id,
+    object: 'setup_intent',
+    application: null,
+    automatic_payment_methods: null,
+    cancellation_reason: null,
+    client_secret: `${id}_secret_${newId('x').slice(2)}`,
+    created: unixSeconds(context.now),
+    customer: session.customer,
+    description: text(data, 'description') || null,
+    flow_directions: null,
+    last_setup_error: null,
+    latest_attempt: null,
+    livemode: false,
+    mandate: null,
+    metadata: metadata(data),
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: attached.paymentMethod.id,
+    payment_method_configuration_details: null,
+    payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+    payment_method_types: ['card'],
+    single_use_mandate: null,
+    status: 'succeeded',
+    usage: 'off_session',
+  }
+  await insertObject(tx, setupIntent, context.now)
+  await recordEvent(tx, 'setup_intent.created', setupIntent, context)
+  await recordEvent(tx, 'setup_intent.succeeded', setupIntent, context)
+  session.status = 'complete'
+  session.setup_intent = id
   session.url = null
   await saveObject(tx, session)
   const shown = publicSession(session)

@@ -79,7 +79,7 @@ describe('Checkout Sessions', () => {
     const monthly = await stripe.prices.create({ product: product.id, currency: 'brl', unit_amount: 9900, recurring: { interval: 'month' } })
     const refusals: [Partial<Stripe.Checkout.SessionCreateParams>, RegExp][] = [
       [{ line_items: [{ price: monthly.id, quantity: 1 }] }, /recurring price/],
-      [{ mode: 'setup' }, /not setup/],
+      [{ mode: 'setup' }, /in `setup` mode/],
       [{ allowed_payment_method_types: ['pix'] }, /cards only/],
       [{ success_url: undefined }, /Missing required param: success_url/],
       [{ expires_at: NOW / 1000 + 60 }, /between 30 minutes and 24 hours/],

@@ -51,8 +51,9 @@ function notFoundPage(c: AppContext, what: string) {
 type CheckoutForm = { email: string; name: string; expiry: string; error?: string }
 
 async function renderCheckout(context: FakeStripeContext, session: StripeObject, form: CheckoutForm): Promise<string> {
-  const total = money(session.amount_total as number, session.currency as string)
-  const items = await lineItemsOf(context, session.id)
+  const setup = session.mode === 'setup'
+  const total = setup ? '' : money(session.amount_total as number, session.currency as string)
+  const items = setup ? [] : await lineItemsOf(context, session.id)
   const rows = items
     .map((item) => `<tr><td>${escapeHtml(item.description)}</td><td>${item.quantity}</td><td class="amount">${escapeHtml(money(item.amount_total, item.currency))}</td></tr>`)
     .join('\n')
@@ -61,7 +62,11 @@ async function renderCheckout(context: FakeStripeContext, session: StripeObject,
   const cards = TEST_CARDS.map((card) => `<li><code>${card.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code>: ${escapeHtml(card.label)}</li>`).join('\n')
   return page(
     'Checkout',
-    `<h1>Pay Innera</h1>
+    `${
+      setup
+        ? `<h1>Save a card for Innera</h1>
+<p>Innera will charge this card for your subscription from now on. Nothing is charged on this page.</p>`
+        : `<h1>Pay Innera</h1>
 <p>Total: <strong>${escapeHtml(total)}</strong></p>
 <table>
 <caption class="visually-hidden">What you are paying for</caption>
@@ -69,7 +74,8 @@ async function renderCheckout(context: FakeStripeContext, session: StripeObject,
 <tbody>
 ${rows}
 </tbody>
-</table>
+</table>`
+    }
 ${form.error ? `<p role="alert" id="payment-error">${escapeHtml(form.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(session.id)}"${form.error ? ' aria-describedby="payment-error"' : ''}>
   <label for="email">E-mail</label>
@@ -82,7 +88,7 @@ ${form.error ? `<p role="alert" id="payment-error">${escapeHtml(form.error)}</p>
   <input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required>
   <label for="name">Name on card</label>
   <input id="name" name="name" type="text" autocomplete="cc-name" value="${escapeHtml(form.name)}">
-  <button type="submit">Pay ${escapeHtml(total)}</button>
+  <button type="submit">${setup ? 'Save card' : `Pay ${escapeHtml(total)}`}</button>
 </form>
 <section id="test-cards" aria-labelledby="test-cards-title">
 <h2 id="test-cards-title">Test cards</h2>
@@ -97,7 +103,9 @@ ${cancel}`,
 
 function renderClosedCheckout(session: StripeObject): string {
   if (session.status === 'complete') {
-    return page('Checkout', `<h1>Payment complete</h1><p>This payment is done. You can close this page.</p>`)
+    return session.mode === 'setup'
+      ? page('Checkout', `<h1>Card saved</h1><p>This card is saved. You can close this page.</p>`)
+      : page('Checkout', `<h1>Payment complete</h1><p>This payment is done. You can close this page.</p>`)
   }
   const back = session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url as string)}">Back to Innera</a></p>` : ''
   return page('Checkout', `<h1>This payment page has expired</h1><p>Start the purchase again from Innera.</p>${back}`)

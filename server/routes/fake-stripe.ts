@@ -276,6 +276,10 @@ export function registerFakeStripeRoutes(api: Api, services: Services): void {
     GET: route(async ({ c, context }) => ({ object: 'list', url: `/v1/checkout/sessions/${id(c)}/line_items`, has_more: false, data: await lineItemsOf(context, id(c)) })),
   })
 
+  api.endpoint('/v1/setup_intents/:id', {
+    GET: route(({ c }) => getObject(db, id(c), 'setup_intent')),
+  })
+
   api.endpoint('/v1/subscriptions', {
     POST: route(({ params, context }) => createSubscription(context, params)),
     GET: route(async ({ params }) => {
