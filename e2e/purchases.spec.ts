@@ -72,6 +72,46 @@ test.describe('subscribing without JavaScript', () => {
   })
 })
 
+test.describe('a card subscription without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a patient subscribes to the monthly plan by card on the payment page, then changes the card it renews with', async ({ page }) => {
+    await registerFreshPatient(page, 'assinatura-cartao')
+    await page.goto('/solucoes?tipo=subscription')
+    await page.getByRole('link', { name: /^Ver detalhes.*Plano mensal$/ }).click()
+    await page.getByRole('radio', { name: /^Cartão de crédito/ }).check()
+    await page.getByRole('button', { name: 'Assinar por R$ 89,90' }).click()
+    const payCard = async (number: string, button: RegExp) => {
+      await page.getByLabel('Card number').fill(number)
+      await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+      await page.getByLabel('CVC').fill('123')
+      await page.getByRole('button', { name: button }).click()
+    }
+    await payCard('4242424242424242', /^Pay /)
+    await expect(page).toHaveURL(/\/assinaturas\/\d+$/)
+    // Active once Stripe's news reached the provider (its webhook); the page is reloaded as a person would.
+    await expect(async () => {
+      await page.reload()
+      await expect(page.getByTestId('subscription-status')).toHaveText('Ativa', { timeout: 1000 })
+    }).toPass({ timeout: 30_000 })
+    await expect(page.getByText(/^Renova em \d+ de \w+ de \d{4}\.$/)).toBeVisible()
+
+    // The payment service's page saves another card, charging nothing, and comes back.
+    await page.getByRole('button', { name: 'Trocar o cartão' }).click()
+    await expect(page.getByRole('heading', { name: 'Save a card for Innera' })).toBeVisible()
+    await payCard('5555555555554444', /^Save card$/)
+    await expect(page).toHaveURL(/\/assinaturas\/\d+\?cartao=salvo$/)
+    await expect(page.getByRole('status').filter({ hasText: 'Cartão salvo: as próximas renovações serão cobradas nele.' })).toBeVisible()
+    await expect(async () => {
+      await page.reload()
+      await expect(page.getByText(/Cartão trocado em \d+ de \w+ de \d{4}\./)).toBeVisible({ timeout: 1000 })
+    }).toPass({ timeout: 30_000 })
+    await expect(page.getByTestId('subscription-status')).toHaveText('Ativa')
+    await page.goto('/compras')
+    await expect(page.getByTestId('purchases').getByRole('listitem')).toHaveCount(1)
+  })
+})
+
 test.describe('a new price', () => {
   test.use({ javaScriptEnabled: false })
 

@@ -8,7 +8,7 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
 import { type Subscription } from '#app/provider/subscription-schemas.ts'
-import { createSubscription, subscriptionAction } from '#app/provider/subscriptions.server.ts'
+import { createSubscription, startCardUpdate, subscriptionAction } from '#app/provider/subscriptions.server.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { CHECKOUT_KEY_PATTERN } from './checkout.server.ts'
@@ -83,6 +83,9 @@ export function subscriptionView(subscription: Subscription, language: Language)
     checkoutUrl: subscription.checkout_url ?? subscription.open_payment_checkout_url,
     canCancel: subscription.status !== 'ended' && !subscription.cancel_at_period_end,
     canResume: subscription.cancel_at_period_end && subscription.status !== 'ended' && subscription.plan.renews,
+    canUpdateCard: subscription.card_updatable,
+    cardUpdated: date(subscription.card_updated_at, language),
+    renewalDeadline: date(subscription.renewal_deadline, language),
     cancellation: quote
       ? {
           withdrawal: quote.withdrawal,
@@ -109,14 +112,25 @@ export function subscriptionView(subscription: Subscription, language: Language)
 
 export type SubscriptionView = ReturnType<typeof subscriptionView>
 
-const INTENTS = { cancel: 'shop:subscriptions.cancelled', resume: 'shop:subscriptions.resumed', 'pay-next': null } as const
+const INTENTS = { cancel: 'shop:subscriptions.cancelled', resume: 'shop:subscriptions.resumed', 'pay-next': null, card: null } as const
 
-/** The page's buttons; each comes back to the page with a toast (paying the next period goes to its PIX code). */
+/** Where Stripe's card page sends the subscriber back: the page, told the card was saved. */
+export const CARD_SAVED_PARAM = 'cartao'
+
+/**
+ * The page's buttons; each comes back to the page with a toast (paying the next period goes to its
+ * PIX code, changing the card to the payment service's page, which comes back with `?cartao=salvo`).
+ */
 export async function subscriptionPageAction(request: Request, auth: SignedInCaller, id: number, intent: string) {
   const back = `/assinaturas/${id}`
   if (!(intent in INTENTS)) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
   const action = intent as keyof typeof INTENTS
   try {
+    if (action === 'card') {
+      const page = `${getEnv().APP_PUBLIC_URL}${back}`
+      const { url } = await startCardUpdate(auth, id, { returnUrl: `${page}?${CARD_SAVED_PARAM}=salvo`, cancelUrl: page })
+      return redirect(url, { status: 303 })
+    }
     const subscription = await subscriptionAction(auth, id, action)
     if (action === 'pay-next' && subscription.open_payment_id) return redirect(`/compras/${subscription.open_payment_id}`, { status: 303 })
     const key = action === 'cancel' && subscription.status === 'ended' ? 'shop:subscriptions.withdrawn' : (INTENTS[action] ?? 'shop:subscriptions.resumed')
@@ -124,6 +138,7 @@ export async function subscriptionPageAction(request: Request, auth: SignedInCal
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const t = await getFixedT(request, ['common', 'shop'])
-    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('shop:subscriptions.changed') : failureText(t, error) } })
+    const unavailable = error.code === 'payment_provider_unavailable' || error.code === 'payments_off'
+    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('shop:subscriptions.changed') : unavailable ? t('shop:subscriptions.cardUnavailable') : failureText(t, error) } })
   }
 }

@@ -23,6 +23,9 @@ export const subscriptionSchema = z.object({
   cancel_at_period_end: z.boolean(),
   pay_next_from: instant.nullable(),
   checkout_url: z.string().url().nullable(),
+  card_updatable: z.boolean(),
+  card_updated_at: instant.nullable(),
+  renewal_deadline: instant.nullable(),
   open_payment_id: z.number().int().positive().nullable(),
   open_payment_checkout_url: z.string().url().nullable(),
   payments: z
@@ -48,3 +51,6 @@ export const subscriptionSchema = z.object({
 export type Subscription = z.infer<typeof subscriptionSchema>
 
 export const subscriptionPageSchema = paginated(subscriptionSchema)
+
+/** Stripe's page where a subscriber saves a new card (decision 0055). */
+export const cardUpdateSchema = z.object({ url: z.string().url(), expires_at: instant })

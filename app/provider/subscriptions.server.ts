@@ -1,6 +1,6 @@
 import { type SignedInCaller } from './fetch.server.ts'
 import { type PaymentMethod } from './purchase-schemas.ts'
-import { subscriptionPageSchema, subscriptionSchema } from './subscription-schemas.ts'
+import { cardUpdateSchema, subscriptionPageSchema, subscriptionSchema } from './subscription-schemas.ts'
 
 /**
  * Subscriptions (decision 0052). `returnUrl` (with `{SUBSCRIPTION_ID}`) is where a card's payment
@@ -18,3 +18,7 @@ export const listSubscriptions = (auth: SignedInCaller) => auth.call('/subscript
 
 /** cancel (at the period's end, or within 7 days the withdrawal), resume, pay-next (PIX). */
 export const subscriptionAction = (auth: SignedInCaller, id: number, action: 'cancel' | 'resume' | 'pay-next') => auth.call(`/subscriptions/${id}/${action}/`, subscriptionSchema, { method: 'POST' })
+
+/** Stripe's page to save a new card for a renewing subscription; it comes back to `returnUrl` (decision 0055). */
+export const startCardUpdate = (auth: SignedInCaller, id: number, { returnUrl, cancelUrl }: { returnUrl: string; cancelUrl: string }) =>
+  auth.call(`/subscriptions/${id}/card/`, cardUpdateSchema, { method: 'POST', json: { success_url: returnUrl, cancel_url: cancelUrl } })

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { subscriptionPageAction, subscriptionView, type SubscriptionView } from '#app/forms/subscription.server.ts'
+import { CARD_SAVED_PARAM, subscriptionPageAction, subscriptionView, type SubscriptionView } from '#app/forms/subscription.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -23,7 +23,8 @@ function idOf(params: Record<string, string | undefined>) {
 /**
  * A subscription's page (`/assinaturas/{id}`, decision 0052): the subscriber's own (someone else's
  * is a 404). Where it stands, its payments, and its buttons: pay the next period (PIX), continue a
- * first payment, cancel (`?cancelar=1` says first what cancelling now does), keep renewing.
+ * first payment, change the card (a renewing plan by card; the way to pay a refused renewal now),
+ * cancel (`?cancelar=1` says first what cancelling now does), keep renewing.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idOf(params)
@@ -35,6 +36,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       meta: { title: `${view.plan} · ${t('subscriptions.title')} · Innera`, description: t('subscriptions.lead') },
       subscription: view,
       confirmCancel: view.canCancel && new URL(request.url).searchParams.get('cancelar') === '1',
+      // Back from the payment service's card page (decision 0055).
+      cardSaved: view.canUpdateCard && new URL(request.url).searchParams.get(CARD_SAVED_PARAM) === 'salvo',
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -49,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function SubscriptionPage() {
-  const { subscription, confirmCancel } = useLoaderData<typeof loader>()
+  const { subscription, confirmCancel, cardSaved } = useLoaderData<typeof loader>()
   const { t } = useTranslation('shop')
   return (
     <main id="main" className="container-page py-10">
@@ -65,7 +68,16 @@ export default function SubscriptionPage() {
           {t('subscriptions.title')}
         </h2>
         <SubscriptionSummary subscription={subscription} />
-        <p className="mt-1 text-sm text-muted">{t(`subscriptions.method.${subscription.method}`)}</p>
+        <p className="mt-1 text-sm text-muted">
+          {t(`subscriptions.method.${subscription.method}`)}
+          {subscription.cardUpdated ? ` ${t('subscriptions.cardUpdatedOn', { date: subscription.cardUpdated })}` : ''}
+        </p>
+        {cardSaved ? (
+          <p role="status" className="mt-3 rounded-xl bg-brand-50 p-3">
+            {t(subscription.status === 'past_due' ? 'subscriptions.cardSavedPastDue' : 'subscriptions.cardSaved')}
+          </p>
+        ) : null}
+        {subscription.status === 'past_due' ? <p className="mt-2 font-medium">{t('subscriptions.pastDue', { date: subscription.renewalDeadline })}</p> : null}
         {subscription.nextPrice ? <p className="mt-2 font-medium">{t('subscriptions.nextPrice', { date: subscription.nextPrice.from, price: subscription.nextPrice.price })}</p> : null}
         {subscription.payNextFrom && !subscription.canPayNext && !subscription.openPayment ? <p className="mt-2">{t('subscriptions.payNextFrom', { date: subscription.payNextFrom })}</p> : null}
         {confirmCancel ? <CancelConfirmation subscription={subscription} /> : <Actions subscription={subscription} />}
@@ -93,6 +105,13 @@ function Actions({ subscription }: { subscription: SubscriptionView }) {
         <Form method="post">
           <button type="submit" name="intent" value="pay-next" className="btn-primary">
             {t('subscriptions.payNext')}
+          </button>
+        </Form>
+      ) : null}
+      {subscription.canUpdateCard ? (
+        <Form method="post">
+          <button type="submit" name="intent" value="card" className={subscription.status === 'past_due' ? 'btn-primary' : 'btn-secondary'}>
+            {t(subscription.status === 'past_due' ? 'subscriptions.payWithNewCard' : 'subscriptions.updateCard')}
           </button>
         </Form>
       ) : null}

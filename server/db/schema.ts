@@ -960,6 +960,8 @@ export const subscriptions = pgTable(
     // A card renewal that failed: since when, and how many times it was tried again.
     pastDueSince: instant('past_due_since'),
     renewalRetries: integer('renewal_retries').notNull().default(0),
+    // When the subscriber last saved a new card at Stripe (decision 0055).
+    cardUpdatedAt: instant('card_updated_at'),
     stripeSubscriptionId: varchar('stripe_subscription_id', { length: 255 }),
     stripeCheckoutSessionId: varchar('stripe_checkout_session_id', { length: 255 }),
     // Stripe's page where the card is given (a renewing plan by card), while it is open.

@@ -9,6 +9,7 @@ import { mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { findListedProducts } from '#server/products/repository.ts'
 import type { Services } from '#server/services.ts'
 import { applyBilling, billingSignalOf } from '#server/subscriptions/billing.ts'
+import { applySavedCard } from '#server/subscriptions/card.ts'
 import { applySignal, applySignalToLocked, type Applied } from './apply'
 import { returnUrl, type CreateInput } from './input'
 import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
@@ -370,6 +371,7 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
   // A renewing plan's news (decision 0052); a paid invoice's PaymentIntent is asked for first (no Stripe call inside the transaction).
   const billing = billingSignalOf(event)
   const paymentIntentId = billing?.kind === 'invoice_paid' && billing.amountCents > 0 ? await invoicePaymentIntent(stripe, billing.invoiceId) : null
+  if (billing?.kind === 'card_saved') await applySavedCard(services, stripe, billing, event.id)
   const applied: Applied[] = []
   const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
     // A renewing plan's news locks no purchase here: applyBilling finds its own.

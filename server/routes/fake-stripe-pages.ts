@@ -160,6 +160,13 @@ export function registerFakeStripePageRoutes(api: Api, services: Services): void
     if (webhooks) background.run('fake stripe webhooks', () => webhooks.deliverDue())
   }
 
+  /** The e-mail the page starts with: the session's, or (a card saved for a customer) the customer's, as Stripe fills it. */
+  const payerEmail = async (session: StripeObject): Promise<string> => {
+    if (session.customer_email) return session.customer_email as string
+    const customer = session.customer ? await findObject(db, session.customer as string, 'customer') : undefined
+    return (customer?.email as string | null | undefined) ?? ''
+  }
+
   api.endpoint('/fake-stripe/checkout/:id', {
     GET: async (c) => {
       const id = pathParam(c, 'id')
@@ -167,7 +174,7 @@ export function registerFakeStripePageRoutes(api: Api, services: Services): void
       const session = await retrieveCheckoutSession(context(), id)
       sendWebhooks()
       if (session.status !== 'open') return c.body(renderClosedCheckout(session), 200, HTML_PAGE_HEADERS)
-      const html = await renderCheckout(context(), session, { email: (session.customer_email as string | null) ?? '', name: '', expiry: '' })
+      const html = await renderCheckout(context(), session, { email: await payerEmail(session), name: '', expiry: '' })
       return c.body(html, 200, HTML_PAGE_HEADERS)
     },
     POST: async (c) => {

@@ -6,10 +6,11 @@ import type { Database } from '#server/db/client.ts'
 import { purchaseRefunds, purchases } from '#server/db/schema.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
-import { RENEWAL_RETRY_MS, subscriptionsTick } from '#server/subscriptions/service.ts'
+import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { RENEWAL_RETRY_MS } from '#server/subscriptions/terms.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
 import type { client } from '#server/testing/harness.ts'
-import { BILLING_EVENTS, subscriptionHelpers } from '#server/testing/subscriptions.ts'
+import { BILLING_EVENTS, subscriptionHelpers, URLS } from '#server/testing/subscriptions.ts'
 
 /**
  * Subscriptions at the provider (issue 24, decision 0052): a plan paid by PIX one period at a
@@ -219,6 +220,64 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     expect(await mailTo('paciente@innera.local')).toContain('Sua assinatura Plano mensal foi encerrada')
     await deliverAll(BILLING)
     expect(await subscriptionRow(id)).toMatchObject({ status: 'ended', endedReason: 'renewal_failed' })
+  })
+
+  /** The subscriber saves a card on Stripe's page (Checkout in setup mode), and Stripe's events arrive. */
+  async function saveCard(id: number, card: string) {
+    const started = await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.patient })
+    expect(started.status).toBe(201)
+    expect(started.headers.get('cache-control')).toBe('private, no-store')
+    const saved = await app.request(started.json.url, {
+      method: 'POST',
+      body: new URLSearchParams({ card_number: card, expiry: '12/30', cvc: '123', name: 'Pedro Santos', email: 'paciente@innera.local' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    await app.services.background.idle()
+    await deliverAll(BILLING)
+    // What saving the card caused at Stripe (the invoice charged) is told by the next events.
+    await deliverAll(BILLING)
+    return saved.status
+  }
+
+  it('a refused renewal paid with a card saved on Stripe’s page: the card made the default, the open invoice charged at once, active again', async () => {
+    const { id, stripeId } = await refusedRenewal()
+    expect((await api.get(`/subscriptions/${id}/`, { token: tokens.patient })).json).toMatchObject({ card_updatable: true, card_updated_at: null, renewal_deadline: '2026-04-17T15:00:00.000Z' })
+    // A card that declines is refused on the page: nothing changes.
+    expect(await saveCard(id, '4000000000000002')).toBe(402)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'past_due', cardUpdatedAt: null })
+    // A card that attaches but is refused at the charge: saved, the invoice still unpaid, still past due, told once.
+    expect(await saveCard(id, '4000000000000341')).toBe(303)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'past_due', cardUpdatedAt: expect.any(Date) })
+    expect((await mailTo('paciente@innera.local')).filter((subject) => subject.includes('Não conseguimos renovar'))).toHaveLength(1)
+    // A good card: paid now, not at the next retry.
+    expect(await saveCard(id, '4242424242424242')).toBe(303)
+    const remote = await stripe.subscriptions.retrieve(stripeId)
+    expect(remote.status).toBe('active')
+    expect((await stripe.paymentMethods.retrieve(remote.default_payment_method as string)).card?.last4).toBe('4242')
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'active', pastDueSince: null, renewalRetries: 0 })
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
+    // Every event again: nothing charged or recorded twice.
+    await deliverAll(BILLING)
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
+  })
+
+  it('a card changed while the subscription is in good standing is used from the next renewal; no card to change on a PIX or ended subscription', async () => {
+    const id = await subscribeByCard()
+    expect(await saveCard(id, '5555555555554444')).toBe(303)
+    const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
+    const remote = await stripe.subscriptions.retrieve(stripeId)
+    expect((await stripe.paymentMethods.retrieve(remote.default_payment_method as string)).card?.last4).toBe('4444')
+    expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(1)
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'active', cardUpdatedAt: expect.any(Date) })
+
+    const pix = await activeSubscription(plan.monthly, tokens.patient2)
+    expect((await api.post(`/subscriptions/${pix.id}/card/`, URLS, { token: tokens.patient2 })).json).toMatchObject({ code: 'no_card_to_update' })
+    expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.patient2 })).status).toBe(404)
+    expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.professional })).status).toBe(403)
+    expect((await api.post(`/subscriptions/${id}/card/`, { success_url: 'javascript:alert(1)', cancel_url: 'x' }, { token: tokens.patient })).status).toBe(400)
+    await api.post(`/subscriptions/${id}/cancel/`, {}, { token: tokens.patient })
+    expect(await subscriptionRow(id)).toMatchObject({ status: 'ended' })
+    expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.patient })).status).toBe(409)
   })
 
   it('a retried renewal paid with a new card: active again', async () => {

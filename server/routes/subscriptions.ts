@@ -10,7 +10,7 @@ import { urlField } from '#server/purchases/input.ts'
 import { PURCHASE_METHODS } from '#server/db/schema.ts'
 import { countSubscriptionsOf, findSubscription, paymentsOf, subscriptionsPageOf, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 import { serializeSubscription } from '#server/subscriptions/serializers.ts'
-import { cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startSubscription } from '#server/subscriptions/service.ts'
+import { cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/subscriptions/service.ts'
 import type { Services } from '#server/services.ts'
 import { enforceThrottle } from './throttling'
 
@@ -25,9 +25,11 @@ const createSchema = z.object({
   cancel_url: urlField().optional(),
 })
 
+const cardSchema = z.object({ success_url: urlField(), cancel_url: urlField() })
+
 /**
  * Subscriptions (issue 24, decision 0052): thin handlers over server/subscriptions/service.ts.
- * Patients subscribe, cancel, resume and pay a PIX period; anyone signed in reads their own (an
+ * Patients subscribe, cancel, resume, pay a PIX period and change a renewing card (decision 0055); anyone signed in reads their own (an
  * admin any); someone else's is a 404. Every answer is private, no-store. The periods' payments are
  * purchases (`/purchases/`), and Stripe's events come through the purchases' one webhook.
  */
@@ -91,4 +93,17 @@ export function registerSubscriptionRoutes(api: Api, services: Services): void {
   action('cancel', (subscription) => cancelSubscription(services, subscription))
   action('resume', (subscription) => resumeSubscription(services, subscription))
   action('pay-next', (subscription, caller) => payNextPeriod(services, subscription, { id: caller.user.id, email: caller.user.email }))
+
+  /** Stripe's page to save a new card (`url`, valid until `expires_at`); the subscriber comes back to `success_url`. */
+  api.endpoint('/subscriptions/:id{[0-9]+}/card/', {
+    POST: async (c) => {
+      const caller = await authenticateWithRole(c, services, 'paciente')
+      const subscription = await visible(c, caller, { adminReads: false })
+      const parsed = cardSchema.safeParse(await readFields(c.req.raw))
+      if (!parsed.success) throw validationError(toFieldErrors(parsed.error) as Record<string, string[]>)
+      await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
+      const { url, expiresAt } = await startCardUpdate(services, subscription, { successUrl: parsed.data.success_url, cancelUrl: parsed.data.cancel_url })
+      return c.json({ url, expires_at: new Date(expiresAt).toISOString() }, 201, PRIVATE)
+    },
+  })
 }

@@ -15,6 +15,7 @@ import { endSubscription, findSubscriptionByStripe, lockSubscription, updateSubs
 type Ref = { stripeSubscriptionId?: string; subscriptionId?: number }
 export type BillingSignal =
   | { kind: 'checkout_completed'; ref: Ref }
+  | { kind: 'card_saved'; ref: Ref; setupIntentId: string | undefined }
   | { kind: 'invoice_paid'; ref: Ref; invoiceId: string; amountCents: number; period: { start: number; end: number } | null; trial: boolean }
   | { kind: 'invoice_failed'; ref: Ref; invoiceId: string }
   | { kind: 'subscription_updated'; ref: Ref; status: string; cancelAtPeriodEnd: boolean; period: { start: number; end: number } | null }
@@ -47,6 +48,8 @@ export function billingSignalOf(event: Stripe.Event): BillingSignal | undefined 
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object
+      // A card saved for a subscription (decision 0055): card.ts's applySavedCard did Stripe's part before the transaction.
+      if (session.mode === 'setup') return ourId(session.metadata) === undefined ? undefined : { kind: 'card_saved', ref: { subscriptionId: ourId(session.metadata) }, setupIntentId: idOf(session.setup_intent) }
       if (session.mode !== 'subscription') return undefined
       return { kind: 'checkout_completed', ref: { stripeSubscriptionId: idOf(session.subscription), subscriptionId: ourId(session.metadata) } }
     }
@@ -90,6 +93,9 @@ export async function applyBilling(tx: Writer, signal: BillingSignal, context: C
   switch (signal.kind) {
     case 'checkout_completed':
       await updateSubscription(tx, subscription.id, { ...link, checkoutUrl: null }, now)
+      return true
+    case 'card_saved':
+      await updateSubscription(tx, subscription.id, { cardUpdatedAt: new Date(now) }, now)
       return true
     case 'invoice_paid': {
       if (signal.amountCents > 0) await recordInvoicePayment(tx, subscription, signal, context)

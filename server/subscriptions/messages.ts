@@ -52,9 +52,9 @@ export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl 
       return render(
         row.email,
         `Não conseguimos renovar sua assinatura ${plan}`,
-        [greeting(row.firstName), `O cartão recusou a renovação do ${plan} (${money(next)}). Seu acesso continua por 7 dias enquanto tentamos de novo; veja a assinatura:`, 'Se o pagamento não for feito nesse prazo, a assinatura será encerrada.'],
+        [greeting(row.firstName), `O cartão recusou a renovação do ${plan} (${money(next)}). Seu acesso continua por 7 dias enquanto tentamos de novo. Para pagar agora com outro cartão, troque-o na página da assinatura:`, 'Se o pagamento não for feito nesse prazo, a assinatura será encerrada.'],
         link,
-        `The card declined the renewal of your ${plan}. Access continues for 7 days while we try again.`,
+        `The card declined the renewal of your ${plan}. Access continues for 7 days while we try again; to pay now with another card, change it on the subscription's page.`,
       )
     case 'price_change': {
       const from = subscription.nextPriceFrom ? date(subscription.nextPriceFrom) : ''

@@ -2,8 +2,9 @@ import type { PurchaseRow } from '#server/purchases/repository.ts'
 import type { RefundQuote } from '#server/purchases/refund-rules.ts'
 import { serializeDeadline } from '#server/purchases/serializers.ts'
 import type { ProductRow } from '#server/products/repository.ts'
+import { cardUpdatable } from './card'
 import type { SubscriptionRow } from './repository'
-import { hasAccess, planTerm, reminderDueAt } from './terms'
+import { hasAccess, planTerm, reminderDueAt, RENEWAL_GRACE_MS } from './terms'
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null)
 
@@ -33,6 +34,11 @@ export function serializeSubscription(
     // PIX: when the next period is to be paid (its reminder), while the subscription renews.
     pay_next_from: subscription.method === 'pix' && term.renews && end && !subscription.cancelAtPeriodEnd && subscription.status !== 'ended' ? new Date(reminderDueAt(end.getTime())).toISOString() : null,
     checkout_url: subscription.status === 'incomplete' ? subscription.checkoutUrl : null,
+    // A renewing plan by card: the subscriber may save a new card (decision 0055), last done then.
+    card_updatable: cardUpdatable(subscription),
+    card_updated_at: iso(subscription.cardUpdatedAt),
+    // A refused renewal: unpaid until then, the subscription ends.
+    renewal_deadline: subscription.status === 'past_due' && subscription.pastDueSince ? new Date(subscription.pastDueSince.getTime() + RENEWAL_GRACE_MS).toISOString() : null,
     open_payment_id: open?.id ?? null,
     // A card's page for that payment (a plan paid once by card), while it is open.
     open_payment_checkout_url: open?.checkoutUrl ?? null,

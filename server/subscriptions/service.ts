@@ -8,6 +8,7 @@ import { insertPurchaseIn, insertRefund, lockPurchase, recordTransition, type Pu
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import type { Services } from '#server/services.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
+import { cardUpdatable } from './card'
 import { queueSubscriptionMail } from './messages'
 import { noticePriceChanges, recurringPrice, setStripePrices } from './price-changes'
 import {
@@ -23,7 +24,7 @@ import {
   type SubscriptionRow,
 } from './repository'
 import { termOf } from './periods'
-import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, type PlanTerm } from './terms'
+import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, RENEWAL_GRACE_MS, RENEWAL_RETRIES, RENEWAL_RETRY_MS, type PlanTerm } from './terms'
 
 /**
  * Subscriptions (docs/product.md §9, decision 0052). A period is paid by a purchase of one
@@ -217,15 +218,36 @@ export async function payNextPeriod(services: Services, subscription: Subscripti
   return startPurchasePayment(services, purchase, buyer, { successUrl: null, cancelUrl: null })
 }
 
+/** The card's change (card.ts): Stripe's page where the subscriber saves a new card; it comes back to `successUrl` (or `cancelUrl` without one). */
+export async function startCardUpdate(services: Services, subscription: SubscriptionRow, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string; expiresAt: number }> {
+  if (!cardUpdatable(subscription)) throw conflict('Only a live subscription renewing by card has a card to change.', 'no_card_to_update')
+  const stripe = stripeOf(services)
+  try {
+    const remote = await stripe.subscriptions.retrieve(subscription.stripeSubscriptionId!)
+    const metadata = { subscription_id: String(subscription.id) }
+    const session = await stripe.checkout.sessions.create({
+      mode: 'setup',
+      customer: typeof remote.customer === 'string' ? remote.customer : remote.customer.id,
+      currency: 'brl',
+      success_url: urls.successUrl,
+      cancel_url: urls.cancelUrl,
+      locale: 'pt-BR',
+      metadata,
+      setup_intent_data: { metadata },
+    })
+    return { url: session.url!, expiresAt: session.expires_at * 1000 }
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error
+    services.log({ level: 'warn', msg: 'card update not started', subscription_id: subscription.id, error: error.type })
+    throw unavailableError()
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The tick and the messages
 
 export type SubscriptionsReport = { reminded: number; ended: number; retried: number; priceNotices: number; stripePrices: number }
 
-/** A card renewal that failed is tried again every 3 days (twice); still unpaid after 7 days, the subscription ends. */
-export const RENEWAL_RETRY_MS = 3 * 24 * 60 * 60 * 1000
-export const RENEWAL_GRACE_MS = 7 * 24 * 60 * 60 * 1000
-const RENEWAL_RETRIES = 2
 
 /**
  * Every minute where the periodic jobs run: PIX subscribers reminded 7 days before their period

@@ -8,6 +8,11 @@ import type { PlanInterval } from '#server/db/schema.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
+/** A card renewal that failed is tried again every 3 days (twice); still unpaid after 7 days, the subscription ends. */
+export const RENEWAL_RETRY_MS = 3 * DAY_MS
+export const RENEWAL_GRACE_MS = 7 * DAY_MS
+export const RENEWAL_RETRIES = 2
+
 /** A period: calendar months or years (the start's day kept, clamped to the month's end), or days. */
 export type PlanTerm = { renews: boolean; trialDays: number; unit: 'month' | 'year' | 'day'; count: number }
 

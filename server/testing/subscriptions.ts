@@ -17,7 +17,7 @@ import { client, PUBLIC_URL } from './harness'
 
 export type Role = 'patient' | 'patient2' | 'professional' | 'admin'
 const EMAILS: Record<Role, string> = { patient: 'paciente@innera.local', patient2: 'paciente2@innera.local', professional: 'profissional@innera.local', admin: 'admin@innera.local' }
-const URLS = { success_url: 'http://app.test/compras/{PURCHASE_ID}', cancel_url: 'http://app.test/assinaturas' }
+export const URLS = { success_url: 'http://app.test/compras/{PURCHASE_ID}', cancel_url: 'http://app.test/assinaturas' }
 /** The events of Stripe Billing the provider listens to. */
 export const BILLING_EVENTS = ['checkout.session.completed', 'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.paid', 'invoice.payment_failed']
 

@@ -30,6 +30,9 @@ function subscription(overrides: Record<string, unknown> = {}) {
     cancel_at_period_end: false,
     pay_next_from: '2026-12-03T15:00:00.000Z',
     checkout_url: null,
+    card_updatable: false,
+    card_updated_at: null,
+    renewal_deadline: null,
     open_payment_id: null,
     open_payment_checkout_url: null,
     payments: [{ id: 40, status: 'paid', method: 'pix', total_cents: 8990, period_start: '2026-11-10T15:00:00.000Z', period_end: '2026-12-10T15:00:00.000Z', paid_at: '2026-11-10T15:00:00.000Z' }],
@@ -122,5 +125,31 @@ describe('my subscriptions', () => {
     providerMock.use(http.post(providerUrl('/subscriptions/5/resume/'), () => HttpResponse.json({ detail: 'This subscription is ended.', code: 'not_resumable' }, { status: 409 })))
     expect(await toastOf((await act('resume')).headers)).toMatchObject({ type: 'error', message: { text: 'A situação desta assinatura mudou. Veja como ela está agora.' } })
     expect(await toastOf((await act('delete')).headers)).toMatchObject({ type: 'error' })
+  })
+
+  test('a refused renewal by card: the page says until when and offers another card; the button goes to the payment service’s page and comes back told', async () => {
+    const pastDue = subscription({ status: 'past_due', method: 'card', pay_next_from: null, card_updatable: true, renewal_deadline: '2026-12-17T15:00:00.000Z' })
+    const sent: unknown[] = []
+    providerMock.use(
+      http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json(pastDue)),
+      http.post(providerUrl('/subscriptions/5/card/'), async ({ request }) => {
+        sent.push(await request.json())
+        return HttpResponse.json({ url: 'http://stripe.test/c/setup/cs_7', expires_at: '2026-12-11T15:00:00.000Z' }, { status: 201 })
+      }),
+    )
+    const page = await run(subscriptionLoader, new Request('http://app.test/assinaturas/5?cartao=salvo', { headers: { Cookie: await signedIn() } }), { id: '5' })
+    expect(page.data).toMatchObject({ cardSaved: true, subscription: { canUpdateCard: true, renewalDeadline: '17 de dezembro de 2026', cardUpdated: '' } })
+    const act = await run(subscriptionAction, formRequest('http://app.test/assinaturas/5', { intent: 'card' }, { Cookie: await signedIn() }), { id: '5' })
+    expect(act.location).toBe('http://stripe.test/c/setup/cs_7')
+    expect(sent).toEqual([{ success_url: 'http://localhost:3000/assinaturas/5?cartao=salvo', cancel_url: 'http://localhost:3000/assinaturas/5' }])
+
+    // The payment service away: back on the page, told nothing changed.
+    providerMock.use(http.post(providerUrl('/subscriptions/5/card/'), () => HttpResponse.json({ detail: 'away', code: 'payment_provider_unavailable' }, { status: 503 })))
+    const away = await run(subscriptionAction, formRequest('http://app.test/assinaturas/5', { intent: 'card' }, { Cookie: await signedIn() }), { id: '5' })
+    expect(away.location).toBe('/assinaturas/5')
+    expect(await toastOf(away.headers)).toMatchObject({ type: 'error', message: { text: 'O serviço de pagamento não respondeu. Nada mudou: tente de novo em alguns minutos.' } })
+    // A PIX subscription has no card: `?cartao=salvo` says nothing there.
+    providerMock.use(http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json(subscription())))
+    expect((await run(subscriptionLoader, new Request('http://app.test/assinaturas/5?cartao=salvo', { headers: { Cookie: await signedIn() } }), { id: '5' })).data).toMatchObject({ cardSaved: false })
   })
 })
