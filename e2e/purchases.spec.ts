@@ -38,6 +38,42 @@ test.describe('buying without JavaScript', () => {
   })
 })
 
+test.describe('a digital material without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a patient buys a PDF by PIX and downloads it from “my products”, which passes axe at 360 px and on a desktop', async ({ page, browser }) => {
+    const buyer = await registerFreshPatient(page, 'material')
+    await page.goto('/solucoes?tipo=digital_material')
+    await page.getByRole('button', { name: /^Adicionar ao carrinho.*Diário do sono \(PDF\)$/ }).click()
+    await page.goto('/carrinho')
+    await page.getByRole('button', { name: /^Pagar R\$/ }).click()
+    await payPixPurchase(page)
+
+    await page.locator('summary[aria-label^="Menu da conta"]').click()
+    await page.getByRole('banner').getByRole('link', { name: 'Meus produtos' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Meus produtos' })).toBeVisible()
+    const material = page.getByTestId('my-materials').getByRole('listitem').filter({ hasText: 'Diário do sono (PDF)' })
+    await expect(material).toContainText(/Desde \d+ de \w+ de \d{4}\./)
+    const downloading = page.waitForEvent('download')
+    await material.getByRole('link', { name: 'Baixar PDF Diário do sono (PDF)' }).click()
+    const download = await downloading
+    expect(download.suggestedFilename()).toBe('diario-do-sono.pdf')
+    const chunks: Buffer[] = []
+    for await (const chunk of (await download.createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk)
+    expect(Buffer.concat(chunks).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+
+    const withScript = await (await newContext(browser, { javaScriptEnabled: true })).newPage()
+    await loginAs(withScript, buyer.email, buyer.password)
+    await withScript.setViewportSize({ width: 360, height: 800 })
+    await withScript.goto('/meus-produtos')
+    await expect(withScript.getByTestId('my-materials')).toBeVisible()
+    await expectNoAxeViolations(withScript)
+    await withScript.setViewportSize({ width: 1280, height: 800 })
+    await expectNoAxeViolations(withScript)
+    await withScript.context().close()
+  })
+})
+
 test.describe('subscribing without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 

@@ -25,6 +25,7 @@ export type ProviderRequest = {
 export type SignedInCaller = {
   call<Schema extends z.ZodType>(path: string, schema: Schema, init?: ProviderRequest): Promise<z.infer<Schema>>
   send(path: string, init?: ProviderRequest): Promise<void>
+  file(path: string, init?: ProviderRequest): Promise<ProviderFile>
 }
 
 /**
@@ -33,12 +34,34 @@ export type SignedInCaller = {
  * Session handling (refresh, retry on 401) sits one layer up, in session/auth.server.ts.
  */
 export async function providerFetch(path: string, request: ProviderRequest = {}): Promise<unknown> {
+  const { status, text } = await providerExchange(path, request, 'application/json')
+  if (status === 204 || text === '') return null
+  const parsed = parseJson(text)
+  // A success that is not JSON (an HTML error page from a proxy, a truncated body) is a bad gateway.
+  if (!parsed.ok) throw new ProviderError({ kind: 'http', status: 502 })
+  return parsed.value
+}
+
+/** A file the provider answers for the caller (a digital material): its bytes, type and suggested name. */
+export type ProviderFile = { bytes: Buffer; contentType: string; disposition: string | null }
+
+/** providerFetch for a file: the same door, token, timeout and errors; the answer's bytes as they came. */
+export async function providerFile(path: string, request: ProviderRequest = {}): Promise<ProviderFile> {
+  const answer = await providerExchange(path, request, '*/*')
+  const contentType = answer.headers['content-type']
+  if (!contentType || contentType.startsWith('application/json') || contentType.startsWith('text/html')) throw new ProviderError({ kind: 'http', status: 502 })
+  const disposition = answer.headers['content-disposition']
+  return { bytes: answer.bytes, contentType, disposition: typeof disposition === 'string' ? disposition : null }
+}
+
+/** One exchange with the provider; a failure (network, or a status outside 2xx) is a ProviderError. */
+async function providerExchange(path: string, request: ProviderRequest, accept: string): Promise<ExchangeAnswer> {
   const env = getEnv()
   const url = new URL(path.replace(/^\//, ''), env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`)
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(name, String(value))
   }
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: accept }
   if (request.accessToken) headers.Authorization = `Bearer ${request.accessToken}`
   let body: string | FormData | undefined
   if (request.formData) body = request.formData
@@ -81,11 +104,11 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
     if (context) context.providerUnreachable = true
     throw new ProviderError({ kind: 'network', during: request.during })
   }
-  const { status, text } = answer
+  const { status } = answer
   finish(status)
 
-  const parsed = parseJson(text)
   if (status < 200 || status > 299) {
+    const parsed = parseJson(answer.text)
     const body = parsed.ok ? parsed.value : undefined
     const { detail, fieldErrors } = parseErrorBody(body)
     const code = errorCode(body)
@@ -100,10 +123,7 @@ export async function providerFetch(path: string, request: ProviderRequest = {})
       ...(productIds ? { productIds } : {}),
     })
   }
-  if (status === 204 || text === '') return null
-  // A success that is not JSON (an HTML error page from a proxy, a truncated body) is a bad gateway.
-  if (!parsed.ok) throw new ProviderError({ kind: 'http', status: 502 })
-  return parsed.value
+  return answer
 }
 
 /** providerFetch, then the response checked against its schema (a mismatch is a bad gateway). */

@@ -40,3 +40,15 @@ export const productSchema = z.object({
 export type Product = z.infer<typeof productSchema>
 
 export const productPageSchema = paginated(productSchema)
+
+/** A product the user has (`GET /products/my-products/`): what a paid purchase gave, since when, and a package's credits. */
+export const ownedProductSchema = z.object({
+  product: productSchema,
+  purchase_id: z.number().int().positive(),
+  kind: z.enum(['course', 'material', 'program', 'consultation_credits']),
+  available_at: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
+  download_url: z.string().url().nullable(),
+  credits: z.object({ total: z.number().int().nonnegative(), used: z.number().int().nonnegative(), remaining: z.number().int().nonnegative(), professional_id: z.number().int().nullable() }).nullable(),
+})
+export type OwnedProduct = z.infer<typeof ownedProductSchema>
+export const ownedProductPageSchema = paginated(ownedProductSchema)

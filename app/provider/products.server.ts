@@ -3,7 +3,7 @@ import { type PillarSlug } from '#app/domain/pillars.ts'
 import { type Cents } from '#app/domain/money.ts'
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { z } from 'zod'
-import { productPageSchema, productSchema } from './product-schemas.ts'
+import { ownedProductPageSchema, productPageSchema, productSchema } from './product-schemas.ts'
 
 export type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
 
@@ -34,3 +34,9 @@ export async function ownsProduct(auth: SignedInCaller, id: number): Promise<boo
   const answer = await auth.call('/products/my-products/', ownedCountSchema, { query: { product_id: id, page_size: 1 } })
   return answer.count > 0
 }
+
+/** Everything the signed-in user has (docs/product.md §7 my-products), newest first; at most 100. */
+export const listOwnedProducts = (auth: SignedInCaller) => auth.call('/products/my-products/', ownedProductPageSchema, { query: { page_size: 100 } })
+
+/** A digital material's file, for its buyer (decision 0056). */
+export const downloadMaterial = (auth: SignedInCaller, id: number) => auth.file(`/products/my-products/${id}/download/`)

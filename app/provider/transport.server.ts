@@ -19,7 +19,8 @@ export type ExchangeRequest = {
   timeoutMs: number
 }
 
-export type ExchangeAnswer = { status: number; headers: http.IncomingHttpHeaders; text: string }
+/** The answer; `text` is its bytes read as UTF-8 (a file's bytes are `bytes`). */
+export type ExchangeAnswer = { status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; readonly text: string }
 
 export class ExchangeTimeout extends Error {
   constructor(ms: number) {
@@ -81,7 +82,15 @@ function send(url: URL, request: ExchangeRequest, headers: Record<string, string
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
       incoming.on('end', () => {
         clearTimeout(timer)
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') })
+        const bytes = Buffer.concat(chunks)
+        resolve({
+          status: incoming.statusCode ?? 0,
+          headers: incoming.headers,
+          bytes,
+          get text() {
+            return bytes.toString('utf8')
+          },
+        })
       })
       incoming.on('error', fail)
       incoming.on('aborted', () => fail(new Error('The answer was cut short')))

@@ -2,7 +2,7 @@ import { type Session, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
-import { type ProviderRequest, providerJson } from '#app/provider/fetch.server.ts'
+import { type ProviderFile, type ProviderRequest, providerFile, providerJson } from '#app/provider/fetch.server.ts'
 import { type SessionUser, refreshResponseSchema, sessionUserSchema } from '#app/provider/schemas.ts'
 import { toastHeader } from '#app/utils/toast.server.ts'
 import { type Role, hasRole } from './roles.ts'
@@ -161,10 +161,19 @@ export class Auth {
    * that fails the session is cleared and the user is sent to sign in with docs/product.md §8's message.
    */
   async call<Schema extends z.ZodType>(path: string, schema: Schema, init: ProviderRequest = {}): Promise<z.infer<Schema>> {
+    return this.#asUser((accessToken) => providerJson(path, schema, { ...init, accessToken, signal: init.signal ?? this.#request.signal }))
+  }
+
+  /** A file the provider answers to the signed-in user (a digital material), with call's refresh and retry. */
+  async file(path: string, init: ProviderRequest = {}): Promise<ProviderFile> {
+    return this.#asUser((accessToken) => providerFile(path, { ...init, accessToken, signal: init.signal ?? this.#request.signal }))
+  }
+
+  async #asUser<T>(run: (accessToken: string) => Promise<T>): Promise<T> {
     const access = this.#session.get('access')
     if (!this.isSignedIn || !access) throw await this.expired()
     try {
-      return await providerJson(path, schema, { ...init, accessToken: access, signal: init.signal ?? this.#request.signal })
+      return await run(access)
     } catch (error) {
       if (!(error instanceof ProviderError) || error.status !== 401) throw error
     }
@@ -174,7 +183,7 @@ export class Auth {
     const renewed = this.#session.get('access')
     if (result === 'failed' || !renewed || renewed === tokenUsed) throw await this.expired()
     try {
-      return await providerJson(path, schema, { ...init, accessToken: renewed, signal: init.signal ?? this.#request.signal })
+      return await run(renewed)
     } catch (error) {
       if (error instanceof ProviderError && error.status === 401) throw await this.expired()
       throw error

@@ -59,6 +59,11 @@ function UserMenu({ user }: { user: HeaderUser }) {
           </Link>
         </li>
         <li>
+          <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to="/meus-produtos">
+            {t('nav.myProducts')}
+          </Link>
+        </li>
+        <li>
           <Link className="block rounded-md px-3 py-2 hover:bg-brand-50" to="/configuracoes">
             {t('nav.settings')}
           </Link>

@@ -98,8 +98,8 @@ export function serializeOwnedProduct(grant: GrantRow, view: ProductView, credit
     purchase_id: grant.purchaseId,
     kind: grant.kind,
     available_at: iso(grant.availableAt),
-    // Products carry no file yet (decision 0045): a material's download link comes with the files.
-    download_url: null,
+    // A material's file (decision 0056), for its buyer's Bearer token.
+    download_url: grant.kind === 'material' ? `${photoBase}/products/my-products/${grant.productId}/download/` : null,
     credits: credit ? { total: credit.total, used: credit.used, remaining: credit.total - credit.used, professional_id: credit.professionalId } : null,
   }
 }

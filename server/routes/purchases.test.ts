@@ -614,7 +614,13 @@ describe('GET /products/my-products/', () => {
     expect(answer.headers.get('cache-control')).toBe('private, no-store')
     expect(answer.json.count).toBe(3)
     const bySlug = Object.fromEntries(answer.json.results.map((entry: { product: { slug: string } }) => [entry.product.slug, entry]))
-    expect(bySlug['diario-do-sono']).toMatchObject({ kind: 'material', download_url: null, credits: null, available_at: new Date(NOW).toISOString() })
+    expect(bySlug['diario-do-sono']).toMatchObject({
+      kind: 'material',
+      download_url: `${PUBLIC_URL}/products/my-products/${await productId('diario-do-sono')}/download/`,
+      credits: null,
+      available_at: new Date(NOW).toISOString(),
+    })
+    expect(bySlug['programa-essencial-8-semanas']).toMatchObject({ download_url: null })
     expect(bySlug['programa-essencial-8-semanas']).toMatchObject({ kind: 'program', credits: null })
     expect(bySlug['pacote-4-consultas-paula-ribeiro']).toMatchObject({
       kind: 'consultation_credits',
@@ -623,6 +629,34 @@ describe('GET /products/my-products/', () => {
     })
     expect(answer.json.results[2].product.slug).toBe('diario-do-sono')
     expect((await api.get('/products/my-products/', { token: tokens.patient2 })).json.count).toBe(0)
+  })
+
+  it("a material's file to its buyer only, from when it is available, not after a refund (decision 0056)", async () => {
+    const material = await productId('guia-planejamento-refeicoes')
+    const purchase = await paidPix(['guia-planejamento-refeicoes'])
+    const download = (token?: string, id = material) => app.request(`/products/my-products/${id}/download/`, { headers: token ? { Authorization: `Bearer ${token}` } : {} })
+    const file = await download(tokens.patient)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe('application/pdf')
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="guia-planejamento-refeicoes.pdf"')
+    expect(file.headers.get('cache-control')).toBe('private, no-store')
+    const bytes = Buffer.from(await file.arrayBuffer())
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(Number(file.headers.get('content-length'))).toBe(bytes.length)
+    // Nobody else, nothing that is not a material, nobody signed out.
+    expect((await download(tokens.patient2)).status).toBe(404)
+    expect((await download()).status).toBe(401)
+    await paidPix(['programa-essencial-8-semanas'])
+    expect((await download(tokens.patient, await productId('programa-essencial-8-semanas'))).status).toBe(404)
+    // Granted for later: not yet, and said when.
+    await db.update(purchaseGrants).set({ availableAt: new Date(NOW + 86_400_000) }).where(eq(purchaseGrants.purchaseId, purchase.id))
+    const early = await download(tokens.patient)
+    expect(early.status).toBe(409)
+    expect(await early.json()).toMatchObject({ code: 'not_available_yet', available_at: new Date(NOW + 86_400_000).toISOString() })
+    await db.update(purchaseGrants).set({ availableAt: new Date(NOW) }).where(eq(purchaseGrants.purchaseId, purchase.id))
+    // Withdrawn within the 7 days: the file goes with the refund.
+    expect((await api.post(`/purchases/${purchase.id}/cancel/`, {}, { token: tokens.patient })).status).toBe(200)
+    expect((await download(tokens.patient)).status).toBe(404)
   })
 })
 

@@ -3,7 +3,8 @@ import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { z } from 'zod'
 import { idField, validate } from '#server/http/fields.ts'
-import { notFound } from '#server/http/errors.ts'
+import { apiError, notFound } from '#server/http/errors.ts'
+import { findMaterialsDir, readMaterial } from '#server/products/materials.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { findProductViews } from '#server/products/repository.ts'
 import { parseCreateInput } from '#server/purchases/input.ts'
@@ -148,6 +149,28 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
         return [serializeOwnedProduct(grant, view, credit, config.providerPublicUrl)]
       })
       return c.json(page.envelope(results), 200, PRIVATE)
+    },
+  })
+
+  // A digital material's file, to its buyer only, from when it is available (decision 0056).
+  const materials = findMaterialsDir()
+  api.endpoint('/products/my-products/:id{[0-9]+}/download/', {
+    GET: async (c) => {
+      const { user } = await authenticate(c, services)
+      const productId = idParam(c, 'id')
+      const [grant] = await ownedGrantsPage(db, user.id, { limit: 1, offset: 0 }, productId)
+      if (!grant || grant.kind !== 'material') throw notFound()
+      if (grant.availableAt.getTime() > clock()) throw apiError(409, 'This material is not available yet.', { code: 'not_available_yet', available_at: grant.availableAt.toISOString() })
+      const [view] = await findProductViews(db, [productId])
+      const file = view && (await readMaterial(materials, view.product.slug))
+      if (!file) throw notFound()
+      return c.body(new Uint8Array(file), 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${view.product.slug}.pdf"`,
+        'Content-Length': String(file.length),
+        'Cache-Control': PRIVATE_NO_STORE,
+        'X-Content-Type-Options': 'nosniff',
+      })
     },
   })
 }

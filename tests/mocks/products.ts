@@ -37,4 +37,33 @@ export const monthlyPlanAnswer = productAnswer({
   trial_days: 0,
 })
 
+/** A subscription as the provider answers it (decision 0052): the monthly plan by PIX, active, any field replaced. */
+export function subscriptionAnswer(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 5,
+    status: 'active',
+    method: 'pix',
+    plan: { id: 21, slug: 'plano-mensal', name: monthlyPlanName, plan_interval: 'monthly', renews: true, trial_days: 0 },
+    price_cents: 8990,
+    next_price: null,
+    current_period_start: '2026-11-10T15:00:00.000Z',
+    current_period_end: '2026-12-10T15:00:00.000Z',
+    has_access: true,
+    cancel_at_period_end: false,
+    pay_next_from: '2026-12-03T15:00:00.000Z',
+    checkout_url: null,
+    card_updatable: false,
+    card_updated_at: null,
+    renewal_deadline: null,
+    open_payment_id: null,
+    open_payment_checkout_url: null,
+    payments: [{ id: 40, status: 'paid', method: 'pix', total_cents: 8990, period_start: '2026-11-10T15:00:00.000Z', period_end: '2026-12-10T15:00:00.000Z', paid_at: '2026-11-10T15:00:00.000Z' }],
+    cancellation: { refund_cents: 0, reason: 'refunds.reason.subscriptionPeriodEnd', withdrawal: false, access_ends_at: '2026-12-10T15:00:00.000Z', deadline: null },
+    ended_at: null,
+    ended_reason: null,
+    created_at: '2026-11-10T15:00:00.000Z',
+    ...overrides,
+  }
+}
+
 export const productPage = (results: unknown[], count = results.length) => ({ count, next: null, previous: null, results })

@@ -4,7 +4,7 @@ import { action as productAction, loader as productLoader } from '#app/routes/pr
 import { action as subscriptionAction, loader as subscriptionLoader } from '#app/routes/assinaturas.$id.tsx'
 import { loader as subscriptionsLoader } from '#app/routes/assinaturas._index.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
-import { monthlyPlanAnswer, monthlyPlanName } from '#tests/mocks/products.ts'
+import { monthlyPlanAnswer, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -13,36 +13,9 @@ import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mo
 
 const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
 const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const name = monthlyPlanName
 const plan = monthlyPlanAnswer
 
-function subscription(overrides: Record<string, unknown> = {}) {
-  return {
-    id: 5,
-    status: 'active',
-    method: 'pix',
-    plan: { id: 21, slug: 'plano-mensal', name, plan_interval: 'monthly', renews: true, trial_days: 0 },
-    price_cents: 8990,
-    next_price: null,
-    current_period_start: '2026-11-10T15:00:00.000Z',
-    current_period_end: '2026-12-10T15:00:00.000Z',
-    has_access: true,
-    cancel_at_period_end: false,
-    pay_next_from: '2026-12-03T15:00:00.000Z',
-    checkout_url: null,
-    card_updatable: false,
-    card_updated_at: null,
-    renewal_deadline: null,
-    open_payment_id: null,
-    open_payment_checkout_url: null,
-    payments: [{ id: 40, status: 'paid', method: 'pix', total_cents: 8990, period_start: '2026-11-10T15:00:00.000Z', period_end: '2026-12-10T15:00:00.000Z', paid_at: '2026-11-10T15:00:00.000Z' }],
-    cancellation: { refund_cents: 0, reason: 'refunds.reason.subscriptionPeriodEnd', withdrawal: false, access_ends_at: '2026-12-10T15:00:00.000Z', deadline: null },
-    ended_at: null,
-    ended_reason: null,
-    created_at: '2026-11-10T15:00:00.000Z',
-    ...overrides,
-  }
-}
+const subscription = subscriptionAnswer
 
 const productPage = async (cookie?: string) => run(productLoader, new Request('http://app.test/produto/21', { headers: cookie ? { Cookie: cookie } : {} }), { id: '21' })
 const subscribe = async (fields: Record<string, string>, cookie?: string) => run(productAction, formRequest('http://app.test/produto/21', { intent: 'subscribe', ...fields }, { Cookie: cookie ?? (await signedIn()) }), { id: '21' })

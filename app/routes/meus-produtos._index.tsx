@@ -1,0 +1,155 @@
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { type MyProductsView, myProductsView } from '#app/forms/my-products.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
+import { listOwnedProducts } from '#app/provider/products.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { listSubscriptions } from '#app/provider/subscriptions.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
+import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['shop'] }
+
+/**
+ * My products (`/meus-produtos`, docs/product.md §2): everything the user has, from its purchases
+ * (courses, programs, digital materials with their download, consultations left of a package) and
+ * its live subscriptions. Two provider calls, in parallel.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth } = await requireUser(request)
+  const [t, language, owned, subscriptions, pillars] = await Promise.all([
+    getFixedT(request, 'shop'),
+    languageOf(request),
+    listOwnedProducts(auth).catch(errorResponseFor),
+    listSubscriptions(auth).catch(errorResponseFor),
+    pillarsForDisplay().catch(errorResponseFor),
+  ])
+  return data(
+    {
+      meta: { title: `${t('myProducts.title')} · Innera`, description: t('myProducts.lead') },
+      products: myProductsView(owned.results, subscriptions.results, { language, pillars, now: Date.now() }),
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function MyProductsPage() {
+  const { products } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('shop')
+  const empty = Object.values(products).every((list) => list.length === 0)
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('myProducts.title')}</h1>
+      <p className="mt-2 text-muted">{t('myProducts.lead')}</p>
+      <p className="mt-2">
+        <Link to="/compras" className="link">
+          {t('purchases.title')}
+        </Link>
+      </p>
+      {empty ? <EmptyShopList message={t('myProducts.empty')} /> : <Sections products={products} />}
+    </main>
+  )
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-8 max-w-3xl">
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      <ul className="mt-3 divide-y divide-brand-100 rounded-2xl bg-white px-5" data-testid={id}>
+        {children}
+      </ul>
+    </section>
+  )
+}
+
+function Sections({ products }: { products: MyProductsView }) {
+  const { t } = useTranslation('shop')
+  const line = 'flex flex-wrap items-baseline justify-between gap-3 py-3'
+  return (
+    <>
+      {products.subscriptions.length > 0 ? (
+        <Section id="my-subscriptions" title={t('myProducts.subscriptions')}>
+          {products.subscriptions.map((subscription) => (
+            <li key={subscription.id} className="py-3">
+              <Link to={`/assinaturas/${subscription.id}`} className="font-semibold hover:underline">
+                {subscription.plan}
+              </Link>
+              <SubscriptionSummary subscription={subscription} />
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {products.packages.length > 0 ? (
+        <Section id="my-consultations" title={t('myProducts.consultations')}>
+          {products.packages.map((item) => (
+            <li key={`${item.purchaseId}-${item.id}`} className={line}>
+              <span>
+                <span className="font-semibold">{item.name}</span>
+                <span className="block text-sm text-muted">{t('myProducts.creditsLeft', { count: item.remaining, total: item.total })}</span>
+              </span>
+              <Link to={item.professionalId ? `/consultas/agendar/${item.professionalId}` : '/consultas/profissionais'} className="btn-secondary">
+                {t('myProducts.book')}
+              </Link>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {products.materials.length > 0 ? (
+        <Section id="my-materials" title={t('myProducts.materials')}>
+          {products.materials.map((item) => (
+            <li key={`${item.purchaseId}-${item.id}`} className={line}>
+              <span>
+                <span className="font-semibold">{item.name}</span>
+                <span className="block text-sm text-muted">{item.available ? t('myProducts.since', { date: item.since }) : t('myProducts.availableFrom', { date: item.since })}</span>
+              </span>
+              {item.available && item.downloadable ? (
+                <a href={`/meus-produtos/${item.id}/arquivo`} className="btn-primary" download>
+                  {t('myProducts.download')}
+                  <span className="sr-only"> {item.name}</span>
+                </a>
+              ) : null}
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {products.courses.length > 0 ? (
+        <Section id="my-courses" title={t('myProducts.courses')}>
+          {products.courses.map((item) => (
+            <li key={`${item.purchaseId}-${item.id}`} className={line}>
+              <span>
+                <Link to={`/produto/${item.id}`} className="font-semibold hover:underline">
+                  {item.name}
+                </Link>
+                <span className="block text-sm text-muted">{t('myProducts.since', { date: item.since })}</span>
+              </span>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+      {products.programs.length > 0 ? (
+        <Section id="my-programs" title={t('myProducts.programs')}>
+          {products.programs.map((item) => (
+            <li key={`${item.purchaseId}-${item.id}`} className={line}>
+              <span>
+                <span className="font-semibold">{item.name}</span>
+                <span className="block text-sm text-muted">{t('myProducts.since', { date: item.since })}</span>
+              </span>
+              <Link to="/programa" className="btn-secondary">
+                {t('myProducts.openProgram')}
+              </Link>
+            </li>
+          ))}
+        </Section>
+      ) : null}
+    </>
+  )
+}
