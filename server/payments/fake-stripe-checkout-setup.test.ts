@@ -1,8 +1,7 @@
 import type Stripe from 'stripe'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '#server/db/client.ts'
-import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
-import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { withFakeStripeWebhooks } from '#server/testing/fake-stripe.ts'
+import { PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**
  * Checkout Sessions in `mode=setup` (decision 0055): a card saved to a customer through the hosted
@@ -11,30 +10,12 @@ import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#ser
  */
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
-const time = fakeClock(NOW)
-let database: DatabaseHandle
-let endpoint: WebhookEndpoint
-let fake: FakeStripeServer
+const setup = withFakeStripeWebhooks(NOW)
 let stripe: Stripe
 let customer: Stripe.Customer
 
-beforeAll(async () => {
-  database = await createMemoryDatabase()
-  endpoint = await startWebhookEndpoint()
-  fake = await startFakeStripe(database.db, { clock: time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: endpoint.url } })
-  stripe = fake.stripe
-})
-afterAll(async () => {
-  await fake.close()
-  await endpoint.close()
-  await database.close()
-})
 beforeEach(async () => {
-  time.set(NOW)
-  await fake.app.services.background.idle()
-  await resetDatabase(database.db)
-  endpoint.received.length = 0
-  endpoint.answers = []
+  stripe = setup.stripe
   customer = await stripe.customers.create({ email: 'paciente@innera.local', name: 'Pedro Santos' })
 })
 
@@ -52,12 +33,12 @@ const setupSession = (extra: Partial<Stripe.Checkout.SessionCreateParams> = {}) 
   })
 
 async function browse(url: string, form?: Record<string, string>) {
-  const response = await fake.app.request(url, form ? { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {})
-  await fake.app.services.background.idle()
+  const response = await setup.fake.app.request(url, form ? { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {})
+  await setup.fake.app.services.background.idle()
   return { status: response.status, headers: response.headers, html: await response.text() }
 }
 const card = (number: string) => ({ email: 'paciente@innera.local', card_number: number, expiry: '12/30', cvc: '123', name: 'Pedro Santos' })
-const delivered = (type: string) => endpoint.received.filter((webhook) => webhook.event.type === type)
+const delivered = (type: string) => setup.endpoint.received.filter((webhook) => webhook.event.type === type)
 
 describe('Checkout Sessions in setup mode', () => {
   it('are created open for a customer, with nothing to pay and no line items', async () => {

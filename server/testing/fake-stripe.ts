@@ -83,20 +83,35 @@ export type FakeStripeFixture = { time: ReturnType<typeof fakeClock>; database: 
  * endpoint: events are stored, nothing is delivered (the webhooks have their own tests).
  */
 export function withFakeStripe(now: number): FakeStripeFixture {
-  const fixture = { time: fakeClock(now) } as FakeStripeFixture
+  return fakeStripeFixture(now, false)
+}
+
+/** withFakeStripe with a webhook endpoint that receives what the fake sends (emptied before each test). */
+export function withFakeStripeWebhooks(now: number): FakeStripeFixture & { endpoint: WebhookEndpoint } {
+  return fakeStripeFixture(now, true) as FakeStripeFixture & { endpoint: WebhookEndpoint }
+}
+
+function fakeStripeFixture(now: number, webhooks: boolean): FakeStripeFixture & { endpoint?: WebhookEndpoint } {
+  const fixture = { time: fakeClock(now) } as FakeStripeFixture & { endpoint?: WebhookEndpoint }
   beforeAll(async () => {
     fixture.database = await createMemoryDatabase()
-    fixture.fake = await startFakeStripe(fixture.database.db, { clock: fixture.time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/unused/' } })
+    if (webhooks) fixture.endpoint = await startWebhookEndpoint()
+    fixture.fake = await startFakeStripe(fixture.database.db, { clock: fixture.time.clock, env: { FAKE_STRIPE_WEBHOOK_URL: fixture.endpoint?.url ?? 'http://127.0.0.1:9/unused/' } })
     fixture.stripe = fixture.fake.stripe
   })
   afterAll(async () => {
     await fixture.fake.close()
+    await fixture.endpoint?.close()
     await fixture.database.close()
   })
   beforeEach(async () => {
     fixture.time.set(now)
     await fixture.fake.app.services.background.idle()
     await resetDatabase(fixture.database.db)
+    if (fixture.endpoint) {
+      fixture.endpoint.received.length = 0
+      fixture.endpoint.answers = []
+    }
   })
   return fixture
 }
