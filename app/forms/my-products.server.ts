@@ -11,10 +11,11 @@ import { subscriptionView } from './subscription.server.ts'
  * consultations left (a used-up one is left out); subscriptions that ended are on /assinaturas.
  */
 export function myProductsView(owned: readonly OwnedProduct[], subscriptions: readonly Subscription[], { language, pillars, now }: { language: Language; pillars: readonly Pillar[]; now: number }) {
+  const day = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'America/Sao_Paulo' })
   const view = (item: OwnedProduct) => ({
     ...productView(item.product, { language, pillars }),
     purchaseId: item.purchase_id,
-    since: new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'America/Sao_Paulo' }).format(new Date(item.available_at)),
+    since: day.format(new Date(item.available_at)),
     available: Date.parse(item.available_at) <= now,
   })
   const of = (kind: OwnedProduct['kind']) => owned.filter((item) => item.kind === kind)

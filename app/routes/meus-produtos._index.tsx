@@ -58,98 +58,107 @@ export default function MyProductsPage() {
   )
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+/** A group of what the user has; nothing when it is empty. */
+function Section<Item>({ id, title, items, children }: { id: string; title: string; items: readonly Item[]; children: (item: Item) => React.ReactNode }) {
+  if (items.length === 0) return null
   return (
     <section aria-labelledby={id} className="mt-8 max-w-3xl">
       <h2 id={id} className="text-xl font-semibold">
         {title}
       </h2>
       <ul className="mt-3 divide-y divide-brand-100 rounded-2xl bg-white px-5" data-testid={id}>
-        {children}
+        {items.map(children)}
       </ul>
     </section>
   )
 }
 
+/** One product the user has: its name (or a link), a line under it, and what to do with it. */
+function Owned({ name, note, action }: { name: React.ReactNode; note: string; action?: React.ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-baseline justify-between gap-3 py-3">
+      <span>
+        <span className="font-semibold">{name}</span>
+        <span className="block text-sm text-muted">{note}</span>
+      </span>
+      {action}
+    </li>
+  )
+}
+
 function Sections({ products }: { products: MyProductsView }) {
   const { t } = useTranslation('shop')
-  const line = 'flex flex-wrap items-baseline justify-between gap-3 py-3'
+  const key = (item: { purchaseId: number; id: number }) => `${item.purchaseId}-${item.id}`
   return (
     <>
-      {products.subscriptions.length > 0 ? (
-        <Section id="my-subscriptions" title={t('myProducts.subscriptions')}>
-          {products.subscriptions.map((subscription) => (
-            <li key={subscription.id} className="py-3">
-              <Link to={`/assinaturas/${subscription.id}`} className="font-semibold hover:underline">
-                {subscription.plan}
-              </Link>
-              <SubscriptionSummary subscription={subscription} />
-            </li>
-          ))}
-        </Section>
-      ) : null}
-      {products.packages.length > 0 ? (
-        <Section id="my-consultations" title={t('myProducts.consultations')}>
-          {products.packages.map((item) => (
-            <li key={`${item.purchaseId}-${item.id}`} className={line}>
-              <span>
-                <span className="font-semibold">{item.name}</span>
-                <span className="block text-sm text-muted">{t('myProducts.creditsLeft', { count: item.remaining, total: item.total })}</span>
-              </span>
+      <Section id="my-subscriptions" title={t('myProducts.subscriptions')} items={products.subscriptions}>
+        {(subscription) => (
+          <li key={subscription.id} className="py-3">
+            <Link to={`/assinaturas/${subscription.id}`} className="font-semibold hover:underline">
+              {subscription.plan}
+            </Link>
+            <SubscriptionSummary subscription={subscription} />
+          </li>
+        )}
+      </Section>
+      <Section id="my-consultations" title={t('myProducts.consultations')} items={products.packages}>
+        {(item) => (
+          <Owned
+            key={key(item)}
+            name={item.name}
+            note={t('myProducts.creditsLeft', { count: item.remaining, total: item.total })}
+            action={
               <Link to={item.professionalId ? `/consultas/agendar/${item.professionalId}` : '/consultas/profissionais'} className="btn-secondary">
                 {t('myProducts.book')}
               </Link>
-            </li>
-          ))}
-        </Section>
-      ) : null}
-      {products.materials.length > 0 ? (
-        <Section id="my-materials" title={t('myProducts.materials')}>
-          {products.materials.map((item) => (
-            <li key={`${item.purchaseId}-${item.id}`} className={line}>
-              <span>
-                <span className="font-semibold">{item.name}</span>
-                <span className="block text-sm text-muted">{item.available ? t('myProducts.since', { date: item.since }) : t('myProducts.availableFrom', { date: item.since })}</span>
-              </span>
-              {item.available && item.downloadable ? (
+            }
+          />
+        )}
+      </Section>
+      <Section id="my-materials" title={t('myProducts.materials')} items={products.materials}>
+        {(item) => (
+          <Owned
+            key={key(item)}
+            name={item.name}
+            note={t(item.available ? 'myProducts.since' : 'myProducts.availableFrom', { date: item.since })}
+            action={
+              item.available && item.downloadable ? (
                 <a href={`/meus-produtos/${item.id}/arquivo`} className="btn-primary" download>
                   {t('myProducts.download')}
                   <span className="sr-only"> {item.name}</span>
                 </a>
-              ) : null}
-            </li>
-          ))}
-        </Section>
-      ) : null}
-      {products.courses.length > 0 ? (
-        <Section id="my-courses" title={t('myProducts.courses')}>
-          {products.courses.map((item) => (
-            <li key={`${item.purchaseId}-${item.id}`} className={line}>
-              <span>
-                <Link to={`/produto/${item.id}`} className="font-semibold hover:underline">
-                  {item.name}
-                </Link>
-                <span className="block text-sm text-muted">{t('myProducts.since', { date: item.since })}</span>
-              </span>
-            </li>
-          ))}
-        </Section>
-      ) : null}
-      {products.programs.length > 0 ? (
-        <Section id="my-programs" title={t('myProducts.programs')}>
-          {products.programs.map((item) => (
-            <li key={`${item.purchaseId}-${item.id}`} className={line}>
-              <span>
-                <span className="font-semibold">{item.name}</span>
-                <span className="block text-sm text-muted">{t('myProducts.since', { date: item.since })}</span>
-              </span>
+              ) : null
+            }
+          />
+        )}
+      </Section>
+      <Section id="my-courses" title={t('myProducts.courses')} items={products.courses}>
+        {(item) => (
+          <Owned
+            key={key(item)}
+            name={
+              <Link to={`/produto/${item.id}`} className="hover:underline">
+                {item.name}
+              </Link>
+            }
+            note={t('myProducts.since', { date: item.since })}
+          />
+        )}
+      </Section>
+      <Section id="my-programs" title={t('myProducts.programs')} items={products.programs}>
+        {(item) => (
+          <Owned
+            key={key(item)}
+            name={item.name}
+            note={t('myProducts.since', { date: item.since })}
+            action={
               <Link to="/programa" className="btn-secondary">
                 {t('myProducts.openProgram')}
               </Link>
-            </li>
-          ))}
-        </Section>
-      ) : null}
+            }
+          />
+        )}
+      </Section>
     </>
   )
 }

@@ -92,14 +92,14 @@ export function serializePurchaseDetail(
 }
 
 /** A product the user has: the catalogue's product, what the purchase gave, since when, and a package's credits. */
-export function serializeOwnedProduct(grant: GrantRow, view: ProductView, credit: CreditRow | undefined, photoBase: string) {
+export function serializeOwnedProduct(grant: GrantRow, view: ProductView, credit: CreditRow | undefined, providerUrl: string) {
   return {
-    product: serializeProduct(view, photoBase),
+    product: serializeProduct(view, providerUrl),
     purchase_id: grant.purchaseId,
     kind: grant.kind,
     available_at: iso(grant.availableAt),
     // A material's file (decision 0056), for its buyer's Bearer token.
-    download_url: grant.kind === 'material' ? `${photoBase}/products/my-products/${grant.productId}/download/` : null,
+    download_url: grant.kind === 'material' ? `${providerUrl}/products/my-products/${grant.productId}/download/` : null,
     credits: credit ? { total: credit.total, used: credit.used, remaining: credit.total - credit.used, professional_id: credit.professionalId } : null,
   }
 }

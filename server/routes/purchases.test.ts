@@ -646,6 +646,8 @@ describe('GET /products/my-products/', () => {
     // Nobody else, nothing that is not a material, nobody signed out.
     expect((await download(tokens.patient2)).status).toBe(404)
     expect((await download()).status).toBe(401)
+    expect((await download(tokens.professional)).status).toBe(404)
+    expect((await download(tokens.admin)).status).toBe(404)
     await paidPix(['programa-essencial-8-semanas'])
     expect((await download(tokens.patient, await productId('programa-essencial-8-semanas'))).status).toBe(404)
     // Granted for later: not yet, and said when.

@@ -274,6 +274,8 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     expect((await api.post(`/subscriptions/${pix.id}/card/`, URLS, { token: tokens.patient2 })).json).toMatchObject({ code: 'no_card_to_update' })
     expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.patient2 })).status).toBe(404)
     expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.professional })).status).toBe(403)
+    expect((await api.post(`/subscriptions/${id}/card/`, URLS, { token: tokens.admin })).status).toBe(403)
+    expect((await api.post(`/subscriptions/${id}/card/`, URLS)).status).toBe(401)
     expect((await api.post(`/subscriptions/${id}/card/`, { success_url: 'javascript:alert(1)', cancel_url: 'x' }, { token: tokens.patient })).status).toBe(400)
     await api.post(`/subscriptions/${id}/cancel/`, {}, { token: tokens.patient })
     expect(await subscriptionRow(id)).toMatchObject({ status: 'ended' })
