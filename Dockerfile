@@ -61,6 +61,7 @@ COPY --from=build /app/scripts/lib/build.mjs ./scripts/lib/build.mjs
 COPY --from=build /app/scripts/lib/runtime.mjs ./scripts/lib/runtime.mjs
 COPY --from=build /app/server/db/migrations ./server/db/migrations
 COPY --from=build /app/server/media/materials ./server/media/materials
+COPY --from=build /app/server/media/lessons ./server/media/lessons
 
 # Secrets generated on first start (session-secret, provider-jwt-secret) and the embedded
 # provider's PGlite database (/data/provider) live here: mount a volume to keep them.

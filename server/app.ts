@@ -35,6 +35,7 @@ import { registerGoogleAuthRoutes } from './routes/google-auth'
 import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
 import { registerMediaRoutes } from './routes/media'
+import { registerCourseRoutes } from './routes/courses'
 import { registerPillarRoutes } from './routes/pillars'
 import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
@@ -189,6 +190,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerHabitRoutes(api, services)
   registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
+  registerCourseRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)
   if (config.fakeGoogle) {
     registerFakeGoogleRoutes(api, services)

@@ -35,6 +35,11 @@ export type ProviderConfig = {
   refreshTokenLifetimeSeconds: number
   appPublicUrl: string
   providerPublicUrl: string
+  /**
+   * Where signed lesson media URLs point instead of providerPublicUrl (decision 0057): object
+   * storage or a CDN that checks the same signature. No trailing slash; unset: the provider serves them.
+   */
+  mediaBaseUrl: string | undefined
   google: {
     clientId: string
     issuer: string
@@ -235,6 +240,16 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** An http(s) URL to put paths after: no query, fragment or login. */
+function isHttpBaseUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return isHttpUrl(value) && !url.search && !url.hash && !url.username && !url.password
+  } catch {
+    return false
+  }
+}
+
 /** An http(s) origin: protocol, host and optional port, no path, query or login (the Stripe SDK takes only those). */
 function isHttpOrigin(value: string): boolean {
   try {
@@ -262,6 +277,13 @@ const envSchema = z.object({
   REFRESH_TOKEN_LIFETIME: integer('REFRESH_TOKEN_LIFETIME', 1, 31_536_000),
   APP_PUBLIC_URL: httpUrl('APP_PUBLIC_URL'),
   PROVIDER_PUBLIC_URL: httpUrl('PROVIDER_PUBLIC_URL'),
+  MEDIA_BASE_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || isHttpBaseUrl(value), {
+      message: 'MEDIA_BASE_URL must be an http(s) URL with no query, e.g. https://cdn.example.com/innera',
+    })
+    .transform((value) => (value ? value.replace(/\/+$/, '') : undefined)),
   GOOGLE_CLIENT_ID: z.string().min(1, 'GOOGLE_CLIENT_ID must not be empty').optional(),
   GOOGLE_ISSUER: httpUrl('GOOGLE_ISSUER'),
   GOOGLE_JWKS_URL: httpUrl('GOOGLE_JWKS_URL'),
@@ -408,6 +430,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     refreshTokenLifetimeSeconds: values.REFRESH_TOKEN_LIFETIME ?? 86_400,
     appPublicUrl: values.APP_PUBLIC_URL ?? 'http://localhost:3000',
     providerPublicUrl,
+    mediaBaseUrl: values.MEDIA_BASE_URL,
     google: {
       clientId: values.GOOGLE_CLIENT_ID ?? 'innera-dev-client',
       issuer: googleIssuer,

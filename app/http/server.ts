@@ -78,8 +78,11 @@ app.use(timedMiddleware('request context, headers, log', (req, res, next) => {
   res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
     // Documents carry their own policy with a nonce (entry.server); everything else gets the strict one.
     if (!res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', NON_DOCUMENT_CSP)
-    // Set here, last, so no route's own Cache-Control can make a signed-in answer cacheable.
-    if (!res.locals.staticFile && dependsOnSession({ cookie: req.get('cookie'), setsCookie: res.hasHeader('Set-Cookie') })) {
+    // Set here, last, so no route's own Cache-Control can make a signed-in answer cacheable. The
+    // provider's media are the same for everyone (photos and posters public, lessons' files by
+    // their signed address), so they keep the provider's caching.
+    const sameForEveryone = res.locals.staticFile || (req.path.startsWith('/media/') && !res.hasHeader('Set-Cookie'))
+    if (!sameForEveryone && dependsOnSession({ cookie: req.get('cookie'), setsCookie: res.hasHeader('Set-Cookie') })) {
       res.setHeader('Cache-Control', PRIVATE_NO_STORE)
     }
     if (context.providerTimings.length > 0) {

@@ -153,23 +153,131 @@ function retryAfter(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
+/** The request headers a media file's answer depends on, passed on to the provider. */
+const MEDIA_REQUEST_HEADERS = ['Range', 'If-Range', 'If-None-Match']
+/** The provider's answer headers passed back to the browser; no others. */
+const MEDIA_RESPONSE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified', 'Cache-Control']
+/** The answers passed back as they are (a whole file, a range, not modified, no such range). */
+const MEDIA_STATUSES = new Set([200, 206, 304, 416])
+/** What /media/ may serve: images (photos, posters), the lessons' videos and captions. */
+const MEDIA_TYPE = /^(?:image\/[\w.+-]+|video\/mp4|text\/vtt)\s*(?:;|$)/i
+const MAX_MEDIA_HEADER_LENGTH = 1000
+
 /**
- * A file the provider serves under /media/ (profile photos), passed through to the browser so that
- * pages load images from this site only (CSP img-src 'self').
+ * A file the provider serves under /media/ (profile photos; lessons' posters, videos and captions,
+ * decision 0057), passed through to the browser so that pages load media from this site only (CSP
+ * img-src and media-src 'self').
+ *
+ * In: the signed URL's `expires` and `signature` (nothing else of the query), `Range`, `If-Range`
+ * and `If-None-Match`; HEAD as HEAD. Out: 200, 206, 304 and 416 with the type (an image, MP4 or
+ * WebVTT, anything else is a 404), length, range and caching headers, the body streamed; the
+ * provider's 403 (a bad or expired signature) and 404 as they are, any other answer a 502.
+ *
+ * Captions are asked for whole: the app's compression would gzip a text range, which the
+ * Content-Range would then no longer describe (a server may ignore Range, RFC 9110 §14.2).
+ * The provider's timeout bounds the wait for the answer's headers only: a video takes as long as the
+ * visitor's connection needs, and stops when the visitor leaves.
  */
-export async function providerMedia(path: string): Promise<Response> {
+export async function providerMedia(path: string, request: Request): Promise<Response> {
   const env = getEnv()
   if (!/^[\w./-]+$/.test(path) || path.includes('..')) return new Response('Not found', { status: 404 })
   const base = env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`
+  const url = new URL(`media/${path}`, base)
+  const query = new URL(request.url).searchParams
+  const expires = query.get('expires')
+  const signature = query.get('signature')
+  if (expires && /^\d{1,16}$/.test(expires)) url.searchParams.set('expires', expires)
+  if (signature && /^[0-9a-f]{1,128}$/i.test(signature)) url.searchParams.set('signature', signature)
+
+  // Identity: the provider's bytes as they are, so Content-Length and Content-Range stay true.
+  const headers = new Headers({ 'Accept-Encoding': 'identity' })
+  const captions = path.endsWith('.vtt')
+  for (const name of MEDIA_REQUEST_HEADERS) {
+    if (captions && name !== 'If-None-Match') continue
+    const value = request.headers.get(name)
+    if (value !== null && value.length <= MAX_MEDIA_HEADER_LENGTH) headers.set(name, value)
+  }
+  const requestId = currentRequestContext()?.requestId
+  if (requestId) headers.set('X-Request-Id', requestId)
+  const method = request.method === 'HEAD' ? 'HEAD' : 'GET'
+
+  const timeout = new AbortController()
+  const timer = setTimeout(() => timeout.abort(), env.PROVIDER_READ_TIMEOUT_MS)
+  let response: Response
   try {
-    const response = await fetch(new URL(`media/${path}`, base), { signal: AbortSignal.timeout(env.PROVIDER_READ_TIMEOUT_MS) })
-    if (!response.ok) return new Response('Not found', { status: response.status === 404 ? 404 : 502 })
-    const headers = new Headers({ 'Cache-Control': response.headers.get('Cache-Control') ?? 'public, max-age=3600' })
-    const type = response.headers.get('Content-Type')
-    if (type?.startsWith('image/')) headers.set('Content-Type', type)
-    else return new Response('Not found', { status: 404 })
-    return new Response(response.body, { status: 200, headers })
+    response = await fetch(url, { method, headers, signal: AbortSignal.any([request.signal, timeout.signal]) })
   } catch {
     return new Response('Service unavailable', { status: 503 })
+  } finally {
+    clearTimeout(timer)
   }
+
+  // Not awaited: a body read elsewhere too (a tee) is cancelled only once every reader lets go.
+  const discard = () => void response.body?.cancel().catch(() => undefined)
+  const refuse = (status: number, text: string) => {
+    discard()
+    return new Response(text, { status })
+  }
+  if (response.status === 403) return refuse(403, 'Forbidden')
+  if (response.status === 404) return refuse(404, 'Not found')
+  if (!MEDIA_STATUSES.has(response.status)) return refuse(502, 'Bad gateway')
+  const type = response.headers.get('Content-Type')
+  const hasBody = response.status === 200 || response.status === 206
+  if (type === null ? hasBody : !MEDIA_TYPE.test(type)) return refuse(404, 'Not found')
+
+  const answer = new Headers()
+  for (const name of MEDIA_RESPONSE_HEADERS) {
+    const value = response.headers.get(name)
+    if (value !== null) answer.set(name, value)
+  }
+  // fetch undoes a content coding, so the provider's length would no longer be the body's.
+  if (response.headers.has('Content-Encoding')) answer.delete('Content-Length')
+  if (!answer.has('Cache-Control')) answer.set('Cache-Control', 'public, max-age=3600')
+  const body = hasBody && method === 'GET' && response.body ? endsWhenAborted(response.body, request.signal) : null
+  if (!body) discard()
+  return new Response(body, { status: response.status, headers: answer })
+}
+
+/**
+ * The provider's body, ended quietly when the visitor leaves (the fetch is aborted with the
+ * request): a player that seeks drops requests all the time, and that is no error to log.
+ */
+function endsWhenAborted(body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = body.getReader()
+  let ended = false
+  let onAbort = () => {}
+  const end = () => {
+    ended = true
+    signal.removeEventListener('abort', onAbort)
+  }
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      onAbort = () => {
+        if (ended) return
+        end()
+        controller.close()
+        reader.cancel().catch(() => undefined)
+      }
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (ended) return
+        if (!done) return controller.enqueue(value)
+        end()
+        controller.close()
+      } catch (error) {
+        if (ended) return
+        end()
+        if (signal.aborted) controller.close()
+        else controller.error(error)
+      }
+    },
+    cancel(reason) {
+      end()
+      reader.cancel(reason).catch(() => undefined)
+    },
+  })
 }

@@ -25,6 +25,8 @@ export function snapshotBuild() {
   cpSync(path.join(root, 'build'), path.join(dir, 'build'), { recursive: true })
   cpSync(path.join(root, 'package.json'), path.join(dir, 'package.json'))
   cpSync(path.join(root, 'server/db/migrations'), path.join(dir, 'server/db/migrations'), { recursive: true })
+  // The lessons' videos and the materials' PDFs, found beside the migrations (server/courses/seed.ts, server/products/materials.ts).
+  cpSync(path.join(root, 'server/media'), path.join(dir, 'server/media'), { recursive: true })
   symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }

@@ -327,9 +327,9 @@ export const PRODUCTS: ProductSeed[] = [
     priceCents: 19_700,
     name: { pt: 'Curso Sono reparador', en: 'Restful Sleep course', es: 'Curso Sueño reparador' },
     description: {
-      pt: 'Doze aulas em vídeo sobre ritmo circadiano, higiene do sono, cafeína, telas e a rotina antes de deitar, com exercícios práticos para dormir melhor em quatro semanas.',
-      en: 'Twelve video lessons on the circadian rhythm, sleep hygiene, caffeine, screens and the bedtime routine, with practical exercises to sleep better within four weeks.',
-      es: 'Doce clases en vídeo sobre el ritmo circadiano, la higiene del sueño, la cafeína, las pantallas y la rutina antes de dormir, con ejercicios prácticos para dormir mejor en cuatro semanas.',
+      pt: 'Três aulas curtas em vídeo, narradas e legendadas, sobre o relógio biológico, a rotina antes de deitar, a cafeína e as telas, com passos práticos para dormir melhor a partir desta noite.',
+      en: 'Three short narrated and captioned video lessons on your body clock, the bedtime routine, caffeine and screens, with practical steps to sleep better from tonight.',
+      es: 'Tres clases cortas en vídeo, narradas y subtituladas, sobre el reloj biológico, la rutina antes de dormir, la cafeína y las pantallas, con pasos prácticos para dormir mejor desde esta noche.',
     },
   },
   {
@@ -340,9 +340,9 @@ export const PRODUCTS: ProductSeed[] = [
     priceCents: 19_700,
     name: { pt: 'Curso Estresse sob controle', en: 'Stress Under Control course', es: 'Curso Estrés bajo control' },
     description: {
-      pt: 'Dez aulas em vídeo para reconhecer os sinais do estresse e responder a eles com respiração, pausas ao longo do dia, organização do tempo e limites mais saudáveis no trabalho.',
-      en: 'Ten video lessons to recognise the signs of stress and answer them with breathing, pauses through the day, time management and healthier boundaries at work.',
-      es: 'Diez clases en vídeo para reconocer las señales del estrés y responder a ellas con respiración, pausas a lo largo del día, organización del tiempo y límites más saludables en el trabajo.',
+      pt: 'Três aulas curtas em vídeo, narradas e legendadas, para reconhecer os sinais do estresse e responder a eles com a respiração, pausas ao longo do dia e limites mais saudáveis.',
+      en: 'Three short narrated and captioned video lessons to recognise the signs of stress and answer them with breathing, pauses through the day and healthier boundaries.',
+      es: 'Tres clases cortas en vídeo, narradas y subtituladas, para reconocer las señales del estrés y responder a ellas con la respiración, pausas a lo largo del día y límites más saludables.',
     },
   },
   {
@@ -353,9 +353,9 @@ export const PRODUCTS: ProductSeed[] = [
     priceCents: 16_700,
     name: { pt: 'Curso Comida de verdade no dia a dia', en: 'Real Food Every Day course', es: 'Curso Comida real en el día a día' },
     description: {
-      pt: 'Oito aulas em vídeo para montar pratos equilibrados com feijão, arroz, legumes e frutas da estação, ler rótulos, cozinhar mais em casa e comer bem gastando menos.',
-      en: 'Eight video lessons on putting together balanced plates with beans, rice, vegetables and seasonal fruit, reading labels, cooking more at home and eating well for less.',
-      es: 'Ocho clases en vídeo para armar platos equilibrados con frijoles, arroz, verduras y frutas de temporada, leer etiquetas, cocinar más en casa y comer bien gastando menos.',
+      pt: 'Três aulas curtas em vídeo, narradas e legendadas, sobre o que é comida de verdade, como montar um prato equilibrado, ler rótulos, cozinhar mais em casa e comer bem gastando menos.',
+      en: 'Three short narrated and captioned video lessons on what real food is, putting together a balanced plate, reading labels, cooking more at home and eating well for less.',
+      es: 'Tres clases cortas en vídeo, narradas y subtituladas, sobre qué es la comida real, cómo armar un plato equilibrado, leer etiquetas, cocinar más en casa y comer bien gastando menos.',
     },
   },
   {

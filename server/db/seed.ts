@@ -4,8 +4,9 @@ import type { Database } from './client'
 import { groups, pillars, products, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
 import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS, PRODUCTS } from './seed-data'
 import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
+import { readLessonManifest, seedCourses } from '#server/courses/seed.ts'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number }
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number }
 
 let demoPasswordHash: Promise<string> | undefined
 
@@ -88,6 +89,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     profiles: await seedProfessionalProfiles(db),
     questions: await seedQuestionnaire(db),
     products: await seedProducts(db),
+    ...(await seedCourses(db, await readLessonManifest())),
   }
 }
 

@@ -190,6 +190,27 @@ export function integerField({ min, max }: { min: number; max: number }) {
   })
 }
 
+/**
+ * A FloatField with bounds: a finite number, or its text ("12.5"; at most 3 decimals), from min to
+ * max. The text is checked first, so a huge or odd string costs nothing.
+ */
+export function decimalField({ min, max }: { min: number; max: number }) {
+  return z.unknown().transform((value, context) => {
+    const fail = (message: string) => {
+      context.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    if (value === undefined || value === '') return fail(REQUIRED)
+    if (value === null) return fail(NOT_NULL)
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(Math.round(value * 1000) / 1000) : '') : typeof value === 'string' ? value.trim() : ''
+    if (!/^[-+]?\d{1,9}(\.\d{1,3})?$/.test(text)) return fail('A valid number is required.')
+    const number = Number(text)
+    if (number < min) return fail(`Ensure this value is greater than or equal to ${min}.`)
+    if (number > max) return fail(`Ensure this value is less than or equal to ${max}.`)
+    return number
+  })
+}
+
 export const TIME_ZONE_MESSAGE = 'Enter a valid time zone.'
 
 let timeZones: Set<string> | undefined

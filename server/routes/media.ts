@@ -1,14 +1,35 @@
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
+import { findLessonsDir } from '#server/courses/seed.ts'
 import { photos } from '#server/db/schema.ts'
 import { pathParam, type Api } from '#server/http/api.ts'
-import { notFound } from '#server/http/errors.ts'
+import { apiError, notFound } from '#server/http/errors.ts'
+import { fileResponse } from '#server/media/ranges.ts'
+import { LESSON_MEDIA_PREFIX, mediaMaxAgeSeconds, mediaSigningKey, verifyMediaSignature } from '#server/media/signed-urls.ts'
 import type { Services } from '#server/services.ts'
 
-/**
- * Profile photos, public like Django's MEDIA_URL. Names are random and never reused (a new
- * upload gets a new name), so responses can be cached for a year.
- */
-export function registerMediaRoutes(api: Api, { db }: Services): void {
+/** A lesson's files (decision 0057): `{slug}.mp4`, `{slug}.jpg` (its poster), `{slug}.{pt,en,es}.vtt`. */
+const LESSON_FILE_PATTERN = '[a-z0-9]+(?:-[a-z0-9]+)*\\.(?:mp4|jpg|pt\\.vtt|en\\.vtt|es\\.vtt)'
+export const LESSON_FILE = new RegExp(`^${LESSON_FILE_PATTERN}$`)
+
+const CONTENT_TYPES: Record<string, string> = { mp4: 'video/mp4', jpg: 'image/jpeg', vtt: 'text/vtt; charset=utf-8' }
+const POSTER_CACHE = 'public, max-age=86400'
+const SIGNATURE_REFUSED = 'This media link is not valid or has expired.'
+
+export type MediaRouteOptions = {
+  /**
+   * Where the lessons' files are; unset, server/media/lessons found beside the migrations (from the
+   * bundle too: the image copies it there), courses/seed.ts's findLessonsDir(). Tests give their own.
+   */
+  lessonsDir?: string
+}
+
+export function registerMediaRoutes(api: Api, { db, config, clock }: Services, options: MediaRouteOptions = {}): void {
+  /**
+   * Profile photos, public like Django's MEDIA_URL. Names are random and never reused (a new
+   * upload gets a new name), so responses can be cached for a year.
+   */
   api.endpoint('/media/photos/:name{[0-9a-f]{32}\\.(?:jpg|png|webp)}', {
     GET: async (c) => {
       const name = pathParam(c, 'name')
@@ -23,6 +44,43 @@ export function registerMediaRoutes(api: Api, { db }: Services): void {
         ETag: etag,
         'Content-Security-Policy': "default-src 'none'",
       })
+    },
+  })
+
+  /**
+   * The lessons' videos and captions, only through a signed, unexpired URL
+   * (server/media/signed-urls.ts), and their posters, public. Ranges, ETag and HEAD: media/ranges.ts
+   * (Hono answers HEAD with the GET handler and drops the body; the handler sees "HEAD" and opens
+   * no file). The signature is checked before the file is looked for, so an unsigned request
+   * cannot tell which files exist.
+   */
+  const key = mediaSigningKey(config.jwtSecret)
+  let lessonsDir = options.lessonsDir
+  api.endpoint(`${LESSON_MEDIA_PREFIX}:file{${LESSON_FILE_PATTERN}}`, {
+    GET: async (c) => {
+      const file = pathParam(c, 'file')
+      // The route's pattern already says so; checked again here, where the path is joined.
+      if (!LESSON_FILE.test(file)) throw notFound()
+      const extension = file.slice(file.lastIndexOf('.') + 1)
+      let cacheControl = POSTER_CACHE
+      if (extension !== 'jpg') {
+        const now = clock()
+        const expires = c.req.query('expires')
+        if (!verifyMediaSignature(key, `${LESSON_MEDIA_PREFIX}${file}`, expires, c.req.query('signature'), now)) throw apiError(403, SIGNATURE_REFUSED)
+        cacheControl = `private, max-age=${mediaMaxAgeSeconds(Number(expires), now)}`
+      }
+      lessonsDir ??= findLessonsDir()
+      const path = join(lessonsDir, file)
+      const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined
+        throw error
+      })
+      if (!stats?.isFile()) throw notFound()
+      return fileResponse(
+        { method: c.req.method, range: c.req.header('range'), ifRange: c.req.header('if-range'), ifNoneMatch: c.req.header('if-none-match') },
+        { path, size: stats.size, mtimeMs: stats.mtimeMs, contentType: CONTENT_TYPES[extension]! },
+        { 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" },
+      )
     },
   })
 }

@@ -76,6 +76,11 @@ async function schemaFingerprint(): Promise<string> {
   for (const file of readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) hash.update(readFileSync(join(migrations, file)))
   const dbDir = fileURLToPath(new URL('../db/', import.meta.url))
   for (const file of readdirSync(dbDir).filter((name) => /^(seed.*|schema)\.ts$/.test(name)).sort()) hash.update(readFileSync(join(dbDir, file)))
+  // The courses' seed: their text, and the lessons' manifest beside the videos.
+  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json']) {
+    const path = fileURLToPath(new URL(file, import.meta.url))
+    if (existsSync(path)) hash.update(readFileSync(path))
+  }
   return hash.digest('hex').slice(0, 16)
 }
 
