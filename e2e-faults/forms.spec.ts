@@ -412,6 +412,30 @@ test.describe('buttons that write, with JavaScript off', () => {
       })
     }
   })
+
+  const lessonFaults = writeFaults(2)
+  test(`marking a lesson as done: ${lessonFaults.map(({ name }) => name).join(', then ')}`, async ({ page, context, fault }) => {
+    await loginAs(page, accounts.paciente2)
+    await page.goto('/cursos?pilar=exercicio')
+    await page.getByRole('link', { name: /^Ver o curso/ }).click()
+    await page.getByRole('link', { name: 'Começar o curso' }).click()
+    const lessonPath = new URL(page.url()).pathname
+    const button = page.getByRole('button', { name: 'Marcar como concluída' })
+    await expect(button).toBeVisible()
+    const before = await sessionData(context)
+    for (const { name, mode, message, aimed } of lessonFaults) {
+      await test.step(name, async () => {
+        await fault(mode, aimed ? { paths: [/^\/videos\/lessons\/\d+\/complete\/$/], methods: ['POST'] } : undefined)
+        await button.click()
+        await expect(page.getByText(message).first()).toBeVisible()
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        expect((await sessionData(context))?.refresh, 'the session is kept').toBe(before?.refresh)
+        await fault({ kind: 'pass' })
+        await page.goto(lessonPath)
+        await expect(button, 'the lesson is not done').toBeVisible()
+      })
+    }
+  })
 })
 
 /**

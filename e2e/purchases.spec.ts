@@ -3,10 +3,16 @@ import { demoAccounts, expect, expectNoAxeViolations, loginAs, mailboxFor, newCo
 test.describe('buying without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('a patient pays a course by PIX through the payment page, sees it paid, then withdraws within 7 days and is refunded', async ({ page }) => {
+  test('a patient finds a locked course, pays it by PIX through the payment page, opens its lessons, then withdraws within 7 days, is refunded and the course locks again', async ({ page }) => {
     const buyer = await registerFreshPatient(page, 'pix')
-    await page.goto('/solucoes?tipo=course')
-    await page.getByRole('button', { name: /^Adicionar ao carrinho.*Curso Estresse sob controle$/ }).click()
+    // A paid course says why it is locked and where to get it.
+    await page.goto('/cursos?pilar=estresse')
+    await page.getByRole('link', { name: /^Ver o curso/ }).click()
+    const coursePath = new URL(page.url()).pathname
+    await expect(page.getByRole('heading', { name: 'Como ter acesso a este curso' })).toBeVisible()
+    await page.getByRole('link', { name: 'Ver o curso na loja' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Curso Estresse sob controle' })).toBeVisible()
+    await page.getByRole('button', { name: /^Adicionar ao carrinho/ }).click()
     await page.goto('/carrinho')
     await expect(page.getByRole('radio', { name: /^PIX/ })).toBeChecked()
     await page.getByRole('button', { name: /^Pagar R\$/ }).click()
@@ -22,12 +28,25 @@ test.describe('buying without JavaScript', () => {
     // provider on its own (the fake's webhook), or the page asks.
     await payPixPurchase(page)
     await expect(page.getByRole('banner').getByRole('link', { name: 'Carrinho, vazio' })).toBeVisible()
+    const purchasePath = new URL(page.url()).pathname
+
+    // Course access right after payment: a paid lesson plays.
+    await page.goto(coursePath)
+    await page.getByRole('link', { name: 'Começar o curso' }).click()
+    await page.getByRole('link', { name: /^Próxima aula/ }).click()
+    const paidLessonPath = new URL(page.url()).pathname
+    await expect(page.locator('video source')).toHaveAttribute('src', /\.mp4\?expires=\d+&signature=[0-9a-f]{64}/)
+    await page.goto(purchasePath)
 
     await expect(page.getByText('Você recebe de volta o valor integral: R$ 197,00.')).toBeVisible()
     await expect(page.getByText(/^O reembolso por PIX chega em até 3 dias úteis: até /)).toBeVisible()
     await page.getByRole('button', { name: 'Desistir e pedir o reembolso' }).click()
     await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
     await expect(page.getByText('Reembolsado: R$ 197,00.')).toBeVisible()
+    await page.goto(paidLessonPath)
+    await expect(page.getByRole('heading', { name: 'Esta aula está bloqueada' })).toBeVisible()
+    await expect(page.locator('video')).toHaveCount(0)
+    await page.goto(purchasePath)
 
     await page.getByRole('link', { name: 'Minhas compras' }).click()
     await expect(page.getByTestId('purchases').getByRole('listitem')).toHaveCount(1)

@@ -1,4 +1,6 @@
+import { courseStage } from '#app/domain/courses.ts'
 import { type Language } from '#app/i18n/config.ts'
+import { type Course } from '#app/provider/course-schemas.ts'
 import { type OwnedProduct } from '#app/provider/product-schemas.ts'
 import { type Subscription } from '#app/provider/subscription-schemas.ts'
 import { type Pillar } from '#app/provider/schemas.ts'
@@ -9,8 +11,14 @@ import { subscriptionView } from './subscription.server.ts'
  * "My products" (`/meus-produtos`, docs/product.md §2): what the signed-in user has, grouped as the
  * page shows it. A material is downloadable from when it is available; a package shows its
  * consultations left (a used-up one is left out); subscriptions that ended are on /assinaturas.
+ * Courses (decision 0057) are those the user has or started, with their progress and where to go
+ * on; without that list (`courses` null: the provider failed) the courses bought, as products.
  */
-export function myProductsView(owned: readonly OwnedProduct[], subscriptions: readonly Subscription[], { language, pillars, now }: { language: Language; pillars: readonly Pillar[]; now: number }) {
+export function myProductsView(
+  owned: readonly OwnedProduct[],
+  subscriptions: readonly Subscription[],
+  { language, pillars, now, courses = null }: { language: Language; pillars: readonly Pillar[]; now: number; courses?: readonly Course[] | null },
+) {
   const day = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'America/Sao_Paulo' })
   const view = (item: OwnedProduct) => ({
     ...productView(item.product, { language, pillars }),
@@ -19,8 +27,23 @@ export function myProductsView(owned: readonly OwnedProduct[], subscriptions: re
     available: Date.parse(item.available_at) <= now,
   })
   const of = (kind: OwnedProduct['kind']) => owned.filter((item) => item.kind === kind)
+  const bought = of('course').map((item) => ({ ...view(item), href: `/produto/${item.product.id}`, progress: null, next: null }))
+  const myCourse = (course: Course) => {
+    const stage = courseStage(course.progress)
+    const next = course.progress.next_lesson_id
+    return {
+      id: course.id,
+      name: course.title[language],
+      href: `/cursos/${course.id}`,
+      since: bought.find((item) => item.id === course.product?.id)?.since ?? null,
+      progress: { done: course.progress.completed_lessons, total: course.progress.total_lessons },
+      next: stage === 'done' || next === null ? { href: `/cursos/${course.id}`, label: 'review' as const } : { href: `/aula/${next}`, label: stage === 'new' ? ('start' as const) : ('continue' as const) },
+    }
+  }
   return {
-    courses: of('course').map(view),
+    courses: courses
+      ? [...courses.map(myCourse), ...bought.filter((item) => !courses.some((course) => course.product?.id === item.id)).map((item) => ({ ...item, next: null }))]
+      : bought,
     programs: of('program').map(view),
     materials: of('material').map((item) => ({ ...view(item), downloadable: item.download_url !== null })),
     packages: of('consultation_credits')

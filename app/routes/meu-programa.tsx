@@ -6,6 +6,7 @@ import { MAX_WEEKS, MIN_WEEKS, progressPercent, weekOf } from '#app/domain/progr
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
+import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { createProgram, getProgram, setGoalDone } from '#app/provider/program.server.ts'
@@ -25,7 +26,7 @@ export const handle = { i18n: ['program'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'paciente' })
-  const [t, locale, program, pillars, cookies, habits] = await Promise.all([
+  const [t, locale, program, pillars, cookies, habits, coursePillars] = await Promise.all([
     getFixedT(request, 'program'),
     i18nServer().getLocale(request),
     getProgram(auth).catch(errorResponseFor),
@@ -33,7 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     readPillarCookies(request),
     // The habits beside this week's goals; without them the page still shows the program.
     listHabits(auth).catch(orNull),
+    // The pillars that have courses (decision 0057): a goal's pillar links to them; without them, no link.
+    listCoursePillars(auth).catch(orNull),
   ])
+  const withCourses = new Set(coursePillars?.filter((item) => item.courses_count > 0).map((item) => item.pillar))
   const lng = locale as Language
   const names = Object.fromEntries(pillars.map((pillar) => [pillar.slug, pillar.name[lng] ?? pillar.name.en]))
   const goal = (item: NonNullable<typeof program>['schedule'][number]['goals'][number]) => ({
@@ -60,6 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             thisWeek: (weekOf(program.schedule, program.current_week)?.goals ?? []).map((item) => ({
               ...goal(item),
               habits: habits ? { pillar: item.pillar, list: habits.results.filter((habit) => habit.pillar === item.pillar).map(({ id, name }) => ({ id, name })) } : null,
+              coursesPillar: withCourses.has(item.pillar) ? item.pillar : null,
             })),
             schedule: program.schedule.map((week) => ({ week: week.week, startsOn: week.starts_on, endsOn: week.ends_on, goals: week.goals.map(goal) })),
           }
@@ -106,7 +111,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type GoalHabits = { pillar: string; list: { id: number; name: string }[] } | null
 
-function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string; done: boolean; focus: boolean; habits?: GoalHabits } }) {
+function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string; done: boolean; focus: boolean; habits?: GoalHabits; coursesPillar?: string | null } }) {
   const { t } = useTranslation('program')
   return (
     <li className="flex flex-wrap items-start gap-3 rounded-xl border border-brand-100 bg-white p-4">
@@ -117,6 +122,13 @@ function GoalToggle({ goal }: { goal: { id: number; pillar: string; text: string
         </p>
         <p className={goal.done ? 'text-muted line-through' : ''}>{goal.text}</p>
         {goal.habits ? <GoalHabitLinks habits={goal.habits} goal={goal.text} /> : null}
+        {goal.coursesPillar ? (
+          <p className="mt-1 text-sm">
+            <Link to={`/cursos?pilar=${goal.coursesPillar}`} className="link">
+              {t('goalCourses', { pillar: goal.pillar })}
+            </Link>
+          </p>
+        ) : null}
       </div>
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="goal" />

@@ -3,36 +3,40 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { type MyProductsView, myProductsView } from '#app/forms/my-products.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { listCourses } from '#app/provider/courses.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { listOwnedProducts } from '#app/provider/products.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { listSubscriptions } from '#app/provider/subscriptions.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { CourseProgress } from '#app/ui/courses/course-parts.tsx'
 import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
 import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop'] }
+export const handle = { i18n: ['shop', 'courses'] }
 
 /**
  * My products (`/meus-produtos`, docs/product.md §2): everything the user has, from its purchases
  * (courses, programs, digital materials with their download, consultations left of a package) and
- * its live subscriptions. Two provider calls, in parallel.
+ * its live subscriptions, and the courses it has or started with their progress (decision 0057).
+ * Three provider calls, in parallel; without the courses' the page shows the courses bought.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request)
-  const [t, language, owned, subscriptions, pillars] = await Promise.all([
+  const [t, language, owned, subscriptions, pillars, courses] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     listOwnedProducts(auth).catch(errorResponseFor),
     listSubscriptions(auth).catch(errorResponseFor),
     pillarsForDisplay().catch(errorResponseFor),
+    listCourses(auth, { mine: true }).catch(orNull),
   ])
   return data(
     {
       meta: { title: `${t('myProducts.title')} · Innera`, description: t('myProducts.lead') },
-      products: myProductsView(owned.results, subscriptions.results, { language, pillars, now: Date.now() }),
+      products: myProductsView(owned.results, subscriptions.results, { language, pillars, now: Date.now(), courses: courses?.results ?? null }),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -134,15 +138,21 @@ function Sections({ products }: { products: MyProductsView }) {
       </Section>
       <Section id="my-courses" title={t('myProducts.courses')} items={products.courses}>
         {(item) => (
-          <Owned
-            key={key(item)}
-            name={
-              <Link to={`/produto/${item.id}`} className="hover:underline">
+          <li key={item.href} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div className="min-w-48 flex-1">
+              <Link to={item.href} className="font-semibold hover:underline">
                 {item.name}
               </Link>
-            }
-            note={t('myProducts.since', { date: item.since })}
-          />
+              {item.since ? <span className="block text-sm text-muted">{t('myProducts.since', { date: item.since })}</span> : null}
+              {item.progress ? <CourseProgress id={`my-course-${item.id}`} done={item.progress.done} total={item.progress.total} className="mt-2 max-w-xs" /> : null}
+            </div>
+            {item.next ? (
+              <Link to={item.next.href} className="btn-secondary">
+                {t(`myProducts.${item.next.label}`)}
+                <span className="sr-only">: {item.name}</span>
+              </Link>
+            ) : null}
+          </li>
         )}
       </Section>
       <Section id="my-programs" title={t('myProducts.programs')} items={products.programs}>

@@ -6,10 +6,11 @@ import { type SelectionMode, choose, initialSelection, reset } from '#app/domain
 import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
+import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
 import { getLatestResult } from '#app/provider/questionnaire.server.ts'
-import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { getAuth } from '#app/session/auth.server.ts'
 import { hasRole } from '#app/session/roles.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
@@ -29,17 +30,26 @@ async function latestForPatient(request: Request) {
   })
 }
 
+/** The pillars that have courses (decision 0057), for a signed-in user only: visitors cannot open /cursos. */
+async function coursePillarsFor(request: Request): Promise<string[]> {
+  const auth = await getAuth(request)
+  if (!auth.isSignedIn) return []
+  const pillars = await listCoursePillars(auth).catch(orNull)
+  return pillars?.filter((item) => item.courses_count > 0).map((item) => item.pillar) ?? []
+}
+
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['pillars'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const mode = modeOf(new URL(request.url).searchParams.get('mode'))
-  const [t, locale, pillars, cookies, latest] = await Promise.all([
+  const [t, locale, pillars, cookies, latest, withCourses] = await Promise.all([
     getFixedT(request, 'pillars'),
     i18nServer().getLocale(request),
     listPillars().catch(errorResponseFor),
     readPillarCookies(request),
     latestForPatient(request),
+    coursePillarsFor(request),
   ])
   // Signed-in patients: the completed pillars mirror the provider's latest result (docs/product.md §3).
   const completed = latest ? Object.keys(latest.scores) : cookies.completed
@@ -54,6 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       position: positionOf(index),
       name: pillar.name[lng] ?? pillar.name.en,
       description: pillar.description[lng] ?? pillar.description.en,
+      hasCourses: withCourses.includes(pillar.slug),
     })),
   })
 }
@@ -125,10 +136,15 @@ export default function PillarSelection() {
                   <span className="mt-1 shrink-0 text-sm font-semibold text-brand-800">{selected ? t('selected') : t('choose')}</span>
                 </button>
               </Form>
-              <p className="mt-1 px-5 text-sm">
+              <p className="mt-1 flex flex-wrap gap-x-4 px-5 text-sm">
                 <Link to={`/solucoes?pilar=${pillar.slug}`} className="link">
                   {t('solutionsLink', { pillar: pillar.name })}
                 </Link>
+                {pillar.hasCourses ? (
+                  <Link to={`/cursos?pilar=${pillar.slug}`} className="link">
+                    {t('coursesLink', { pillar: pillar.name })}
+                  </Link>
+                ) : null}
               </p>
             </li>
           )

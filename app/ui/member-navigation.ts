@@ -14,6 +14,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/avaliacao', key: 'memberNav.assessment' },
     { to: '/meu-programa', key: 'memberNav.program' },
     { to: '/habitos', key: 'memberNav.habits' },
+    { to: '/cursos', key: 'memberNav.courses' },
     { to: '/consultas', key: 'memberNav.appointments' },
     { to: '/solucoes', key: 'memberNav.solutions' },
   ],
@@ -23,6 +24,8 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/profissional/avaliacoes', key: 'memberNav.sharedAssessments' },
     { to: '/agenda/disponibilidade', key: 'memberNav.availability' },
     { to: '/agenda/calendario', key: 'memberNav.calendar' },
+    // Professionals watch every course: they recommend them to their patients (decision 0057).
+    { to: '/cursos', key: 'memberNav.courses' },
   ],
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },

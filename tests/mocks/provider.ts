@@ -34,6 +34,9 @@ export const defaultHandlers = [
   http.post(providerUrl('/calendar/availability/'), () => HttpResponse.json({ available: true, conflicts: [], warnings: [] })),
   // The patient's dashboard and program page show the habits (issue 14): none unless a test says otherwise.
   http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', count: 0, next: null, previous: null, results: [] })),
+  // The pillars with courses beside /pilares, /meu-programa and the courses of /meus-produtos (decision 0057): none unless a test says otherwise.
+  http.get(providerUrl('/videos/courses/pillars/'), () => HttpResponse.json([])),
+  http.get(providerUrl('/videos/courses/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
   // Signing in merges the carts (decision 0047): the account's is empty unless a test says otherwise.
   http.get(providerUrl('/cart/'), () => HttpResponse.json({ items: [], updated_at: null })),
 ]

@@ -53,12 +53,15 @@ describe('my program', () => {
     providerMock.use(
       http.get(providerUrl('/program/'), () => HttpResponse.json(program)),
       http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', count: 2, next: null, previous: null, results: [habit(3, 'Deitar no mesmo horário', 'sono'), habit(4, 'Caminhada', 'exercicio')] })),
+      http.get(providerUrl('/videos/courses/pillars/'), () => HttpResponse.json([{ pillar: 'sono', pillar_id: 4, name: { pt: 'Sono', en: 'Sleep', es: 'Sueño' }, courses_count: 1 }])),
     )
     const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
-    const data = result.data as { program: { currentWeek: number; thisWeek: { text: string; habits: unknown }[]; progress: { percent: number }; focus: string[] } }
+    const data = result.data as { program: { currentWeek: number; thisWeek: { text: string; habits: unknown; coursesPillar: string | null }[]; progress: { percent: number }; focus: string[] } }
     expect(data.program.currentWeek).toBe(2)
     expect(data.program.thisWeek.map((goal) => goal.text)).toEqual(['Meta 2'])
     expect(data.program.thisWeek[0]!.habits).toEqual({ pillar: 'sono', list: [{ id: 3, name: 'Deitar no mesmo horário' }] })
+    // The goal's pillar has courses (decision 0057): it links to them.
+    expect(data.program.thisWeek[0]!.coursesPillar).toBe('sono')
     expect(data.program.progress.percent).toBe(6)
     expect(data.program.focus).toEqual(['Sono'])
   })
