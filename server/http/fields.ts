@@ -170,10 +170,10 @@ export function idField() {
 }
 
 /**
- * An IntegerField with bounds: an integer, or a string of digits (DRF accepts "12"), from min to
- * max. The text is checked before it becomes a number, so a huge string costs nothing.
+ * A number field with bounds: the value's text (a number's own, or a string trimmed) must match
+ * `pattern` before it becomes a number, so a huge or odd string costs nothing; then min to max.
  */
-export function integerField({ min, max }: { min: number; max: number }) {
+function boundedNumberField({ min, max }: { min: number; max: number }, pattern: RegExp, invalid: string, textOf: (value: number) => string) {
   return z.unknown().transform((value, context) => {
     const fail = (message: string) => {
       context.addIssue({ code: 'custom', message })
@@ -181,8 +181,8 @@ export function integerField({ min, max }: { min: number; max: number }) {
     }
     if (value === undefined || value === '') return fail(REQUIRED)
     if (value === null) return fail(NOT_NULL)
-    const text = typeof value === 'number' ? (Number.isInteger(value) ? String(value) : '') : typeof value === 'string' ? value.trim() : ''
-    if (!/^[-+]?\d{1,15}$/.test(text)) return fail('A valid integer is required.')
+    const text = typeof value === 'number' ? textOf(value) : typeof value === 'string' ? value.trim() : ''
+    if (!pattern.test(text)) return fail(invalid)
     const number = Number(text)
     if (number < min) return fail(`Ensure this value is greater than or equal to ${min}.`)
     if (number > max) return fail(`Ensure this value is less than or equal to ${max}.`)
@@ -190,26 +190,13 @@ export function integerField({ min, max }: { min: number; max: number }) {
   })
 }
 
-/**
- * A FloatField with bounds: a finite number, or its text ("12.5"; at most 3 decimals), from min to
- * max. The text is checked first, so a huge or odd string costs nothing.
- */
-export function decimalField({ min, max }: { min: number; max: number }) {
-  return z.unknown().transform((value, context) => {
-    const fail = (message: string) => {
-      context.addIssue({ code: 'custom', message })
-      return z.NEVER
-    }
-    if (value === undefined || value === '') return fail(REQUIRED)
-    if (value === null) return fail(NOT_NULL)
-    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(Math.round(value * 1000) / 1000) : '') : typeof value === 'string' ? value.trim() : ''
-    if (!/^[-+]?\d{1,9}(\.\d{1,3})?$/.test(text)) return fail('A valid number is required.')
-    const number = Number(text)
-    if (number < min) return fail(`Ensure this value is greater than or equal to ${min}.`)
-    if (number > max) return fail(`Ensure this value is less than or equal to ${max}.`)
-    return number
-  })
-}
+/** An IntegerField with bounds: an integer, or a string of digits (DRF accepts "12"), from min to max. */
+export const integerField = (bounds: { min: number; max: number }) =>
+  boundedNumberField(bounds, /^[-+]?\d{1,15}$/, 'A valid integer is required.', (value) => (Number.isInteger(value) ? String(value) : ''))
+
+/** A FloatField with bounds: a finite number, or its text ("12.5"; at most 3 decimals), from min to max. */
+export const decimalField = (bounds: { min: number; max: number }) =>
+  boundedNumberField(bounds, /^[-+]?\d{1,9}(\.\d{1,3})?$/, 'A valid number is required.', (value) => (Number.isFinite(value) ? String(Math.round(value * 1000) / 1000) : ''))
 
 export const TIME_ZONE_MESSAGE = 'Enter a valid time zone.'
 
