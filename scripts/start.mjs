@@ -143,6 +143,8 @@ async function main() {
       DEV_MAILBOX: env.DEV_MAILBOX ?? standIns,
       // The demo pays with the fake Stripe; an operator's Stripe key means real Stripe (decision 0046).
       ...(env.FAKE_STRIPE === undefined && !env.STRIPE_SECRET_KEY && { FAKE_STRIPE: standIns }),
+      // The live classes' meetings come from the fake Zoom; an operator's Zoom app means real Zoom (decision 0058).
+      ...(env.FAKE_ZOOM === undefined && !env.ZOOM_CLIENT_ID && { FAKE_ZOOM: standIns }),
       PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
     }
     say(`starting the embedded provider on ${url}`)
@@ -150,10 +152,11 @@ async function main() {
       isOn(providerEnv.DEV_MAILBOX) && `the development mailbox (${url}dev/mailbox/)`,
       isOn(providerEnv.FAKE_GOOGLE) && 'the fake Google sign-in',
       isOn(providerEnv.FAKE_STRIPE) && "the fake Stripe (Stripe's test cards, PIX paid from its page)",
+      isOn(providerEnv.FAKE_ZOOM) && 'the fake Zoom (the live classes\' meetings)',
     ].filter(Boolean)
     if (on.length > 0 && !operatorProduction) {
       const list = on.length > 1 ? `${on.slice(0, -1).join(', ')} and ${on.at(-1)}` : on[0]
-      say(`demo mode: ${list} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on, DEV_MAILBOX=on or FAKE_STRIPE=on.`)
+      say(`demo mode: ${list} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on, DEV_MAILBOX=on, FAKE_STRIPE=on or FAKE_ZOOM=on.`)
     }
     const provider = dev
       ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)

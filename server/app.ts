@@ -31,6 +31,9 @@ import { registerFakeGoogleRoutes } from './routes/fake-google'
 import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
 import { registerFakeStripeRoutes } from './routes/fake-stripe'
 import { registerFakeStripePageRoutes } from './routes/fake-stripe-pages'
+import { registerFakeZoomRoutes } from './routes/fake-zoom'
+import { registerLiveClassRoutes } from './routes/live-classes'
+import { createZoomClient } from './zoom/client'
 import { registerGoogleAuthRoutes } from './routes/google-auth'
 import { registerHabitRoutes } from './routes/habits'
 import { registerHealthRoutes } from './routes/health'
@@ -53,7 +56,7 @@ export type ProviderAppOptions = {
   config: ProviderConfig
   clock?: Clock
   log?: Logger
-  /** Used to reach Google (its JWKS, OAuth and Calendar) and Stripe. Defaults to global fetch, served in-process for our own URLs. */
+  /** Used to reach Google (its JWKS, OAuth and Calendar), Stripe and Zoom. Defaults to global fetch, served in-process for our own URLs. */
   fetch?: typeof fetch
   /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
   mailSender?: MailSender
@@ -65,7 +68,7 @@ const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
 const MAX_BODY_BYTES = 5 * 1024 * 1024
 // Paths that are not part of the provider API (the fake Stripe's API is /v1/): never delayed by PROVIDER_DELAY_MS.
-const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/media/']
+const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/media/']
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
@@ -112,6 +115,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),
     tokenSealer: createTokenSealer(config.jwtSecret),
     stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
+    zoom: createZoomClient(config.zoom, { fetch: fetchOverride ?? loopbackFetch, clock }),
     fakeStripeWebhooks:
       config.fakeStripe && config.stripe.webhookSecret
         ? createWebhookSender({
@@ -191,11 +195,13 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerContactRoutes(api, services)
   registerMediaRoutes(api, services)
   registerCourseRoutes(api, services)
+  registerLiveClassRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)
   if (config.fakeGoogle) {
     registerFakeGoogleRoutes(api, services)
     registerFakeGoogleCalendarRoutes(api, services)
   }
+  if (config.fakeZoom && config.zoom) registerFakeZoomRoutes(api, services)
   if (config.fakeStripe) {
     registerFakeStripeRoutes(api, services)
     registerFakeStripePageRoutes(api, services)

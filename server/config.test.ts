@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeSmtpUrl, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, loadConfig, parseRate, startupWarnings } from './config'
+import { ConfigError, describeSmtpUrl, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, FAKE_ZOOM_CLIENT_ID, loadConfig, parseRate, startupWarnings } from './config'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -371,5 +371,36 @@ describe('Stripe (FAKE_STRIPE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_
   it('takes the API URL, the webhook URL and the duplicate share from the environment', () => {
     const config = loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111/', FAKE_STRIPE_WEBHOOK_URL: 'http://127.0.0.1:9/hook/', FAKE_STRIPE_DUPLICATE_PERCENT: '0' })
     expect(config.stripe).toMatchObject({ apiUrl: 'http://127.0.0.1:12111', fakeWebhookUrl: 'http://127.0.0.1:9/hook/', fakeWebhookDuplicatePercent: 0 })
+  })
+})
+
+describe('Zoom (FAKE_ZOOM, ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET, ZOOM_API_URL, ZOOM_OAUTH_URL)', () => {
+  const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
+  const real = { ZOOM_ACCOUNT_ID: 'acct', ZOOM_CLIENT_ID: 'client', ZOOM_CLIENT_SECRET: 'secret' }
+
+  it('uses the fake in development, at the provider’s own address, and nothing in production by default', () => {
+    expect(loadConfig({ PROVIDER_PUBLIC_URL: 'http://p.test' })).toMatchObject({
+      fakeZoom: true,
+      zoom: { clientId: FAKE_ZOOM_CLIENT_ID, apiUrl: 'http://p.test/fake-zoom/v2', oauthUrl: 'http://p.test/fake-zoom/oauth/token' },
+    })
+    expect(loadConfig(production)).toMatchObject({ fakeZoom: false, zoom: undefined })
+    expect(startupWarnings(loadConfig(production))).toEqual([])
+  })
+
+  it('uses real Zoom when its app is named, and warns of the fake named in production', () => {
+    expect(loadConfig({ ...production, ...real })).toMatchObject({
+      fakeZoom: false,
+      zoom: { accountId: 'acct', clientId: 'client', clientSecret: 'secret', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
+    })
+    expect(loadConfig(real)).toMatchObject({ fakeZoom: false })
+    const config = loadConfig({ ...production, FAKE_ZOOM: 'on' })
+    expect(config.fakeZoom).toBe(true)
+    expect(startupWarnings(config)).toEqual([expect.stringMatching(/^FAKE_ZOOM is on with NODE_ENV=production/)])
+  })
+
+  it('refuses half an app and bad addresses, never echoing the secret', () => {
+    const problems = problemsOf({ ZOOM_CLIENT_ID: 'client', ZOOM_CLIENT_SECRET: 'hush-hush', ZOOM_API_URL: 'api.zoom.us', FAKE_ZOOM: 'maybe' })
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET go together/), expect.stringMatching(/^ZOOM_API_URL/), expect.stringMatching(/^FAKE_ZOOM/)]))
+    expect(problems.join('\n')).not.toContain('hush-hush')
   })
 })

@@ -54,6 +54,13 @@ export type ProviderConfig = {
     calendarApiUrl: string
   }
   fakeGoogle: boolean
+  /** The embedded fake Zoom (/fake-zoom/) is mounted, and the Zoom client points at it (decision 0058). */
+  fakeZoom: boolean
+  /**
+   * Zoom's server-to-server OAuth app the live classes' meetings are made with (decision 0058);
+   * undefined when there is neither an app nor the fake (joining a class then answers 503).
+   */
+  zoom: { accountId: string; clientId: string; clientSecret: string; apiUrl: string; oauthUrl: string } | undefined
   /** The embedded fake Stripe (/v1/ and /fake-stripe/) is mounted, and the Stripe client points at it (decision 0046). */
   fakeStripe: boolean
   stripe: {
@@ -122,6 +129,12 @@ const GOOGLE_API_URL = 'https://www.googleapis.com'
 /** The fake Google's client secret (scripts/start.mjs gives the app the same one). */
 const FAKE_GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
 const STRIPE_API_URL = 'https://api.stripe.com'
+const ZOOM_API_URL = 'https://api.zoom.us/v2'
+const ZOOM_OAUTH_URL = 'https://zoom.us/oauth/token'
+/** The fake Zoom's server-to-server app, unless ZOOM_* name others. */
+export const FAKE_ZOOM_ACCOUNT_ID = 'innera-fake-zoom-account'
+export const FAKE_ZOOM_CLIENT_ID = 'innera-fake-zoom-client'
+export const FAKE_ZOOM_CLIENT_SECRET = 'innera-fake-zoom-secret-dev-only'
 /** The key the fake Stripe accepts, and the secret it signs its webhooks with, unless others are given. */
 export const FAKE_STRIPE_SECRET_KEY = 'sk_test_innera_fake_stripe_dev_only'
 export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
@@ -295,6 +308,13 @@ const envSchema = z.object({
   GOOGLE_CALENDAR_API_URL: httpUrl('GOOGLE_CALENDAR_API_URL'),
   FAKE_GOOGLE: flag('FAKE_GOOGLE'),
   FAKE_STRIPE: flag('FAKE_STRIPE'),
+  FAKE_ZOOM: flag('FAKE_ZOOM'),
+  ZOOM_ACCOUNT_ID: z.string().max(100, 'ZOOM_ACCOUNT_ID must be at most 100 characters').optional(),
+  ZOOM_CLIENT_ID: z.string().max(100, 'ZOOM_CLIENT_ID must be at most 100 characters').optional(),
+  // Never echoed in a message.
+  ZOOM_CLIENT_SECRET: z.string().optional(),
+  ZOOM_API_URL: httpUrl('ZOOM_API_URL'),
+  ZOOM_OAUTH_URL: httpUrl('ZOOM_OAUTH_URL'),
   // Neither is ever echoed in a message.
   STRIPE_SECRET_KEY: z
     .string()
@@ -407,6 +427,11 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     problems.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both for Stripe, or neither for no payments')
   }
 
+  // As with Stripe: an operator's Zoom app means real Zoom, unless the fake is named.
+  const zoomNamed = [env.ZOOM_ACCOUNT_ID, env.ZOOM_CLIENT_ID, env.ZOOM_CLIENT_SECRET].filter((value) => value !== undefined && value !== '').length
+  const fakeZoom = parsed.success ? (parsed.data.FAKE_ZOOM ?? (!isProduction && zoomNamed === 0)) : false
+  if (zoomNamed !== 0 && zoomNamed !== 3) problems.push('ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET go together: set all three for Zoom, or none')
+
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
   const values = parsed.data
 
@@ -442,6 +467,17 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       calendarApiUrl: values.GOOGLE_CALENDAR_API_URL ?? (fakeGoogle ? fakeGoogleBase : GOOGLE_API_URL),
     },
     fakeGoogle,
+    fakeZoom,
+    zoom:
+      zoomNamed === 3 || fakeZoom
+        ? {
+            accountId: values.ZOOM_ACCOUNT_ID || FAKE_ZOOM_ACCOUNT_ID,
+            clientId: values.ZOOM_CLIENT_ID || FAKE_ZOOM_CLIENT_ID,
+            clientSecret: values.ZOOM_CLIENT_SECRET || FAKE_ZOOM_CLIENT_SECRET,
+            apiUrl: values.ZOOM_API_URL ?? (fakeZoom ? `${providerPublicUrl}/fake-zoom/v2` : ZOOM_API_URL),
+            oauthUrl: values.ZOOM_OAUTH_URL ?? (fakeZoom ? `${providerPublicUrl}/fake-zoom/oauth/token` : ZOOM_OAUTH_URL),
+          }
+        : undefined,
     fakeStripe,
     stripe: {
       secretKey: stripeKey ?? (fakeStripe ? FAKE_STRIPE_SECRET_KEY : undefined),
@@ -475,7 +511,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
 /**
  * Lines to log at start about a risky configuration: the development stand-ins switched on
  * explicitly in production (anyone could then sign in as any Google identity, read every
- * e-mail the provider sent, or pay for anything with the fake Stripe's test cards), and a
+ * e-mail the provider sent, pay for anything with the fake Stripe's test cards, or meet in no real
+ * Zoom meeting), and a
  * test-mode Stripe key in production.
  */
 export function startupWarnings(config: ProviderConfig): string[] {
@@ -483,6 +520,7 @@ export function startupWarnings(config: ProviderConfig): string[] {
   const warnings: string[] = []
   if (config.fakeGoogle) warnings.push('FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in as any Google identity through /fake-google/.')
   if (config.devMailbox) warnings.push('DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through /dev/mailbox/.')
+  if (config.fakeZoom) warnings.push('FAKE_ZOOM is on with NODE_ENV=production: live classes get fake meetings from /fake-zoom/, which nobody can join on Zoom.')
   if (config.fakeStripe) warnings.push('FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/.')
   else if (config.stripe.secretKey && STRIPE_TEST_KEY.test(config.stripe.secretKey)) warnings.push('STRIPE_SECRET_KEY is a test-mode key with NODE_ENV=production: no payment is real.')
   return warnings

@@ -3,6 +3,8 @@ import { connectionsDueForSync } from './calendar/connections'
 import { syncCalendar } from './calendar/sync'
 import { autoSyncDueAtOrBefore } from './calendar/sync-freshness'
 import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
+import { dispatchLiveClassReminders, type LiveClassReminderReport } from './live-classes/reminders'
+import { createDueMeetings } from './live-classes/repository'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
@@ -30,6 +32,19 @@ export function reminderTick({ db, clock, config, log }: Services): Promise<Disp
 /** Habit reminders due now into the outbox (issue 14), once per habit and day. */
 export function habitReminderTick({ db, clock, config }: Services): Promise<HabitReminderReport> {
   return dispatchHabitReminders(db, { now: clock(), appPublicUrl: config.appPublicUrl })
+}
+
+export type LiveClassTickReport = LiveClassReminderReport & { meetings: { created: number; failed: number } }
+
+/**
+ * The live classes (decision 0058): Zoom meetings for classes starting within 48 hours that have
+ * none yet (else the first join makes it), and the reminders due 24 hours and 15 minutes before,
+ * into the outbox once each.
+ */
+export async function liveClassTick(services: Services): Promise<LiveClassTickReport> {
+  const meetings = await createDueMeetings(services)
+  const reminders = await dispatchLiveClassReminders(services.db, { now: services.clock(), appPublicUrl: services.config.appPublicUrl })
+  return { ...reminders, meetings }
 }
 
 /** The outbox through SMTP; nothing without SMTP_URL (the development mailbox shows the table). */
@@ -87,6 +102,7 @@ export function startPeriodicJobs(services: Services): void {
   const { background, config } = services
   background.every('reminders', config.reminderTickMs, () => reminderTick(services))
   background.every('habit reminders', config.reminderTickMs, () => habitReminderTick(services))
+  background.every('live classes', config.reminderTickMs, () => liveClassTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))

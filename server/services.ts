@@ -12,6 +12,7 @@ import type { Throttle } from './http/throttle'
 import type { Logger } from './log'
 import type { MailSender } from './mail/delivery'
 import type { WebhookSender } from './payments/fake-stripe-webhooks'
+import type { ZoomClient } from './zoom/client'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
 export type Services = {
@@ -33,6 +34,8 @@ export type Services = {
   tokenSealer: TokenSealer
   /** The official Stripe SDK at STRIPE_API_URL (the fake's with FAKE_STRIPE); undefined when payments are off. */
   stripe: Stripe | undefined
+  /** Zoom's meetings API at ZOOM_API_URL (the fake's with FAKE_ZOOM), for the live classes. */
+  zoom: ZoomClient
   /** With FAKE_STRIPE: the fake's webhook sender (payments/fake-stripe-webhooks.ts). */
   fakeStripeWebhooks: WebhookSender | undefined
 }

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '#server/testing/harness.ts'
 import type { Database, DatabaseHandle } from './client'
 import { findMigrationsDir } from './client'
-import { courses, groups, lessons, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
+import { courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
 import { seedDatabase } from './seed'
 
 async function tableCounts(db: Database) {
-  const countOf = async (table: typeof users | typeof groups | typeof pillars | typeof userGroups | typeof professionalPatients | typeof professionalProfiles | typeof products | typeof courses | typeof lessons) =>
+  const countOf = async (table: typeof users | typeof groups | typeof pillars | typeof userGroups | typeof professionalPatients | typeof professionalProfiles | typeof products | typeof courses | typeof lessons | typeof liveClasses) =>
     Number((await db.select({ n: count() }).from(table))[0]!.n)
   return {
     users: await countOf(users),
@@ -19,6 +19,7 @@ async function tableCounts(db: Database) {
     products: await countOf(products),
     courses: await countOf(courses),
     lessons: await countOf(lessons),
+    liveClasses: await countOf(liveClasses),
   }
 }
 
@@ -33,12 +34,12 @@ function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): 
 
   it('seeds once: running the seed again creates nothing and resets nothing', async () => {
     const before = await tableCounts(handle.db)
-    expect(before).toEqual({ users: 7, groups: 3, pillars: 6, memberships: 7, careLinks: 3, profiles: 4, products: 16, courses: 4, lessons: 12 })
+    expect(before).toEqual({ users: 7, groups: 3, pillars: 6, memberships: 7, careLinks: 3, profiles: 4, products: 16, courses: 4, lessons: 12, liveClasses: 12 })
     await client(testApp(handle.db)).patch('/users/4/', { first_name: 'Renamed' }, {
       token: (await client(testApp(handle.db)).login('admin@innera.local')).access,
     })
-    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, profiles: 0, questions: 0, products: 0, courses: 0, lessons: 0 })
-    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, profiles: 0, questions: 0, products: 0, courses: 0, lessons: 0 })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, profiles: 0, questions: 0, products: 0, courses: 0, lessons: 0, liveClasses: 0 })
+    expect(await seedDatabase(handle.db)).toEqual({ groups: 0, pillars: 0, users: 0, careLinks: 0, profiles: 0, questions: 0, products: 0, courses: 0, lessons: 0, liveClasses: 0 })
     expect(await tableCounts(handle.db)).toEqual(before)
     const { access } = await client(testApp(handle.db)).login('paciente@innera.local')
     expect((await client(testApp(handle.db)).get('/users/me/', { token: access })).json.first_name).toBe('Renamed')

@@ -5,8 +5,9 @@ import { groups, pillars, products, professionalPatients, professionalProfiles, 
 import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS, PRODUCTS } from './seed-data'
 import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
 import { readLessonManifest, seedCourses } from '#server/courses/seed.ts'
+import { seedLiveClasses } from '#server/live-classes/seed.ts'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number }
+export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number; liveClasses: number }
 
 let demoPasswordHash: Promise<string> | undefined
 
@@ -90,6 +91,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     questions: await seedQuestionnaire(db),
     products: await seedProducts(db),
     ...(await seedCourses(db, await readLessonManifest())),
+    liveClasses: await seedLiveClasses(db),
   }
 }
 

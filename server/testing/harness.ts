@@ -77,7 +77,8 @@ async function schemaFingerprint(): Promise<string> {
   const dbDir = fileURLToPath(new URL('../db/', import.meta.url))
   for (const file of readdirSync(dbDir).filter((name) => /^(seed.*|schema)\.ts$/.test(name)).sort()) hash.update(readFileSync(join(dbDir, file)))
   // The courses' seed: their text, and the lessons' manifest beside the videos.
-  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json']) {
+  // The live classes' seed (their patterns; the dates follow the day the snapshot is made).
+  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json', '../live-classes/seed.ts']) {
     const path = fileURLToPath(new URL(file, import.meta.url))
     if (existsSync(path)) hash.update(readFileSync(path))
   }
@@ -229,6 +230,9 @@ const RESETTABLE_TABLES = [
   'consultation_credits',
   'purchase_refunds',
   'subscriptions',
+  'live_classes',
+  'live_class_seats',
+  'fake_zoom_meetings',
 ]
 
 /**
