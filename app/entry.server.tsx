@@ -5,7 +5,7 @@ import { type EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { renderToPipeableStream } from 'react-dom/server'
 import { getEnv } from './env.server.ts'
-import { documentContentSecurityPolicy } from './http/security.server.ts'
+import { documentContentSecurityPolicy, formActionOriginsOf } from './http/security.server.ts'
 import { timeStage, timeStageAsync } from './http/stage-costs.server.ts'
 import { languageOf, translationsFor } from './i18n/i18next.server.ts'
 import { TranslationsProvider } from './i18n/react.tsx'
@@ -42,8 +42,8 @@ export default async function handleRequest(request: Request, responseStatusCode
               nonce,
               development: env.NODE_ENV === 'development',
               // The sign-in form's redirect to Google's consent page is a form navigation too, and so
-              // is the checkout's redirect to the card payment's page.
-              formActionOrigins: [...(env.GOOGLE_CLIENT_ID ? [new URL(env.GOOGLE_AUTHORIZATION_URL).origin] : []), new URL(env.PAYMENT_PAGES_URL).origin],
+              // are the checkout's redirect to the card payment's page and a live class's to its meeting.
+              formActionOrigins: formActionOriginsOf(env),
             }),
           )
           responseHeaders.append('Vary', 'Cookie, Accept-Language, Accept-Encoding')

@@ -47,6 +47,7 @@ const signedInPages: SignedInPage[] = [
   { who: 'paciente', path: '/assinaturas', ownCall: '/subscriptions/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Minhas assinaturas' }) },
   { who: 'paciente', path: '/meus-produtos', ownCall: '/products/my-products/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Meus produtos' }) },
   { who: 'paciente', path: '/cursos', ownCall: '/videos/courses/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Cursos' }) },
+  { who: 'paciente', path: '/aulas-ao-vivo', ownCall: '/products/zoom/sessions/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Aulas ao vivo' }) },
   // The wizard's first step: its heading is the step's pillar, its answers radio buttons.
   // The questionnaire's definition is kept by the app once read (it is the same for everyone and
   // versioned), so the wizard stays usable, answers and all, while the provider is unreachable.

@@ -134,6 +134,11 @@ export function utcOffset(instant: string | Date, timeZone: string, language: La
   return zonePart(timeOf(instant), timeZone, language, 'shortOffset')
 }
 
+/** A time zone's name as people say it ("Horário Padrão de Brasília", "Western European Time"). */
+export function timeZoneName(timeZone: string, language: Language, at: string | Date): string {
+  return zonePart(timeOf(at), timeZone, language, 'longGeneric')
+}
+
 /** A time zone as a person recognises it: "Horário da Europa Ocidental (Lisbon, GMT+1)". */
 export function timeZoneLabel(timeZone: string, language: Language, at: string | Date): string {
   const instant = timeOf(at)

@@ -1,10 +1,13 @@
+import { timeZoneName } from '#app/domain/appointments.ts'
 import { courseStage } from '#app/domain/courses.ts'
 import { type Language } from '#app/i18n/config.ts'
+import { type LiveClass } from '#app/provider/class-schemas.ts'
 import { type Course } from '#app/provider/course-schemas.ts'
 import { type OwnedProduct } from '#app/provider/product-schemas.ts'
 import { type Subscription } from '#app/provider/subscription-schemas.ts'
 import { type Pillar } from '#app/provider/schemas.ts'
 import { productView } from '#app/utils/product-views.server.ts'
+import { classTime } from './live-classes.server.ts'
 import { subscriptionView } from './subscription.server.ts'
 
 /**
@@ -13,11 +16,20 @@ import { subscriptionView } from './subscription.server.ts'
  * consultations left (a used-up one is left out); subscriptions that ended are on /assinaturas.
  * Courses (decision 0057) are those the user has or started, with their progress and where to go
  * on; without that list (`courses` null: the provider failed) the courses bought, as products.
+ * The live classes (decision 0058) the user has a seat in, soonest first, when in their zone;
+ * without that list (the provider failed) the section is left out.
  */
 export function myProductsView(
   owned: readonly OwnedProduct[],
   subscriptions: readonly Subscription[],
-  { language, pillars, now, courses = null }: { language: Language; pillars: readonly Pillar[]; now: number; courses?: readonly Course[] | null },
+  {
+    language,
+    pillars,
+    now,
+    courses = null,
+    liveClasses = null,
+    timeZone = 'America/Sao_Paulo',
+  }: { language: Language; pillars: readonly Pillar[]; now: number; courses?: readonly Course[] | null; liveClasses?: readonly LiveClass[] | null; timeZone?: string },
 ) {
   const day = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'America/Sao_Paulo' })
   const view = (item: OwnedProduct) => ({
@@ -49,6 +61,12 @@ export function myProductsView(
     packages: of('consultation_credits')
       .filter((item) => (item.credits?.remaining ?? 0) > 0)
       .map((item) => ({ ...view(item), remaining: item.credits!.remaining, total: item.credits!.total, professionalId: item.credits!.professional_id })),
+    liveClasses: (liveClasses ?? []).map((cls) => ({
+      id: cls.id,
+      name: cls.title[language],
+      href: `/aulas-ao-vivo/${cls.id}`,
+      when: `${classTime(cls, timeZone, language)} (${timeZoneName(timeZone, language, cls.starts_at)})`,
+    })),
     subscriptions: subscriptions.filter((item) => item.status !== 'ended').map((item) => subscriptionView(item, language)),
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { documentContentSecurityPolicy, isCrossSiteWrite } from './security.server'
+import { documentContentSecurityPolicy, formActionAllows, formActionOriginsOf, isCrossSiteWrite } from './security.server'
 
 describe('isCrossSiteWrite', () => {
   const base = { host: 'innera.example', secFetchSite: undefined }
@@ -35,5 +35,22 @@ describe('documentContentSecurityPolicy', () => {
   test('lets forms continue to the sign-in provider', () => {
     const csp = documentContentSecurityPolicy({ nonce: 'n', development: false, formActionOrigins: ['https://accounts.google.com'] })
     expect(csp).toContain("form-action 'self' https://accounts.google.com")
+  })
+})
+
+describe('form-action origins', () => {
+  const origins = formActionOriginsOf({ GOOGLE_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth', PAYMENT_PAGES_URL: 'http://127.0.0.1:8000/' })
+  test('the payment pages (the demo provider, its fake Zoom too) and Zoom’s hosts; Google only when sign-in is on', () => {
+    expect(origins).toEqual(['http://127.0.0.1:8000', 'https://zoom.us', 'https://*.zoom.us'])
+    expect(formActionOriginsOf({ GOOGLE_CLIENT_ID: 'id', GOOGLE_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth', PAYMENT_PAGES_URL: 'https://checkout.stripe.com' })).toContain('https://accounts.google.com')
+  })
+  test('a redirect after a post may go to those, and nowhere else', () => {
+    expect(formActionAllows('http://127.0.0.1:8000/fake-zoom/j/1?pwd=x', origins)).toBe(true)
+    expect(formActionAllows('https://us06web.zoom.us/j/123?pwd=x', origins)).toBe(true)
+    expect(formActionAllows('https://zoom.us/j/123', origins)).toBe(true)
+    expect(formActionAllows('https://evilzoom.us/j/1', origins)).toBe(false)
+    expect(formActionAllows('http://us06web.zoom.us/j/1', origins)).toBe(false)
+    expect(formActionAllows('javascript:alert(1)', origins)).toBe(false)
+    expect(formActionAllows('not a url', origins)).toBe(false)
   })
 })

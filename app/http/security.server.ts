@@ -40,6 +40,32 @@ export function documentContentSecurityPolicy({
     .join('; ')
 }
 
+/**
+ * Where a form's navigation may end besides this site (the CSP's form-action, which browsers also
+ * apply to the redirects after a post): Google's consent page, the card payment's page, and the
+ * live classes' meetings at Zoom (decision 0058; the demo's fake Zoom is the provider, as the fake
+ * payment pages are).
+ */
+export function formActionOriginsOf(env: { GOOGLE_CLIENT_ID?: string; GOOGLE_AUTHORIZATION_URL: string; PAYMENT_PAGES_URL: string }): string[] {
+  return [...(env.GOOGLE_CLIENT_ID ? [new URL(env.GOOGLE_AUTHORIZATION_URL).origin] : []), new URL(env.PAYMENT_PAGES_URL).origin, 'https://zoom.us', 'https://*.zoom.us']
+}
+
+/** Whether a post may redirect to `url` under those origins (a `https://*.host` one allows its subdomains). */
+export function formActionAllows(url: string, origins: readonly string[]): boolean {
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch {
+    return false
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') return false
+  return origins.some((origin) => {
+    const wildcard = /^(https?:)\/\/\*\.(.+)$/.exec(origin)
+    if (wildcard) return target.protocol === wildcard[1] && target.hostname.endsWith(`.${wildcard[2]}`)
+    return target.origin === origin
+  })
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**

@@ -3,6 +3,8 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { type MyProductsView, myProductsView } from '#app/forms/my-products.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { listMyLiveClasses } from '#app/provider/classes.server.ts'
 import { listCourses } from '#app/provider/courses.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { listOwnedProducts } from '#app/provider/products.server.ts'
@@ -20,23 +22,25 @@ export const handle = { i18n: ['shop', 'courses'] }
 /**
  * My products (`/meus-produtos`, docs/product.md §2): everything the user has, from its purchases
  * (courses, programs, digital materials with their download, consultations left of a package) and
- * its live subscriptions, and the courses it has or started with their progress (decision 0057).
- * Three provider calls, in parallel; without the courses' the page shows the courses bought.
+ * its live subscriptions, the courses it has or started with their progress (decision 0057), and
+ * the live classes it has a seat in (decision 0058). Four provider calls, in parallel; without
+ * the courses' the page shows the courses bought, without the classes' no classes.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request)
-  const [t, language, owned, subscriptions, pillars, courses] = await Promise.all([
+  const { auth, user } = await requireUser(request)
+  const [t, language, owned, subscriptions, pillars, courses, liveClasses] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     listOwnedProducts(auth).catch(errorResponseFor),
     listSubscriptions(auth).catch(errorResponseFor),
     pillarsForDisplay().catch(errorResponseFor),
     listCourses(auth, { mine: true }).catch(orNull),
+    listMyLiveClasses(auth).catch(orNull),
   ])
   return data(
     {
       meta: { title: `${t('myProducts.title')} · Innera`, description: t('myProducts.lead') },
-      products: myProductsView(owned.results, subscriptions.results, { language, pillars, now: Date.now(), courses: courses?.results ?? null }),
+      products: myProductsView(owned.results, subscriptions.results, { language, pillars, now: Date.now(), courses: courses?.results ?? null, liveClasses: liveClasses?.results ?? null, timeZone: timeZoneOr(user.time_zone) }),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -95,6 +99,21 @@ function Sections({ products }: { products: MyProductsView }) {
   const key = (item: { purchaseId: number; id: number }) => `${item.purchaseId}-${item.id}`
   return (
     <>
+      <Section id="my-live-classes" title={t('myProducts.liveClasses')} items={products.liveClasses}>
+        {(item) => (
+          <Owned
+            key={item.id}
+            name={item.name}
+            note={item.when}
+            action={
+              <Link to={item.href} className="btn-secondary">
+                {t('myProducts.openClass')}
+                <span className="sr-only">: {item.name}</span>
+              </Link>
+            }
+          />
+        )}
+      </Section>
       <Section id="my-subscriptions" title={t('myProducts.subscriptions')} items={products.subscriptions}>
         {(subscription) => (
           <li key={subscription.id} className="py-3">

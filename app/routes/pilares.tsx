@@ -6,6 +6,7 @@ import { type SelectionMode, choose, initialSelection, reset } from '#app/domain
 import { PILLAR_ORDER, inPillarOrder, positionOf } from '#app/domain/pillars.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
+import { listLiveClasses } from '#app/provider/classes.server.ts'
 import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { listPillars } from '#app/provider/pillars.server.ts'
@@ -38,18 +39,27 @@ async function coursePillarsFor(request: Request): Promise<string[]> {
   return pillars?.filter((item) => item.courses_count > 0).map((item) => item.pillar) ?? []
 }
 
+/** The pillars that have upcoming live classes (decision 0058), for a signed-in user only, as with the courses. */
+async function liveClassPillarsFor(request: Request): Promise<string[]> {
+  const auth = await getAuth(request)
+  if (!auth.isSignedIn) return []
+  const classes = await listLiveClasses(auth, { pageSize: 100 }).catch(orNull)
+  return [...new Set(classes?.results.map((item) => item.pillar) ?? [])]
+}
+
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['pillars'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const mode = modeOf(new URL(request.url).searchParams.get('mode'))
-  const [t, locale, pillars, cookies, latest, withCourses] = await Promise.all([
+  const [t, locale, pillars, cookies, latest, withCourses, withLiveClasses] = await Promise.all([
     getFixedT(request, 'pillars'),
     i18nServer().getLocale(request),
     listPillars().catch(errorResponseFor),
     readPillarCookies(request),
     latestForPatient(request),
     coursePillarsFor(request),
+    liveClassPillarsFor(request),
   ])
   // Signed-in patients: the completed pillars mirror the provider's latest result (docs/product.md §3).
   const completed = latest ? Object.keys(latest.scores) : cookies.completed
@@ -65,6 +75,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: pillar.name[lng] ?? pillar.name.en,
       description: pillar.description[lng] ?? pillar.description.en,
       hasCourses: withCourses.includes(pillar.slug),
+      hasLiveClasses: withLiveClasses.includes(pillar.slug),
     })),
   })
 }
@@ -143,6 +154,11 @@ export default function PillarSelection() {
                 {pillar.hasCourses ? (
                   <Link to={`/cursos?pilar=${pillar.slug}`} className="link">
                     {t('coursesLink', { pillar: pillar.name })}
+                  </Link>
+                ) : null}
+                {pillar.hasLiveClasses ? (
+                  <Link to={`/aulas-ao-vivo?pilar=${pillar.slug}`} className="link">
+                    {t('liveClassesLink', { pillar: pillar.name })}
                   </Link>
                 ) : null}
               </p>

@@ -6,7 +6,7 @@ export type MemberNavItem = { to: string; key: string; end?: boolean }
 /**
  * The signed-in areas each role gets, in the order they are shown. Only pages that exist are
  * listed (no dead links): each feature adds its entry when it lands (appointments, courses,
- * habits and purchases for patients; schedule, availability and calendar for professionals).
+ * habits, live classes and purchases for patients; schedule, availability and calendar for professionals).
  */
 const AREAS: Record<Role, readonly MemberNavItem[]> = {
   paciente: [
@@ -15,6 +15,7 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/meu-programa', key: 'memberNav.program' },
     { to: '/habitos', key: 'memberNav.habits' },
     { to: '/cursos', key: 'memberNav.courses' },
+    { to: '/aulas-ao-vivo', key: 'memberNav.liveClasses' },
     { to: '/consultas', key: 'memberNav.appointments' },
     { to: '/solucoes', key: 'memberNav.solutions' },
   ],
@@ -26,6 +27,8 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/agenda/calendario', key: 'memberNav.calendar' },
     // Professionals watch every course: they recommend them to their patients (decision 0057).
     { to: '/cursos', key: 'memberNav.courses' },
+    // Professionals teach the live classes (decision 0058): theirs open as host from this list.
+    { to: '/aulas-ao-vivo', key: 'memberNav.liveClasses' },
   ],
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },

@@ -37,6 +37,9 @@ export const defaultHandlers = [
   // The pillars with courses beside /pilares, /meu-programa and the courses of /meus-produtos (decision 0057): none unless a test says otherwise.
   http.get(providerUrl('/videos/courses/pillars/'), () => HttpResponse.json([])),
   http.get(providerUrl('/videos/courses/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
+  // The live classes of /aulas-ao-vivo and the seats of /meus-produtos (decision 0058): none unless a test says otherwise.
+  http.get(providerUrl('/products/zoom/sessions/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
+  http.get(providerUrl('/products/sessions/upcoming/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
   // Signing in merges the carts (decision 0047): the account's is empty unless a test says otherwise.
   http.get(providerUrl('/cart/'), () => HttpResponse.json({ items: [], updated_at: null })),
 ]

@@ -1,0 +1,95 @@
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { CLASSES_PAGE_SIZE, classesFor, groupByDay, liveClassView, readClassQuery } from '#app/forms/live-classes.server.ts'
+import { pillarNamesOf } from '#app/forms/courses.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
+import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
+import { errorResponseFor } from '#app/provider/responses.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
+import { LiveClassCard } from '#app/ui/classes/class-parts.tsx'
+import { Pagination, SelectFilter } from '#app/ui/list-controls.tsx'
+import { pageMeta } from '#app/utils/meta.ts'
+
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['classes'] }
+
+/**
+ * The live classes (`/aulas-ao-vivo`, decision 0058): signed in, the upcoming classes by day in
+ * the user's zone, `?pilar=` from a GET form that works without JavaScript (an unknown pillar shows
+ * them all), the provider's pages beyond the first. One provider call (the classes); the pillars'
+ * names from the process's copy (decision 0030).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { auth, user } = await requireUser(request)
+  const query = readClassQuery(new URL(request.url))
+  const [t, language, pillars, classes] = await Promise.all([
+    getFixedT(request, 'classes'),
+    languageOf(request),
+    pillarsForDisplay().catch(() => []),
+    classesFor(auth, query).catch(errorResponseFor),
+  ])
+  const pillarNames = pillarNamesOf(pillars, language)
+  const timeZone = timeZoneOr(user.time_zone)
+  const now = new Date()
+  const views = classes.page.results.map((cls) => liveClassView(cls, { language, timeZone, pillarNames, now }))
+  return data(
+    {
+      meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
+      pilar: classes.filtered ? query.pilar : '',
+      pillars: pillars.map((pillar) => ({ value: pillar.slug, label: pillarNames[pillar.slug] ?? pillar.slug })),
+      count: classes.page.count,
+      page: query.page,
+      pageSize: CLASSES_PAGE_SIZE,
+      days: groupByDay(views, language),
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
+
+export default function LiveClassesPage() {
+  const { pilar, pillars, count, page, pageSize, days } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('classes')
+  return (
+    <main id="main" className="container-page py-10">
+      <h1 className="text-3xl font-bold">{t('list.title')}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
+      <Form method="get" role="search" aria-label={t('list.filters')} className="mt-6 flex flex-wrap items-end gap-3">
+        <SelectFilter key={pilar} name="pilar" label={t('list.pillar')} defaultValue={pilar} allLabel={t('list.allPillars')} options={pillars} />
+        <button type="submit" className="btn-primary">
+          {t('list.apply')}
+        </button>
+        {pilar ? (
+          <Link to="/aulas-ao-vivo" className="btn-secondary">
+            {t('list.clear')}
+          </Link>
+        ) : null}
+      </Form>
+      <p className="mt-6 text-muted" role="status">
+        {t('list.count', { count })}
+      </p>
+      {days.length === 0 ? (
+        <p className="mt-4 rounded-2xl bg-white p-6">{t('list.empty')}</p>
+      ) : (
+        days.map((day) => (
+          <section key={day.day} aria-labelledby={`day-${day.day}`} className="mt-8">
+            <h2 id={`day-${day.day}`} className="text-2xl font-semibold first-letter:uppercase">
+              {day.title}
+            </h2>
+            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid={`classes-${day.day}`}>
+              {day.classes.map((cls) => (
+                <li key={cls.id}>
+                  <LiveClassCard cls={cls} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+      <Pagination count={count} page={page} pageSize={pageSize} />
+    </main>
+  )
+}
