@@ -25,6 +25,7 @@ import { measureFirstLoadJs } from './js-size.mjs'
 import { measureLighthouse } from './lighthouse.mjs'
 import { measureStageCosts, measureThroughput, memoryTrend } from './throughput.mjs'
 import { measureWaterfall } from './waterfall.mjs'
+import { prepareVideoRange, VIDEO_RANGE } from './video-range.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 import { measureWebhooks } from './webhooks.mjs'
 
@@ -47,9 +48,11 @@ const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 200)
 /** Where the instances' provider keeps its data: unset, PGlite in memory; else a PostgreSQL server. */
 const databaseServer = process.env.BENCH_DATABASE_URL || undefined
 /** First-load JavaScript goals, as multiples of the bare Remix app's (issue 11). */
-const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35, catalogue: 1.25, product: 1.25 }
+const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35, catalogue: 1.25, product: 1.25, lesson: 1.25 }
 /** A product of the seeded catalogue (issue 24: the catalogue and product pages are measured too). */
 const PRODUCT_PATH = '/produto/1'
+/** A lesson of the seeded courses, a free preview any patient plays (issue 25: the lesson page is measured too). */
+const LESSON_PATH = '/aula/1'
 const JS_PAGES = Object.keys(JS_GOALS)
 /** The app as production runs it (npm start, the container): its heap capped. */
 const APP_NODE_ARGS = appNodeArgs()
@@ -158,6 +161,7 @@ async function measureAll(buildDir) {
             { name: 'dashboard', path: '/dashboard', cookie },
             { name: 'catalogue', path: '/solucoes' },
             { name: 'product', path: PRODUCT_PATH },
+            { name: 'lesson', path: LESSON_PATH, cookie: await signIn(instance.baseURL, PATIENT) },
           ],
         })
         const ratio = (bytes, of) => Math.round((bytes / of) * 1000) / 1000
@@ -241,6 +245,19 @@ async function measureAll(buildDir) {
         const toFloor = (runResult) => Math.round((runResult.requestsPerSecond / median.floor.requestsPerSecond) * 1000) / 1000
         row('throughput /bench/bare / the bare Remix app', toFloor(bare).toFixed(3), '>= 0.6', toFloor(bare) >= 0.6)
         row('throughput /dashboard / the bare Remix app', toFloor(dashboard).toFixed(3), '>= 0.45', toFloor(dashboard) >= 0.45)
+        // Issue 25: a 1 MB range of a video, through the app's /media proxy and the provider's
+        // signed lesson media, beside the floor serving the same bytes as a static file.
+        log(`a 1 MB video range: the floor's static file, then /media/lessons signed, ${durationSeconds} s each…`)
+        const video = prepareVideoRange({ buildDir, floorDir: floorBuild.dir })
+        const rangeConnections = Math.min(connections, 10)
+        const floorRange = await measureThroughput({ url: `${floor.baseURL}${video.floorPath}`, headers: { Range: VIDEO_RANGE }, connections: rangeConnections, durationSeconds, pids: { floor: floor.pid } })
+        const appRange = await measureThroughput({ url: `${instance.baseURL}${video.appPath}`, headers: { Range: VIDEO_RANGE }, connections: rangeConnections, durationSeconds, pids })
+        const rangeRatio = Math.round((appRange.requestsPerSecond / floorRange.requestsPerSecond) * 1000) / 1000
+        results.measurements.videoRange = { floor: floorRange, app: appRange, ratioToFloor: rangeRatio }
+        const mbps = (r) => `${(r.bytesPerSecond / 2 ** 20).toFixed(0)} MiB/s`
+        row('1 MB video range, the bare Remix app (static file)', `${describeRun(floorRange)}; ${mbps(floorRange)}`)
+        row('1 MB video range, /media/lessons (app proxy + provider, signed)', `${describeRun(appRange)}; ${mbps(appRange)}; ${rangeRatio.toFixed(3)} x the floor`)
+
         log('cost per request, stage by stage: 400 sequential requests each to /bench/bare and /dashboard…')
         const costs = {
           bare: await measureStageCosts({ baseURL: instance.baseURL, path: '/bench/bare', appPid: instance.appPid }),
@@ -279,13 +296,14 @@ async function measureAll(buildDir) {
           booking: { path: `/consultas/agendar/${BOOKED_PROFESSIONAL_ID}`, cookie: patient },
           catalogue: { path: '/solucoes', cookie: patient },
           product: { path: PRODUCT_PATH, cookie: patient },
+          lesson: { path: LESSON_PATH, cookie: patient },
         },
         runs,
         delayMs,
       })
       results.measurements.waterfall = waterfall
       results.goals.waterfallRatio = '<= 1.2'
-      const { dashboard, booking, catalogue, product } = waterfall.pages
+      const { dashboard, booking, catalogue, product, lesson } = waterfall.pages
       row(
         `/dashboard TTFB, provider +${delayMs} ms (median of ${runs})`,
         `${dashboard.ttfbMs} ms (round trip ${waterfall.providerRoundTripMs} ms + bare ${waterfall.bareTtfbMs} ms)`,
@@ -298,7 +316,8 @@ async function measureAll(buildDir) {
       )
       row('waterfall ratio booking page (x round trip + the floor)', booking.ratioToFloor.toFixed(3), '<= 1.2', booking.ratioToFloor <= 1.2)
       // Issue 24: the catalogue and a product's page, as the booking page (their calls in parallel).
-      for (const [label, page] of [['catalogue /solucoes', catalogue], [`product page ${PRODUCT_PATH}`, product]]) {
+      // Issue 25: the lesson page.
+      for (const [label, page] of [['catalogue /solucoes', catalogue], [`product page ${PRODUCT_PATH}`, product], [`lesson page ${LESSON_PATH}`, lesson]]) {
         row(`${label} TTFB, provider +${delayMs} ms (median of ${runs})`, `${page.ttfbMs} ms (${page.providerCallsPerRequest.median} calls: ${page.providerCallsPerRequest.paths.join(', ')})`)
         row(`waterfall ratio ${label} (x round trip + the floor)`, page.ratioToFloor.toFixed(3), '<= 1.2', page.ratioToFloor <= 1.2)
       }

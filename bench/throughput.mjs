@@ -26,13 +26,13 @@ const parseCookies = (header) => new Map(header ? header.split('; ').map((pair) 
  * Set-Cookie the app answers with (a refreshed session, the stored user confirmed), so a long run
  * measures what real visitors cost, not one frozen session growing stale.
  */
-function browserLikeRequests(cookie) {
+function browserLikeRequests(cookie, headers = {}) {
   return [
     {
       setupRequest(request, context) {
         context.jar ??= parseCookies(cookie)
-        if (context.jar.size === 0) return request
-        return { ...request, headers: { ...request.headers, cookie: [...context.jar].map(([name, value]) => `${name}=${value}`).join('; ') } }
+        if (context.jar.size === 0) return { ...request, headers: { ...request.headers, ...headers } }
+        return { ...request, headers: { ...request.headers, ...headers, cookie: [...context.jar].map(([name, value]) => `${name}=${value}`).join('; ') } }
       },
       onResponse(_status, _body, context, headers) {
         const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie')
@@ -51,15 +51,16 @@ function browserLikeRequests(cookie) {
 }
 
 /**
- * @param {{ url: string, cookie?: string, connections: number, durationSeconds: number,
+ * @param {{ url: string, cookie?: string, headers?: Record<string, string>, connections: number, durationSeconds: number,
  *   pids?: Record<string, number>, memoryOf?: number }} options `memoryOf`: a PID whose resident
- *   memory is sampled every second of the run (`memoryMiB` in the result).
+ *   memory is sampled every second of the run (`memoryMiB` in the result); `headers`: sent with
+ *   every request (a Range, say).
  */
-export async function measureThroughput({ url, cookie, connections, durationSeconds, pids = {}, memoryOf }) {
+export async function measureThroughput({ url, cookie, headers, connections, durationSeconds, pids = {}, memoryOf }) {
   // Signed in or not, every run goes through the same jar, so the load generator does the same
   // work per request on both sides of a ratio (with a setupRequest, autocannon rebuilds each
   // request; without one it resends a prepared buffer, which made signed-out runs look cheaper).
-  const requests = browserLikeRequests(cookie ?? '')
+  const requests = browserLikeRequests(cookie ?? '', headers)
   // Warm-up: JIT, connection pools, the provider's caches.
   await run({ url, connections: Math.min(10, connections), duration: 2, requests })
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]))
@@ -75,6 +76,7 @@ export async function measureThroughput({ url, cookie, connections, durationSeco
     connections,
     durationSeconds,
     requestsPerSecond: result.requests.average,
+    bytesPerSecond: result.throughput.average,
     requests: result.requests.total,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     errors: result.errors,

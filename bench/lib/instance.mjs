@@ -20,6 +20,9 @@ export { freePort, root }
  * resolves everything from its own location, so build/ with package.json, the migrations and a
  * link to node_modules beside it is enough.
  */
+/** The instances' provider signs with this (bench/video-range.mjs signs media addresses with it too). */
+export const BENCH_JWT_SECRET = 'bench-instance-jwt-secret-that-is-long-enough'
+
 export function snapshotBuild() {
   const dir = mkdtempSync(path.join(tmpdir(), 'innera-build-'))
   cpSync(path.join(root, 'build'), path.join(dir, 'build'), { recursive: true })
@@ -85,7 +88,7 @@ async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs
       PROVIDER_PORT: String(providerPort),
       PROVIDER_HOST: '127.0.0.1',
       PROVIDER_DATA_DIR: 'memory://',
-      PROVIDER_JWT_SECRET: 'bench-instance-jwt-secret-that-is-long-enough',
+      PROVIDER_JWT_SECRET: BENCH_JWT_SECRET,
       PROVIDER_PUBLIC_URL: providerURL.replace(/\/$/, ''),
       APP_PUBLIC_URL: baseURL,
       FAKE_GOOGLE: 'off',
