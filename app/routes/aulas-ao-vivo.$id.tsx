@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { pillarNamesOf } from '#app/forms/courses.server.ts'
 import { classActions, liveClassAction, liveClassView } from '#app/forms/live-classes.server.ts'
@@ -15,6 +14,7 @@ import { ClassBadges, SeatsLeft } from '#app/ui/classes/class-parts.tsx'
 import { LockIcon } from '#app/ui/icons.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
+import { useReloadAt } from '#app/ui/use-reload-at.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['classes'] }
@@ -53,16 +53,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
-
-/** With JavaScript on, a page left open reloads its data when the room opens (within the day). */
-function useReloadAt(delayMs: number | null) {
-  const { revalidate } = useRevalidator()
-  useEffect(() => {
-    if (delayMs === null || delayMs > 24 * 60 * 60 * 1000) return
-    const timer = setTimeout(revalidate, delayMs + 1_000)
-    return () => clearTimeout(timer)
-  }, [delayMs, revalidate])
-}
 
 export default function LiveClassPage() {
   const { cls, actions } = useLoaderData<typeof loader>()
@@ -149,27 +139,15 @@ export default function LiveClassPage() {
             {actions.fullNote ? <p className="mt-3">{t('class.fullNote')}</p> : null}
             {actions.join || actions.host ? <p className="mt-3">{t('class.open')}</p> : null}
             <div className="mt-4 flex flex-wrap gap-3">
-              {actions.reserve ? (
-                <Form method="post">
-                  <button type="submit" name="intent" value="reserve" className="btn-primary" disabled={busy}>
-                    {t('class.reserve')}
-                  </button>
-                </Form>
-              ) : null}
-              {actions.join ? (
-                <Form method="post">
-                  <button type="submit" name="intent" value="join" className="btn-primary" disabled={busy}>
-                    {t('class.join')}
-                  </button>
-                </Form>
-              ) : null}
-              {actions.host ? (
-                <Form method="post">
-                  <button type="submit" name="intent" value="host" className="btn-primary" disabled={busy}>
-                    {t('class.host')}
-                  </button>
-                </Form>
-              ) : null}
+              {(['reserve', 'join', 'host'] as const).map((intent) =>
+                actions[intent] ? (
+                  <Form method="post" key={intent}>
+                    <button type="submit" name="intent" value={intent} className="btn-primary" disabled={busy}>
+                      {t(`class.${intent}`)}
+                    </button>
+                  </Form>
+                ) : null,
+              )}
               {cls.state === 'before' && actions.opensNote ? (
                 <Link to="." className="btn-secondary">
                   {t('class.refresh')}

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { CLASSES_PAGE_SIZE, classesFor, groupByDay, liveClassView, readClassQuery } from '#app/forms/live-classes.server.ts'
 import { pillarNamesOf } from '#app/forms/courses.server.ts'
@@ -9,7 +9,7 @@ import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { LiveClassCard } from '#app/ui/classes/class-parts.tsx'
-import { Pagination, SelectFilter } from '#app/ui/list-controls.tsx'
+import { Pagination, PillarFilterForm } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -57,17 +57,12 @@ export default function LiveClassesPage() {
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('list.title')}</h1>
       <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
-      <Form method="get" role="search" aria-label={t('list.filters')} className="mt-6 flex flex-wrap items-end gap-3">
-        <SelectFilter key={pilar} name="pilar" label={t('list.pillar')} defaultValue={pilar} allLabel={t('list.allPillars')} options={pillars} />
-        <button type="submit" className="btn-primary">
-          {t('list.apply')}
-        </button>
-        {pilar ? (
-          <Link to="/aulas-ao-vivo" className="btn-secondary">
-            {t('list.clear')}
-          </Link>
-        ) : null}
-      </Form>
+      <PillarFilterForm
+        clearTo="/aulas-ao-vivo"
+        pilar={pilar}
+        pillars={pillars}
+        texts={{ filters: t('list.filters'), pillar: t('list.pillar'), allPillars: t('list.allPillars'), apply: t('list.apply'), clear: t('list.clear') }}
+      />
       <p className="mt-6 text-muted" role="status">
         {t('list.count', { count })}
       </p>

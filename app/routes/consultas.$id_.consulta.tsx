@@ -1,6 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect } from 'react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { consultationWindow, formatDateTime, formatTime, timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -11,6 +10,7 @@ import { roleFromGroups } from '#app/session/roles.ts'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
+import { useReloadAt } from '#app/ui/use-reload-at.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }
@@ -66,16 +66,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
-
-/** With JavaScript on, a page left open reloads its data when the consultation opens (within the day). */
-function useReloadAt(delayMs: number | null) {
-  const { revalidate } = useRevalidator()
-  useEffect(() => {
-    if (delayMs === null || delayMs > 24 * 60 * 60 * 1000) return
-    const timer = setTimeout(revalidate, delayMs + 1_000)
-    return () => clearTimeout(timer)
-  }, [delayMs, revalidate])
-}
 
 export default function ConsultationPage() {
   const { id, professional, when, ends, zone, state, link, opensAt, opensAtTime, opensInMs, sharedNotes } = useLoaderData<typeof loader>()

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { coursePillarNames, courseView, coursesFor, readCourseQuery } from '#app/forms/courses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -7,7 +7,7 @@ import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { CourseCard } from '#app/ui/courses/course-parts.tsx'
-import { SelectFilter } from '#app/ui/list-controls.tsx'
+import { PillarFilterForm } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -55,17 +55,12 @@ export default function CoursesPage() {
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('list.title')}</h1>
       <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
-      <Form method="get" role="search" aria-label={t('list.filters')} className="mt-6 flex flex-wrap items-end gap-3">
-        <SelectFilter key={pilar} name="pilar" label={t('list.pillar')} defaultValue={pilar} allLabel={t('list.allPillars')} options={pillars} />
-        <button type="submit" className="btn-primary">
-          {t('list.apply')}
-        </button>
-        {pilar ? (
-          <Link to="/cursos" className="btn-secondary">
-            {t('list.clear')}
-          </Link>
-        ) : null}
-      </Form>
+      <PillarFilterForm
+        clearTo="/cursos"
+        pilar={pilar}
+        pillars={pillars}
+        texts={{ filters: t('list.filters'), pillar: t('list.pillar'), allPillars: t('list.allPillars'), apply: t('list.apply'), clear: t('list.clear') }}
+      />
       <p className="mt-6 text-muted" role="status">
         {t('list.count', { count })}
       </p>

@@ -1,4 +1,4 @@
-import { Link, useLocation } from '@remix-run/react'
+import { Form, Link, useLocation } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { pageInfo, withPage } from '#app/utils/pagination.ts'
 
@@ -32,6 +32,26 @@ export function SelectFilter({ name, label, defaultValue, allLabel, options }: {
         ))}
       </select>
     </div>
+  )
+}
+
+/**
+ * A list's pillar filter (`?pilar=`): a GET form that works without JavaScript, "all" to clear.
+ * The texts are the list's own (its `list.*` keys).
+ */
+export function PillarFilterForm({ clearTo, pilar, pillars, texts }: { clearTo: string; pilar: string; pillars: { value: string; label: string }[]; texts: { filters: string; pillar: string; allPillars: string; apply: string; clear: string } }) {
+  return (
+    <Form method="get" role="search" aria-label={texts.filters} className="mt-6 flex flex-wrap items-end gap-3">
+      <SelectFilter key={pilar} name="pilar" label={texts.pillar} defaultValue={pilar} allLabel={texts.allPillars} options={pillars} />
+      <button type="submit" className="btn-primary">
+        {texts.apply}
+      </button>
+      {pilar ? (
+        <Link to={clearTo} className="btn-secondary">
+          {texts.clear}
+        </Link>
+      ) : null}
+    </Form>
   )
 }
 

@@ -131,13 +131,20 @@ export function registerCourseRoutes(api: Api, services: Services): void {
     },
   })
 
-  /** The lesson asked for, its course, and whether it plays for the caller; 404 for a lesson of no active course. */
-  async function lessonFor(c: AppContext, caller: Caller, now: number) {
+  /**
+   * The lesson asked for, its course, and whether it plays for the caller; 404 for a lesson of no
+   * active course. `withSiblings`: the course's lessons too, read beside the course.
+   */
+  async function lessonFor(c: AppContext, caller: Caller, now: number, { withSiblings = false } = {}) {
     const lesson = await findLesson(db, idParam(c, 'id'))
     if (!lesson) throw notFound()
-    const [view, entitlements] = await Promise.all([findCourse(db, lesson.courseId), entitlementsOf(db, caller, now)])
+    const [view, entitlements, siblings] = await Promise.all([
+      findCourse(db, lesson.courseId),
+      entitlementsOf(db, caller, now),
+      withSiblings ? lessonsOf(db, [lesson.courseId]) : Promise.resolve([]),
+    ])
     if (!view) throw notFound()
-    return { lesson, view, entitlements, plays: lessonPlays(lesson, { productId: view.product?.id ?? null }, entitlements) }
+    return { lesson, view, entitlements, siblings, plays: lessonPlays(lesson, { productId: view.product?.id ?? null }, entitlements) }
   }
 
   const lang = choiceField(LANGUAGES).optional()
@@ -147,12 +154,17 @@ export function registerCourseRoutes(api: Api, services: Services): void {
       const caller = await authenticate(c, services)
       const now = clock()
       const query = validate(z.object({ lang }), { lang: c.req.query('lang') || undefined })
-      const { lesson, view, entitlements, plays } = await lessonFor(c, caller, now)
-      const siblings = await lessonsOf(db, [lesson.courseId])
-      const [course] = await coursesFor(caller, [view], entitlements, now)
-      const progress = (await progressOf(db, caller.user.id, [lesson.id])).get(lesson.id)
+      const { lesson, view, entitlements, siblings, plays } = await lessonFor(c, caller, now, { withSiblings: true })
+      // The caller's progress in the whole course: the course's summary and this lesson's own.
+      const progress = await progressOf(
+        db,
+        caller.user.id,
+        siblings.map((sibling) => sibling.id),
+      )
+      const media = mediaLinks(now)
+      const course = serializeCourse(view, siblings, progress, courseAccess({ productId: view.product?.id ?? null }, entitlements), media)
       return c.json(
-        serializeLessonDetail(lesson, { course: course!, siblings, plays, progress, lang: (query.lang ?? 'pt') as Language, media: mediaLinks(now) }),
+        serializeLessonDetail(lesson, { course, siblings, plays, progress: progress.get(lesson.id), lang: (query.lang ?? 'pt') as Language, media }),
         200,
         PRIVATE,
       )
