@@ -9,6 +9,7 @@ import { documentContentSecurityPolicy, formActionOriginsOf } from './http/secur
 import { timeStage, timeStageAsync } from './http/stage-costs.server.ts'
 import { languageOf, translationsFor } from './i18n/i18next.server.ts'
 import { TranslationsProvider } from './i18n/react.tsx'
+import { mediaOrigins } from './utils/media.ts'
 import { NonceProvider } from './utils/nonce.tsx'
 
 // Validate the environment when the build loads, so a bad variable stops the start, not a request.
@@ -44,6 +45,7 @@ export default async function handleRequest(request: Request, responseStatusCode
               // The sign-in form's redirect to Google's consent page is a form navigation too, and so
               // are the checkout's redirect to the card payment's page and a live class's to its meeting.
               formActionOrigins: formActionOriginsOf(env),
+              mediaOrigins: mediaOrigins(env.MEDIA_BASE_URL),
             }),
           )
           responseHeaders.append('Vary', 'Cookie, Accept-Language, Accept-Encoding')

@@ -52,3 +52,13 @@ describe('APP_MAX_CONCURRENT_REQUESTS', () => {
     for (const value of ['0', '-1', '1.5', 'many', '10001']) expect(() => parseEnv({ ...base, APP_MAX_CONCURRENT_REQUESTS: value })).toThrow(/APP_MAX_CONCURRENT_REQUESTS/)
   })
 })
+
+describe('MEDIA_BASE_URL', () => {
+  test('unset by default; a trailing slash is dropped', () => {
+    expect(parseEnv(base).MEDIA_BASE_URL).toBeUndefined()
+    expect(parseEnv({ ...base, MEDIA_BASE_URL: 'https://cdn.example.com/innera/' }).MEDIA_BASE_URL).toBe('https://cdn.example.com/innera')
+  })
+  test.each(['cdn.example.com', 'ftp://cdn.example.com', 'https://cdn.example.com/?a=1', 'https://cdn.example.com/#x'])('%s is refused with a message', (value) => {
+    expect(() => parseEnv({ ...base, MEDIA_BASE_URL: value })).toThrow(/MEDIA_BASE_URL/)
+  })
+})

@@ -96,6 +96,14 @@ const schema = z
     // Where a card payment's page lives (the checkout form redirects there, so the page's
     // Content-Security-Policy must allow it): Stripe's, or the embedded provider's fake Stripe.
     PAYMENT_PAGES_URL: z.url().default('https://checkout.stripe.com'),
+    // The same value as the provider's: where the lessons' videos are served when not by the
+    // provider (a CDN or object storage). Its origin joins the CSP's media-src and the lesson page
+    // plays the video from there; captions and posters still come through /media/.
+    MEDIA_BASE_URL: z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL with no query, e.g. https://cdn.example.com/innera' })
+      .refine((value) => !value.includes('?') && !value.includes('#'), { message: 'must be an http(s) URL with no query, e.g. https://cdn.example.com/innera' })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {

@@ -5,6 +5,7 @@ import { clockTime, courseStage, resumeFragment } from '#app/domain/courses.ts'
 import { formatMoney } from '#app/domain/money.ts'
 import { type PillarSlug, isPillarSlug } from '#app/domain/pillars.ts'
 import { type Language, languageTags, supportedLanguages } from '#app/i18n/config.ts'
+import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type Course, type CoursePillar, type Lesson, type LessonDetail } from '#app/provider/course-schemas.ts'
 import { completeLesson, listCourses, reportLessonProgress } from '#app/provider/courses.server.ts'
@@ -13,7 +14,7 @@ import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { type Pillar } from '#app/provider/schemas.ts'
 import { getAuth } from '#app/session/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { mediaUrl, signedMediaUrl } from '#app/utils/media.ts'
+import { mediaUrl, playableMediaUrl, signedMediaUrl } from '#app/utils/media.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -53,13 +54,13 @@ export const pillarNamesOf = (pillars: readonly Pillar[], language: Language): P
   Object.fromEntries(pillars.map((item) => [item.slug, item.name[language] ?? item.name.en]))
 
 /** A course as its card and its page show it. */
-export function courseView(course: Course, { language, pillarNames }: { language: Language; pillarNames: PillarNames }) {
+export function courseView(course: Course, { language, pillarNames, mediaBase = getEnv().MEDIA_BASE_URL }: { language: Language; pillarNames: PillarNames; mediaBase?: string }) {
   return {
     id: course.id,
     title: course.title[language],
     description: course.description[language],
     pillar: { slug: course.pillar, name: pillarNames[course.pillar] ?? course.pillar },
-    poster: mediaUrl(course.poster_url),
+    poster: mediaUrl(course.poster_url, mediaBase),
     lessons: course.lessons_count,
     duration: clockTime(course.duration_seconds),
     /** Null when the course is free. */
@@ -90,10 +91,10 @@ export function lessonView(lesson: Lesson, course: Course, language: Language) {
 }
 
 /** Captions in the order pt, en, es, each named in its own language. */
-function captionsView(captions: LessonDetail['captions'], language: Language, t: TFunction) {
+function captionsView(captions: LessonDetail['captions'], language: Language, t: TFunction, mediaBase: string | undefined) {
   return supportedLanguages.flatMap((lang) => {
     const caption = captions.find((item) => item.lang === lang)
-    const src = caption ? signedMediaUrl(caption.url) : null
+    const src = caption ? signedMediaUrl(caption.url, mediaBase) : null
     return src ? [{ lang, src, label: t(`common:language.${lang}`), default: lang === language }] : []
   })
 }
@@ -106,11 +107,12 @@ function sizeText(bytes: number, language: Language) {
 }
 
 /**
- * The lesson page: the video (signed URL on this site, opened at the resume point), captions,
- * transcript, or, locked, only what it is and how to get it.
+ * The lesson page: the video (its signed URL on this site, or on MEDIA_BASE_URL when the provider
+ * signed it there; opened at the resume point), captions, transcript, or, locked, only what it is
+ * and how to get it.
  */
-export function lessonPageView(lesson: LessonDetail, { language, t }: { language: Language; t: TFunction }) {
-  const file = lesson.video ? signedMediaUrl(lesson.video.url) : null
+export function lessonPageView(lesson: LessonDetail, { language, t, mediaBase = getEnv().MEDIA_BASE_URL }: { language: Language; t: TFunction; mediaBase?: string }) {
+  const file = lesson.video ? playableMediaUrl(lesson.video.url, mediaBase) : null
   const video =
     lesson.video && file
       ? {
@@ -118,8 +120,8 @@ export function lessonPageView(lesson: LessonDetail, { language, t }: { language
           file,
           type: lesson.video.type || 'video/mp4',
           size: sizeText(lesson.video.bytes, language),
-          poster: mediaUrl(lesson.poster_url ?? lesson.course.poster_url),
-          captions: captionsView(lesson.captions, language, t),
+          poster: mediaUrl(lesson.poster_url ?? lesson.course.poster_url, mediaBase),
+          captions: captionsView(lesson.captions, language, t, mediaBase),
         }
       : null
   return {

@@ -36,6 +36,10 @@ describe('documentContentSecurityPolicy', () => {
     const csp = documentContentSecurityPolicy({ nonce: 'n', development: false, formActionOrigins: ['https://accounts.google.com'] })
     expect(csp).toContain("form-action 'self' https://accounts.google.com")
   })
+  test("plays media from this site, and from MEDIA_BASE_URL's origin when there is one", () => {
+    expect(documentContentSecurityPolicy({ nonce: 'n', development: false })).toContain("media-src 'self';")
+    expect(documentContentSecurityPolicy({ nonce: 'n', development: false, mediaOrigins: ['https://cdn.example.com'] })).toContain("media-src 'self' https://cdn.example.com;")
+  })
 })
 
 describe('form-action origins', () => {

@@ -17,16 +17,20 @@ export function documentContentSecurityPolicy({
   nonce,
   development,
   formActionOrigins = [],
+  mediaOrigins = [],
 }: {
   nonce: string
   development: boolean
   formActionOrigins?: string[]
+  /** Where lessons' videos may come from besides this site (MEDIA_BASE_URL's origin). */
+  mediaOrigins?: string[]
 }): string {
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"],
     'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     'img-src': ["'self'", 'data:'],
+    'media-src': ["'self'", ...mediaOrigins],
     'font-src': ["'self'"],
     'connect-src': development ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
     'form-action': ["'self'", ...formActionOrigins],

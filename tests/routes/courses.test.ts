@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
+import { lessonPageView } from '#app/forms/courses.server.ts'
 import { action as lessonAction, loader as lessonLoader } from '#app/routes/aula.$id.tsx'
 import { action as progressAction } from '#app/routes/aula.$id_.progresso.ts'
 import { loader as courseLoader } from '#app/routes/cursos.$id.tsx'
@@ -120,6 +121,26 @@ describe('courses', () => {
     const locked = await run(lessonLoader, await get('/aula/12'), { id: '12' })
     expect(locked.data).toMatchObject({ lesson: { video: null, transcript: [], lock: { productId: 9, price: 'R$\u00a0197,00' } } })
     expect(JSON.stringify(locked.data)).not.toMatch(/mp4|vtt|signature/)
+  })
+
+  test('with MEDIA_BASE_URL, the video plays from there and its captions and poster still come through this site', async () => {
+    const cdn = 'https://cdn.example.com/innera'
+    const onCdn = (file: string) => `${cdn}/media/lessons/${file}?expires=1790000000&signature=abc123`
+    const answer = lessonDetailAnswer({
+      poster_url: `${cdn}/media/lessons/sono-2.jpg`,
+      video: { url: onCdn('sono-2.mp4'), type: 'video/mp4', bytes: 1_234_567, expires_at: '2026-09-21T15:00:00.000Z' },
+      captions: ['pt', 'en', 'es'].map((lang) => ({ lang, url: onCdn(`sono-2.${lang}.vtt`) })),
+    }) as unknown as Parameters<typeof lessonPageView>[0]
+    const t = ((key: string) => key) as unknown as Parameters<typeof lessonPageView>[1]['t']
+    const view = lessonPageView(answer, { language: 'pt', t, mediaBase: cdn })
+    expect(view.video).toMatchObject({
+      src: `${onCdn('sono-2.mp4')}#t=8`,
+      file: onCdn('sono-2.mp4'),
+      poster: '/media/lessons/sono-2.jpg',
+      captions: [{ lang: 'pt', src: '/media/lessons/sono-2.pt.vtt?expires=1790000000&signature=abc123' }, { lang: 'en' }, { lang: 'es' }],
+    })
+    // The same answer without the app knowing the base: nothing it would not serve.
+    expect(lessonPageView(answer, { language: 'pt', t, mediaBase: undefined }).video).toBeNull()
   })
 
   test('"mark as done": back to the lesson with a toast; the provider failing keeps the page and says why', async () => {
