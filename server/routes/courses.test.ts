@@ -181,4 +181,18 @@ describe('progress', () => {
     const course = (await get(`/videos/courses/${ids.free}/`, tokens.pedro)).json
     expect(course.progress).toMatchObject({ completed_lessons: 1, next_lesson_id: second.id, next_position_seconds: 7.5 })
   })
+
+  it('every role keeps its own progress: a professional and an admin (staff) report and complete even a paid lesson; a patient without it is refused', async () => {
+    clock.set(Date.parse('2026-11-27T12:02:00Z'))
+    for (const token of [tokens.paula, tokens.admin]) {
+      expect((await report(ids.second, 4, 4, token)).json).toMatchObject({ position_seconds: 4, completed: false })
+      expect((await post(`/videos/lessons/${ids.second}/complete/`, token)).json).toMatchObject({ completed: true })
+    }
+    expect((await report(ids.second, 4, 4, tokens.ana)).status).toBe(403)
+    expect((await post(`/videos/lessons/${ids.second}/complete/`, tokens.ana)).status).toBe(403)
+    // Each caller's own: the patient's lesson list still shows nothing of the staff's.
+    const pedros = (await get(`/videos/lessons/?course=${ids.sleep}`, tokens.pedro)).json
+    expect(pedros.find((lesson: { id: number }) => lesson.id === ids.second).progress.completed).toBe(false)
+    expect((await get(`/videos/courses/${ids.sleep}/`, tokens.paula)).json.progress.completed_lessons).toBe(1)
+  })
 })
