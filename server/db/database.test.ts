@@ -1,9 +1,10 @@
-import { count } from 'drizzle-orm'
+import { count, desc, eq } from 'drizzle-orm'
+import { recordAudit } from '#server/audit/repository.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '#server/testing/harness.ts'
 import type { Database, DatabaseHandle } from './client'
 import { findMigrationsDir } from './client'
-import { courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
+import { auditLog, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
 import { seedDatabase } from './seed'
 
 async function tableCounts(db: Database) {
@@ -43,6 +44,16 @@ function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): 
     expect(await tableCounts(handle.db)).toEqual(before)
     const { access } = await client(testApp(handle.db)).login('paciente@innera.local')
     expect((await client(testApp(handle.db)).get('/users/me/', { token: access })).json.first_name).toBe('Renamed')
+  })
+
+  it('keeps the audit log append-only: an entry is written, never changed nor removed', async () => {
+    await recordAudit(handle.db, { actorId: 1, actorRole: 'admin', action: 'user.groups', targetType: 'user', targetId: 4, before: { groups: ['paciente'] }, after: { groups: ['profissional'] }, at: Date.now() })
+    const [entry] = await handle.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1)
+    expect(entry).toMatchObject({ action: 'user.groups', targetId: '4', after: { groups: ['profissional'] } })
+    const refusal = (query: Promise<unknown>) => query.then(() => 'done', (error: Error & { cause?: Error }) => error.cause?.message ?? error.message)
+    expect(await refusal(handle.db.update(auditLog).set({ reason: 'rewritten' }).where(eq(auditLog.id, entry!.id)))).toBe('audit_log is append-only: UPDATE refused')
+    expect(await refusal(handle.db.delete(auditLog).where(eq(auditLog.id, entry!.id)))).toBe('audit_log is append-only: DELETE refused')
+    expect((await handle.db.select().from(auditLog).where(eq(auditLog.id, entry!.id)))[0]?.reason).toBeNull()
   })
 
   it('re-applies migrations as a no-op', async () => {

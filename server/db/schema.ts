@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
   bigint,
+  bigserial,
   boolean,
   doublePrecision,
   check,
@@ -1376,3 +1377,32 @@ export const fakeZoomMeetings = pgTable('fake_zoom_meetings', {
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
 })
+
+/**
+ * The audit log (decision 0059): who (actor, with their role then; null and "system" for the
+ * provider's own jobs) did what (`area.verb`, e.g. "user.groups", "health.view") to what (type and
+ * id), whose data it was, the changed fields before and after, and why. Append-only: a trigger
+ * refuses UPDATE and DELETE (migration 0023). No foreign keys: an entry outlives what it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actorId: integer('actor_id'),
+    actorRole: varchar('actor_role', { length: 20 }).$type<'admin' | 'profissional' | 'paciente' | 'system'>().notNull(),
+    action: varchar('action', { length: 64 }).notNull(),
+    targetType: varchar('target_type', { length: 32 }).notNull(),
+    targetId: varchar('target_id', { length: 64 }),
+    subjectUserId: integer('subject_user_id'),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    reason: varchar('reason', { length: 500 }),
+  },
+  (table) => [
+    index('audit_log_at_idx').on(table.at.desc(), table.id.desc()),
+    index('audit_log_actor_idx').on(table.actorId, table.at.desc()),
+    index('audit_log_subject_idx').on(table.subjectUserId, table.at.desc()),
+    index('audit_log_action_idx').on(table.action, table.at.desc()),
+  ],
+)

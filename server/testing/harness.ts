@@ -191,6 +191,7 @@ export async function describeOnPostgres(title: string, suite: (open: () => Prom
 // Everything except the fake Google's signing key: regenerating it would only make jose's
 // JWKS cache refetch, and a stable key keeps tests fast.
 const RESETTABLE_TABLES = [
+  'audit_log',
   'auth_sessions',
   'password_reset_tokens',
   'user_groups',
