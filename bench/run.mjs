@@ -3,7 +3,7 @@
  * `npm run bench`: the performance budget of the built app, each figure against a private app +
  * embedded provider on free loopback ports, and against the real floor: a bare Remix v2 app of the
  * same versions (bench/floor), built and served by the bench. Prints a table and writes
- * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks;
+ * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers;
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
  * reported), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
@@ -29,7 +29,7 @@ import { prepareVideoRange, VIDEO_RANGE } from './video-range.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 import { measureWebhooks } from './webhooks.mjs'
 
-const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks']
+const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers']
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL
 const unknown = only.filter((name) => !ALL.includes(name))
@@ -331,6 +331,20 @@ async function measureAll(buildDir) {
     const freeTimes = await measureFreeTimes()
     results.measurements.freeTimes = freeTimes
     row('free times of one professional, 60-day horizon, 200 bookings (median of ' + freeTimes.runs + ')', `${freeTimes.medianMs} ms (${freeTimes.slots} free times)`, 'low ms (< 10)', freeTimes.medianMs < 10)
+  }
+
+  if (only.includes('adminusers')) {
+    const users = Number(process.env.BENCH_ADMIN_USERS ?? 100_000)
+    log(`admin users list over ${users} users (seeded into an in-memory PGlite)…`)
+    const output = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['bench/admin-users.ts', String(users), String(runs)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+    const adminUsers = JSON.parse(output.toString().trim().split('\n').pop())
+    results.measurements.adminUsers = adminUsers
+    results.goals.adminUsers = 'a search and a page of the admin users list over 100,000 users <= 50 ms at the provider on PGlite, through an index'
+    for (const result of adminUsers.results) {
+      row(`admin users ${result.path} over ${adminUsers.users} users (${result.count} found; median of ${adminUsers.runs})`, `${result.medianMs} ms (p90 ${result.p90Ms})`, '<= 50 ms', result.medianMs <= 50)
+    }
+    const indexed = /users_search_trgm_idx/.test(adminUsers.plans.count) && /users_search_trgm_idx/.test(adminUsers.plans.rarePage)
+    row('admin users search: the count and a rare text\'s page read the trigram index', indexed ? 'yes (plans in the JSON)' : 'no: a scan', 'an index', indexed)
   }
 
   if (only.includes('webhooks')) {

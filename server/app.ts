@@ -20,6 +20,9 @@ import { createSmtpSender, type MailSender } from './mail/delivery'
 import { createWebhookSender } from './payments/fake-stripe-webhooks'
 import { createStripeClient } from './payments/stripe-client'
 import { registerAccountRoutes } from './routes/accounts'
+import { registerAdminAuditRoutes } from './routes/admin-audit'
+import { registerAdminDashboardRoutes } from './routes/admin-dashboard'
+import { registerAdminPurchaseRoutes } from './routes/admin-purchases'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
 import { registerCalendarRoutes } from './routes/calendar'
@@ -43,6 +46,7 @@ import { registerPillarRoutes } from './routes/pillars'
 import { registerProductRoutes } from './routes/products'
 import { registerProfessionalRoutes } from './routes/professionals'
 import { registerProfileRoutes } from './routes/profile'
+import { registerPrivacyRoutes } from './routes/privacy'
 import { registerPurchaseRoutes } from './routes/purchases'
 import { registerSubscriptionRoutes } from './routes/subscriptions'
 import { registerProgramRoutes } from './routes/program'
@@ -178,13 +182,17 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerAuthenticationRoutes(api, services)
   registerAccountRoutes(api, services)
   registerProfileRoutes(api, services)
+  registerPrivacyRoutes(api, services)
   registerProfessionalRoutes(api, services)
   registerUserAdminRoutes(api, services)
+  registerAdminAuditRoutes(api, services)
+  registerAdminDashboardRoutes(api, services)
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
   registerProductRoutes(api, services)
   registerCartRoutes(api, services)
   registerPurchaseRoutes(api, services)
+  registerAdminPurchaseRoutes(api, services)
   registerSubscriptionRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)

@@ -22,6 +22,7 @@ export type ThrottleScope =
   | 'reschedulePerUser'
   | 'cancelPerUser'
   | 'purchasePerUser'
+  | 'exportPerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -167,6 +168,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   cancelPerUser: ['THROTTLE_CANCEL_PER_USER', '20/h'],
   // Creating, cancelling and renewing purchases: each one is a call to Stripe (decision 0048); a repeat of a used idempotency key does not count.
   purchasePerUser: ['THROTTLE_PURCHASE_PER_USER', '30/h'],
+  // A download of all of one's data (decision 0060): every table of the account read and zipped.
+  exportPerUser: ['THROTTLE_EXPORT_PER_USER', '5/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

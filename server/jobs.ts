@@ -8,6 +8,7 @@ import { createDueMeetings } from './live-classes/repository'
 import { errorFields } from './log'
 import { deliverOutbox, type DeliveryReport } from './mail/delivery'
 import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
+import { RETENTION_TICK_MS, retentionTick } from './privacy/retention-job'
 import { expireDuePixCharges } from './payments/fake-stripe-payments'
 import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
 import { PURCHASES_TICK_MS, purchasesTick } from './purchases/payments'
@@ -103,6 +104,8 @@ export function startPeriodicJobs(services: Services): void {
   background.every('reminders', config.reminderTickMs, () => reminderTick(services))
   background.every('habit reminders', config.reminderTickMs, () => habitReminderTick(services))
   background.every('live classes', config.reminderTickMs, () => liveClassTick(services))
+  // Unfinished deletions finished, and once a day (one process: the database decides) the privacy policy's retention (privacy/retention-job.ts).
+  background.every('retention', RETENTION_TICK_MS, () => retentionTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
   if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))

@@ -7,6 +7,8 @@ import { forgotSchema, loginSchema, registerSchema, resendSchema, resetSchema } 
 import { contactSchema } from './contact-form.ts'
 import { habitFormSchema } from './habit-forms.ts'
 import { productPriceSchema } from './product-price-form.ts'
+import { accreditationSchema, activitySchema, groupsSchema, revocationSchema } from './admin-users.ts'
+import { adminRefundSchema } from './admin-purchase-forms.ts'
 import { scheduleSchema } from './schedule-form.ts'
 
 /**
@@ -29,6 +31,11 @@ const schemas = {
   calendarEvent: eventFormSchema,
   habit: habitFormSchema,
   productPrice: productPriceSchema,
+  adminUserGroups: groupsSchema,
+  adminUserActivity: activitySchema,
+  adminAccreditation: accreditationSchema,
+  adminRevocation: revocationSchema,
+  adminRefund: adminRefundSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

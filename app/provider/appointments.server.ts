@@ -58,8 +58,9 @@ export async function findAppointmentByKey(auth: SignedInCaller, key: string) {
 }
 
 /** A page of the caller's appointments (`page` a number or 'last'; `pageSize` the provider's 20 unless given). */
-export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page: number | 'last' = 1, pageSize?: number) =>
-  auth.call('/appointments/', appointmentPageSchema, { query: { when, page: page === 1 ? undefined : page, page_size: pageSize } })
+/** `professional`: an admin's view of one professional's schedule, for support (decision 0061). */
+export const listAppointments = (auth: SignedInCaller, when: 'upcoming' | 'past', page: number | 'last' = 1, pageSize?: number, { professional }: { professional?: number } = {}) =>
+  auth.call('/appointments/', appointmentPageSchema, { query: { when, page: page === 1 ? undefined : page, page_size: pageSize, professional } })
 
 export const getAppointment = (auth: SignedInCaller, id: number) => auth.call(`/appointments/${id}/`, appointmentSchema)
 

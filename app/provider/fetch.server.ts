@@ -26,6 +26,7 @@ export type SignedInCaller = {
   call<Schema extends z.ZodType>(path: string, schema: Schema, init?: ProviderRequest): Promise<z.infer<Schema>>
   send(path: string, init?: ProviderRequest): Promise<void>
   file(path: string, init?: ProviderRequest): Promise<ProviderFile>
+  stream(path: string, init?: ProviderRequest): Promise<ProviderStream>
 }
 
 /**
@@ -54,8 +55,8 @@ export async function providerFile(path: string, request: ProviderRequest = {}):
   return { bytes: answer.bytes, contentType, disposition: typeof disposition === 'string' ? disposition : null }
 }
 
-/** One exchange with the provider; a failure (network, or a status outside 2xx) is a ProviderError. */
-async function providerExchange(path: string, request: ProviderRequest, accept: string): Promise<ExchangeAnswer> {
+/** Where a call goes and what it carries: the URL and its query, the token, the body, the request's id and the visitor's address. */
+function outgoing(path: string, request: ProviderRequest, accept: string) {
   const env = getEnv()
   const url = new URL(path.replace(/^\//, ''), env.PROVIDER_API_URL.endsWith('/') ? env.PROVIDER_API_URL : `${env.PROVIDER_API_URL}/`)
   for (const [name, value] of Object.entries(request.query ?? {})) {
@@ -78,9 +79,9 @@ async function providerExchange(path: string, request: ProviderRequest, accept: 
   const method = request.method ?? 'GET'
   // One unreachable provider per visitor request is enough: every later call would wait as long.
   if (context?.providerUnreachable) throw new ProviderError({ kind: 'network', during: request.during })
-
   const timeoutMs = method === 'GET' ? env.PROVIDER_READ_TIMEOUT_MS : env.PROVIDER_TIMEOUT_MS
   const started = performance.now()
+  /** The call's timing and log line, once its answer (or its failure) is known. */
   const finish = (status: number | 'network') => {
     const durationMs = performance.now() - started
     context?.providerTimings.push({ name: path, durationMs })
@@ -93,37 +94,77 @@ async function providerExchange(path: string, request: ProviderRequest, accept: 
       duration_ms: Math.round(durationMs * 10) / 10,
     })
   }
+  /** A network failure: the rest of this visitor request fails at once; the caller's own abort is no provider failure. */
+  const unreachable = (error: unknown) => {
+    finish('network')
+    if (request.signal?.aborted) return error
+    if (context) context.providerUnreachable = true
+    return new ProviderError({ kind: 'network', during: request.during })
+  }
+  return { url, headers, body, method, timeoutMs, finish, unreachable }
+}
 
+/** The ProviderError of an answer outside 2xx: its DRF body's detail, field errors and code, and its Retry-After. */
+function refusal(status: number, text: string, retryAfterHeader: string | null): ProviderError {
+  const parsed = parseJson(text)
+  const body = parsed.ok ? parsed.value : undefined
+  const { detail, fieldErrors } = parseErrorBody(body)
+  const code = errorCode(body)
+  const productIds = errorProductIds(body)
+  return new ProviderError({
+    kind: 'http',
+    status,
+    detail,
+    fieldErrors,
+    retryAfterSeconds: retryAfter(retryAfterHeader),
+    ...(code ? { code } : {}),
+    ...(productIds ? { productIds } : {}),
+  })
+}
+
+/** One exchange with the provider; a failure (network, or a status outside 2xx) is a ProviderError. */
+async function providerExchange(path: string, request: ProviderRequest, accept: string): Promise<ExchangeAnswer> {
+  const { url, headers, body, method, timeoutMs, finish, unreachable } = outgoing(path, request, accept)
   let answer: ExchangeAnswer
   try {
     answer = await exchange(url, { method, headers, body, signal: request.signal, timeoutMs })
   } catch (error) {
-    finish('network')
-    // The caller's own abort (the user navigated away) is not a provider failure.
-    if (request.signal?.aborted) throw error
-    if (context) context.providerUnreachable = true
-    throw new ProviderError({ kind: 'network', during: request.during })
+    throw unreachable(error)
   }
   const { status } = answer
   finish(status)
-
   if (status < 200 || status > 299) {
-    const parsed = parseJson(answer.text)
-    const body = parsed.ok ? parsed.value : undefined
-    const { detail, fieldErrors } = parseErrorBody(body)
-    const code = errorCode(body)
-    const productIds = errorProductIds(body)
-    throw new ProviderError({
-      kind: 'http',
-      status,
-      detail,
-      fieldErrors,
-      retryAfterSeconds: retryAfter(answer.headers['retry-after'] ?? null),
-      ...(code ? { code } : {}),
-      ...(productIds ? { productIds } : {}),
-    })
+    const header = answer.headers['retry-after']
+    throw refusal(status, answer.text, typeof header === 'string' ? header : null)
   }
   return answer
+}
+
+/** A provider answer handed on as it arrives (an export of any length): its status, headers and unread body. */
+export type ProviderStream = { status: number; headers: Headers; body: ReadableStream<Uint8Array> | null }
+
+/**
+ * providerFetch for an answer streamed through to the visitor: the same door (token, request id,
+ * errors: a refusal's DRF body read into a ProviderError, so the one refresh and retry on 401
+ * work), with the timeout bounding only the wait for the answer's headers: the body takes as long
+ * as it takes, is never held whole here, and stops quietly when the visitor leaves.
+ */
+export async function providerStream(path: string, request: ProviderRequest = {}): Promise<ProviderStream> {
+  const { url, headers, method, timeoutMs, finish, unreachable } = outgoing(path, request, '*/*')
+  const timeout = new AbortController()
+  const timer = setTimeout(() => timeout.abort(), timeoutMs)
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal
+  let response: Response
+  try {
+    response = await fetch(url, { method, headers, signal })
+  } catch (error) {
+    throw unreachable(error)
+  } finally {
+    clearTimeout(timer)
+  }
+  finish(response.status)
+  if (response.status < 200 || response.status > 299) throw refusal(response.status, await response.text(), response.headers.get('retry-after'))
+  return { status: response.status, headers: response.headers, body: response.body && request.signal ? endsWhenAborted(response.body, request.signal) : response.body }
 }
 
 /** providerFetch, then the response checked against its schema (a mismatch is a bad gateway). */

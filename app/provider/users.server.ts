@@ -38,5 +38,5 @@ export const listProfessionals = (auth: SignedInCaller) => auth.call('/users/pro
 
 export const getUserStats = (auth: SignedInCaller) => auth.call('/users/stats/', userStatsSchema)
 
-export const listUsers = (auth: SignedInCaller, query: { search?: string; page?: number; group?: string; page_size?: number }) =>
+export const listUsers = (auth: SignedInCaller, query: { search?: string; page?: number; group?: string; state?: 'active' | 'inactive'; page_size?: number }) =>
   auth.call('/users/', personPage, { query })

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
@@ -15,6 +15,7 @@ const PAGE_SIZE = 20
 const querySchema = z.object({
   search: z.string().trim().max(100).catch(''),
   group: z.enum(roles).or(z.literal('')).catch(''),
+  state: z.enum(['active', 'inactive']).or(z.literal('')).catch(''),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 })
 
@@ -27,11 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = querySchema.parse({
     search: url.searchParams.get('search') ?? '',
     group: url.searchParams.get('group') ?? '',
+    state: url.searchParams.get('state') ?? '',
     page: url.searchParams.get('page') ?? 1,
   })
   const [t, list] = await Promise.all([
     getFixedT(request, 'admin'),
-    listUsers(auth, { search: query.search || undefined, group: query.group || undefined, page: query.page, page_size: PAGE_SIZE }).catch(errorResponseFor),
+    listUsers(auth, { search: query.search || undefined, group: query.group || undefined, state: query.state || undefined, page: query.page, page_size: PAGE_SIZE }).catch(errorResponseFor),
   ])
   return data(
     {
@@ -47,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         active: user.is_active !== false,
       })),
     },
+    { headers: { 'Cache-Control': 'private, no-store' } },
   )
 }
 
@@ -67,6 +70,16 @@ export default function AdminUsers() {
           defaultValue={query.group}
           allLabel={t('users.allRoles')}
           options={roles.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
+        />
+        <SelectFilter
+          name="state"
+          label={t('users.status')}
+          defaultValue={query.state}
+          allLabel={t('users.allStates')}
+          options={[
+            { value: 'active', label: t('users.activePlural') },
+            { value: 'inactive', label: t('users.inactivePlural') },
+          ]}
         />
         <button type="submit" className="btn-primary">
           {t('users.apply')}
@@ -91,7 +104,9 @@ export default function AdminUsers() {
               {users.map((user) => (
                 <tr key={user.id}>
                   <td className="px-4 py-3">
-                    <span className="font-medium">{user.name}</span>
+                    <Link className="link font-medium" to={`/admin/users/${user.id}`}>
+                      {user.name}
+                    </Link>
                     <span className="block text-sm text-muted">@{user.username}</span>
                   </td>
                   <td className="px-4 py-3">{user.email}</td>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { supportedLanguages } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
@@ -25,7 +25,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['account'] }
+export const handle = { i18n: ['account', 'privacy'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
@@ -106,6 +106,11 @@ export default function SettingsPage() {
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('settings.title')}</h1>
       <p className="mt-2 text-muted">{t('settings.lead')}</p>
+      <p className="mt-2">
+        <Link to="/configuracoes/privacidade" className="link">
+          {t('privacy:settingsLink')}
+        </Link>
+      </p>
       <div className="mt-8 grid gap-8 lg:grid-cols-2">
         <section aria-labelledby="password-title" className="rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="password-title" className="text-xl font-semibold">

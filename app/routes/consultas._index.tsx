@@ -1,14 +1,17 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
-import { Link, useLoaderData, useLocation } from '@remix-run/react'
+import { Form, Link, useLoaderData, useLocation } from '@remix-run/react'
 import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listAppointments } from '#app/provider/appointments.server.ts'
+import { listProfessionals } from '#app/provider/users.server.ts'
 import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { hasRole, roleFromGroups } from '#app/session/roles.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
+import { SelectFilter } from '#app/ui/list-controls.tsx'
+import { parseId } from '#app/utils/ids.ts'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageParam, withPage } from '#app/utils/pagination.ts'
@@ -18,14 +21,22 @@ export const handle = { i18n: ['appointments'] }
 
 const PAST_PAGE_SIZE = 20
 
-/** My appointments: upcoming (soonest first) and past (latest first, by pages; past the end, the last one). */
+/**
+ * My appointments: upcoming (soonest first) and past (latest first, by pages; past the end, the
+ * last one). An admin sees everyone's, or one professional's schedule (`?profissional=`, a GET form:
+ * support, decision 0061), and opens each to cancel or move it under the same rules.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
-  const [t, language, upcoming, { list: past, page }] = await Promise.all([
+  const url = new URL(request.url)
+  const isAdmin = roleFromGroups(user.groups) === 'admin'
+  const professional = isAdmin ? parseId(url.searchParams.get('profissional')) : undefined
+  const [t, language, upcoming, { list: past, page }, professionals] = await Promise.all([
     getFixedT(request, 'appointments'),
     languageOf(request),
-    listAppointments(auth, 'upcoming').catch(errorResponseFor),
-    pageOrLast((page) => listAppointments(auth, 'past', page, PAST_PAGE_SIZE), pageParam(new URL(request.url)), PAST_PAGE_SIZE).catch(errorResponseFor),
+    listAppointments(auth, 'upcoming', 1, undefined, { professional }).catch(errorResponseFor),
+    pageOrLast((page) => listAppointments(auth, 'past', page, PAST_PAGE_SIZE, { professional }), pageParam(url), PAST_PAGE_SIZE).catch(errorResponseFor),
+    isAdmin ? listProfessionals(auth).catch(errorResponseFor) : null,
   ])
   const patientZone = timeZoneOr(user.time_zone)
   const role = roleFromGroups(user.groups)
@@ -40,6 +51,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
     canBook: hasRole(user.groups, 'paciente'),
     zone: all.length ? timeZoneLabel(patientZone, language, all[0]!.start_time) : null,
+    // An admin's filter: the professionals to choose from, and the one chosen.
+    filter: professionals && {
+      professional: professional ? String(professional) : '',
+      options: professionals.map((person) => ({ value: String(person.id), label: [person.first_name, person.last_name].filter(Boolean).join(' ') || person.email })),
+    },
     upcoming: { items: upcoming.results.map(item), more: upcoming.next !== null, count: upcoming.count },
     past: { items: past.results.map(item), page, previous: past.previous !== null, next: past.next !== null, count: past.count },
   })
@@ -76,11 +92,12 @@ function AppointmentList({ items, testId }: { items: Item[]; testId: string }) {
 }
 
 export default function MyAppointmentsPage() {
-  const { upcoming, past, canBook, zone } = useLoaderData<typeof loader>()
+  const { upcoming, past, canBook, zone, filter } = useLoaderData<typeof loader>()
   const { t } = useTranslation('appointments')
   const { t: common } = useTranslation()
   const location = useLocation()
-  const empty = upcoming.items.length === 0 && past.items.length === 0 && past.page === 1
+  // An admin's (filtered) view says each list is empty instead of inviting to book.
+  const empty = !filter && upcoming.items.length === 0 && past.items.length === 0 && past.page === 1
   return (
     <main id="main" className="container-page py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -95,6 +112,14 @@ export default function MyAppointmentsPage() {
         ) : null}
       </div>
       {zone ? <p className="mt-2 text-sm text-muted">{t('list.zone', { zone })}</p> : null}
+      {filter ? (
+        <Form method="get" role="search" aria-label={t('list.professionalFilters')} className="mt-6 flex flex-wrap items-end gap-3">
+          <SelectFilter key={filter.professional} name="profissional" label={t('list.professional')} defaultValue={filter.professional} allLabel={t('list.allProfessionals')} options={filter.options} />
+          <button type="submit" className="btn-primary">
+            {t('list.showSchedule')}
+          </button>
+        </Form>
+      ) : null}
       {empty ? (
         <div className="mt-6 rounded-2xl bg-white p-6">
           <p>{t('list.empty')}</p>

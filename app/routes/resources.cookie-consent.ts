@@ -1,6 +1,8 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
+import { recordCookieChoice } from '#app/forms/privacy.server.ts'
+import { getAuth } from '#app/session/auth.server.ts'
 import { type ConsentChoice, consentCookieHeader, consentFor, optionalCategories } from '#app/utils/consent.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -19,6 +21,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const choice: ConsentChoice =
     intent === 'custom' ? { kind: 'custom', categories: optionalCategories.filter((category) => form.get(category) === 'on') } : { kind: intent }
   const consent = consentFor(choice, new Date())
+  // A signed-in user's choice goes to their consent record too (decision 0060), never holding up the answer.
+  void recordCookieChoice(await getAuth(request), consent)
   const headers = { 'Set-Cookie': consentCookieHeader(consent, { secure: getEnv().SESSION_COOKIE_SECURE }) }
   if (request.headers.get('Accept')?.includes('application/json')) return Response.json({ consent }, { headers })
   return redirect(stripSettings(safeRedirect(redirectTo, '/')), { status: 303, headers })

@@ -2,7 +2,7 @@ import { type Session, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
-import { type ProviderFile, type ProviderRequest, providerFile, providerJson } from '#app/provider/fetch.server.ts'
+import { type ProviderFile, type ProviderRequest, type ProviderStream, providerFile, providerJson, providerStream } from '#app/provider/fetch.server.ts'
 import { type SessionUser, refreshResponseSchema, sessionUserSchema } from '#app/provider/schemas.ts'
 import { toastHeader } from '#app/utils/toast.server.ts'
 import { type Role, hasRole } from './roles.ts'
@@ -167,6 +167,11 @@ export class Auth {
   /** A file the provider answers to the signed-in user (a digital material), with call's refresh and retry. */
   async file(path: string, init: ProviderRequest = {}): Promise<ProviderFile> {
     return this.#asUser((accessToken) => providerFile(path, { ...init, accessToken, signal: init.signal ?? this.#request.signal }))
+  }
+
+  /** An answer streamed through to the visitor (an export), with call's refresh and retry (a refusal comes before its body). */
+  async stream(path: string, init: ProviderRequest = {}): Promise<ProviderStream> {
+    return this.#asUser((accessToken) => providerStream(path, { ...init, accessToken, signal: init.signal ?? this.#request.signal }))
   }
 
   async #asUser<T>(run: (accessToken: string) => Promise<T>): Promise<T> {

@@ -34,7 +34,11 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/admin/dashboard', key: 'memberNav.overview' },
     { to: '/admin/users', key: 'memberNav.users' },
     { to: '/admin/products', key: 'memberNav.products' },
+    { to: '/admin/purchases', key: 'memberNav.purchases' },
+    // Every professional's schedule, for support (decision 0061): /consultas with a professional filter.
+    { to: '/consultas', key: 'memberNav.appointments' },
     { to: '/admin/messages', key: 'memberNav.messages' },
+    { to: '/admin/audit', key: 'memberNav.audit' },
   ],
 }
 

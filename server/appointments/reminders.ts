@@ -248,7 +248,7 @@ export async function dispatchDueMessages(
  * Tells both people their appointment moved or was cancelled: written to the outbox inside the
  * transaction that moved or cancelled it, so it goes out exactly when that change happened (or,
  * within the hold, as the latest state of what was waiting). `causedBy`: who moved or cancelled
- * it. Answers where each message went, for the caller to log what was dropped once committed.
+ * it (null: nobody's hourly bound, an admin's revocation of a professional, decision 0059). Answers where each message went, for the caller to log what was dropped once committed.
  */
 export async function queueAppointmentNotice(
   tx: Writer,
@@ -260,7 +260,7 @@ export async function queueAppointmentNotice(
     appPublicUrl,
     causedBy,
     mail,
-  }: { kind: 'moved' | 'cancelled'; appointmentId: number; previousStart?: Date; now: Date; appPublicUrl: string; causedBy: number; mail: MailLimits },
+  }: { kind: 'moved' | 'cancelled'; appointmentId: number; previousStart?: Date; now: Date; appPublicUrl: string; causedBy: number | null; mail: MailLimits },
 ): Promise<QueuedMail[]> {
   await lockAppointmentMail(tx, [appointmentId])
   const appointment = (await appointmentsWithPeople(tx, [appointmentId])).get(appointmentId)

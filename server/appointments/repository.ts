@@ -325,8 +325,10 @@ export async function insertAppointment(
 /** Whose appointments a list shows: a patient's, a professional's, or everyone's (admin). */
 export type AppointmentScope = { patientId: number; professionalId?: number } | { professionalId: number; patientId?: number } | 'all'
 export type AppointmentPeriod = 'upcoming' | 'past' | undefined
+/** A list's narrower filters (an admin reading a professional's schedule for support): starts in [from, to), one status. */
+export type AppointmentFilters = { from?: Date; to?: Date; status?: AppointmentStatus }
 
-function listFilter(scope: AppointmentScope, period: AppointmentPeriod, now: Date): SQL | undefined {
+function listFilter(scope: AppointmentScope, period: AppointmentPeriod, now: Date, { from, to, status }: AppointmentFilters = {}): SQL | undefined {
   const owner =
     scope === 'all'
       ? undefined
@@ -337,11 +339,17 @@ function listFilter(scope: AppointmentScope, period: AppointmentPeriod, now: Dat
   // Upcoming: not ended and not cancelled. Past: everything else.
   const upcoming = and(gt(appointments.endTime, now), ne(appointments.status, 'cancelled'))
   const past = or(lte(appointments.endTime, now), eq(appointments.status, 'cancelled'))
-  return and(owner, period === 'upcoming' ? upcoming : period === 'past' ? past : undefined)
+  return and(
+    owner,
+    period === 'upcoming' ? upcoming : period === 'past' ? past : undefined,
+    from ? gte(appointments.startTime, from) : undefined,
+    to ? lt(appointments.startTime, to) : undefined,
+    status ? eq(appointments.status, status) : undefined,
+  )
 }
 
-export async function countAppointments(db: Database, scope: AppointmentScope, period: AppointmentPeriod, now: Date): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(appointments).where(listFilter(scope, period, now))
+export async function countAppointments(db: Database, scope: AppointmentScope, period: AppointmentPeriod, now: Date, filters?: AppointmentFilters): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(appointments).where(listFilter(scope, period, now, filters))
   return Number(row?.total ?? 0)
 }
 
@@ -352,10 +360,11 @@ export async function listAppointmentViews(
   period: AppointmentPeriod,
   now: Date,
   page: { limit: number; offset: number },
+  filters?: AppointmentFilters,
 ): Promise<AppointmentView[]> {
   const order = period === 'upcoming' ? [asc(appointments.startTime), asc(appointments.id)] : [desc(appointments.startTime), desc(appointments.id)]
   return selectViews(db)
-    .where(listFilter(scope, period, now))
+    .where(listFilter(scope, period, now, filters))
     .orderBy(...order)
     .limit(page.limit)
     .offset(page.offset)

@@ -20,8 +20,8 @@ describe('auditRow', () => {
   it('writes the target id as text, a blank reason as none', () => {
     expect(auditRow({ ...entry, reason: '  ' })).toMatchObject({ targetId: '7', reason: null, subjectUserId: null, before: null, after: null })
   })
-  it('refuses a malformed action and a reason over 500 characters', () => {
+  it('refuses a malformed action and a reason over 1000 characters', () => {
     expect(() => auditRow({ ...entry, action: 'Users' as never })).toThrow(/area\.verb/)
-    expect(() => auditRow({ ...entry, reason: 'x'.repeat(501) })).toThrow(/too long/)
+    expect(() => auditRow({ ...entry, reason: 'x'.repeat(1001) })).toThrow(/too long/)
   })
 })

@@ -25,7 +25,7 @@ export type AuditEntry = {
   at: number
 }
 
-export const MAX_AUDIT_REASON_LENGTH = 500
+export const MAX_AUDIT_REASON_LENGTH = 1000
 const ACTION = /^[a-z_]+(\.[a-z_]+)+$/
 
 /** The actor of a request's change. */

@@ -38,14 +38,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
-  const [{ PGlite }, { drizzle }, { migrate }, { enableNamedStatements }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }, { enableNamedStatements }] = await Promise.all([
     import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
     import('./pglite-statements'),
   ])
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const client = dataDir ? new PGlite(resolve(dataDir)) : new PGlite(snapshot ? { loadDataDir: snapshot } : {})
+  // pg_trgm: the admins' user search is a trigram index (migration 0025); PostgreSQL ships it in contrib.
+  const extensions = { pg_trgm }
+  const client = dataDir ? new PGlite(resolve(dataDir), { extensions }) : new PGlite(snapshot ? { loadDataDir: snapshot, extensions } : { extensions })
   await client.waitReady
   // Statements that come back are planned once (decision 0031), as node-postgres does on PostgreSQL.
   enableNamedStatements(client)

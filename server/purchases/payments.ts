@@ -455,17 +455,24 @@ export async function refundQuoteOf(services: Services, purchase: PurchaseRow, i
 const conflict = (detail: string, code: string) => apiError(409, detail, { code })
 
 /**
+ * Written with a cancellation, in its transaction, once the purchase has moved: an admin's change
+ * records its audit entry there (decision 0061). `refund` is the refund row a paid purchase's
+ * cancellation wrote; null for an unpaid one.
+ */
+export type CancellationRecorder = (tx: Writer, change: { before: PurchaseRow; after: PurchaseRow; refund: RefundRow | null; at: number }) => Promise<void>
+
+/**
  * Cancels: an unpaid purchase at Stripe first (the PaymentIntent canceled, the Checkout Session
  * expired; should Stripe say it was paid meanwhile, that is applied and the answer is 409), then
  * here; a paid one is refunded per quoteRefund (the 7-day withdrawal in full; a package's unused
  * credits pro rata) and what it gave ends.
  */
-export async function cancelPurchase(services: Services, purchase: PurchaseRow): Promise<PurchaseRow> {
+export async function cancelPurchase(services: Services, purchase: PurchaseRow, record?: CancellationRecorder): Promise<PurchaseRow> {
   if (purchase.status === 'paid') {
     if (catalogueItems(await itemsOf(services.db, [purchase.id])).length === 0) {
       throw conflict('This purchase paid for a consultation: cancel the consultation, and its refund follows the consultation rules.', 'cancel_the_consultation')
     }
-    return refundPurchase(services, purchase)
+    return refundPurchase(services, purchase, record)
   }
   if (!UNPAID_CANCELLABLE.includes(purchase.status)) throw conflict(`This purchase is already ${purchase.status}.`, 'not_cancellable')
   const stripe = stripeOf(services)
@@ -493,13 +500,16 @@ export async function cancelPurchase(services: Services, purchase: PurchaseRow):
   const result = await db.transaction(async (tx) => {
     const locked = await lockPurchase(tx, now.id)
     if (!locked || !UNPAID_CANCELLABLE.includes(locked.status)) return locked
-    return recordTransition(tx, locked, 'cancelled', { source: 'cancel', now: clock(), changes: { pixData: null, checkoutUrl: null } })
+    const at = clock()
+    const cancelled = await recordTransition(tx, locked, 'cancelled', { source: 'cancel', now: at, changes: { pixData: null, checkoutUrl: null } })
+    await record?.(tx, { before: locked, after: cancelled, refund: null, at })
+    return cancelled
   })
   if (result?.status !== 'cancelled') throw conflict(`This purchase was ${result?.status ?? 'changed'} meanwhile and cannot be cancelled as unpaid.`, 'status_changed')
   return result
 }
 
-async function refundPurchase(services: Services, purchase: PurchaseRow): Promise<PurchaseRow> {
+async function refundPurchase(services: Services, purchase: PurchaseRow, record?: CancellationRecorder): Promise<PurchaseRow> {
   const { db, clock } = services
   const at = clock()
   const quote = await refundQuoteOf(services, purchase, await itemsOf(db, [purchase.id]), at)
@@ -512,7 +522,9 @@ async function refundPurchase(services: Services, purchase: PurchaseRow): Promis
     await revokeGrants(tx, locked.id, at, ended)
     const refund = await insertRefund(tx, { purchaseId: locked.id, paymentIntentId: locked.stripePaymentIntentId, amountCents: quote.refundCents, reason: 'cancel' }, at)
     if (refund) refunds.push(refund)
-    return recordTransition(tx, locked, 'refunded', { source: 'cancel', now: at, changes: { refundedCents: quote.refundCents } })
+    const refunded = await recordTransition(tx, locked, 'refunded', { source: 'cancel', now: at, changes: { refundedCents: quote.refundCents } })
+    await record?.(tx, { before: locked, after: refunded, refund: refund ?? null, at })
+    return refunded
   })
   if (result?.status !== 'refunded' || refunds.length === 0) throw conflict(`This purchase was ${result?.status ?? 'changed'} meanwhile.`, 'status_changed')
   await sendRefunds(services, refunds)

@@ -56,7 +56,7 @@ export function serializeDeadline(deadline: RefundDeadline | null) {
   )
 }
 
-function serializeQuote(quote: PurchaseQuote) {
+export function serializeQuote(quote: PurchaseQuote) {
   return {
     refund_cents: quote.refundCents,
     reason: quote.reason,

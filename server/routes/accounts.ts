@@ -11,6 +11,7 @@ import { apiError, validationError, type FieldErrors } from '#server/http/errors
 import { booleanField, charField, emailField, passwordField, personNameField, validate } from '#server/http/fields.ts'
 import { accountExistsMessage, confirmationMessage, passwordResetMessage } from '#server/mail/messages.ts'
 import { queueMail } from '#server/mail/outbox.ts'
+import { recordSignupConsents } from '#server/privacy/repository.ts'
 import type { Services } from '#server/services.ts'
 import {
   createUser,
@@ -70,7 +71,7 @@ export function registerAccountRoutes(api: Api, services: Services): void {
     )
 
   /** The registration behind the answer: a new account, or a note to the owner of a known address. */
-  async function completeRegistration(input: { email: string; username?: string; firstName: string; lastName: string; password: string }) {
+  async function completeRegistration(input: { email: string; username?: string; firstName: string; lastName: string; password: string; acceptTerms: boolean }) {
     const mailOwner = (owner: UserRow) =>
       queueMail(db, accountExistsMessage({ to: owner.email, firstName: owner.firstName, link: linkTo('/auth?mode=login') }))
     const existing = await findUserByEmail(db, input.email)
@@ -90,6 +91,8 @@ export function registerAccountRoutes(api: Api, services: Services): void {
           lastName: input.lastName,
           groupNames: ['paciente'],
         })
+        // The terms and the privacy policy accepted on the form, in their current versions (decision 0060).
+        if (input.acceptTerms) await recordSignupConsents(db, user.id, clock())
         return sendConfirmation(user)
       } catch (error) {
         if (!uniqueViolation(error)) throw error
@@ -120,7 +123,7 @@ export function registerAccountRoutes(api: Api, services: Services): void {
 
       // Hashed on both paths, so a known address takes as long as a new one.
       const password = await hashPassword(input.password)
-      background.run('register', () => completeRegistration({ email: input.email, username: input.username, firstName, lastName, password }))
+      background.run('register', () => completeRegistration({ email: input.email, username: input.username, firstName, lastName, password, acceptTerms: input.accept_terms === true }))
       return c.json({ detail: REGISTERED }, 201)
     },
   })

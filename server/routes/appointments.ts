@@ -39,7 +39,12 @@ import {
   type LimitReached,
   type ProfileRow,
 } from '#server/appointments/repository.ts'
-import { cancelScheduledMessages, dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
+import { afterCancellations, cancelOpenAppointment } from '#server/appointments/cancellation.ts'
+import { recordHealthViews } from '#server/audit/health-views.ts'
+import { adminCancelEntry, adminMoveEntry } from '#server/appointments/admin-audit.ts'
+import { adminScope, appointmentListFilters } from '#server/appointments/list-filters.ts'
+import { recordAudit } from '#server/audit/repository.ts'
+import { dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppointmentNotice } from '#server/appointments/reminders.ts'
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, type Caller } from '#server/auth/authenticate.ts'
@@ -73,9 +78,9 @@ import {
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 import { cancellationQuote, consultationLineName, serializeCancellationQuote } from '#server/appointments/paid.ts'
-import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, sendRefunds, startConsultationPayment } from '#server/purchases/payments.ts'
+import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, startConsultationPayment } from '#server/purchases/payments.ts'
 import { urlField } from '#server/purchases/input.ts'
-import { countUsableCredits, findPurchase, insertRefund, lockPurchase, recordTransition, returnCredit, useCredit, type PurchaseRow, type RefundRow } from '#server/purchases/repository.ts'
+import { countUsableCredits, findPurchase, useCredit, type PurchaseRow } from '#server/purchases/repository.ts'
 import { enforceThrottle } from './throttling'
 
 const MINUTE = 60_000
@@ -191,6 +196,19 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       cancellation: quote && serializeCancellationQuote(quote),
     })
   }
+  /**
+   * The private notes an answer carries to the appointment's professional or an admin are a read of
+   * the patient's health data: one `health.view` per appointment with notes, one insert (decision 0059).
+   */
+  const recordNotesViews = (caller: Caller, views: AppointmentView[]) =>
+    recordHealthViews(
+      db,
+      caller,
+      views
+        .filter(({ appointment }) => appointment.privateNotes !== '' && (appointment.professionalId === caller.user.id || roleOf(caller.groups) === 'admin'))
+        .map(({ appointment }) => ({ targetType: 'appointment_notes' as const, targetId: appointment.id, patientId: appointment.patientId })),
+      clock(),
+    )
   const meetingLink = () => `${config.meetingBaseUrl}innera-${randomBytes(18).toString('base64url')}`
 
   /** What the free-time rules need about one professional, read now. */
@@ -451,18 +469,19 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       // `patient`: a professional's (or an admin's) appointments with one patient.
       const patientQuery = c.req.query('patient')?.trim() || undefined
       const patientId = patientQuery !== undefined && role !== 'paciente' ? validate(z.object({ patient: idField() }), { patient: patientQuery }).patient : undefined
+      // `professional` (admins: one professional's schedule, for support), `from`, `to` and `status` (decision 0061).
+      const { professionalId, filters } = appointmentListFilters((name) => c.req.query(name), caller.user.timeZone)
       const scope: AppointmentScope =
         role === 'admin'
-          ? patientId !== undefined
-            ? { patientId }
-            : 'all'
+          ? adminScope(professionalId, patientId)
           : role === 'profissional'
             ? { professionalId: caller.user.id, ...(patientId !== undefined && { patientId }) }
             : { patientId: caller.user.id }
       const now = new Date(clock())
       const period = when as AppointmentPeriod
-      const page = paginate(c, await countAppointments(db, scope, period, now))
-      const views = await listAppointmentViews(db, scope, period, now, page)
+      const page = paginate(c, await countAppointments(db, scope, period, now, filters))
+      const views = await listAppointmentViews(db, scope, period, now, page, filters)
+      await recordNotesViews(caller, views)
       return c.json(page.envelope(views.map((view) => serialize(view, caller))))
     },
   })
@@ -471,13 +490,14 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       const { view } = await appointmentFor(c, caller, ['patient', 'professional', 'admin'])
+      await recordNotesViews(caller, [view])
       return c.json(serialize(view, caller))
     },
   })
 
   const reschedule = async (c: AppContext) => {
     const caller = await authenticate(c, services)
-    const { view } = await appointmentFor(c, caller, ['patient', 'admin'])
+    const { view, relation } = await appointmentFor(c, caller, ['patient', 'admin'])
     const { appointment } = view
     const input = validate(rescheduleSchema, await readFields(c.req.raw))
     const key = input.idempotency_key
@@ -520,6 +540,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
             causedBy: caller.user.id,
             mail: config.mail,
           })
+          if (relation === 'admin') await recordAudit(tx, adminMoveEntry(caller, appointment, row, now.getTime()))
         }
         return row
       })
@@ -554,47 +575,18 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       // Held for a payment not made: the payment is cancelled at Stripe, which releases the time.
       if (appointment.status === 'awaiting_payment') {
         const purchase = (await findPurchase(db, appointment.purchaseId!))!
-        await cancelPurchase(services, purchase)
+        await cancelPurchase(services, purchase, relation === 'admin' ? (tx, { at }) => recordAudit(tx, adminCancelEntry(caller, appointment, { reason: reason ?? '', refund: null, at })) : undefined)
         return c.json(serialize(await reread(appointment.id), caller))
       }
-      // The terms (docs/product.md §9, decisions 0044 and 0051): a paid consultation is refunded (or
-      // its credit returned) per quoteRefund; a free one records the same rule: in full when the
-      // patient cancels 24 h or more ahead, and always when the professional or an admin does.
-      const quote = cancellationQuote(view, relation, now)
-      const ahead = appointment.startTime.getTime() - now
-      const full = quote ? quote.refundCents > 0 || quote.creditReturned : relation !== 'patient' || ahead >= FULL_REFUND_NOTICE_HOURS * HOUR
-      const refund = full ? 'full' : 'none'
-      let notices: QueuedMail[] = []
-      const refunds: RefundRow[] = []
+      // The terms (docs/product.md §9, decisions 0044 and 0051) decide the refund; both people are
+      // told and what it cost comes back, in one transaction (server/appointments/cancellation.ts).
       const cancelled = await db.transaction(async (tx) => {
-        const row = await updateOpenAppointment(tx, appointment.id, new Date(now), {
-          status: 'cancelled',
-          cancelledAt: new Date(now),
-          cancelledBy: relation,
-          cancellationReason: reason ?? '',
-          refund,
-        })
-        // Its reminders are cancelled and both people are told, in this transaction: once.
-        if (row) {
-          await cancelScheduledMessages(tx, appointment.id, new Date(now))
-          notices = await queueAppointmentNotice(tx, { kind: 'cancelled', appointmentId: appointment.id, now: new Date(now), appPublicUrl: config.appPublicUrl, causedBy: caller.user.id, mail: config.mail })
-          // What it cost comes back with it, in the same transaction; the refund is sent once committed.
-          if (quote?.creditReturned && row.creditId !== null) await returnCredit(tx, row.creditId, new Date(now))
-          if (quote && quote.refundCents > 0 && row.purchaseId !== null) {
-            const purchase = await lockPurchase(tx, row.purchaseId)
-            if (purchase?.status === 'paid' && purchase.stripePaymentIntentId) {
-              const written = await insertRefund(tx, { purchaseId: purchase.id, paymentIntentId: purchase.stripePaymentIntentId, amountCents: quote.refundCents, reason: 'cancel' }, now)
-              if (written) refunds.push(written)
-              await recordTransition(tx, purchase, 'refunded', { source: 'cancel', now, changes: { refundedCents: quote.refundCents } })
-            }
-          }
-        }
-        return row
+        const done = await cancelOpenAppointment(tx, view, { by: relation, reason: reason ?? '', causedBy: caller.user.id, now }, { appPublicUrl: config.appPublicUrl, mail: config.mail })
+        if (done && relation === 'admin') await recordAudit(tx, adminCancelEntry(caller, appointment, { reason: reason ?? '', refund: done.row.refund, at: now }))
+        return done
       })
       if (!cancelled) throw apiError(400, closedReason((await reread(appointment.id)).appointment, now) ?? 'This appointment is already cancelled.')
-      logDroppedMail(services.log, notices)
-      mirrorAppointmentLater(services, appointment.id)
-      await sendRefunds(services, refunds)
+      await afterCancellations(services, [cancelled])
       return c.json(serialize(await reread(appointment.id), caller))
     },
   })
@@ -672,6 +664,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
         new Date(startOfLocalDay(start, timeZone)),
         new Date(startOfLocalDay(addDays(start, days), timeZone)),
       )
+      await recordNotesViews(caller, views)
       const agenda = {
         time_zone: timeZone,
         start,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordHealthViews } from '#server/audit/health-views.ts'
 import { authenticate, authenticateWithRole, type Caller, roleOf } from '#server/auth/authenticate.ts'
 import { saoPauloDate } from '#server/dates.ts'
 import { idParam, type Api } from '#server/http/api.ts'
@@ -71,6 +72,8 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
       const { patient } = await readablePatient(caller, idParam(c, 'id'))
       const program = await currentProgramOf(db, patient.id)
       if (!program) throw notFound()
+      // Kept in the audit log: a staff member read this patient's program (decision 0059).
+      await recordHealthViews(db, caller, [{ targetType: 'program', targetId: program.id, patientId: patient.id }], clock())
       return c.json(serializeProgramSummary(program, await goalsOf(db, program.id), saoPauloDate(clock())))
     },
   })

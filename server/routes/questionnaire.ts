@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recordHealthViews } from '#server/audit/health-views.ts'
 import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
@@ -219,7 +220,10 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
   api.endpoint('/questionnaire/:id{[0-9]+}/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
-      return c.json(await fullResult(await readableResult(caller, idParam(c, 'id'))))
+      const result = await readableResult(caller, idParam(c, 'id'))
+      // A professional's or an admin's read of someone's result is kept in the audit log (decision 0059).
+      await recordHealthViews(db, caller, [{ targetType: 'questionnaire_result', targetId: result.id, patientId: result.userId }], clock())
+      return c.json(await fullResult(result))
     },
   })
 
@@ -270,11 +274,13 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
 
   api.endpoint('/questionnaire/shared-with-me/', {
     GET: async (c) => {
-      const { user } = await authenticateWithRole(c, services, 'profissional')
+      const caller = await authenticateWithRole(c, services, 'profissional')
+      const { user } = caller
       const patientParam = c.req.query('patient')
       const patientFilter = patientParam === undefined ? undefined : validate(z.object({ patient: idField() }), { patient: patientParam }).patient
       const page = paginate(c, await countSharedWith(db, user.id, patientFilter))
       const [rows, order] = await Promise.all([sharedWith(db, user.id, { patientId: patientFilter, ...page }), pillarOrder()])
+      await recordHealthViews(db, caller, rows.map((row) => ({ targetType: 'questionnaire_result', targetId: row.result.id, patientId: row.result.userId })), clock())
       return c.json(page.envelope(rows.map((row) => serializeSharedResult(row.result, row.patient, row.sharedAt, order))))
     },
   })

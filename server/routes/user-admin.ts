@@ -1,25 +1,26 @@
 import { z } from 'zod'
 import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
 import { GROUP_NAMES } from '#server/db/seed-data.ts'
-import { idParam, type Api } from '#server/http/api.ts'
+import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
-import { booleanField, listField, personNameField, validate } from '#server/http/fields.ts'
-import { paginate } from '#server/http/pagination.ts'
+import { booleanField, charField, choiceField, integerField, listField, personNameField, validate } from '#server/http/fields.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 import {
-  countUsers,
-  findUserById,
-  groupIdsByName,
-  groupNamesByUser,
-  groupNamesOf,
-  isCareLinked,
-  setUserGroups,
-  updateUser,
-  userCounts,
-  usersPage,
-  type UserFilter,
-} from '#server/users/repository.ts'
+  accredit,
+  CONSULTATION_LANGUAGES,
+  findProfessionalProfile,
+  MAX_CONSULTATION_PRICE_CENTS,
+  PILLAR_SLUGS,
+  PROFESSION_MAX_LENGTH,
+  REGISTRATION_MAX_LENGTH,
+  revokeAccreditation,
+  serializeProfessionalProfile,
+  upcomingCounts,
+} from '#server/users/accreditation.ts'
+import { editUserAsAdmin } from '#server/users/admin-edits.ts'
+import { countUsers, findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, userCounts, usersPage, type UserFilter, type UserRow } from '#server/users/repository.ts'
 import { serializeUserDetail } from '#server/users/serializers.ts'
 
 // There are three groups; room for more without letting one request carry thousands.
@@ -32,7 +33,24 @@ const adminUpdateSchema = z.object({
   groups: listField(z.string({ error: 'Not a valid string.' }), { maxLength: MAX_GROUPS }).optional(),
 })
 
-/** Admin views of users: paginated list with search, stats, detail and edits. */
+/** The list's `state`: active or inactive accounts (anything else is a 400, like DRF's ChoiceFilter). */
+const USER_STATES = ['active', 'inactive'] as const
+
+/** Kept in a list's own order (the pillars', the languages'), each once. */
+const inOrder = (order: readonly string[]) => (values: string[]) => order.filter((value) => values.includes(value))
+
+const accreditationSchema = z.object({
+  profession: charField({ maxLength: PROFESSION_MAX_LENGTH }),
+  registration_number: charField({ maxLength: REGISTRATION_MAX_LENGTH }),
+  pillars: listField(choiceField(PILLAR_SLUGS), { maxLength: PILLAR_SLUGS.length, allowEmpty: false }).transform(inOrder(PILLAR_SLUGS)),
+  languages: listField(choiceField(CONSULTATION_LANGUAGES), { maxLength: CONSULTATION_LANGUAGES.length, allowEmpty: false }).transform(inOrder(CONSULTATION_LANGUAGES)),
+  price_cents: integerField({ min: 0, max: MAX_CONSULTATION_PRICE_CENTS }),
+})
+
+// As the app's form says (the audit log keeps up to 1000, for a cancellation's reason).
+const revocationSchema = z.object({ reason: charField({ maxLength: 500 }) })
+
+/** Admin views of users: paginated list with search and filters, stats, detail and edits (audited), a professional's accreditation and its revocation (decision 0059). */
 export function registerUserAdminRoutes(api: Api, services: Services): void {
   const { db, config } = services
   const photoBase = config.providerPublicUrl
@@ -42,13 +60,17 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       await authenticateWithRole(c, services, 'admin')
       const search = c.req.query('search')?.trim()
       const group = c.req.query('group')?.trim()
+      const state = c.req.query('state')?.trim() || undefined
+      const { state: chosen } = validate(z.object({ state: choiceField(USER_STATES).optional() }), { state })
 
       const filter: UserFilter = {}
       if (search) filter.search = search
       if (group) filter.group = group
+      if (chosen) filter.active = chosen === 'active'
 
-      const page = paginate(c, await countUsers(db, filter))
-      const rows = await usersPage(db, filter, page)
+      const matching = await countUsers(db, filter)
+      const page = paginate(c, matching)
+      const rows = await usersPage(db, filter, page, matching)
       const groupsByUser = await groupNamesByUser(db, rows.map((row) => row.id))
 
       return c.json(page.envelope(rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase))))
@@ -93,15 +115,66 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       if (changes.is_active === false && caller.user.id === user.id) errors.is_active = ['You cannot deactivate your own account.']
       if (Object.keys(errors).length > 0) throw validationError(errors)
 
-      const values = {
+      // The change and its audit entries in one transaction; a deactivation ends the user's sessions (decision 0059).
+      const names = {
         ...(changes.first_name !== undefined && { firstName: changes.first_name }),
         ...(changes.last_name !== undefined && { lastName: changes.last_name }),
-        ...(changes.is_active !== undefined && { isActive: changes.is_active }),
       }
-      if (Object.keys(values).length > 0) await updateUser(db, user.id, values)
-      if (groupNames) await setUserGroups(db, user.id, groupNames)
+      await editUserAsAdmin(db, caller, user.id, { names, isActive: changes.is_active, groups: groupNames }, services.clock())
       const updated = (await findUserById(db, user.id))!
       return c.json(serializeUserDetail(updated, await groupNamesOf(db, user.id), photoBase))
+    },
+  })
+
+  /** A user as the admin console shows them: the account, their professional profile (or null), their upcoming appointments. */
+  async function adminDetail(user: UserRow) {
+    const [groups, profile, counts] = await Promise.all([groupNamesOf(db, user.id), findProfessionalProfile(db, user.id), upcomingCounts(db, user.id, services.clock())])
+    return {
+      ...serializeUserDetail(user, groups, photoBase),
+      professional: profile ? serializeProfessionalProfile(profile) : null,
+      counts: { future_appointments_as_professional: counts.asProfessional, future_appointments_as_patient: counts.asPatient },
+    }
+  }
+
+  /** The admin and the user in the path (404 when there is none). */
+  async function adminAndUser(c: AppContext) {
+    const caller = await authenticateWithRole(c, services, 'admin')
+    const user = await findUserById(db, idParam(c, 'id'))
+    if (!user) throw notFound()
+    return { caller, user }
+  }
+
+  api.endpoint('/admin/users/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const { user } = await adminAndUser(c)
+      return c.json(await adminDetail(user), 200, { 'Cache-Control': PRIVATE_NO_STORE })
+    },
+  })
+
+  api.endpoint('/admin/users/:id{[0-9]+}/accreditation/', {
+    // Accredits (or updates the accredited profile): in the directory and bookable from now on.
+    PUT: async (c) => {
+      const { caller, user } = await adminAndUser(c)
+      const input = validate(accreditationSchema, await readFields(c.req.raw))
+      await accredit(services, caller, user, {
+        profession: input.profession,
+        registrationNumber: input.registration_number,
+        pillars: input.pillars,
+        languages: input.languages,
+        priceCents: input.price_cents,
+      })
+      return c.json(await adminDetail((await findUserById(db, user.id))!), 200, { 'Cache-Control': PRIVATE_NO_STORE })
+    },
+    // Revokes it: out of the directory, every future appointment cancelled and refunded; again, nothing more.
+    DELETE: async (c) => {
+      const { caller, user } = await adminAndUser(c)
+      const { reason } = validate(revocationSchema, await readFields(c.req.raw))
+      const revocation = await revokeAccreditation(services, caller, user, reason)
+      return c.json(
+        { ...(await adminDetail(user)), cancelled_appointments: revocation.cancelled, released_held_times: revocation.released },
+        200,
+        { 'Cache-Control': PRIVATE_NO_STORE },
+      )
     },
   })
 }

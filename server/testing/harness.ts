@@ -234,6 +234,9 @@ const RESETTABLE_TABLES = [
   'live_classes',
   'live_class_seats',
   'fake_zoom_meetings',
+  'consent_records',
+  'account_deletions',
+  'retention_runs',
 ]
 
 /**

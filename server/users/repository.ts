@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, exists, inArray, like, or, sql, type SQL } from 'drizzle-orm'
 import type { Clock } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
 import { likePattern } from '#server/db/like-pattern.ts'
@@ -197,22 +197,19 @@ const patientsQuery = preparedQuery((db) =>
     .prepare('patients_of_professional'),
 )
 
-/** The admins' filters of the user list: a text in the username, e-mail or names; a group, by name in any case. */
-export type UserFilter = { search?: string; group?: string }
+/** The admins' filters of the user list: a text in the username, e-mail or names; a group, by name in any case; active or not. */
+export type UserFilter = { search?: string; group?: string; active?: boolean }
 
-function userFilterCondition(db: Database, { search, group }: UserFilter): SQL | undefined {
+/** The username, e-mail and names as one lower-case text: "ana.silva ana@example.com ana silva". */
+const userSearchText = sql`lower(${users.username} || ' ' || ${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`
+
+function userFilterCondition(db: Database, { search, group, active }: UserFilter): SQL | undefined {
   const conditions: SQL[] = []
+  if (active !== undefined) conditions.push(eq(users.isActive, active))
   if (search) {
-    const pattern = likePattern(search)
-    conditions.push(
-      or(
-        ilike(users.username, pattern),
-        ilike(users.email, pattern),
-        ilike(users.firstName, pattern),
-        ilike(users.lastName, pattern),
-        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-      )!,
-    )
+    // The expression of the trigram index users_search_trgm_idx (migration 0025, decision 0063), so a
+    // search of 3 characters or more reads the index. Matching it lower-cased is ILIKE's meaning.
+    conditions.push(sql`${userSearchText} LIKE lower(${likePattern(search)})`)
   }
   if (group) {
     conditions.push(
@@ -228,20 +225,37 @@ function userFilterCondition(db: Database, { search, group }: UserFilter): SQL |
   return conditions.length > 0 ? and(...conditions) : undefined
 }
 
+/**
+ * The user list's two statements: how many users the filter keeps, and a page of them by id
+ * (bench/admin-users.ts reads their plans). With a search, the page is read one of two ways,
+ * chosen by how many match (`matching`, the count's answer): when the page lies in the first tenth
+ * of the matches, walking the primary key finds it after a short stretch; otherwise (a rare text, a
+ * deep page) reading the trigram index and sorting what it found is quicker, and `id + 0` keeps the
+ * planner from walking every row instead (decision 0063).
+ */
+export function userListQueries(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }, matching?: number) {
+  const where = userFilterCondition(db, filter)
+  const sortFound = Boolean(filter.search) && (matching === undefined || offset + limit > matching * 0.1)
+  return {
+    page: db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(sortFound ? sql`${users.id} + 0` : asc(users.id))
+      .limit(limit)
+      .offset(offset),
+    count: db.select({ total: count() }).from(users).where(where),
+  }
+}
+
 export async function countUsers(db: Database, filter: UserFilter): Promise<number> {
-  const [{ total }] = (await db.select({ total: count() }).from(users).where(userFilterCondition(db, filter))) as [{ total: number }]
+  const [{ total }] = (await userListQueries(db, filter, { limit: 0, offset: 0 }).count) as [{ total: number }]
   return total
 }
 
-/** A page of the users the filter keeps, by id. */
-export async function usersPage(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }): Promise<UserRow[]> {
-  return db
-    .select()
-    .from(users)
-    .where(userFilterCondition(db, filter))
-    .orderBy(asc(users.id))
-    .limit(limit)
-    .offset(offset)
+/** A page of the users the filter keeps, by id; `matching` is how many it keeps (countUsers), if known. */
+export async function usersPage(db: Database, filter: UserFilter, page: { limit: number; offset: number }, matching?: number): Promise<UserRow[]> {
+  return userListQueries(db, filter, page, matching).page
 }
 
 /** How many users there are, how many are active, and each group's members by group name. */

@@ -23,14 +23,14 @@ function namespacesUsed(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file) || /\.server\.tsx?$/.test(file)) return used
   seen.add(file)
   const source = readFileSync(file, 'utf8')
-  for (const [, single, list] of source.matchAll(/useTranslation\(\s*(?:'([a-z]+)'|\[([^\]]*)\])?/g)) {
+  for (const [, single, list] of source.matchAll(/useTranslation\(\s*(?:'([a-z-]+)'|\[([^\]]*)\])?/g)) {
     if (single) used.add(single)
-    else if (list) for (const [, namespace] of list.matchAll(/'([a-z]+)'/g)) used.add(namespace!)
+    else if (list) for (const [, namespace] of list.matchAll(/'([a-z-]+)'/g)) used.add(namespace!)
     else used.add('common')
   }
-  for (const [, namespace] of source.matchAll(/\bns: '([a-z]+)'/g)) used.add(namespace!)
+  for (const [, namespace] of source.matchAll(/\bns: '([a-z-]+)'/g)) used.add(namespace!)
   // Keys written with their namespace ('auth:login.title'), wherever they are used.
-  for (const [, namespace] of source.matchAll(/['`"]([a-z]+):[a-zA-Z]/g)) if (known.includes(namespace!)) used.add(namespace!)
+  for (const [, namespace] of source.matchAll(/['`"]([a-z]+(?:-[a-z]+)*):[a-zA-Z]/g)) if (known.includes(namespace!)) used.add(namespace!)
   const specifiers = [
     ...[...source.matchAll(/^import\s+[^'"]*from\s+'([^']+)'/gm)].filter(([statement]) => !/^import\s+type\b/.test(statement)).map(([, specifier]) => specifier!),
     // Components loaded with React's lazy() are part of the page too (other dynamic imports, such as
@@ -47,7 +47,7 @@ function namespacesUsed(file: string, seen = new Set<string>()): Set<string> {
 /** The list of `handle.i18n`, or every namespace its function can answer (e.g. by role). */
 function declared(file: string): string[] {
   const match = /^export const handle = \{ i18n: (.+) \}$/m.exec(readFileSync(file, 'utf8'))
-  return match ? [...new Set([...match[1]!.matchAll(/'([a-z]+)'/g)].map(([, namespace]) => namespace!))].filter((namespace) => known.includes(namespace)) : []
+  return match ? [...new Set([...match[1]!.matchAll(/'([a-z-]+)'/g)].map(([, namespace]) => namespace!))].filter((namespace) => known.includes(namespace)) : []
 }
 
 // Routes that render (a default export); resource routes have nothing to translate in the browser.

@@ -11,7 +11,7 @@ CREATE TABLE "audit_log" (
 	"subject_user_id" integer,
 	"before" jsonb,
 	"after" jsonb,
-	"reason" varchar(500),
+	"reason" varchar(1000),
 	CONSTRAINT "audit_log_actor_role_check" CHECK ("audit_log"."actor_role" in ('admin', 'profissional', 'paciente', 'system')),
 	CONSTRAINT "audit_log_action_check" CHECK ("audit_log"."action" ~ '^[a-z_]+(\.[a-z_]+)+$')
 );

@@ -1,0 +1,167 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import { z } from 'zod'
+import { type Cents, formatMoney } from '#app/domain/money.ts'
+import { type Language, languageTags } from '#app/i18n/config.ts'
+import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { type AdminPurchase, type AdminPurchaseDetail, REFUND_REFUSALS } from '#app/provider/admin-purchase-schemas.ts'
+import { type AdminPurchaseQuery, refundAdminPurchase } from '#app/provider/admin-purchases.server.ts'
+import { ProviderError } from '#app/provider/errors.ts'
+import { type SignedInCaller } from '#app/provider/fetch.server.ts'
+import { PAYMENT_METHODS, PURCHASE_STATUSES } from '#app/provider/purchase-schemas.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { adminRefundSchema } from './admin-purchase-forms.ts'
+import { replyToFailure } from './provider-reply.server.ts'
+
+/**
+ * The admin console's purchases (issue 26, decision 0061): the list's GET filters as the page
+ * reads them, the views the pages draw, and the refund form's action.
+ */
+
+const TIME_ZONE = 'America/Sao_Paulo'
+const MAX_SEARCH = 254
+
+/** A São Paulo date the filter may send (YYYY-MM-DD, a real date, 2000-2100); anything else is no filter. */
+const dateParam = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((value) => value >= '2000-01-01' && value <= '2100-12-31' && new Date(`${value}T12:00:00Z`).toISOString().startsWith(value))
+  .or(z.literal(''))
+  .catch('')
+
+const querySchema = z.object({
+  search: z.string().trim().max(MAX_SEARCH).catch(''),
+  status: z.enum(PURCHASE_STATUSES).or(z.literal('')).catch(''),
+  method: z.enum(PAYMENT_METHODS).or(z.literal('')).catch(''),
+  from: dateParam,
+  to: dateParam,
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+})
+export type PurchaseListQuery = z.infer<typeof querySchema> & { reversed: boolean }
+
+/** The list's filters from the page's URL; unreadable values are no filter, and a reversed range is dropped (and said). */
+export function readPurchaseQuery(url: URL): PurchaseListQuery {
+  const read = (name: string) => url.searchParams.get(name) ?? ''
+  const query = querySchema.parse({ search: read('search'), status: read('status'), method: read('method'), from: read('from'), to: read('to'), page: url.searchParams.get('page') ?? 1 })
+  const reversed = query.from !== '' && query.to !== '' && query.to < query.from
+  return reversed ? { ...query, from: '', to: '', reversed } : { ...query, reversed }
+}
+
+/** What the provider is asked for. */
+export function providerQuery(query: PurchaseListQuery): AdminPurchaseQuery {
+  return {
+    search: query.search || undefined,
+    status: query.status || undefined,
+    method: query.method || undefined,
+    from: query.from || undefined,
+    to: query.to || undefined,
+  }
+}
+
+/** The filters as a query string (the pages, the export link): only what is set. */
+export function filterParams(query: PurchaseListQuery, page = 1): string {
+  const params = new URLSearchParams()
+  for (const name of ['search', 'status', 'method', 'from', 'to'] as const) if (query[name]) params.set(name, query[name])
+  if (page > 1) params.set('page', String(page))
+  const search = params.toString()
+  return search ? `?${search}` : ''
+}
+
+/** An instant in Brasília's time, in the page's language: "10/03/2026, 12:00". */
+export function brasiliaDateTime(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
+}
+
+/** A São Paulo calendar date (YYYY-MM-DD, or an instant's) in words. */
+function brasiliaDate(value: string, language: Language): string {
+  const instant = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00-03:00`) : new Date(value)
+  return new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'long' }).format(instant)
+}
+
+const money = (cents: number, language: Language) => formatMoney(cents as Cents, language)
+
+/** A row of the list. */
+export function purchaseRow(purchase: AdminPurchase, language: Language) {
+  return {
+    id: purchase.id,
+    createdAt: purchase.created_at,
+    created: brasiliaDateTime(purchase.created_at, language),
+    status: purchase.status,
+    method: purchase.method,
+    total: money(purchase.total_cents, language),
+    refunded: purchase.refunded_cents > 0 ? money(purchase.refunded_cents, language) : null,
+    buyer: purchase.buyer,
+    items: purchase.items.map((item) => item.title[language]),
+  }
+}
+
+/** The purchase's page: its facts, its history, its refunds, and what the terms would refund now (or why not). */
+export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Language) {
+  const quote = purchase.refund_quote
+  const refusal = purchase.refund_refusal
+  const deadline = (value: AdminPurchaseDetail['refunds'][number]['deadline']) =>
+    value && { method: value.method, billingCycles: value.billing_cycles ?? 2, businessDays: value.business_days ?? 3, date: value.date ? brasiliaDate(value.date, language) : '' }
+  return {
+    ...purchaseRow(purchase, language),
+    items: purchase.items.map((item) => ({ productId: item.product_id, kind: item.kind, title: item.title[language], quantity: item.quantity, price: money(item.price_cents, language) })),
+    paid: purchase.paid_at ? brasiliaDateTime(purchase.paid_at, language) : null,
+    failure: purchase.failure,
+    appointmentId: purchase.appointment_id,
+    subscriptionId: purchase.subscription_id,
+    events: purchase.events.map((event) => ({ ...event, when: brasiliaDateTime(event.at, language) })),
+    deliveries: purchase.webhook_deliveries.map((delivery) => ({ ...delivery, received: delivery.received_at ? brasiliaDateTime(delivery.received_at, language) : null })),
+    refunds: purchase.refunds.map((refund) => ({
+      id: refund.id,
+      amount: money(refund.amount_cents, language),
+      method: refund.method,
+      status: refund.status,
+      kind: refund.reason,
+      note: refund.note,
+      by: refund.by,
+      when: brasiliaDateTime(refund.created_at, language),
+      deadline: deadline(refund.deadline),
+    })),
+    quote: quote && {
+      amount: money(quote.refund_cents, language),
+      full: quote.refund_cents === purchase.total_cents,
+      reason: quote.reason?.replace(/^refunds\.reason\./, '') ?? null,
+      // The period's last day (its end is given as the next day's first instant).
+      withdrawalEnds: brasiliaDate(new Date(Date.parse(quote.withdrawal_ends_at) - 1).toISOString(), language),
+      deadline: deadline(quote.deadline),
+    },
+    refusal: refusal && {
+      code: (REFUND_REFUSALS as readonly string[]).includes(refusal.code) ? refusal.code : 'other',
+      withdrawalEnds: refusal.withdrawal_ends_at ? brasiliaDate(new Date(Date.parse(refusal.withdrawal_ends_at) - 1).toISOString(), language) : '',
+    },
+  }
+}
+
+export type PurchaseDetailView = ReturnType<typeof purchaseDetailView>
+
+/**
+ * The refund form: the reason checked (required, up to 500), then the provider refunds what the
+ * terms give now. Done: back to the purchase with a toast saying how much. Refused (nothing left to
+ * refund, already refunded…) or the provider failing: the form again with the reason as typed and
+ * why, in the admin's language.
+ */
+export async function refundAction(request: Request, auth: SignedInCaller, id: number, language: Language) {
+  const submission = parseWithZod(await readFormData(request), { schema: adminRefundSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  let refunded: AdminPurchaseDetail
+  try {
+    refunded = await refundAdminPurchase(auth, id, submission.value.reason)
+  } catch (error) {
+    const t = await getFixedT(request, ['admin-purchases', 'common'])
+    const code = error instanceof ProviderError && error.status === 409 ? error.code : undefined
+    const refusal = code && (REFUND_REFUSALS as readonly string[]).includes(code) ? code : 'other'
+    const { result, init } = replyToFailure(submission, error, t, { fields: { reason: 'reason' }, statusMessages: { 409: `admin-purchases:refund.refusals.${refusal}` } })
+    return data({ result }, init)
+  }
+  return redirectWithToast(`/admin/purchases/${id}`, {
+    type: 'success',
+    message: { key: 'admin-purchases:refund.done', values: { amount: money(refunded.refunded_cents, language) } },
+    durationMs: 8_000,
+  })
+}

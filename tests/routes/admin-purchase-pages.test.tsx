@@ -1,0 +1,90 @@
+// @vitest-environment jsdom
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { createRemixStub } from '@remix-run/testing'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { HttpResponse } from 'msw'
+import { type ComponentType } from 'react'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
+import { TranslationsProvider } from '#app/i18n/react.tsx'
+import AdminPurchasePage, { action as detailAction, loader as detailLoader } from '#app/routes/admin.purchases.$id.tsx'
+import AdminPurchases, { loader as listLoader } from '#app/routes/admin.purchases._index.tsx'
+import { adminPurchaseHandlers, refundedAnswer } from '#tests/mocks/admin-purchases.ts'
+import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/**
+ * The admin purchase pages as the browser draws them, over their real loaders and action (msw as
+ * the provider): the filter form and export link without JavaScript, the refund said before its
+ * form, and a refused refund keeping the reason typed.
+ */
+
+beforeEach(() => {
+  // The stub's router announces React Router 7's changes; the app's own build decides those.
+  const warn = console.warn
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
+  })
+})
+afterEach(cleanup)
+
+type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
+
+function asAdmin(fn: Server, cookie: string) {
+  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
+    const headers = new Headers(request.headers)
+    headers.set('Cookie', cookie)
+    const body = request.method === 'POST' ? await request.text() : undefined
+    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
+  }
+}
+
+async function show(path: string, pattern: string, Component: ComponentType, loader: Server, action?: Server) {
+  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin, userCheckedAt: Date.now() })
+  const Stub = createRemixStub([{ path: pattern, Component, loader: asAdmin(loader, cookie), action: action ? asAdmin(action, cookie) : undefined }])
+  return render(
+    <TranslationsProvider value={translationsFor('pt')}>
+      <Stub initialEntries={[path]} />
+    </TranslationsProvider>,
+  )
+}
+
+describe('admin purchase pages', () => {
+  test('the list: a GET filter form keeping the filters, each purchase a link, the export keeping them too', async () => {
+    adminPurchaseHandlers()
+    await show('/admin/purchases?status=paid&search=pedro', '/admin/purchases', AdminPurchases, listLoader)
+    const form = await screen.findByRole('search', { name: 'Filtros das compras' })
+    expect(form).toHaveAttribute('method', 'get')
+    expect(within(form).getByRole('combobox', { name: 'Situação' })).toHaveValue('paid')
+    expect(within(form).getByRole('searchbox', { name: /Comprador/ })).toHaveValue('pedro')
+    expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute('href', '/admin/purchases/export?search=pedro&status=paid')
+    const table = screen.getByRole('table', { name: 'Compras' })
+    expect(within(table).getByRole('link', { name: 'Abrir a compra nº 42' })).toHaveAttribute('href', '/admin/purchases/42')
+    expect(within(table).getByText('Pedro Santos')).toBeInTheDocument()
+  })
+
+  test('a purchase: what the terms refund said first, the reason required; a refusal keeps the reason and says why', async () => {
+    adminPurchaseHandlers({ refund: () => HttpResponse.json({ detail: 'This purchase has already been refunded.', code: 'already_refunded' }, { status: 409 }) })
+    await show('/admin/purchases/42', '/admin/purchases/:id', AdminPurchasePage, detailLoader, detailAction)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Compra nº 42' })).toBeInTheDocument()
+    expect(screen.getByTestId('refund-quote')).toHaveTextContent('Pelos termos, esta compra pode ser reembolsada agora por inteiro: R$ 197,00.')
+    expect(within(screen.getByTestId('purchase-events')).getAllByRole('listitem')).toHaveLength(2)
+    expect(within(screen.getByTestId('webhook-deliveries')).getByText('payment_intent.succeeded')).toBeInTheDocument()
+    const user = userEvent.setup()
+    await user.type(screen.getByRole('textbox', { name: /Motivo do reembolso/ }), 'Pediu por telefone')
+    await user.click(screen.getByRole('button', { name: /^Reembolsar R\$\s197,00$/ }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Esta compra já foi reembolsada.')
+    expect(screen.getByRole('textbox', { name: /Motivo do reembolso/ })).toHaveValue('Pediu por telefone')
+  })
+
+  test('a refunded purchase: no form, its refund with who made it and why', async () => {
+    adminPurchaseHandlers({ detail: () => HttpResponse.json(refundedAnswer()) })
+    await show('/admin/purchases/42', '/admin/purchases/:id', AdminPurchasePage, detailLoader, detailAction)
+    expect(await screen.findByTestId('refund-refusal')).toHaveTextContent('Esta compra já foi reembolsada.')
+    expect(screen.queryByRole('button', { name: /Reembolsar/ })).toBeNull()
+    const refunds = screen.getByTestId('refunds')
+    expect(within(refunds).getByText(/Por Alice Admin \(admin\)/)).toBeInTheDocument()
+    expect(within(refunds).getByText('Motivo: Pediu por telefone')).toBeInTheDocument()
+    expect(screen.getByTestId('admin-purchase-status')).toHaveTextContent('Reembolsada')
+  })
+})

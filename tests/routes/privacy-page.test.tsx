@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { createRemixStub } from '@remix-run/testing'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
+import { TranslationsProvider } from '#app/i18n/react.tsx'
+import PrivacyPage, { loader as privacyLoader } from '#app/routes/configuracoes_.privacidade.tsx'
+import { consentsAnswer, deletionPlanAnswer, viewersAnswer } from '#tests/mocks/privacy.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/** The privacy page as the browser draws it (decision 0060): every form a plain form, the export a plain link. */
+
+beforeEach(() => {
+  const warn = console.warn
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
+  })
+})
+afterEach(() => cleanup())
+
+async function renderPage() {
+  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
+  const loader = ({ request, params }: LoaderFunctionArgs) => privacyLoader({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
+  const Stub = createRemixStub([{ path: '/configuracoes/privacidade', Component: PrivacyPage, loader }])
+  return render(
+    <TranslationsProvider value={translationsFor('pt')}>
+      <Stub initialEntries={['/configuracoes/privacidade']} />
+    </TranslationsProvider>,
+  )
+}
+
+describe('the privacy page', () => {
+  test('consents with their forms, sharing with a revoke button each, the export link, and the deletion form', async () => {
+    providerMock.use(
+      http.get(providerUrl('/users/me/consents/'), () => HttpResponse.json(consentsAnswer())),
+      http.get(providerUrl('/users/me/shares/'), () => HttpResponse.json(viewersAnswer())),
+      http.get(providerUrl('/users/me/deletion/'), () => HttpResponse.json(deletionPlanAnswer())),
+    )
+    await renderPage()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacidade e dados' })).toBeInTheDocument()
+    const consents = screen.getByRole('region', { name: 'Consentimentos' })
+    expect(within(consents).getByRole('button', { name: 'Aceitar a versão 1.0' })).toBeInTheDocument()
+    expect(within(consents).getByRole('button', { name: 'Não quero mais receber marketing' })).toBeInTheDocument()
+    expect(within(consents).getByRole('button', { name: 'Retirar consentimento dos cookies opcionais' })).toBeInTheDocument()
+    expect(within(consents).getByRole('link', { name: 'Alterar preferências de cookies' })).toHaveAttribute('href', '/configuracoes/privacidade?cookie-settings=1')
+    expect(within(consents).getAllByRole('link', { name: 'Ir para a exclusão da conta' })[0]).toHaveAttribute('href', '#excluir-conta')
+
+    const sharing = screen.getByRole('region', { name: 'Compartilhamento' })
+    expect(within(sharing).getByRole('button', { name: 'Revogar o acesso de Paula Ribeiro' })).toBeInTheDocument()
+    expect(within(sharing).getByRole('button', { name: 'Revogar o acesso de Nina Costa' })).toBeInTheDocument()
+
+    expect(screen.getByRole('link', { name: 'Exportar meus dados (ZIP)' })).toHaveAttribute('href', '/configuracoes/privacidade/exportar')
+
+    const deletion = screen.getByRole('region', { name: 'Excluir minha conta' })
+    expect(within(deletion).getByText(/até 31 de dezembro de 2031/)).toBeInTheDocument()
+    expect(within(deletion).getByLabelText('Sua senha')).toHaveAttribute('type', 'password')
+    expect(within(deletion).getByRole('checkbox', { name: /Entendo que a exclusão é definitiva/ })).not.toBeChecked()
+    expect(within(deletion).getByRole('button', { name: 'Excluir minha conta' })).toBeInTheDocument()
+  })
+
+  test('an account without a password (Google) is not asked for one', async () => {
+    providerMock.use(
+      http.get(providerUrl('/users/me/consents/'), () => HttpResponse.json(consentsAnswer())),
+      http.get(providerUrl('/users/me/shares/'), () => HttpResponse.json([])),
+      http.get(providerUrl('/users/me/deletion/'), () => HttpResponse.json(deletionPlanAnswer({ requires_password: false }))),
+    )
+    await renderPage()
+    const deletion = await screen.findByRole('region', { name: 'Excluir minha conta' })
+    expect(within(deletion).queryByLabelText('Sua senha')).toBeNull()
+    expect(screen.getByText('Nenhum profissional vê seus resultados.')).toBeInTheDocument()
+  })
+})
