@@ -190,6 +190,8 @@ async function deleteAction(request: Request, auth: Auth, form: FormData) {
         password: { field: 'password', messages: (messages) => messages.map((message) => (message === 'Wrong password.' ? t('privacy:delete.wrongPassword') : message)) },
         confirm: { field: 'confirm', messages: () => [t('privacy:delete.confirmRequired')] },
       },
+      // The only active admin (the provider's last_admin): the role goes to someone else first.
+      statusMessages: { 409: t('privacy:delete.lastAdmin') },
       hideFields,
     })
     return data({ intent: 'delete', result }, init)

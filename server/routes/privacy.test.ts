@@ -474,6 +474,17 @@ describe('deleting the account', () => {
     const directory = await api.get('/appointments/professionals/', { token: await tokenOf('paciente2@innera.local') })
     expect(directory.json.map((row: { id: number }) => row.id)).not.toContain(paula)
   })
+
+  it('the only active admin is refused (409 last_admin) until another account is an admin', async () => {
+    const token = await tokenOf('admin@innera.local')
+    const refused = await api.post('/users/me/deletion/', { confirm: true, password: 'innera-demo-2025' }, { token })
+    expect(refused.status).toBe(409)
+    expect(refused.json.code).toBe('last_admin')
+    expect((await api.get('/users/me/', { token })).status).toBe(200)
+    const mariana = await idOf('paciente2@innera.local')
+    expect((await api.patch(`/users/${mariana}/`, { groups: ['admin'] }, { token })).status).toBe(200)
+    expect((await api.post('/users/me/deletion/', { confirm: true, password: 'innera-demo-2025' }, { token })).status).toBe(200)
+  })
 })
 
 describe('the retention job', () => {

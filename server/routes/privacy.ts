@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { cancellationQuote } from '#server/appointments/paid.ts'
 import { findAppointmentView } from '#server/appointments/repository.ts'
 import { actorOf } from '#server/audit/entries.ts'
-import { authenticate } from '#server/auth/authenticate.ts'
+import { authenticate, roleOf } from '#server/auth/authenticate.ts'
 import { hasUsablePassword, verifyPassword } from '#server/auth/passwords.ts'
 import { localDateOf } from '#server/dates.ts'
 import { appointments, CONSENT_DOCUMENTS, consentRecords, LIVE_SUBSCRIPTION_STATUSES, purchases, subscriptions } from '#server/db/schema.ts'
@@ -30,9 +30,12 @@ import { EXPORT_LANGUAGES, exportFileName } from '#server/privacy/export-files.t
 import { appendConsent, consentHistoryOf, countConsentsOf, latestConsentsOf, resultViewersOf, revokeViewer } from '#server/privacy/repository.ts'
 import { keptAfterDeletion, REMOVED_NOW } from '#server/privacy/retention.ts'
 import type { Services } from '#server/services.ts'
+import { activeAdminsOtherThan } from '#server/users/repository.ts'
 import { photoUrl } from '#server/users/serializers.ts'
 import { FULL_REFUND_NOTICE_HOURS } from './appointments'
 import { enforceThrottle, requestAddress } from './throttling'
+
+const LAST_ADMIN_MESSAGE = 'You are the only active administrator: give another account the admin role before deleting yours.'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 
@@ -200,6 +203,10 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
         await enforceThrottle(services, 'changePasswordPerUser', String(user.id))
         if (!input.password) throw validationError({ password: ['This field is required.'] })
         if (!(await verifyPassword(input.password, user.password))) throw fieldError('password', WRONG_PASSWORD)
+      }
+      // The platform keeps someone to run it: the last active admin gives the role away first.
+      if (roleOf(caller.groups) === 'admin' && (await activeAdminsOtherThan(db, user.id)) === 0) {
+        throw apiError(409, LAST_ADMIN_MESSAGE, { code: 'last_admin' })
       }
       // Closed now, in one transaction: no sign-in from here on, whatever follows.
       await requestDeletion(services, { userId: user.id, reason: 'request', actor: actorOf(caller), now: clock() })

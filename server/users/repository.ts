@@ -298,3 +298,14 @@ export async function insertPhoto(db: Database, photo: { name: string; contentTy
 export async function deletePhoto(db: Database, name: string): Promise<void> {
   await db.delete(photos).where(eq(photos.name, name))
 }
+
+/** How many active accounts other than `userId` are in the admin group (a group name in any case). */
+export async function activeAdminsOtherThan(db: Database, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(users)
+    .innerJoin(userGroups, eq(userGroups.userId, users.id))
+    .innerJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(and(eq(users.isActive, true), sql`${users.id} <> ${userId}`, eq(sql`lower(${groups.name})`, 'admin')))
+  return Number(row?.total ?? 0)
+}

@@ -152,6 +152,13 @@ describe('deleting the account', () => {
     expect(JSON.stringify(answer.data)).not.toContain('errada')
   })
 
+  test('the only active admin: told to give the role away first, nothing signed out', async () => {
+    providerMock.use(http.post(providerUrl('/users/me/deletion/'), () => HttpResponse.json({ detail: 'You are the only active administrator.', code: 'last_admin' }, { status: 409 })))
+    const answer = await run(privacyAction, await post({ intent: 'delete', password: 'innera-demo-2025', confirm: 'on' }))
+    expect(answer.data).toMatchObject({ result: { error: { '': ['Você é a única pessoa administradora ativa: dê o papel de admin a outra conta antes de excluir a sua.'] } } })
+    expect(await sessionFrom(answer)).toBeUndefined()
+  })
+
   test('the provider away: said on the form, nothing signed out', async () => {
     providerMock.use(http.post(providerUrl('/users/me/deletion/'), () => HttpResponse.error()))
     const answer = await run(privacyAction, await post({ intent: 'delete', password: 'innera-demo-2025', confirm: 'on' }))
