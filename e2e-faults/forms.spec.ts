@@ -105,6 +105,15 @@ const forms: FormCase[] = [
     fields: { name: 'Carla Contato', email: 'carla@example.com', phone: '(11) 3333-4444', subject: 'partnership', message: 'Uma mensagem longa o bastante para passar.' },
     submit: 'Enviar mensagem',
   },
+  {
+    // Mariana's page: her accreditation as a professional (issue 26). No fault lets it through, so she stays a patient.
+    name: 'accreditation',
+    as: 'admin',
+    path: '/admin/users/5',
+    call: '/admin/users/5/accreditation/',
+    fields: { profession: 'Nutricionista', registration_number: 'CRN-3 54321', pillars: true, languages: true, price: '120,00' },
+    submit: 'Credenciar',
+  },
 ]
 
 async function fill(page: Page, form: FormCase) {

@@ -9,6 +9,7 @@ import { habitFormSchema } from './habit-forms.ts'
 import { productPriceSchema } from './product-price-form.ts'
 import { accreditationSchema, activitySchema, groupsSchema, revocationSchema } from './admin-users.ts'
 import { adminRefundSchema } from './admin-purchase-forms.ts'
+import { deleteAccountSchema } from './privacy-forms.ts'
 import { scheduleSchema } from './schedule-form.ts'
 
 /**
@@ -36,6 +37,7 @@ const schemas = {
   adminAccreditation: accreditationSchema,
   adminRevocation: revocationSchema,
   adminRefund: adminRefundSchema,
+  deleteAccount: deleteAccountSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

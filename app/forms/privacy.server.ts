@@ -21,6 +21,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { forgetCartHeader } from './cart.server.ts'
 import { replyToFailure } from './provider-reply.server.ts'
 import { PRIVACY_PATH } from './privacy.ts'
+import { deleteAccountSchema } from './privacy-forms.ts'
 
 /**
  * The privacy page (`/configuracoes/privacidade`, docs/decisions/0060-lgpd-self-service.md): what it
@@ -34,12 +35,6 @@ import { PRIVACY_PATH } from './privacy.ts'
  * in the privacy policy: its opt-in is to that version.
  */
 export const shownVersion = (document: ConsentDocument): string => legalDocuments[document === 'marketing' ? 'privacy' : document].version
-
-/** The deletion form: the password when the account has one, and the confirmation ticked. */
-export const deleteAccountSchema = z.object({
-  password: z.string().max(128, { error: 'validation.tooLong' }).optional(),
-  confirm: z.boolean({ error: 'privacy:delete.confirmRequired' }).refine((ticked) => ticked, { error: 'privacy:delete.confirmRequired' }),
-})
 
 type DocumentRow = {
   document: ConsentDocument
@@ -172,6 +167,12 @@ export async function privacyAction(request: Request, auth: Auth) {
   throw data({ reason: 'invalid' }, { status: 400 })
 }
 
+/** The provider's refusals of the password, in the page's language: a wrong one, or none typed where the account has one. */
+const PASSWORD_MESSAGES: Record<string, (t: TFunction) => string> = {
+  'Wrong password.': (t) => t('privacy:delete.wrongPassword'),
+  'This field is required.': (t) => t('errors.required'),
+}
+
 /**
  * The account's deletion: the provider closes it (and signs it out everywhere); here the session
  * and the cart cookie go, and the user lands on the home page, told. A refusal (a wrong password)
@@ -187,7 +188,7 @@ async function deleteAction(request: Request, auth: Auth, form: FormData) {
     const t = await getFixedT(request, ['common', 'privacy'])
     const { result, init } = replyToFailure(submission, error, t, {
       fields: {
-        password: { field: 'password', messages: (messages) => messages.map((message) => (message === 'Wrong password.' ? t('privacy:delete.wrongPassword') : message)) },
+        password: { field: 'password', messages: (messages) => messages.map((message) => PASSWORD_MESSAGES[message]?.(t) ?? message) },
         confirm: { field: 'confirm', messages: () => [t('privacy:delete.confirmRequired')] },
       },
       // The only active admin (the provider's last_admin): the role goes to someone else first.

@@ -9,6 +9,7 @@ import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getConsents, getDeletionPlan, listResultViewers } from '#app/provider/privacy.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { getAuth, requireUser } from '#app/session/auth.server.ts'
+import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { CheckboxField } from '#app/ui/special-fields.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
@@ -212,7 +213,16 @@ function DeleteSection({ deletion }: { deletion: PrivacyView['deletion'] }) {
   const { t } = useTranslation('privacy')
   const answer = useActionData<typeof action>()
   const lastResult = answer && 'result' in answer ? answer.result : undefined
-  const [form, fields] = useForm<{ password: string; confirm: boolean }>({ id: 'delete-form', lastResult, shouldValidate: 'onBlur', shouldRevalidate: 'onInput' })
+  // Validated in the browser: without onValidate, conform would send each blurred field to the
+  // server to validate, and the reply (the password never echoed) would empty the password field.
+  const validation = useDeferredValidation('deleteAccount')
+  const [form, fields] = useForm<FormInput<'deleteAccount'>, FormOutput<'deleteAccount'>>({
+    id: 'delete-form',
+    lastResult,
+    onValidate: validation.onValidate,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
   const secretKey = useSecretFieldKey(lastResult)
   return (
     <section id="excluir-conta" aria-labelledby="delete-title" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm">
@@ -259,7 +269,7 @@ function DeleteSection({ deletion }: { deletion: PrivacyView['deletion'] }) {
             </div>
           </div>
           <p className="mt-4 max-w-3xl text-sm text-muted">{t('delete.retentionNote')}</p>
-          <Form method="post" {...getFormProps(form)} noValidate className="mt-6 max-w-xl space-y-5">
+          <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-6 max-w-xl space-y-5">
             <input type="hidden" name="intent" value="delete" />
             <FormError id={form.errorId} errors={form.errors} />
             {deletion.requiresPassword ? (

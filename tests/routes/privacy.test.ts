@@ -152,6 +152,13 @@ describe('deleting the account', () => {
     expect(JSON.stringify(answer.data)).not.toContain('errada')
   })
 
+  test('no password where the account has one: the provider’s refusal said in the page’s language', async () => {
+    providerMock.use(http.post(providerUrl('/users/me/deletion/'), () => HttpResponse.json({ password: ['This field is required.'] }, { status: 400 })))
+    const answer = await run(privacyAction, await post({ intent: 'delete', confirm: 'on' }))
+    expect(answer.status).toBe(400)
+    expect(answer.data).toMatchObject({ intent: 'delete', result: { error: { password: ['Este campo é obrigatório'] } } })
+  })
+
   test('the only active admin: told to give the role away first, nothing signed out', async () => {
     providerMock.use(http.post(providerUrl('/users/me/deletion/'), () => HttpResponse.json({ detail: 'You are the only active administrator.', code: 'last_admin' }, { status: 409 })))
     const answer = await run(privacyAction, await post({ intent: 'delete', password: 'innera-demo-2025', confirm: 'on' }))
