@@ -3,7 +3,7 @@
  * `npm run bench`: the performance budget of the built app, each figure against a private app +
  * embedded provider on free loopback ports, and against the real floor: a bare Remix v2 app of the
  * same versions (bench/floor), built and served by the bench. Prints a table and writes
- * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers;
+ * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers,export;
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
  * reported), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
@@ -29,7 +29,7 @@ import { prepareVideoRange, VIDEO_RANGE } from './video-range.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 import { measureWebhooks } from './webhooks.mjs'
 
-const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers']
+const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers', 'export']
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL
 const unknown = only.filter((name) => !ALL.includes(name))
@@ -345,6 +345,18 @@ async function measureAll(buildDir) {
     }
     const indexed = /users_search_trgm_idx/.test(adminUsers.plans.count) && /users_search_trgm_idx/.test(adminUsers.plans.rarePage)
     row('admin users search: the count and a rare text\'s page read the trigram index', indexed ? 'yes (plans in the JSON)' : 'no: a scan', 'an index', indexed)
+  }
+
+  if (only.includes('export')) {
+    log('a patient\'s data export with 10,000 habit entries and 500 appointments…')
+    const output = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['--expose-gc', 'bench/data-export.ts', '5'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+    const dataExport = JSON.parse(output.toString().trim().split('\n').pop())
+    results.measurements.dataExport = dataExport
+    row(
+      `data export (ZIP) of a patient with ${dataExport.habitEntries} habit entries and ${dataExport.appointments} appointments, at the provider on PGlite (median of ${dataExport.runs})`,
+      `${dataExport.medianMs} ms for ${dataExport.zipKiB} KiB; peak memory above the start: RSS ${dataExport.peakRssAboveMiB} MiB, heap ${dataExport.peakHeapAboveMiB} MiB`,
+      'reported (bounded memory)',
+    )
   }
 
   if (only.includes('webhooks')) {
