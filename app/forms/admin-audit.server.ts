@@ -1,5 +1,6 @@
 import { type TFunction } from 'i18next'
 import { z } from 'zod'
+import { isDateInRange } from '#app/domain/date-range.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { type AuditEntry, type AuditQuery } from '#app/provider/admin-audit.server.ts'
 
@@ -30,8 +31,7 @@ const person = z.string().trim().max(254)
 const date = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => value >= '2000-01-01' && value <= '2100-12-31' && new Date(`${value}T12:00:00Z`).toISOString().startsWith(value))
+  .refine((value) => isDateInRange(value))
   .or(z.literal(''))
   .catch('')
 

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
+import { isDateInRange } from '#app/domain/date-range.ts'
 import { type Cents, formatMoney } from '#app/domain/money.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
@@ -26,8 +27,7 @@ const MAX_SEARCH = 254
 const dateParam = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => value >= '2000-01-01' && value <= '2100-12-31' && new Date(`${value}T12:00:00Z`).toISOString().startsWith(value))
+  .refine((value) => isDateInRange(value))
   .or(z.literal(''))
   .catch('')
 

@@ -8,7 +8,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getConsents, getDeletionPlan, listResultViewers } from '#app/provider/privacy.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
-import { getAuth, requireUser } from '#app/session/auth.server.ts'
+import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
 import { CheckboxField } from '#app/ui/special-fields.tsx'
@@ -44,8 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request)
-  return privacyAction(request, await getAuth(request))
+  const { auth } = await requireUser(request)
+  return privacyAction(request, auth)
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
