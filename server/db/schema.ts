@@ -1481,3 +1481,30 @@ export const retentionRuns = pgTable('retention_runs', {
   finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   counts: jsonb('counts').$type<Record<string, number>>(),
 })
+
+/** What the admin content editor keeps as drafts (decision 0064): one kind per content table. */
+export const CONTENT_KINDS = ['pillar', 'product', 'course', 'lesson', 'live_class', 'questionnaire'] as const
+export type ContentKind = (typeof CONTENT_KINDS)[number]
+
+/**
+ * An admin's unpublished edit of one content item (decision 0064): the form's values as typed, a
+ * language possibly still empty. The published rows always hold all three languages (their CHECKs
+ * decide); publishing checks the draft, writes the row and removes the draft in one transaction.
+ * The key is the item's slug (the questionnaire's version), so a new item's draft is named before
+ * it exists.
+ */
+export const contentDrafts = pgTable(
+  'content_drafts',
+  {
+    kind: varchar('kind', { length: 20 }).$type<ContentKind>().notNull(),
+    key: varchar('key', { length: 120 }).notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ name: 'content_drafts_pk', columns: [table.kind, table.key] }),
+    check('content_drafts_kind_check', sql`${table.kind} in ('pillar', 'product', 'course', 'lesson', 'live_class', 'questionnaire')`),
+    check('content_drafts_body_check', sql`jsonb_typeof(${table.body}) = 'object' and octet_length(${table.body}::text) <= 262144`),
+  ],
+)

@@ -192,6 +192,7 @@ export async function describeOnPostgres(title: string, suite: (open: () => Prom
 // JWKS cache refetch, and a stable key keeps tests fast.
 const RESETTABLE_TABLES = [
   'audit_log',
+  'content_drafts',
   'auth_sessions',
   'password_reset_tokens',
   'user_groups',
