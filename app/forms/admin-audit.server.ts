@@ -22,6 +22,15 @@ export const AUDIT_ACTION_FILTERS = [
   'professional.accredit',
   'professional.revoke',
   'health.view',
+  'purchase',
+  'purchase.refund',
+  'appointment',
+  'appointment.cancel',
+  'appointment.move',
+  'contact.handled',
+  'account',
+  'account.delete_request',
+  'account.delete_finish',
   'audit.export',
 ] as const
 

@@ -18,13 +18,12 @@ export const contentIntentField = () => z.enum(CONTENT_INTENTS).catch('save')
 export const MISSING_LANGUAGE_KEY = 'admin:content.missingLanguage'
 export const MISSING_LANGUAGES_KEY = 'admin:content.missingLanguages'
 
-const NUL = /\u0000/
 const languageText = (maxLength: number) =>
   z
     .string()
     .trim()
     .max(maxLength, { error: 'validation.tooLong' })
-    .refine((text) => !NUL.test(text), { error: 'validation.tooLong' })
+    .refine((text) => !text.includes('\u0000'), { error: 'validation.tooLong' })
     .default('')
 
 /** One text's three languages; an empty language is allowed here (conform reads an empty input as absent). */

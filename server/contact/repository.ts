@@ -1,4 +1,6 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, ilike, ne, or, type SQL } from 'drizzle-orm'
+import { type AuditEntry } from '#server/audit/entries.ts'
+import { recordAudit } from '#server/audit/repository.ts'
 import type { Database } from '#server/db/client.ts'
 import { likePattern } from '#server/db/like-pattern.ts'
 import { contactMessages } from '#server/db/schema.ts'
@@ -47,12 +49,19 @@ export async function findContactMessage(db: Database, id: number): Promise<Cont
   return row
 }
 
-/** Marks a message handled (at `now`) or not handled. */
-export async function setContactMessageHandled(db: Database, id: number, handled: boolean, now: number): Promise<ContactMessageRow> {
-  const [updated] = await db
-    .update(contactMessages)
-    .set({ handled, handledAt: handled ? new Date(now) : null })
-    .where(eq(contactMessages.id, id))
-    .returning()
-  return updated!
+/**
+ * Marks a message handled (at `now`) or not handled, with its audit entry (decision 0059) in the
+ * same transaction. Only a real change is written: the row's update decides (`handled` differs),
+ * so two admins marking one message at once record one change.
+ */
+export async function setContactMessageHandled(db: Database, id: number, handled: boolean, now: number, actor: Pick<AuditEntry, 'actorId' | 'actorRole'>): Promise<ContactMessageRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(contactMessages)
+      .set({ handled, handledAt: handled ? new Date(now) : null })
+      .where(and(eq(contactMessages.id, id), ne(contactMessages.handled, handled)))
+      .returning()
+    if (updated) await recordAudit(tx, { ...actor, action: 'contact.handled', targetType: 'contact_message', targetId: id, before: { handled: !handled }, after: { handled }, at: now })
+    return updated
+  })
 }

@@ -25,6 +25,8 @@ export type RefundFacts = {
   method: 'card' | 'pix'
   amountCents: number
   reason: 'cancel' | 'late_payment' | 'double_payment'
+  /** Who cancelled, for a cancellation's refund: the buyer (the default), the consultation's professional, or the Innera team (an admin). */
+  cancelledBy?: 'buyer' | 'professional' | 'team'
   appUrl: string
 }
 
@@ -51,17 +53,22 @@ export function receiptMail(facts: ReceiptFacts): MailMessage {
 
 const refundWhy = {
   cancel: 'do cancelamento que você pediu',
+  cancel_professional: 'porque o(a) profissional cancelou a consulta',
+  cancel_team: 'do cancelamento feito pela equipe da Innera',
   late_payment: 'de um pagamento que chegou depois que a compra já tinha expirado ou sido cancelada',
   double_payment: 'de um pagamento feito em dobro',
 } as const
 
 const refundWhen = { card: 'No cartão, ele aparece em até 2 faturas.', pix: 'Por PIX, ele chega em até 3 dias úteis.' } as const
 
+const whyKey = ({ reason, cancelledBy = 'buyer' }: RefundFacts): keyof typeof refundWhy =>
+  reason === 'cancel' && cancelledBy !== 'buyer' ? `cancel_${cancelledBy}` : reason
+
 export function refundMail(facts: RefundFacts): MailMessage {
   return render(
     facts.to,
     `Reembolso de ${money(facts.amountCents)} da compra nº ${facts.purchaseId}`,
-    [greeting(facts.firstName), `Fizemos o reembolso de ${money(facts.amountCents)} ${refundWhy[facts.reason]}. ${refundWhen[facts.method]} Veja a compra:`],
+    [greeting(facts.firstName), `Fizemos o reembolso de ${money(facts.amountCents)} ${refundWhy[whyKey(facts)]}. ${refundWhen[facts.method]} Veja a compra:`],
     link(facts.appUrl, facts.purchaseId),
     `We refunded ${money(facts.amountCents)} of your purchase no. ${facts.purchaseId}. ${facts.method === 'pix' ? 'By PIX it arrives within 3 business days.' : 'On your card it shows within 2 statements.'}`,
   )

@@ -3,7 +3,8 @@ import { outbox, purchaseItems, purchaseRefunds, purchases, users } from '#serve
 import type { Writer } from '#server/db/client.ts'
 import type { MailMessage } from '#server/mail/messages.ts'
 import type { Services } from '#server/services.ts'
-import { receiptMail, refundMail } from './messages'
+import { adminRefundEntries, consultationCancelledBy } from './admin-queries'
+import { receiptMail, refundMail, type RefundFacts } from './messages'
 import { lockPurchase } from './repository'
 
 /**
@@ -26,6 +27,17 @@ async function queue(tx: Writer, message: MailMessage | undefined) {
 async function buyerOf(tx: Writer, userId: number) {
   const [row] = await tx.select({ email: users.email, firstName: users.firstName, isActive: users.isActive }).from(users).where(eq(users.id, userId))
   return row?.isActive ? row : undefined
+}
+
+/**
+ * Who cancelled a purchase that is refunded for its cancellation, as the e-mail tells it: the
+ * consultation's professional or an admin (who cancelled the consultation it pays, or refunded the
+ * purchase: the audit log has it, decision 0061), else the buyer.
+ */
+async function cancellationAuthor(tx: Writer, purchaseId: number): Promise<RefundFacts['cancelledBy']> {
+  const [consultation, adminEntries] = await Promise.all([consultationCancelledBy(tx, purchaseId), adminRefundEntries(tx, purchaseId)])
+  if (consultation === 'professional') return 'professional'
+  return consultation === 'admin' || adminEntries.length > 0 ? 'team' : 'buyer'
 }
 
 export async function purchaseNoticesTick(services: Services): Promise<NoticesReport> {
@@ -64,9 +76,11 @@ export async function purchaseNoticesTick(services: Services): Promise<NoticesRe
       if (!refund || refund.status !== 'succeeded' || refund.notifiedAt) return false
       const [purchase] = await tx.select({ userId: purchases.userId, method: purchases.method }).from(purchases).where(eq(purchases.id, refund.purchaseId))
       const buyer = purchase && (await buyerOf(tx, purchase.userId))
+      const cancelledBy = refund.reason === 'cancel' ? await cancellationAuthor(tx, refund.purchaseId) : undefined
       await queue(
         tx,
-        buyer && refundMail({ to: buyer.email, firstName: buyer.firstName, purchaseId: refund.purchaseId, method: purchase.method, amountCents: refund.amountCents, reason: refund.reason, appUrl: config.appPublicUrl }),
+        buyer &&
+          refundMail({ to: buyer.email, firstName: buyer.firstName, purchaseId: refund.purchaseId, method: purchase.method, amountCents: refund.amountCents, reason: refund.reason, cancelledBy, appUrl: config.appPublicUrl }),
       )
       await tx.update(purchaseRefunds).set({ notifiedAt: new Date(clock()) }).where(eq(purchaseRefunds.id, id))
       return true

@@ -269,10 +269,12 @@ describe('POST /admin/purchases/{id}/refund/', () => {
       },
     ])
     expect((await audits())[0]!.at.getTime()).toBe(NOW + 3 * DAY * 1000)
-    // The refund's e-mail, as for the buyer's own cancellation (decision 0054).
+    // The refund's e-mail, as for the buyer's own cancellation (decision 0054), saying who cancelled; never the admin's reason.
     await purchaseNoticesTick(app.services)
     const mail = await db.select().from(outbox).where(eq(outbox.to, EMAILS.patient))
-    expect(mail.map((message) => message.subject)).toContain(`Reembolso de R$\u00a0${(purchase.totalCents / 100).toFixed(2).replace('.', ',')} da compra nº ${purchase.id}`)
+    const refundMail = mail.find((message) => message.subject === `Reembolso de R$\u00a0${(purchase.totalCents / 100).toFixed(2).replace('.', ',')} da compra nº ${purchase.id}`)
+    expect(refundMail?.textBody).toContain('do cancelamento feito pela equipe da Innera.')
+    expect(refundMail?.textBody).not.toContain('Pediu por telefone')
   })
 
   it('the same refund asked again answers the purchase as it is; another reason is a 409; nothing is refunded twice', async () => {

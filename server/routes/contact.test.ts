@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm'
+import { asc, sql } from 'drizzle-orm'
+import { auditLog } from '#server/db/schema.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { contactNotificationMessage } from '#server/mail/contact-notification.ts'
@@ -219,6 +220,13 @@ describe('/contact/{id}/ (admin)', () => {
     const reopened = await api.patch('/contact/1/', { handled: false }, { token: tokens.admin })
     expect(reopened.json).toMatchObject({ handled: false, handled_at: null })
     expect((await api.patch('/contact/1/', {}, { token: tokens.admin })).json.handled).toBe(false)
+    // Each real change is in the audit log, who and when, before and after; the repeated one is not.
+    const audit = await database.db.select().from(auditLog).orderBy(asc(auditLog.id))
+    expect(audit.map((entry) => [entry.action, entry.targetType, entry.targetId, entry.before, entry.after])).toEqual([
+      ['contact.handled', 'contact_message', '1', { handled: false }, { handled: true }],
+      ['contact.handled', 'contact_message', '1', { handled: true }, { handled: false }],
+    ])
+    expect(audit[0]).toMatchObject({ actorRole: 'admin', at: new Date('2025-03-18T12:02:00.000Z') })
   })
 
   it('validates, answers 404 for unknown messages and is for admins only', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { actorOf } from '#server/audit/entries.ts'
 import { authenticateWithRole } from '#server/auth/authenticate.ts'
 import {
   contactMessagesPage,
@@ -123,11 +124,13 @@ export function registerContactRoutes(api: Api, services: Services): void {
     },
     // A partial update, as DRF's PATCH: only `handled` is writable; an empty body changes nothing.
     PATCH: async (c) => {
-      await authenticateWithRole(c, services, 'admin')
+      const caller = await authenticateWithRole(c, services, 'admin')
       const row = await findMessage(idParam(c, 'id'))
       const { handled } = validate(updateSchema, await readFields(c.req.raw))
       if (handled === undefined || handled === row.handled) return c.json(serializeContactMessage(row))
-      return c.json(serializeContactMessage(await setContactMessageHandled(db, row.id, handled, clock())))
+      // Another admin's change may have come first: then nothing changes and the row is read again.
+      const updated = await setContactMessageHandled(db, row.id, handled, clock(), actorOf(caller))
+      return c.json(serializeContactMessage(updated ?? (await findMessage(row.id))))
     },
   })
 }

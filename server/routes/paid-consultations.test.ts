@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import type { Database } from '#server/db/client.ts'
-import { appointments, consultationCredits, fakeStripeObjects, products, purchaseRefunds, purchases, scheduledMessages } from '#server/db/schema.ts'
+import { appointments, consultationCredits, fakeStripeObjects, outbox, products, purchaseRefunds, purchases, scheduledMessages } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import { CONSULTATION_HOLD_MS, purchasesTick } from '#server/purchases/payments.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
@@ -245,5 +246,9 @@ describe('cancelling a paid consultation late', () => {
     const byThem = await api.post(`/appointments/${byProfessional.json.id}/cancel/`, {}, { token: tokens.professional })
     expect(byThem.json).toMatchObject({ status: 'cancelled', refund: 'full', payment: { status: 'refunded' } })
     expect(await db.select().from(purchaseRefunds).where(eq(purchaseRefunds.purchaseId, byProfessional.json.payment.purchase_id))).toMatchObject([{ amountCents: PRICE, reason: 'cancel' }])
+    // The refund's e-mail says the professional cancelled, not the patient.
+    await purchaseNoticesTick(app.services)
+    const [refundMail] = await db.select().from(outbox).where(and(eq(outbox.to, 'paciente@innera.local'), sql`${outbox.subject} like 'Reembolso%'`))
+    expect(refundMail?.textBody).toContain('porque o(a) profissional cancelou a consulta.')
   })
 })
