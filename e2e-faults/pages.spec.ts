@@ -58,6 +58,7 @@ const signedInPages: SignedInPage[] = [
   { who: 'admin', path: '/admin/users', ownCall: '/users/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Usuários' }) },
   { who: 'admin', path: '/admin/messages', ownCall: '/contact/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Mensagens de contato' }) },
   { who: 'admin', path: '/admin/users/2', ownCall: '/admin/users/2/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Paula Ribeiro' }) },
+  { who: 'admin', path: '/admin/content', ownCall: '/admin/content/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Conteúdo' }) },
   { who: 'admin', path: '/admin/audit', ownCall: '/admin/audit/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Registro de auditoria' }) },
   { who: 'admin', path: '/admin/purchases', ownCall: '/admin/purchases/', ready: (page) => page.getByRole('heading', { level: 1, name: 'Compras' }) },
   {

@@ -253,7 +253,7 @@ test.describe('roles', () => {
   for (const who of ['paciente', 'profissional'] as const) {
     test(`a ${who} on /admin/* gets 403`, async ({ page, baseURL }) => {
       await loginAs(page, accounts[who])
-      for (const path of ['/admin', '/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages']) {
+      for (const path of ['/admin', '/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages', '/admin/content', '/admin/pillars/sono', '/admin/products/new', '/admin/courses', '/admin/live-classes', '/admin/questionnaire']) {
         const response = await page.goto(path)
         expect(response?.status(), path).toBe(403)
         await expect(page.getByRole('heading', { level: 1, name: messages.forbidden })).toBeVisible()
@@ -266,6 +266,8 @@ test.describe('roles', () => {
       expect(write.status()).toBe(403)
       const price = await page.request.post('/admin/products', { form: { product_id: '1', price: '1,00' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
       expect(price.status()).toBe(403)
+      const publish = await page.request.post('/admin/pillars/sono', { form: { intent: 'publish', 'name.pt': 'Sono', 'name.en': 'Sleep', 'name.es': 'Sueño' }, headers: { Origin: baseURL! }, maxRedirects: 0 })
+      expect(publish.status()).toBe(403)
     })
   }
 })
@@ -398,7 +400,7 @@ test.describe('signed-in answers are never cached (issue 10, finding 12)', () =>
     }
     await page.context().clearCookies()
     await loginAs(page, accounts.admin)
-    for (const path of ['/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages']) {
+    for (const path of ['/admin/dashboard', '/admin/users', '/admin/users?group=admin', '/admin/products', '/admin/messages', '/admin/content', '/admin/pillars', '/admin/courses', '/admin/live-classes', '/admin/questionnaire']) {
       for (const url of [path, dataUrl(path)]) {
         const response = await page.request.get(url, { maxRedirects: 0 })
         expect(response.headers()['cache-control'], url).toBe('private, no-store')

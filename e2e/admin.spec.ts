@@ -160,7 +160,7 @@ test('an admin finds a purchase by its buyer, sees what the terms give back, ref
   await page.reload()
   await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
   await admin.goto(`/admin/audit?subject=${encodeURIComponent(buyer.email)}`)
-  const entry = admin.getByTestId('audit-entries').getByRole('row').filter({ hasText: 'purchase.refund' })
+  const entry = admin.getByTestId('audit-entries').getByRole('row').filter({ hasText: 'Compra reembolsada' })
   await expect(entry).toHaveCount(1)
   await expect(entry).toContainText(`#${purchaseId}`)
   await expect(entry).toContainText('Alice Admin')

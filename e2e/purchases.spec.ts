@@ -183,7 +183,8 @@ test.describe('a new price', () => {
     const admin = await (await newContext(browser, { javaScriptEnabled: false })).newPage()
     await loginAs(admin, demoAccounts.admin)
     await admin.goto('/admin/dashboard')
-    await admin.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Produtos' }).click()
+    await admin.getByRole('navigation', { name: 'Administração' }).getByRole('link', { name: 'Conteúdo' }).click()
+    await admin.getByRole('link', { name: 'Produtos e preços' }).click()
     const setPrice = async (price: string, shown: string) => {
       await admin.getByLabel('Novo preço (R$) (Plano anual)').fill(price)
       await admin.getByRole('button', { name: 'Alterar preço (Plano anual)' }).click()

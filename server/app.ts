@@ -20,9 +20,15 @@ import { createSmtpSender, type MailSender } from './mail/delivery'
 import { createWebhookSender } from './payments/fake-stripe-webhooks'
 import { createStripeClient } from './payments/stripe-client'
 import { registerAccountRoutes } from './routes/accounts'
+import { registerAdminContentQuestionnaireRoutes } from './routes/admin-content-questionnaire'
+import { registerAdminContentCourseRoutes } from './routes/admin-content-courses'
 import { registerAdminAuditRoutes } from './routes/admin-audit'
+import { registerAdminContentRoutes } from './routes/admin-content'
+import { registerAdminContentClassRoutes } from './routes/admin-content-classes'
 import { registerAdminDashboardRoutes } from './routes/admin-dashboard'
 import { registerAdminPurchaseRoutes } from './routes/admin-purchases'
+import { registerAdminContentPillarRoutes } from './routes/admin-content-pillars'
+import { registerAdminContentProductRoutes } from './routes/admin-content-products'
 import { registerAppointmentRoutes } from './routes/appointments'
 import { registerAuthenticationRoutes } from './routes/authentication'
 import { registerCalendarRoutes } from './routes/calendar'
@@ -186,6 +192,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerProfessionalRoutes(api, services)
   registerUserAdminRoutes(api, services)
   registerAdminAuditRoutes(api, services)
+  registerAdminContentRoutes(api, services)
   registerAdminDashboardRoutes(api, services)
   registerGoogleAuthRoutes(api, services)
   registerPillarRoutes(api, services)
@@ -193,8 +200,12 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerCartRoutes(api, services)
   registerPurchaseRoutes(api, services)
   registerAdminPurchaseRoutes(api, services)
+  registerAdminContentPillarRoutes(api, services)
+  registerAdminContentProductRoutes(api, services)
+  registerAdminContentCourseRoutes(api, services)
   registerSubscriptionRoutes(api, services)
   registerQuestionnaireRoutes(api, services)
+  registerAdminContentQuestionnaireRoutes(api, services)
   registerProgramRoutes(api, services)
   registerAppointmentRoutes(api, services)
   registerCalendarFeedRoutes(api, services)
@@ -204,6 +215,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerMediaRoutes(api, services)
   registerCourseRoutes(api, services)
   registerLiveClassRoutes(api, services)
+  registerAdminContentClassRoutes(api, services)
   if (config.devMailbox) registerDevMailboxRoutes(api, services)
   if (config.fakeGoogle) {
     registerFakeGoogleRoutes(api, services)

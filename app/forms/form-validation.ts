@@ -11,6 +11,10 @@ import { accreditationSchema, activitySchema, groupsSchema, revocationSchema } f
 import { adminRefundSchema } from './admin-purchase-forms.ts'
 import { deleteAccountSchema } from './privacy-forms.ts'
 import { scheduleSchema } from './schedule-form.ts'
+import { courseContentSchema, lessonContentSchema, newCourseSchema, newLessonSchema } from './admin-content-courses.ts'
+import { newQuestionnaireVersionSchema, questionnaireVersionSchema } from './questionnaire-version.ts'
+import { classCancelSchema, classScheduleSchema, classTextsSchema, newClassSchema } from './admin-classes.ts'
+import { adminNewProductSchema, adminPillarSchema, adminProductSchema } from './admin-catalogue.ts'
 
 /**
  * Every conform form's client-side validation, in one chunk that the browser fetches when the user
@@ -38,6 +42,19 @@ const schemas = {
   adminRevocation: revocationSchema,
   adminRefund: adminRefundSchema,
   deleteAccount: deleteAccountSchema,
+  adminCourse: courseContentSchema,
+  adminNewCourse: newCourseSchema,
+  adminLesson: lessonContentSchema,
+  adminNewLesson: newLessonSchema,
+  questionnaireVersion: questionnaireVersionSchema,
+  newQuestionnaireVersion: newQuestionnaireVersionSchema,
+  adminNewClass: newClassSchema,
+  adminClassTexts: classTextsSchema,
+  adminClassSchedule: classScheduleSchema,
+  adminClassCancel: classCancelSchema,
+  adminPillar: adminPillarSchema,
+  adminProduct: adminProductSchema,
+  adminNewProduct: adminNewProductSchema,
 } satisfies Record<string, z.ZodType>
 
 export type FormSchemas = typeof schemas

@@ -2,58 +2,63 @@ import { type SubmissionResult, getFormProps, getInputProps, useForm } from '@co
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { z } from 'zod'
+import { formatShortDateTime } from '#app/domain/appointments.ts'
 import { formatMoney } from '#app/domain/money.ts'
 import { productPriceSchema } from '#app/forms/product-price-form.ts'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
-import { isLanguage } from '#app/i18n/config.ts'
-import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { listProducts, setProductPrice } from '#app/provider/products.server.ts'
+import { listAdminProducts } from '#app/provider/admin-catalogue.server.ts'
+import { setProductPrice } from '#app/provider/products.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { StateBadges } from '#app/ui/admin-catalogue-parts.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
-import { Pagination } from '#app/ui/list-controls.tsx'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-const PAGE_SIZE = 50
-const querySchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).catch(1) })
-
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['admin', 'shop'] }
+export const handle = { i18n: ['admin', 'admin-catalogue', 'shop'] }
 
-/** The products on sale and their prices, each with a form to change it (decision 0053). */
+/**
+ * Every product, on sale or not, and the new ones not yet published (decision 0065): each with its
+ * state, a link to its editor and, once published, the form that changes its price (decision 0053).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request, { role: 'admin' })
-  const query = querySchema.parse({ page: new URL(request.url).searchParams.get('page') ?? 1 })
-  const [t, locale, list] = await Promise.all([
-    getFixedT(request, 'admin'),
-    i18nServer().getLocale(request),
-    listProducts({ page: query.page, pageSize: PAGE_SIZE }).catch(errorResponseFor),
-  ])
-  const language = isLanguage(locale) ? locale : 'pt'
-  return data({
-    meta: { title: `${t('products.title')} · Innera`, description: t('products.lead') },
-    page: query.page,
-    count: list.count,
-    products: list.results.map((product) => ({
-      id: product.id,
-      name: product.name[language],
-      type: product.product_type,
-      renews: product.plan_interval === 'monthly' || product.plan_interval === 'yearly',
-      price: formatMoney(product.price_cents, language),
-    })),
-  })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  const [t, language, list] = await Promise.all([getFixedT(request, 'admin'), languageOf(request), listAdminProducts(auth).catch(errorResponseFor)])
+  return data(
+    {
+      meta: { title: `${t('products.title')} · Innera`, description: t('products.lead') },
+      count: list.results.length,
+      products: list.results.map((product) => ({
+        id: product.id,
+        slug: product.slug,
+        name: product.name[language],
+        type: product.product_type,
+        active: product.active,
+        draftSince: product.draft ? formatShortDateTime(product.draft.updated_at, user.time_zone, language) : null,
+        renews: product.plan_interval === 'monthly' || product.plan_interval === 'yearly',
+        price: formatMoney(product.price_cents, language),
+      })),
+      newDrafts: list.new_drafts.map((draft) => ({
+        slug: draft.key,
+        name: draft.name[language] || draft.name.pt || draft.key,
+        type: draft.product_type ?? null,
+        draftSince: formatShortDateTime(draft.updated_at, user.time_zone, language),
+      })),
+    },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
+/** A new price for a published product (decision 0053); texts and the rest go through the editor. */
 export async function action({ request }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
-  const page = querySchema.parse({ page: new URL(request.url).searchParams.get('page') ?? 1 }).page
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: productPriceSchema })
   const productId = Number(formData.get('product_id')) || 0
@@ -61,42 +66,77 @@ export async function action({ request }: ActionFunctionArgs) {
   let name: string
   try {
     const product = await setProductPrice(auth, submission.value.product_id, submission.value.price)
-    const locale = await i18nServer().getLocale(request)
-    name = product.name[isLanguage(locale) ? locale : 'pt']
+    name = product.name[await languageOf(request)]
   } catch (error) {
     const t = await getFixedT(request, ['common', 'admin'])
     const { result, init } = replyToFailure(submission, error, t, { fields: { price_cents: 'price' } })
     return data({ productId, result }, init)
   }
-  return redirectWithToast(`/admin/products${page > 1 ? `?page=${page}` : ''}`, { type: 'success', message: { key: 'admin:products.saved', values: { name } } })
+  return redirectWithToast('/admin/products', { type: 'success', message: { key: 'admin:products.saved', values: { name } } })
 }
 
 export default function AdminProducts() {
-  const { products, count, page } = useLoaderData<typeof loader>()
+  const { products, newDrafts } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('admin')
+  const { t: tCatalogue } = useTranslation('admin-catalogue')
   const { t: tShop } = useTranslation('shop')
   return (
     <main id="main">
       <h1 className="text-3xl font-bold">{t('products.title')}</h1>
       <p className="mt-2 max-w-3xl text-muted">{t('products.lead')}</p>
       <p className="mt-2 max-w-3xl text-muted">{t('products.notice')}</p>
+      <p className="mt-4">
+        <Link className="btn-primary" to="/admin/products/new">
+          {tCatalogue('products.new')}
+        </Link>
+      </p>
+      {newDrafts.length > 0 ? (
+        <section aria-labelledby="new-drafts-title" className="mt-6">
+          <h2 id="new-drafts-title" className="text-xl font-semibold">
+            {tCatalogue('products.newDrafts')}
+          </h2>
+          <ul className="mt-3 space-y-3">
+            {newDrafts.map((draft) => (
+              <li key={draft.slug} className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm sm:p-6">
+                <div>
+                  <h3 className="text-lg font-semibold">{draft.name}</h3>
+                  {draft.type ? <p className="text-sm text-muted">{tShop(`types.${draft.type}`)}</p> : null}
+                  <p className="mt-1">
+                    <StateBadges published={false} draft />
+                  </p>
+                  <p className="mt-1 text-sm text-muted">{t('content.draftSince', { date: draft.draftSince })}</p>
+                </div>
+                <Link className="btn-secondary" to={`/admin/products/${draft.slug}`}>
+                  {tCatalogue('products.edit')}
+                  <span className="sr-only"> ({draft.name})</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {products.length > 0 ? (
         <ul className="mt-6 space-y-3">
           {products.map((product) => (
             <li key={product.id} className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
               <div className="flex flex-wrap items-start justify-between gap-4">
                 <div>
-                  <h2 className="text-lg font-semibold">
-                    <Link className="link" to={`/produto/${product.id}`}>
-                      {product.name}
-                    </Link>
-                  </h2>
+                  <h2 className="text-lg font-semibold">{product.name}</h2>
                   <p className="text-sm text-muted">{tShop(`types.${product.type}`)}</p>
+                  <p className="mt-1">
+                    <StateBadges published draft={product.draftSince !== null} offSale={!product.active} />
+                  </p>
                   <p className="mt-1">
                     {t('products.current')} <strong>{product.price}</strong>
                   </p>
                   {product.renews ? <p className="text-sm text-muted">{t('products.subscribersTold')}</p> : null}
+                  <p className="mt-2">
+                    <Link className="link" to={`/admin/products/${product.slug}`}>
+                      {tCatalogue('products.edit')}
+                      <span className="sr-only"> ({product.name})</span>
+                    </Link>
+                  </p>
                 </div>
                 <PriceForm productId={product.id} name={product.name} lastResult={actionData?.productId === product.id ? actionData.result : undefined} />
               </div>
@@ -106,7 +146,6 @@ export default function AdminProducts() {
       ) : (
         <p className="mt-6 rounded-2xl bg-white p-6 text-muted">{t('products.empty')}</p>
       )}
-      <Pagination count={count} page={page} pageSize={PAGE_SIZE} />
     </main>
   )
 }

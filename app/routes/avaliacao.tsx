@@ -6,7 +6,8 @@ import { PILLAR_ORDER, type PillarSlug, isPillarSlug } from '#app/domain/pillars
 import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
-import { type Definition } from '#app/provider/questionnaire-schemas.ts'
+import { providerJson } from '#app/provider/fetch.server.ts'
+import { type Definition, definitionSchema } from '#app/provider/questionnaire-schemas.ts'
 import { getDefinition, languageOf, submitAnswers } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { getAuth, requireUser } from '#app/session/auth.server.ts'
@@ -49,6 +50,19 @@ async function readDraft(request: Request, definition: Definition) {
   return { session, draft: { version: definition.version, answers, step: clampStep(steps, answers, Number(stored.step)) } }
 }
 
+/**
+ * The definition the patient's assessment goes on with: the current version, or the version an
+ * unfinished assessment was started with when a new one has been published since (decision 0068:
+ * the provider takes its answers for a while, scored with that version's questions).
+ */
+async function definitionForDraft(request: Request): Promise<Definition> {
+  const current = await getDefinition()
+  const stored = (await drafts().getSession(request.headers.get('Cookie'))).get('draft')
+  const started = typeof stored?.answers === 'object' && stored.answers !== null && Object.keys(stored.answers).length > 0
+  if (!started || typeof stored?.version !== 'string' || stored.version === current.version) return current
+  return providerJson('/questionnaire/get/', definitionSchema, { query: { version: stored.version } }).catch(() => current)
+}
+
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['assessment'] }
 
@@ -60,7 +74,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!user || !hasRole(user.groups, 'paciente')) {
     return data({ meta, mode: user ? ('other' as const) : ('anonymous' as const), wizard: null })
   }
-  const definition = await getDefinition().catch(errorResponseFor)
+  const definition = await definitionForDraft(request).catch(errorResponseFor)
   const { draft } = await readDraft(request, definition)
   const steps = definition.pillars.map((pillar) => ({
     slug: pillar.slug,
@@ -113,7 +127,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))
   let definition: Definition
   try {
-    definition = await getDefinition()
+    definition = await definitionForDraft(request)
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     return keepUncheckedAnswers(request, auth, fields)
@@ -154,6 +168,12 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(`/avaliacao/resultado/${result.id}`, { type: 'success', message: { key: 'assessment:submitted' } }, { headers })
   } catch (error) {
     const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
+    if (failure?.status === 400 && failure.fieldErrors?.version) {
+      // The version this assessment was started with no longer takes answers (decision 0068): start again.
+      const headers = new Headers()
+      headers.append('Set-Cookie', await drafts().destroySession(session))
+      return redirectWithToast('/avaliacao', { type: 'error', message: { key: 'assessment:errors.versionChanged' } }, { headers })
+    }
     if (failure?.status === 400 && failure.fieldErrors) {
       // Field errors per question code ("answers.<code>" or "<code>") map onto the questions.
       const problems: Record<string, string> = {}

@@ -33,7 +33,8 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
   admin: [
     { to: '/admin/dashboard', key: 'memberNav.overview' },
     { to: '/admin/users', key: 'memberNav.users' },
-    { to: '/admin/products', key: 'memberNav.products' },
+    // Pillars, products and prices, courses, live classes, the question bank (decision 0064).
+    { to: '/admin/content', key: 'memberNav.content' },
     { to: '/admin/purchases', key: 'memberNav.purchases' },
     // Every professional's schedule, for support (decision 0061): /consultas with a professional filter.
     { to: '/consultas', key: 'memberNav.appointments' },

@@ -187,12 +187,41 @@ export function slugify(text: string, max = 80): string {
   )
 }
 
-/** An admin's new class; its slug is its title's, its date and a random tail. */
-export async function createClass(db: Database, values: NewLiveClass, now: number): Promise<LiveClassRow> {
-  const slug = `${slugify(values.title.pt)}-${values.startsAt.toISOString().slice(0, 10)}-${randomBytes(3).toString('hex')}`
+const DAY_MS = 86_400_000
+/** How far ahead an admin may schedule a class. */
+export const MAX_SCHEDULE_AHEAD_DAYS = 365
+
+/** The start an admin may give a class (new or moved): in the future, within 365 days; else the field's message. */
+export function startProblem(startsAt: number, now: number): string | undefined {
+  if (startsAt <= now) return 'The class must start in the future.'
+  if (startsAt > now + MAX_SCHEDULE_AHEAD_DAYS * DAY_MS) return `The class must start within ${MAX_SCHEDULE_AHEAD_DAYS} days.`
+  return undefined
+}
+
+/**
+ * What the database cannot say about an admin's new class, by field (empty when none): a pillar
+ * that exists, an active professional as its teacher, a start ahead within the year.
+ */
+export async function newClassProblems(db: Reader, values: { pillarSlug: string; teacherId: number; startsAt: number }, now: number): Promise<Record<string, string[]>> {
+  const problems: Record<string, string[]> = {}
+  const [pillar] = await db.select({ slug: pillars.slug }).from(pillars).where(eq(pillars.slug, values.pillarSlug))
+  if (!pillar) problems.pillar = ['Select a valid choice. That choice is not one of the available choices.']
+  if (!(await isActiveProfessional(db, values.teacherId))) problems.teacher_id = ['Select an active professional.']
+  const start = startProblem(values.startsAt, now)
+  if (start) problems.starts_at = [start]
+  return problems
+}
+
+/**
+ * An admin's new class. Its slug is the one given (the content editor's key, decision 0064), else
+ * its title's, its date and a random tail. A slug already taken inserts nothing: undefined.
+ */
+export async function createClass(db: Pick<Database, 'insert'>, values: NewLiveClass & { slug?: string }, now: number): Promise<LiveClassRow | undefined> {
+  const slug = values.slug ?? `${slugify(values.title.pt)}-${values.startsAt.toISOString().slice(0, 10)}-${randomBytes(3).toString('hex')}`
   const [row] = await db
     .insert(liveClasses)
     .values({ ...values, slug, createdAt: new Date(now) })
+    .onConflictDoNothing({ target: liveClasses.slug })
     .returning()
-  return row!
+  return row
 }

@@ -10,6 +10,7 @@ import {
   findFakeMeeting,
   issueFakeZoomToken,
   presentFakeMeeting,
+  updateFakeMeeting,
   verifyFakeZoomToken,
 } from '#server/zoom/fake-zoom-store.ts'
 
@@ -120,6 +121,22 @@ export function registerFakeZoomRoutes(api: Api, services: Services): void {
 
   api.endpoint(`${BASE}/v2/meetings/:meetingId`, {
     GET: zoomStyle(async (c) => c.json(presentFakeMeeting(await ownMeeting(c, account(c)), publicBase), 200, NO_STORE)),
+    // Zoom's "Update a meeting": the fields given change, 204 without a body.
+    PATCH: zoomStyle(async (c) => {
+      const meeting = await ownMeeting(c, account(c))
+      const parsed = meetingBody.safeParse(await c.req.json().catch(() => undefined))
+      if (!parsed.success) throw new ZoomApiError(400, 300, 'Validation Failed.', parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })))
+      const start = parsed.data.start_time === undefined ? undefined : Date.parse(parsed.data.start_time)
+      if (start !== undefined && Number.isNaN(start)) throw new ZoomApiError(400, 300, 'Validation Failed.', [{ field: 'start_time', message: 'Invalid field.' }])
+      await updateFakeMeeting(db, meeting.id, {
+        ...(parsed.data.topic !== undefined && { topic: parsed.data.topic }),
+        ...(start !== undefined && { startTime: new Date(start) }),
+        ...(parsed.data.duration !== undefined && { duration: parsed.data.duration }),
+        ...(parsed.data.timezone !== undefined && { timezone: parsed.data.timezone }),
+        ...(parsed.data.settings !== undefined && { settings: { ...meeting.settings, ...parsed.data.settings } }),
+      })
+      return c.body(null, 204)
+    }),
     DELETE: zoomStyle(async (c) => {
       const meeting = await ownMeeting(c, account(c))
       await deleteFakeMeeting(db, meeting.id)

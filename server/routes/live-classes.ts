@@ -8,7 +8,7 @@ import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
 import { charField, choiceField, idField, instantField, integerField, validate } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
-import { countClasses, createClass, ensureMeeting, findClass, isActiveProfessional, listClasses, reserveSeat, seatsHeld, type ClassFilter, type LiveClassView } from '#server/live-classes/repository.ts'
+import { countClasses, createClass, ensureMeeting, findClass, listClasses, newClassProblems, reserveSeat, seatsHeld, type ClassFilter, type LiveClassView } from '#server/live-classes/repository.ts'
 import { classAccess, endOf, joinState, joinWindow } from '#server/live-classes/rules.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
@@ -17,9 +17,6 @@ import { ZoomUnavailableError } from '#server/zoom/client.ts'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 const LANGUAGES = ['pt', 'en', 'es'] as const
-const DAY = 86_400_000
-/** How far ahead an admin may schedule a class. */
-export const MAX_SCHEDULE_AHEAD_DAYS = 365
 
 const iso = (instant: number) => new Date(instant).toISOString()
 
@@ -96,11 +93,7 @@ export function registerLiveClassRoutes(api: Api, services: Services): void {
       if (roleOf(caller.groups) !== 'admin') throw permissionDenied()
       const now = clock()
       const input = validate(createSchema, await readFields(c.req.raw))
-      const problems: Record<string, string[]> = {}
-      if (!(await pillarsInOrder(db)).some((pillar) => pillar.slug === input.pillar)) problems.pillar = ['Select a valid choice. That choice is not one of the available choices.']
-      if (!(await isActiveProfessional(db, input.teacher_id))) problems.teacher_id = ['Select an active professional.']
-      if (input.starts_at <= now) problems.starts_at = ['The class must start in the future.']
-      else if (input.starts_at > now + MAX_SCHEDULE_AHEAD_DAYS * DAY) problems.starts_at = [`The class must start within ${MAX_SCHEDULE_AHEAD_DAYS} days.`]
+      const problems = await newClassProblems(db, { pillarSlug: input.pillar, teacherId: input.teacher_id, startsAt: input.starts_at }, now)
       if (Object.keys(problems).length > 0) throw validationError(problems)
       const created = await createClass(
         db,
@@ -116,7 +109,7 @@ export function registerLiveClassRoutes(api: Api, services: Services): void {
         },
         now,
       )
-      const [session] = await serializeAll([(await findClass(db, created.id))!], caller, now)
+      const [session] = await serializeAll([(await findClass(db, created!.id))!], caller, now)
       return c.json(session, 201, PRIVATE)
     },
   })

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { eq } from 'drizzle-orm'
 import { authenticateWithRole } from '#server/auth/authenticate.ts'
+import { actorOf, changedFields } from '#server/audit/entries.ts'
+import { recordAudit } from '#server/audit/repository.ts'
 import { readFields } from '#server/http/body.ts'
 import { CART_MAX_LINES, MAX_PRICE_CENTS, PRODUCT_TYPES, products } from '#server/db/schema.ts'
 import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
@@ -108,11 +110,18 @@ export function registerProductRoutes(api: Api, services: Services): void {
      * Inactive products too (they may come back). Everyone else: 401/403.
      */
     PATCH: async (c) => {
-      await authenticateWithRole(c, services, 'admin')
+      const caller = await authenticateWithRole(c, services, 'admin')
       const id = idParam(c, 'id')
       const { price_cents: priceCents } = validate(priceChangeSchema, await readFields(c.req.raw))
-      const [changed] = await db.update(products).set({ priceCents, updatedAt: new Date(services.clock()) }).where(eq(products.id, id)).returning({ id: products.id })
-      if (!changed) throw notFound()
+      const now = services.clock()
+      // The change and its audit entry (product.price, before and after) together, under the row's lock.
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select({ priceCents: products.priceCents }).from(products).where(eq(products.id, id)).for('update')
+        if (!before) throw notFound()
+        await tx.update(products).set({ priceCents, updatedAt: new Date(now) }).where(eq(products.id, id))
+        const change = changedFields({ price_cents: before.priceCents }, { price_cents: priceCents })
+        await recordAudit(tx, { ...actorOf(caller), action: 'product.price', targetType: 'product', targetId: id, ...change, at: now })
+      })
       const [view] = await findProductViews(db, [id])
       return c.json(serializeProduct(view!, photoBase))
     },

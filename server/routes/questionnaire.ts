@@ -31,6 +31,7 @@ import {
   type ResultRow,
 } from '#server/questionnaire/repository.ts'
 import { scoreSubmission } from '#server/questionnaire/scoring.ts'
+import { submittableVersion } from '#server/questionnaire/versions.ts'
 import {
   serializeQuestionnaire,
   serializeResult,
@@ -144,15 +145,19 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     POST: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
       const fields = await readFields(c.req.raw)
-      const current = await currentVersion(db)
       const errors: Record<string, unknown> = {}
 
+      // The current version, or the one it replaced within the grace period: a patient who started
+      // before a new version was published keeps their answers, scored with their version's
+      // questions (decision 0068).
       const version = fields.version
+      const current = typeof version === 'string' && version.trim() !== '' ? await submittableVersion(db, version.trim(), clock()) : undefined
       if (version === undefined) errors.version = [REQUIRED]
       else if (version === null) errors.version = [NOT_NULL]
       else if (typeof version !== 'string') errors.version = ['Not a valid string.']
-      else if (!current || version.trim() !== current.version) {
-        errors.version = [`"${version}" is not the current questionnaire version${current ? ` ("${current.version}")` : ''}.`]
+      else if (!current) {
+        const latest = await currentVersion(db)
+        errors.version = [`"${version}" is not the current questionnaire version${latest ? ` ("${latest.version}")` : ''}.`]
       }
 
       const raw = fields.answers

@@ -21,6 +21,8 @@ export type ZoomClient = {
   /** Whether a Zoom app (or the fake) is configured: without one every call fails, so nothing is tried ahead. */
   configured: boolean
   createMeeting(meeting: { topic: string; startsAt: Date; durationMinutes: number; timeZone: string }): Promise<ZoomMeeting>
+  /** A meeting's new start and length (PATCH /meetings/{id}); a meeting Zoom no longer has is nothing to change. */
+  updateMeeting(id: string, meeting: { startsAt: Date; durationMinutes: number; timeZone: string }): Promise<void>
   deleteMeeting(id: string): Promise<void>
 }
 
@@ -87,6 +89,10 @@ export function createZoomClient(zoom: NonNullable<ProviderConfig['zoom']> | und
         throw new ZoomUnavailableError(`Zoom answered ${response.status} to a new meeting`)
       }
       return { id: String(meeting.id), joinUrl: meeting.join_url, startUrl: meeting.start_url }
+    },
+    async updateMeeting(id, { startsAt, durationMinutes, timeZone }) {
+      const response = await api('PATCH', `/meetings/${encodeURIComponent(id)}`, { start_time: startsAt.toISOString().replace(/\.\d{3}Z$/, 'Z'), duration: durationMinutes, timezone: timeZone })
+      if (response.status !== 204 && response.status !== 404) throw new ZoomUnavailableError(`Zoom answered ${response.status} to changing a meeting`)
     },
     async deleteMeeting(id) {
       const response = await api('DELETE', `/meetings/${encodeURIComponent(id)}`)

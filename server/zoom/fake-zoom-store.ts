@@ -66,6 +66,10 @@ export async function findFakeMeeting(db: Database, id: number): Promise<FakeZoo
   return row
 }
 
+export async function updateFakeMeeting(db: Database, id: number, changes: Partial<Pick<FakeZoomMeeting, 'topic' | 'startTime' | 'duration' | 'timezone' | 'settings'>>): Promise<void> {
+  if (Object.keys(changes).length > 0) await db.update(fakeZoomMeetings).set(changes).where(eq(fakeZoomMeetings.id, id))
+}
+
 export async function deleteFakeMeeting(db: Database, id: number): Promise<boolean> {
   return (await db.delete(fakeZoomMeetings).where(eq(fakeZoomMeetings.id, id)).returning({ id: fakeZoomMeetings.id })).length > 0
 }

@@ -2,22 +2,25 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/admin.products.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
-import { monthlyPlanAnswer, productPage } from '#tests/mocks/products.ts'
+import { monthlyPlanAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 
-/** /admin/products (decision 0053): the products on sale with their prices, and an admin's new price. */
+/** /admin/products (decisions 0053, 0065): every product with its state and price, and an admin's new price. */
 
 const adminCookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
 const NBSP = '\u00a0'
 
 const plan = monthlyPlanAnswer
+/** The plan as the catalogue editor lists it (decision 0065): on sale or not, with its draft. */
+const { id, slug, product_type, category, pillar, name, description, price_cents, consultations, weeks, plan_interval, trial_days } = plan
+const editorPlan = { id, slug, product_type, category, pillar, name, description, price_cents, consultations, weeks, plan_interval, trial_days, active: true, sort_order: 10, professional_id: null, draft: null }
 
 function answers(patch?: () => Response) {
   const sent: unknown[] = []
   providerMock.use(
-    http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([plan]))),
+    http.get(providerUrl('/admin/content/products/'), () => HttpResponse.json({ results: [editorPlan], new_drafts: [] })),
     http.patch(providerUrl('/products/:id/'), async ({ request, params }) => {
       sent.push({ id: params.id, body: await request.json(), authorization: request.headers.get('authorization') })
       return patch ? patch() : HttpResponse.json({ ...plan, price_cents: 9990 })
@@ -30,7 +33,7 @@ describe('/admin/products', () => {
   test('lists the products with their prices in the page language; only admins', async () => {
     answers()
     const result = await run(loader, new Request('http://app.test/admin/products?lng=en', { headers: { Cookie: await adminCookie() } }))
-    expect(result.data).toMatchObject({ count: 1, products: [{ id: 21, name: 'Monthly plan', type: 'subscription', renews: true, price: 'R$89.90' }] })
+    expect(result.data).toMatchObject({ count: 1, products: [{ id: 21, slug: 'plano-mensal', name: 'Monthly plan', type: 'subscription', active: true, draftSince: null, renews: true, price: 'R$89.90' }], newDrafts: [] })
     const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
     expect((await run(loader, new Request('http://app.test/admin/products', { headers: { Cookie: patient } }))).status).toBe(403)
     expect((await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: '99,90' }, { Cookie: patient }))).status).toBe(403)
@@ -38,9 +41,9 @@ describe('/admin/products', () => {
 
   test('sends the price typed the Brazilian way as cents, and says so', async () => {
     const sent = answers()
-    const result = await run(action, formRequest('http://app.test/admin/products?page=2', { product_id: '21', price: `R$${NBSP}99,90` }, { Cookie: await adminCookie() }))
+    const result = await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: `R$${NBSP}99,90` }, { Cookie: await adminCookie() }))
     expect(result.status).toBe(303)
-    expect(result.location).toBe('/admin/products?page=2')
+    expect(result.location).toBe('/admin/products')
     expect(sent).toEqual([{ id: '21', body: { price_cents: 9990 }, authorization: expect.stringMatching(/^Bearer /) }])
     const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
     const { toast } = await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))
