@@ -3,10 +3,8 @@
 #   docker build -t innera .
 #   docker run -p 3000:3000 -v innera-data:/data innera
 #
-# Docker cannot run where this project is developed: `npm test` checks this file with
-# scripts/check-dockerfile.mjs, which interprets it without Docker (see docs/decisions/container.md).
-# Keep RUN steps that need the image's operating system (users, packages, system paths) few and
-# in one place: the check cannot run them and lists them as not verified.
+# `npm test` builds and runs this file with Podman (scripts/container.mjs; README, "The container";
+# docs/decisions/container.md): keep `--format docker` with Podman or Buildah, or the HEALTHCHECK is dropped.
 
 # Node 24 LTS (supported until April 2028; decision 0016). scripts/node24.mjs runs the tests and
 # the built app on the same version: change both together.
@@ -23,15 +21,23 @@ ENV npm_config_update_notifier=false \
 # platforms' optional binaries and npm 11's ci rejects it (STACK.md, pitfall 1); install still
 # installs exactly the locked versions. --ignore-scripts: no install script runs, so none can
 # download a binary (esbuild and Rollup find their platform's binary in their optional packages).
+# Behind a proxy with its own certificate authority, hand it in as a secret (never stored in the
+# image): `--secret id=npm_ca,src=/path/to/ca.pem`; without it the step uses Node's own CAs.
 FROM base AS deps
 COPY package.json package-lock.json ./
-RUN npm install --ignore-scripts --no-audit --no-fund
+RUN --mount=type=secret,id=npm_ca,required=false \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+    npm install --ignore-scripts --no-audit --no-fund
 
-# Production dependencies only: the full tree, with the development packages removed.
-FROM base AS production-deps
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund
+# Production dependencies: the same tree with the development packages pruned (offline: nothing is
+# downloaded again). npm keeps the development packages that a production package names only as an
+# optional peer (the lock file marks them devOptional: typescript, @types/*, @opentelemetry/api,
+# about 30 MB); nothing loads them at run time, so they are removed too, with the scope folders
+# left empty.
+FROM deps AS production-deps
+RUN npm prune --omit=dev --ignore-scripts --offline --no-audit --no-fund \
+ && node -e "const { packages } = require('./package-lock.json'); for (const [folder, entry] of Object.entries(packages)) if (entry.devOptional) require('node:fs').rmSync(folder, { recursive: true, force: true })" \
+ && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 
 # The build: build/client (with public/), build/server, build/http/server.js, build/provider/index.js.
 # The stamp tells scripts/start.mjs that the build is complete.
@@ -39,29 +45,33 @@ FROM deps AS build
 COPY . .
 RUN npm run build && touch build/.stamp
 
-# What runs: production node_modules, the build, package.json (the provider walks up to it to find
-# its migrations), the start script and the SQL migrations. No sources, no development packages.
+# The app's own files, gathered for one layer: the build, package.json (the provider walks up to it
+# to find its migrations), the start script and what it imports, the SQL migrations and the media.
+# No sources, no tests, no development packages.
+FROM scratch AS app
+COPY --from=build /app/build /app/build
+COPY --from=build /app/package.json /app/package.json
+COPY --from=build /app/scripts/start.mjs /app/scripts/start.mjs
+COPY --from=build /app/scripts/lib/build.mjs /app/scripts/lib/runtime.mjs /app/scripts/lib/
+COPY --from=build /app/server/db/migrations /app/server/db/migrations
+COPY --from=build /app/server/media/materials /app/server/media/materials
+COPY --from=build /app/server/media/lessons /app/server/media/lessons
+
+# What runs: two layers on the base, the production node_modules (changes with the lock file) and
+# the app (changes with every release), both owned by root and read-only to the app's user.
 FROM base AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
     NO_BUILD=1
-# The only step that needs the image's system tools: an unprivileged system user that owns /data.
+# An unprivileged system user that owns /data, and nothing else.
 RUN groupadd --system --gid 10001 innera \
  && useradd --system --uid 10001 --gid innera --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin innera \
  && mkdir -p /data \
  && chown innera:innera /data
-# Owned by root and read-only to the app's user: the app writes only to /data.
 COPY --from=production-deps /app/node_modules ./node_modules
-COPY --from=build /app/build ./build
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/scripts/start.mjs ./scripts/start.mjs
-COPY --from=build /app/scripts/lib/build.mjs ./scripts/lib/build.mjs
-COPY --from=build /app/scripts/lib/runtime.mjs ./scripts/lib/runtime.mjs
-COPY --from=build /app/server/db/migrations ./server/db/migrations
-COPY --from=build /app/server/media/materials ./server/media/materials
-COPY --from=build /app/server/media/lessons ./server/media/lessons
+COPY --from=app /app ./
 
 # Secrets generated on first start (session-secret, provider-jwt-secret) and the embedded
 # provider's PGlite database (/data/provider) live here: mount a volume to keep them.

@@ -33,7 +33,7 @@ touch build/.stamp
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 # Once, on the image's Node (decision 0050); the browser suites below run the app on this machine's.
 step 'Node 24, as in the image: start check, then the unit, integration and provider tests'; node scripts/node24.mjs
-step 'container build check'; bash scripts/check-dockerfile.sh
+step 'container: build context, then the image built and run by Podman'; node scripts/check-dockerfile.mjs && node scripts/container.mjs
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
 step 'scale-out (2 providers + 2 apps on PostgreSQL and Redis)'; node scripts/scale-out.mjs
 step 'fault and security suite (Chromium)'; npx playwright test -c playwright.faults.config.ts
