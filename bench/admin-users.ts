@@ -8,7 +8,7 @@
  *   npx tsx bench/admin-users.ts [users=100000] [runs=30]
  */
 import { sql } from 'drizzle-orm'
-import { userListQueries } from '#server/users/repository.ts'
+import { searchPageQuery, userListQueries } from '#server/users/repository.ts'
 import { client, createMemoryDatabase, testApp } from '#server/testing/harness.ts'
 
 const total = Number(process.argv[2] ?? 100_000)
@@ -68,8 +68,11 @@ const paths = [
 ]
 const results = []
 for (const path of paths) results.push(await timed(path))
-const common = userListQueries(db, { search: 'nascimento' }, { limit: 20, offset: 40 }, 10_000)
-const rare = userListQueries(db, { search: 'bench4242' }, { limit: 20, offset: 0 }, 11)
-const plans = { count: await planOf(common.count), commonPage: await planOf(common.page), rarePage: await planOf(rare.page) }
+// A search's page and count are one statement (searchPageQuery); the list's two statements serve the rest.
+const plans = {
+  searchPage: await planOf(searchPageQuery(db, { search: 'nascimento' }, { limit: 20, offset: (deepPage - 1) * 20 })),
+  count: await planOf(userListQueries(db, { group: 'profissional' }, { limit: 20, offset: 180 }).count),
+  groupPage: await planOf(userListQueries(db, { group: 'profissional' }, { limit: 20, offset: 180 }).page),
+}
 console.log(JSON.stringify({ users: total, seedSeconds: Math.round(seedMs / 100) / 10, runs, results, plans }))
 await database.close()

@@ -28,7 +28,7 @@ export function paginate(c: AppContext, total: number, sizes: PageSizes = { defa
   const pageSize = pageSizeFrom(c.req.query('page_size'), sizes)
   const page = c.req.query('page') ?? '1'
   const lastPage = Math.max(1, Math.ceil(total / pageSize))
-  const pageNumber = page === 'last' ? lastPage : /^\d+$/.test(page) ? Number(page) : NaN
+  const pageNumber = page === 'last' ? lastPage : pageNumberFrom(page)
   if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > lastPage) throw apiError(404, 'Invalid page.')
 
   const pageLink = (target: number) => {
@@ -47,6 +47,19 @@ export function paginate(c: AppContext, total: number, sizes: PageSizes = { defa
       results,
     }),
   }
+}
+
+const pageNumberFrom = (page: string) => (/^\d{1,9}$/.test(page) ? Number(page) : NaN)
+
+/**
+ * The rows a request asks for before the list's length is known (`?page=` a number, `?page_size=`
+ * as paginate reads them), for a list that reads its page and its length in one statement; null
+ * for "last" or a page that is no number (paginate decides those once the length is known).
+ */
+export function requestedRows(c: AppContext, sizes: PageSizes = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }): { limit: number; offset: number } | null {
+  const pageSize = pageSizeFrom(c.req.query('page_size'), sizes)
+  const pageNumber = pageNumberFrom(c.req.query('page') ?? '1')
+  return Number.isInteger(pageNumber) && pageNumber >= 1 ? { limit: pageSize, offset: (pageNumber - 1) * pageSize } : null
 }
 
 function pageSizeFrom(value: string | undefined, { defaultSize, maxSize }: PageSizes): number {

@@ -5,7 +5,7 @@ import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, charField, choiceField, integerField, listField, personNameField, validate } from '#server/http/fields.ts'
-import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
+import { paginate, PRIVATE_NO_STORE, requestedRows, type Page } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 import {
   accredit,
@@ -20,7 +20,7 @@ import {
   upcomingCounts,
 } from '#server/users/accreditation.ts'
 import { editUserAsAdmin } from '#server/users/admin-edits.ts'
-import { countUsers, findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, userCounts, usersPage, type UserFilter, type UserRow } from '#server/users/repository.ts'
+import { countUsers, findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, searchPageWithCount, userCounts, usersPage, type UserFilter, type UserRow } from '#server/users/repository.ts'
 import { serializeUserDetail } from '#server/users/serializers.ts'
 
 // There are three groups; room for more without letting one request carry thousands.
@@ -55,6 +55,21 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
   const { db, config } = services
   const photoBase = config.providerPublicUrl
 
+  /**
+   * The list's page and its envelope. A search reads its page and the count in one statement; past
+   * the end, "last" or a bad page number, the count is read first and paginate decides.
+   */
+  async function listPage(c: AppContext, filter: UserFilter): Promise<{ page: Page; rows: UserRow[] }> {
+    const wanted = filter.search ? requestedRows(c) : null
+    if (wanted) {
+      const { rows, total } = await searchPageWithCount(db, filter, wanted)
+      if (total !== undefined) return { page: paginate(c, total), rows }
+    }
+    const matching = await countUsers(db, filter)
+    const page = paginate(c, matching)
+    return { page, rows: await usersPage(db, filter, page, matching) }
+  }
+
   api.endpoint('/users/', {
     GET: async (c) => {
       await authenticateWithRole(c, services, 'admin')
@@ -68,9 +83,7 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       if (group) filter.group = group
       if (chosen) filter.active = chosen === 'active'
 
-      const matching = await countUsers(db, filter)
-      const page = paginate(c, matching)
-      const rows = await usersPage(db, filter, page, matching)
+      const { page, rows } = await listPage(c, filter)
       const groupsByUser = await groupNamesByUser(db, rows.map((row) => row.id))
 
       return c.json(page.envelope(rows.map((row) => serializeUserDetail(row, groupsByUser.get(row.id) ?? [], photoBase))))

@@ -52,6 +52,19 @@ describe('GET /users/ (admin)', () => {
     expect(wildcard.json.count).toBe(0)
   })
 
+  it("pages a search as the whole list is paged: one statement's page and count, then the last page and past the end", async () => {
+    // "innera.local" is in every seeded e-mail: 7 users, 3 a page.
+    const second = await api.get('/users/?search=innera.local&page_size=3&page=2', { token: tokens.admin })
+    expect(second.json).toMatchObject({ count: 7, next: `${PUBLIC_URL}/users/?search=innera.local&page_size=3&page=3`, previous: `${PUBLIC_URL}/users/?search=innera.local&page_size=3` })
+    expect(second.json.results.map((user: { id: number }) => user.id)).toEqual([4, 5, 6])
+    const last = await api.get('/users/?search=innera.local&page_size=3&page=last', { token: tokens.admin })
+    expect(last.json.results.map((user: { id: number }) => user.id)).toEqual([7])
+    expect(await api.get('/users/?search=innera.local&page_size=3&page=4', { token: tokens.admin })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
+    expect(await api.get('/users/?search=innera.local&page=x', { token: tokens.admin })).toMatchObject({ status: 404, json: { detail: 'Invalid page.' } })
+    // No match: an empty first page, not a 404.
+    expect((await api.get('/users/?search=nobody-at-all', { token: tokens.admin })).json).toMatchObject({ count: 0, results: [] })
+  })
+
   it('is for admins only', async () => {
     expect((await api.get('/users/', { token: tokens.paula })).status).toBe(403)
     expect(await api.get('/users/', { token: tokens.pedro })).toMatchObject({

@@ -253,6 +253,32 @@ export async function countUsers(db: Database, filter: UserFilter): Promise<numb
   return total
 }
 
+/**
+ * A search's page and how many users match, in one statement (decision 0063): the trigram index's
+ * finds are read once, counted (`count(*) OVER ()`) and sorted by id, where the count and the page
+ * would each read them. `total` is undefined when the page is past the end (no row to carry it).
+ */
+export async function searchPageWithCount(db: Database, filter: UserFilter, page: { limit: number; offset: number }): Promise<{ rows: UserRow[]; total: number | undefined }> {
+  const found = await searchPageQuery(db, filter, page)
+  return { rows: found.map((row) => row.user), total: found[0] ? Number(found[0].total) : undefined }
+}
+
+/**
+ * searchPageWithCount's statement (bench/admin-users.ts reads its plan): the matches' ids and their
+ * count, sorted narrow (ids, not whole rows), then the page's 20 rows by their key.
+ */
+export function searchPageQuery(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }) {
+  const found = db
+    .select({ id: sql<number>`${users.id}`.as('found_id'), total: sql<number>`count(*) over ()`.as('total') })
+    .from(users)
+    .where(userFilterCondition(db, filter))
+    .orderBy(sql`${users.id} + 0`)
+    .limit(limit)
+    .offset(offset)
+    .as('found')
+  return db.select({ user: users, total: found.total }).from(found).innerJoin(users, eq(users.id, found.id)).orderBy(asc(users.id))
+}
+
 /** A page of the users the filter keeps, by id; `matching` is how many it keeps (countUsers), if known. */
 export async function usersPage(db: Database, filter: UserFilter, page: { limit: number; offset: number }, matching?: number): Promise<UserRow[]> {
   return userListQueries(db, filter, page, matching).page
