@@ -57,10 +57,10 @@ test.describe('a pillar’s text without JavaScript', () => {
   })
 })
 
-test('the pillar list, a pillar’s editor and the new product page pass axe at 360 px and on a desktop', async ({ page }) => {
+test('the content page, the pillar list, a pillar’s editor, a product’s editor and the new product page pass axe at 360 px and on a desktop', async ({ page }) => {
   test.slow()
   await loginAs(page, demoAccounts.admin)
-  for (const path of ['/admin/pillars', '/admin/pillars/sono', '/admin/products/new']) {
+  for (const path of ['/admin/content', '/admin/pillars', '/admin/pillars/sono', '/admin/products/pacote-4-consultas', '/admin/products/new']) {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await page.setViewportSize({ width: 360, height: 800 })

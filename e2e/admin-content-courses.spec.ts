@@ -72,9 +72,10 @@ test.describe('the course editor without JavaScript', () => {
   })
 })
 
-test('the course list and a course editor pass axe at 360 px and on a desktop', async ({ page }) => {
+test('the course list, a course editor, a lesson editor and the new lesson page pass axe at 360 px and on a desktop', async ({ page }) => {
+  test.slow()
   await loginAs(page, demoAccounts.admin)
-  for (const path of ['/admin/courses', '/admin/courses/sono-reparador']) {
+  for (const path of ['/admin/courses', '/admin/courses/sono-reparador', '/admin/courses/sono-reparador/lessons/sono-reparador-1-ritmo-circadiano', '/admin/courses/sono-reparador/lessons/new']) {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await page.setViewportSize({ width: 360, height: 800 })

@@ -10,6 +10,9 @@
  *   - anything git ignores that is here now (a local .env.local, a data/ folder, logs, reports):
  *     git ignores what must not leave this machine, and Docker does not read .gitignore.
  *
+ * It also fails when the Dockerfile's Node and the one scripts/node24.mjs tests on differ (decision
+ * 0016: the two change together).
+ *
  * Usage: node scripts/check-dockerfile.mjs. Plain Node, no dependencies; takes well under a second.
  */
 import { spawnSync } from 'node:child_process'
@@ -87,13 +90,17 @@ function main() {
   const leaking = (gitIgnoredHere ?? []).filter((entry) => !ignored(entry))
   if (leaking.length) problems.push(`git ignores these, but docker build would send them (add them to .dockerignore): ${leaking.join(', ')}`)
 
+  const imageNode = /^ARG NODE_VERSION=(\S+)$/m.exec(readFileSync(path.join(root, 'Dockerfile'), 'utf8'))?.[1]
+  const testedNode = /^const NODE24_VERSION = '([^']+)'$/m.exec(readFileSync(path.join(root, 'scripts', 'node24.mjs'), 'utf8'))?.[1]
+  if (!imageNode || imageNode !== testedNode) problems.push(`the Dockerfile's Node (${imageNode ?? 'not found'}) and scripts/node24.mjs's (${testedNode ?? 'not found'}) must be the same version`)
+
   if (problems.length) {
     console.error(`[dockerignore] FAILED:\n  ${problems.join('\n  ')}`)
     process.exitCode = 1
     return
   }
   const gitNote = gitIgnoredHere === null ? 'not a git checkout, so only the fixed list' : `and the ${gitIgnoredHere.length} entries git ignores here (${gitIgnoredHere.join(', ') || 'none'})`
-  console.log(`[dockerignore] ok: the build context leaves out ${MUST_BE_EXCLUDED.join(', ')} ${gitNote}; it keeps ${MUST_BE_SENT.join(', ')}`)
+  console.log(`[dockerignore] ok: the build context leaves out ${MUST_BE_EXCLUDED.join(', ')} ${gitNote}; it keeps ${MUST_BE_SENT.join(', ')}; the image's Node is the tested one (${imageNode})`)
 }
 
 main()
