@@ -59,6 +59,7 @@ const PRODUCT_FIELDS: Record<string, [field: string, key: string]> = {
   weeks: ['weeks', `${NS}.weeks`],
   plan_interval: ['plan_interval', `${NS}.interval`],
   trial_days: ['trial_days', `${NS}.trialDays`],
+  active: ['active', `${NS}.courseNotLinked`],
   price_cents: ['price', 'admin:products.validation.price'],
 }
 

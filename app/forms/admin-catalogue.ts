@@ -17,8 +17,8 @@ export const PRODUCT_DESCRIPTION_MAX = 2000
 export const PRODUCT_SLUG_MAX = 80
 export const CATEGORY_MAX = 40
 export const SORT_ORDER_MAX = 1_000_000
-/** The types a product may be created as here; courses and materials come with content this editor cannot make. */
-export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription'] as const
+/** The types a product may be created as here (a course's starts off sale: a course is linked to it first); materials come with a file this editor cannot make. */
+export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const
 export type CreatableType = (typeof CREATABLE_TYPES)[number]
 export const PACKAGE_SIZES = ['1', '4', '8'] as const
 export const PLAN_INTERVALS = ['monthly', 'yearly', 'trial', 'program'] as const

@@ -21,7 +21,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 export const handle = { i18n: ['admin', 'admin-catalogue'] }
 
 /** The shelf a new product starts on, by type (the editor changes it). */
-const SHELF: Record<NewProductValues['product_type'], string> = { consultation_package: 'atendimento', program: 'programas', subscription: 'assinaturas' }
+const SHELF: Record<NewProductValues['product_type'], string> = { consultation_package: 'atendimento', program: 'programas', subscription: 'assinaturas', course: 'conteudos' }
 
 /**
  * A new product (`/admin/products/new`, decision 0065): its slug, its type with the type's fields,

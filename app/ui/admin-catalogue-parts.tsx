@@ -167,6 +167,9 @@ export function TypeFields({
         <legend className="px-1 font-semibold text-ink">{t('fields.weeksLegend')}</legend>
         <TextInput meta={fields.weeks} label={t('fields.weeks')} hint={t('fields.weeksHint')} numeric />
       </fieldset>
+      <p className="rounded-xl bg-amber-50 p-4 text-sm text-amber-900" hidden={!shown('course')}>
+        {t('fields.courseHint')}
+      </p>
       <TextInput meta={fields.price} label={tAdmin('products.newPrice')} hint={t('fields.priceHint')} money />
     </>
   )

@@ -6,6 +6,7 @@ import { recordAudit } from '#server/audit/repository.ts'
 import type { Database, Writer } from '#server/db/client.ts'
 import { databaseError, UNIQUE_VIOLATION } from '#server/db/errors.ts'
 import {
+  courses,
   MAX_PRICE_CENTS,
   PACKAGE_SIZES,
   PLAN_INTERVALS,
@@ -42,8 +43,13 @@ export const PRODUCT_SLUG_MAX = 80
 export const CATEGORY_MAX = 40
 export const SORT_ORDER_MAX = 1_000_000
 const SLUG = new RegExp(SLUG_PATTERN)
-/** Types an admin may create here; a course's or a material's product comes with content the editor cannot make (decision 0065). */
-export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription'] as const satisfies readonly ProductType[]
+/**
+ * Types an admin may create here (decision 0065). A course's product starts off sale and goes on
+ * sale once a course sells through it (the course editor links them); a material's product comes
+ * with a file the editor cannot make.
+ */
+export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const satisfies readonly ProductType[]
+export const COURSE_NOT_LINKED = 'Link a course to this product (the course editor) before putting it on sale.'
 
 const SLUG_MESSAGE = 'Enter a valid "slug": lowercase letters and digits in words joined by single hyphens.'
 const REQUIRED = 'This field is required.'
@@ -184,7 +190,7 @@ export function newProductColumns(slug: string, body: ProductDraft): Omit<typeof
     return value ?? null
   }
   const type = body.product_type!
-  if (!(CREATABLE_TYPES as readonly string[]).includes(type)) errors.product_type = ['Courses and digital materials are created with their content, not here.']
+  if (!(CREATABLE_TYPES as readonly string[]).includes(type)) errors.product_type = ['Digital materials are created with their file, not here.']
   const category = need('category', body.category)
   const priceCents = need('price_cents', body.price_cents)
   let consultations: number | null = null
@@ -211,7 +217,8 @@ export function newProductColumns(slug: string, body: ProductDraft): Omit<typeof
     name: { pt: '', en: '', es: '' },
     description: { pt: '', en: '', es: '' },
     priceCents: priceCents!,
-    active: body.active ?? true,
+    // A course's product sells nothing until a course is linked to it.
+    active: type === 'course' ? false : (body.active ?? true),
     sortOrder: body.sort_order,
     consultations,
     professionalId: type === 'consultation_package' ? (body.professional_id ?? null) : null,
@@ -293,6 +300,11 @@ export async function publishProduct(db: Database, caller: Caller, slug: string,
       const before = await findProduct(tx, slug, true)
       if (!before) throw notFound()
       if (body.category === undefined) throw validationError({ category: [REQUIRED] })
+      const active = body.active ?? before.active
+      if (before.productType === 'course' && active && !before.active) {
+        const [linked] = await tx.select({ id: courses.id }).from(courses).where(eq(courses.productId, before.id))
+        if (!linked) throw validationError({ active: [COURSE_NOT_LINKED] })
+      }
       const [row] = await tx
         .update(products)
         .set({
@@ -301,7 +313,7 @@ export async function publishProduct(db: Database, caller: Caller, slug: string,
           category: body.category,
           pillarSlug: body.pillar ?? null,
           sortOrder: body.sort_order ?? before.sortOrder,
-          active: body.active ?? before.active,
+          active,
           updatedAt: new Date(now),
         })
         .where(eq(products.id, before.id))

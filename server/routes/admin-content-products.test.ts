@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
-import { auditLog, contentDrafts, products } from '#server/db/schema.ts'
+import { auditLog, contentDrafts, courses, products } from '#server/db/schema.ts'
 import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /** The products in the admin content editor (decisions 0064, 0065): drafts, publishing, new products, the price's audit. */
@@ -148,7 +148,7 @@ describe('a new product', () => {
     expect(missing.json).toEqual({ weeks: ['This field is required.'] })
     expect((await drafts()).map((draft) => draft.key)).toEqual(['programa-novo'])
     expect((await api.post(`${BASE}programa-novo/publish/`, { ...full, product_type: 'program', weeks: 13 }, as())).json).toHaveProperty('weeks')
-    expect((await api.post(`${BASE}curso-novo/publish/`, { ...full, product_type: 'course' }, as())).json).toHaveProperty('product_type')
+    expect((await api.post(`${BASE}material-novo/publish/`, { ...full, product_type: 'digital_material' }, as())).json).toHaveProperty('product_type')
     expect((await api.post(`${BASE}pacote-novo/publish/`, { ...full, product_type: 'consultation_package', consultations: 3 }, as())).json).toHaveProperty('consultations')
     expect((await api.post(`${BASE}pacote-novo/publish/`, { ...full, product_type: 'consultation_package', consultations: 4, professional_id: 4 }, as())).json).toHaveProperty('professional_id')
     expect((await api.post(`${BASE}teste-novo/publish/`, { ...full, product_type: 'subscription', plan_interval: 'trial', trial_days: 0 }, as())).json).toHaveProperty('trial_days')
@@ -158,6 +158,22 @@ describe('a new product', () => {
     expect(made.status).toBe(201)
     // Another type's fields are left out, as the CHECKs require.
     expect(made.json).toMatchObject({ consultations: 4, professional_id: 2, weeks: null, plan_interval: null })
+  })
+
+  it('a course’s product starts off sale, and goes on sale only once a course is linked to it', async () => {
+    const course = { name: texts('Curso de respiração'), description: texts('Seis aulas.'), category: 'conteudos', product_type: 'course', price_cents: 12_900, active: true }
+    const created = await api.post(`${BASE}curso-respiracao/publish/`, course, as())
+    expect(created.status).toBe(201)
+    expect(created.json).toMatchObject({ product_type: 'course', active: false })
+    expect(await shop()).not.toContain('curso-respiracao')
+    const edit = { name: course.name, description: course.description, category: 'conteudos', active: true }
+    const refused = await api.post(`${BASE}curso-respiracao/publish/`, edit, as())
+    expect(refused).toMatchObject({ status: 400, json: { active: ['Link a course to this product (the course editor) before putting it on sale.'] } })
+    expect((await row('curso-respiracao'))!.active).toBe(false)
+    // The course editor links a course to it (decision 0066); then it goes on sale.
+    await db.update(courses).set({ productId: created.json.id }).where(eq(courses.slug, 'movimento-no-dia-a-dia'))
+    expect((await api.post(`${BASE}curso-respiracao/publish/`, edit, as())).json).toMatchObject({ active: true })
+    expect(await shop()).toContain('curso-respiracao')
   })
 
   it('a slug taken meanwhile is refused on `slug`, nothing written', async () => {
