@@ -6,7 +6,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getAdminCourse, listAdminLessons } from '#app/provider/admin-content-courses.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { DiscardDraftForm, StateBadges } from '#app/ui/admin-course-parts.tsx'
+import { DiscardDraftForm, StateBadges } from '#app/ui/content-editor-parts.tsx'
 import { CourseEditorForm } from '#app/ui/admin-course-forms.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 

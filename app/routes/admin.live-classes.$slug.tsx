@@ -11,7 +11,8 @@ import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { listProfessionals } from '#app/provider/users.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { CancelForm, ClassTextsEditor, DiscardDraftForm, NewClassEditor, ScheduleForm, StateBadge } from '#app/ui/admin-class-forms.tsx'
+import { CancelForm, ClassTextsEditor, NewClassEditor, ScheduleForm, StateBadge } from '#app/ui/admin-class-forms.tsx'
+import { DiscardDraftForm } from '#app/ui/content-editor-parts.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */

@@ -11,7 +11,7 @@ import { discardPillarDraft, getAdminPillar, publishPillar, savePillarDraft } fr
 import { forgetPillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { DiscardDraftForm, StateBadges } from '#app/ui/admin-catalogue-parts.tsx'
+import { DiscardDraftForm, StateBadges } from '#app/ui/content-editor-parts.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { FormError } from '#app/ui/forms.tsx'
 import { ContentSubmitButtons, LocalizedFields } from '#app/ui/localized-fields.tsx'

@@ -6,7 +6,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { listAdminPillars } from '#app/provider/admin-catalogue.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { StateBadges } from '#app/ui/admin-catalogue-parts.tsx'
+import { StateBadges } from '#app/ui/content-editor-parts.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */

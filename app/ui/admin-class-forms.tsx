@@ -184,19 +184,6 @@ export function ClassTextsEditor({ defaults, name, lastResult }: { defaults: Pic
   )
 }
 
-/** A discard button for the draft, in its own form. */
-export function DiscardDraftForm({ name }: { name: string }) {
-  const { t } = useTranslation('admin')
-  return (
-    <Form method="post">
-      <button type="submit" name="intent" value="discard" className="btn-secondary">
-        {t('content.discardDraft')}
-        <span className="sr-only"> ({name})</span>
-      </button>
-    </Form>
-  )
-}
-
 /** The start, length and seats of a published class; the seat holders are told of a new time. */
 export function ScheduleForm({ defaults, zone, seatsTaken, lastResult }: { defaults: { date: string; time: string; duration_minutes: string; seats: string }; zone: string; seatsTaken: number; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation('admin-classes')

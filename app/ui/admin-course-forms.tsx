@@ -4,7 +4,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError } from '#app/ui/forms.tsx'
 import { ContentSubmitButtons, LocalizedFields } from '#app/ui/localized-fields.tsx'
-import { CheckboxField, NumberField, SelectField } from './admin-course-parts.tsx'
+import { CheckboxInput, SelectInput, TextInput } from './content-editor-parts.tsx'
 
 /**
  * The course form and the lesson form of the content editor (decisions 0064 and 0066), for an
@@ -40,10 +40,10 @@ export function CourseEditorForm({ isNew, name, defaults, options, lastResult }:
       ) : null}
       <LocalizedFields meta={fields.title} label={t('course.titleField')} />
       <LocalizedFields meta={fields.description} label={t('course.description')} multiline />
-      <SelectField meta={fields.pillar} label={t('course.pillar')} options={[{ value: '', label: t('course.choosePillar') }, ...options.pillars]} />
-      <SelectField meta={fields.product_id} label={t('course.product')} hint={t('course.productHint')} options={[{ value: '', label: t('course.noProduct') }, ...options.products]} />
-      <NumberField meta={fields.sort_order} label={t('course.sortOrder')} hint={t('course.sortOrderHint')} />
-      <CheckboxField meta={fields.active} label={t('course.active')} hint={t('course.activeHint')} />
+      <SelectInput meta={fields.pillar} label={t('course.pillar')} options={[{ value: '', label: t('course.choosePillar') }, ...options.pillars]} />
+      <SelectInput meta={fields.product_id} label={t('course.product')} hint={t('course.productHint')} options={[{ value: '', label: t('course.noProduct') }, ...options.products]} />
+      <TextInput meta={fields.sort_order} label={t('course.sortOrder')} hint={t('course.sortOrderHint')} numeric />
+      <CheckboxInput meta={fields.active} label={t('course.active')} hint={t('course.activeHint')} />
       <ContentSubmitButtons name={name} />
     </Form>
   )
@@ -76,11 +76,11 @@ export function LessonEditorForm({
   return (
     <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-6 max-w-3xl space-y-5 rounded-2xl bg-white p-4 shadow-sm sm:p-6">
       <FormError id={form.errorId} errors={form.errors} />
-      {videos ? <SelectField meta={fields.video} label={t('lesson.video')} hint={t('lesson.videoHint')} options={[{ value: '', label: t('lesson.chooseVideo') }, ...videos]} /> : null}
+      {videos ? <SelectInput meta={fields.video} label={t('lesson.video')} hint={t('lesson.videoHint')} options={[{ value: '', label: t('lesson.chooseVideo') }, ...videos]} /> : null}
       <LocalizedFields meta={fields.title} label={t('lesson.titleField')} />
       <LocalizedFields meta={fields.summary} label={t('lesson.summary')} multiline />
-      <NumberField meta={fields.number} label={t('lesson.number')} hint={t('lesson.numberHint')} />
-      <CheckboxField meta={fields.free} label={t('lesson.free')} hint={t('lesson.freeHint')} />
+      <TextInput meta={fields.number} label={t('lesson.number')} hint={t('lesson.numberHint')} numeric />
+      <CheckboxInput meta={fields.free} label={t('lesson.free')} hint={t('lesson.freeHint')} />
       <ContentSubmitButtons name={name} />
     </Form>
   )
