@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs'
+import { CHROMIUM_FLAGS, TEST_BROWSER_PATH } from './scripts/lib/chromium.mjs'
 
 /** A free loopback port, asked of the OS synchronously (the config must be synchronous). */
 function freePort(): string {
@@ -39,7 +39,7 @@ export default defineConfig({
     // test once, and that retry records one.
     trace: 'on-first-retry',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_BROWSER_PATH,
       args: CHROMIUM_FLAGS,
     },
   },

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs'
+import { CHROMIUM_FLAGS, TEST_BROWSER_PATH } from './scripts/lib/chromium.mjs'
 
 /**
  * `npm run test:faults`: the fault and security suite (e2e-faults/). Each worker runs its own
@@ -27,7 +27,7 @@ export default defineConfig({
     // machine is gone when the run ends, and its output says what failed).
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_BROWSER_PATH,
       args: CHROMIUM_FLAGS,
     },
   },
