@@ -287,6 +287,9 @@ function ensureBaseImage(base) {
 // ---------------------------------------------------------------------------------------------
 // 3. The build
 
+/** npm's error codes for a registry that did not answer (in time), as the build log ends with them. */
+const REGISTRY_HICCUP = /\b(EIDLETIMEOUT|ETIMEDOUT|ECONNRESET|ECONNREFUSED|EAI_AGAIN|ENOTFOUND|ERR_SOCKET_TIMEOUT)\b/
+
 const imageId = (name) => podman(['image', 'inspect', '--format', '{{.Id}}', name]).stdout || null
 
 async function buildImage() {
@@ -302,7 +305,12 @@ async function buildImage() {
   const log = path.join(logDir, 'build.log')
   say(`podman build --format docker${ca ? ' --secret id=npm_ca (NODE_EXTRA_CA_CERTS)' : ''} … (log: ${log})`)
   const t0 = performance.now()
-  const status = await runLogged('podman', args, log, podmanEnv)
+  let status = await runLogged('podman', args, log, podmanEnv)
+  // The registry not answering in time is the network's doing, not the Dockerfile's: one more try.
+  if (status !== 0 && REGISTRY_HICCUP.test(tail(log))) {
+    say(`the build's npm install lost the registry (${REGISTRY_HICCUP.exec(tail(log))?.[0]}): building once more`)
+    status = await runLogged('podman', args, log, podmanEnv)
+  }
   const ms = timed('build', performance.now() - t0)
   if (status !== 0) fail(`the image build failed (exit ${status}) after ${seconds(ms)}; the end of ${log}:\n${tail(log)}`)
   const after = imageId(IMAGE)

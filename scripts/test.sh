@@ -31,9 +31,20 @@ if [ "$tsc_rc" -ne 0 ] || [ "$lint_rc" -ne 0 ]; then exit 1; fi
 touch build/.stamp
 # The provider's database tests also run on this machine's PostgreSQL when it answers (else they skip).
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-# Once, on the image's Node (decision 0050); the browser suites below run the app on this machine's.
-step 'Node 24, as in the image: start check, then the unit, integration and provider tests'; node scripts/node24.mjs
-step 'container: build context, then the image built and run by Podman'; node scripts/check-dockerfile.mjs && node scripts/container.mjs
+# Vitest once, on the image's Node (decision 0050); the browser suites below run the app on this
+# machine's. The container step runs beside it: much of its time is Podman writing layers and the
+# container starting, when the cores have room for Vitest (decision 0070). Its output is printed
+# when both are done; either failing fails the step. It ends before the e2e step, whose Chromium
+# check may use apt-get as the container step's may.
+step 'Node 24, as in the image: start check, then the unit, integration and provider tests | beside it, the container'
+container_log=$(mktemp)
+(start=$SECONDS; rc=0; { node scripts/check-dockerfile.mjs && node scripts/container.mjs; } > "$container_log" 2>&1 || rc=$?
+ echo "container step (build context, then the image built and run by Podman): $((SECONDS - start)) s" >> "$container_log"; exit $rc) & container_pid=$!
+node24_rc=0; node scripts/node24.mjs || node24_rc=$?
+container_rc=0; wait "$container_pid" || container_rc=$?
+printf '\n\033[1m▶ container: build context, then the image built and run by Podman (ran beside the Node 24 step)\033[0m\n'
+cat "$container_log"; rm -f "$container_log"
+if [ "$node24_rc" -ne 0 ] || [ "$container_rc" -ne 0 ]; then exit 1; fi
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
 step 'scale-out (2 providers + 2 apps on PostgreSQL and Redis)'; node scripts/scale-out.mjs
 step 'fault and security suite (Chromium)'; npx playwright test -c playwright.faults.config.ts
