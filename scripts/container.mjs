@@ -307,8 +307,9 @@ async function buildImage() {
   const t0 = performance.now()
   let status = await runLogged('podman', args, log, podmanEnv)
   // The registry not answering in time is the network's doing, not the Dockerfile's: one more try.
-  if (status !== 0 && REGISTRY_HICCUP.test(tail(log))) {
-    say(`the build's npm install lost the registry (${REGISTRY_HICCUP.exec(tail(log))?.[0]}): building once more`)
+  const hiccup = status !== 0 && REGISTRY_HICCUP.exec(tail(log))
+  if (hiccup) {
+    say(`the build's npm install lost the registry (${hiccup[0]}): building once more`)
     status = await runLogged('podman', args, log, podmanEnv)
   }
   const ms = timed('build', performance.now() - t0)

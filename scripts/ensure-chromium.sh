@@ -7,9 +7,8 @@ install_packages() {
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "[innera] installing Debian's $* with apt-get…"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "$@" >/dev/null
-    return 0
+    apt-get update -qq && apt-get install -y -qq "$@" >/dev/null
+    return
   fi
   return 1
 }

@@ -16,13 +16,15 @@ summary() {
 }
 trap summary EXIT
 step() { finish_step; current=$1; step_started=$SECONDS; printf '\n\033[1m▶ %s\033[0m\n' "$1"; }
+# For the parts that run side by side: a command's output into a file, then how long it took;
+# returns the command's status.
+timed_into() { local log=$1 label=$2 start=$SECONDS rc=0; shift 2; "$@" > "$log" 2>&1 || rc=$?; echo "$label: $((SECONDS - start)) s" >> "$log"; return $rc; }
 # The type check on one core, lint then the build on the other: each single-threaded, side by side.
 # Their output is printed when both are done, one after the other; any failure fails the step.
 step 'type check | lint, then build'
 logs=$(mktemp -d)
-(start=$SECONDS; rc=0; npx tsc > "$logs/tsc" 2>&1 || rc=$?; echo "type check: $((SECONDS - start)) s" >> "$logs/tsc"; exit $rc) & tsc_pid=$!
-(start=$SECONDS; npx eslint . --max-warnings=0 > "$logs/lint" 2>&1 || exit 1; echo "lint: $((SECONDS - start)) s" >> "$logs/lint"
- start=$SECONDS; npm run build --silent > "$logs/build" 2>&1 || exit 2; echo "build: $((SECONDS - start)) s" >> "$logs/build") & lint_pid=$!
+timed_into "$logs/tsc" 'type check' npx tsc & tsc_pid=$!
+(timed_into "$logs/lint" lint npx eslint . --max-warnings=0 && timed_into "$logs/build" build npm run build --silent) & lint_pid=$!
 tsc_rc=0; wait "$tsc_pid" || tsc_rc=$?
 lint_rc=0; wait "$lint_pid" || lint_rc=$?
 cat "$logs/tsc" "$logs/lint" "$logs/build" 2>/dev/null || true
@@ -38,8 +40,8 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:543
 # check may use apt-get as the container step's may.
 step 'Node 24, as in the image: start check, then the unit, integration and provider tests | beside it, the container'
 container_log=$(mktemp)
-(start=$SECONDS; rc=0; { node scripts/check-dockerfile.mjs && node scripts/container.mjs; } > "$container_log" 2>&1 || rc=$?
- echo "container step (build context, then the image built and run by Podman): $((SECONDS - start)) s" >> "$container_log"; exit $rc) & container_pid=$!
+container_step() { node scripts/check-dockerfile.mjs && node scripts/container.mjs; }
+timed_into "$container_log" 'container step' container_step & container_pid=$!
 node24_rc=0; node scripts/node24.mjs || node24_rc=$?
 container_rc=0; wait "$container_pid" || container_rc=$?
 printf '\n\033[1m▶ container: build context, then the image built and run by Podman (ran beside the Node 24 step)\033[0m\n'
