@@ -13,7 +13,26 @@ declare global {
   }
 }
 
+/**
+ * The page's data, decoded before hydration starts (docs/decisions/0071). With single fetch,
+ * RemixBrowser's first render starts decoding the data streamed into the page and suspends until it
+ * is done. React 18 hydrates at once, synchronously, when the person types or clicks during
+ * hydration, and a render that suspends then throws "Root did not complete" (error #345) into the
+ * page. Calling the component once beforehand starts that decoding (it throws its promise before
+ * any hook runs); awaiting the promise means the real first render never suspends. It also puts the
+ * loader data in window.__remixContext.state, where the translations below read it.
+ */
+async function decodePageData() {
+  try {
+    RemixBrowser({})
+  } catch (thrown) {
+    // The decoding's promise; anything else (a failed decoding) the real render throws again.
+    if (thrown instanceof Promise) await thrown
+  }
+}
+
 async function hydrate() {
+  await decodePageData()
   const lang = document.documentElement.dataset.lng
   const translations = new Translations(isLanguage(lang) ? lang : defaultLanguage, {}, loadNamespace)
   // The page's namespaces before hydration, so the first render matches the server's.
