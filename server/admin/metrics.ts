@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { Database } from '#server/db/client.ts'
+import { type Database, rowsOf } from '#server/db/client.ts'
 import { appointments, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
 import type { Period } from './periods'
 
@@ -39,11 +39,6 @@ export const emptyCounts = (): Counts => Object.fromEntries(METRICS.map((metric)
 const LIVE_STATUSES = sql`('trialing', 'active', 'past_due')`
 
 const iso = (instant: number) => new Date(instant).toISOString()
-
-/** The rows a raw statement returned, whichever driver ran it (PGlite's Results, node-postgres' QueryResult). */
-async function rowsOf(statement: Promise<unknown>): Promise<Record<string, unknown>[]> {
-  return ((await statement) as { rows: Record<string, unknown>[] }).rows
-}
 
 /** Each bucket's counts, in the period's order. */
 export async function seriesOf(db: Database, period: Period): Promise<Counts[]> {

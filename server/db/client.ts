@@ -10,6 +10,11 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
 /** A transaction, or the database for a single statement: what writes that belong together take. */
 export type Writer = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
 
+/** The rows a raw statement returned, whichever driver ran it (PGlite's Results, node-postgres' QueryResult). */
+export async function rowsOf<Row = Record<string, unknown>>(statement: Promise<unknown>): Promise<Row[]> {
+  return ((await statement) as { rows: Row[] }).rows
+}
+
 export type DatabaseOptions =
   /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */
   | { dataDir: string }

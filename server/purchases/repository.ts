@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, or, sql, type Column, type SQL } from 'drizzle-orm'
-import type { Database, Writer } from '#server/db/client.ts'
+import { type Database, rowsOf, type Writer } from '#server/db/client.ts'
 import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
 import { periodPurchaseEnded } from '#server/subscriptions/periods.ts'
@@ -72,11 +72,6 @@ function assignments(changes: Partial<typeof purchases.$inferInsert>): SQL {
     set.map(([key, value]) => sql`${name(PURCHASE_COLUMNS[key]!)} = ${sql.param(value, PURCHASE_COLUMNS[key])}`),
     sql`, `,
   )
-}
-
-/** The rows a raw statement returned, whichever driver ran it (PGlite's Results, node-postgres' QueryResult). */
-async function rowsOf(statement: Promise<unknown>): Promise<Record<string, unknown>[]> {
-  return ((await statement) as { rows: Record<string, unknown>[] }).rows
 }
 
 export async function findPurchase(db: Reader, id: number): Promise<PurchaseRow | undefined> {
