@@ -35,8 +35,12 @@ import { root } from './lib/build.mjs'
 import { freePort } from './lib/net.mjs'
 
 const IMAGE = 'localhost/innera:latest'
-const CONTAINER = 'innera-check'
-const VOLUME = 'innera-check-data'
+// This run's own names, so that two runs on one machine (two checkouts testing at once) never
+// remove or reuse each other's container, volume or image.
+const CONTAINER = `innera-check-${process.pid}`
+const VOLUME = `innera-check-data-${process.pid}`
+/** The image this run built, by id: IMAGE may meanwhile be retagged by another run's build. */
+let builtImage = IMAGE
 const DEMO_EMAIL = 'paciente@innera.local'
 const DEMO_PASSWORD = 'innera-demo-2025'
 const STOP_GRACE_S = 10 // Docker's and Podman's default
@@ -302,7 +306,9 @@ async function buildImage() {
   if (existsSync(npmCache)) args.push('--volume', `${npmCache}:/root/.npm`)
   args.push(root)
   const before = imageId(IMAGE)
-  const log = path.join(logDir, 'build.log')
+  const iidFile = path.join(logDir, `build-${process.pid}.iid`)
+  args.splice(args.indexOf('--tag'), 0, '--iidfile', iidFile)
+  const log = path.join(logDir, `build-${process.pid}.log`)
   say(`podman build --format docker${ca ? ' --secret id=npm_ca (NODE_EXTRA_CA_CERTS)' : ''} … (log: ${log})`)
   const t0 = performance.now()
   let status = await runLogged('podman', args, log, podmanEnv)
@@ -314,10 +320,13 @@ async function buildImage() {
   }
   const ms = timed('build', performance.now() - t0)
   if (status !== 0) fail(`the image build failed (exit ${status}) after ${seconds(ms)}; the end of ${log}:\n${tail(log)}`)
-  const after = imageId(IMAGE)
+  builtImage = readFileSync(iidFile, 'utf8').trim()
+  rmSync(iidFile, { force: true })
+  const after = builtImage
   if (before && before !== after) podman(['rmi', before])
   removeEarlierBuildLayers(log)
-  const size = Number(podmanOrFail(['image', 'inspect', '--format', '{{.Size}}', IMAGE], 'the image size'))
+  rmSync(log, { force: true })
+  const size = Number(podmanOrFail(['image', 'inspect', '--format', '{{.Size}}', builtImage], 'the image size'))
   ok(`built ${IMAGE} in ${seconds(ms)}${before === after ? ' (the same image as before: its layers came out identical)' : ''}; image size ${megabytes(size)}`)
   return size
 }
@@ -342,11 +351,11 @@ function removeEarlierBuildLayers(log) {
 
 function checkImageConfig(base) {
   // Podman shows Docker's Config.Healthcheck as .HealthCheck; the OCI format has none.
-  const healthcheck = JSON.parse(podmanOrFail(['image', 'inspect', '--format', '{{json .HealthCheck}}', IMAGE], 'the image config') || 'null')
+  const healthcheck = JSON.parse(podmanOrFail(['image', 'inspect', '--format', '{{json .HealthCheck}}', builtImage], 'the image config') || 'null')
   const test = healthcheck?.Test ?? []
   if (!test.length || test[0] === 'NONE') fail(`the image has no HEALTHCHECK (built without --format docker?): ${JSON.stringify(healthcheck)}`)
   ok(`HEALTHCHECK in the image config: ${test.slice(0, 3).join(' ')} … (every ${healthcheck.Interval / 1e9} s, timeout ${healthcheck.Timeout / 1e9} s, start period ${healthcheck.StartPeriod / 1e9} s)`)
-  const user = podmanOrFail(['image', 'inspect', '--format', '{{.Config.User}}', IMAGE], 'the image config')
+  const user = podmanOrFail(['image', 'inspect', '--format', '{{.Config.User}}', builtImage], 'the image config')
   if (user !== 'innera') fail(`the image's USER is ${user || 'root'}, not innera`)
   const baseSize = Number(podman(['image', 'inspect', '--format', '{{.Size}}', base.name]).stdout)
   return { baseSize }
@@ -362,7 +371,7 @@ function checkImageContents() {
     'cd /app/node_modules && ls -d * @*/*', 'echo ---',
     'find /app -path /app/node_modules -prune -o -type f ( -name "*.ts" -o -name "*.tsx" -o -name ".env*" ) -print',
   ].join('; ')
-  const listing = podmanOrFail(['run', '--rm', '--network', 'none', '--entrypoint', 'sh', IMAGE, '-c', script.replace(/[()]/g, '\\$&')], 'listing /app in the image')
+  const listing = podmanOrFail(['run', '--rm', '--network', 'none', '--entrypoint', 'sh', builtImage, '-c', script.replace(/[()]/g, '\\$&')], 'listing /app in the image')
   const [top, modules, sources] = listing.split('---').map((part) => part.split('\n').map((line) => line.trim()).filter(Boolean))
   const installed = new Set(modules)
   const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'))
@@ -409,7 +418,7 @@ function client(base) {
 function startContainer(port, extraArgs = []) {
   podman(['rm', '--force', '--time', '0', CONTAINER])
   const args = ['run', '--detach', '--name', CONTAINER, '--publish', `127.0.0.1:${port}:3000`, '--volume', `${VOLUME}:/data`,
-    '--env', `APP_PUBLIC_URL=http://127.0.0.1:${port}`, ...extraArgs, IMAGE]
+    '--env', `APP_PUBLIC_URL=http://127.0.0.1:${port}`, ...extraArgs, builtImage]
   podmanOrFail(args, 'starting the container')
   return `podman run ${args.slice(1).join(' ')}`
 }
@@ -529,8 +538,26 @@ function removeContainerAndVolume() {
   podman(['volume', 'rm', '--force', VOLUME])
 }
 
+/** Containers and volumes that earlier runs left behind (killed before their cleanup): those whose process is gone. */
+function removeLeftovers() {
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch (error) {
+      return error.code === 'EPERM'
+    }
+  }
+  const left = (pattern, names) => names.split('\n').filter((name) => {
+    const match = pattern.exec(name.trim())
+    return match && (!match[1] || !alive(Number(match[1])))
+  })
+  for (const name of left(/^innera-check(?:-(\d+))?$/, podman(['ps', '--all', '--format', '{{.Names}}']).stdout)) podman(['rm', '--force', '--time', '0', name.trim()])
+  for (const name of left(/^innera-check-data(?:-(\d+))?$/, podman(['volume', 'ls', '--format', '{{.Name}}']).stdout)) podman(['volume', 'rm', '--force', name.trim()])
+}
+
 async function runChecks() {
-  removeContainerAndVolume()
+  removeLeftovers()
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const habit = `Conteiner ${Date.now().toString(36)}`
