@@ -199,6 +199,8 @@ const RESETTABLE_TABLES = [
   'professional_patients',
   'users',
   'photos',
+  // A version an admin published in a test must not stay the current one for the next test.
+  'questionnaire_versions',
   'groups',
   'pillars',
   'outbox',
