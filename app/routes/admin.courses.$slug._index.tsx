@@ -21,9 +21,15 @@ export const handle = { i18n: ['admin-courses', 'admin'] }
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const slug = slugParam(params.slug, 80)
-  const [t, language, course] = await Promise.all([getFixedT(request, 'admin-courses'), languageOf(request), getAdminCourse(auth, slug).catch(nullWhileResubmitting)])
+  // The lessons are asked for beside the course, not after it. A course that is not published has
+  // none (the provider answers 404), and then the answer, whatever it is, is not used.
+  const lessonsCall = listAdminLessons(auth, slug).then(
+    (lessons) => () => lessons,
+    (error: unknown) => () => nullWhileResubmitting(error),
+  )
+  const [t, language, course, lessonsAnswer] = await Promise.all([getFixedT(request, 'admin-courses'), languageOf(request), getAdminCourse(auth, slug).catch(nullWhileResubmitting), lessonsCall])
   if (!course) throw data({ reason: 'provider' }, { status: 503 })
-  const lessons = course.published ? await listAdminLessons(auth, slug).catch(nullWhileResubmitting) : null
+  const lessons = course.published ? lessonsAnswer() : null
   const name = inLanguage(course.published?.title ?? course.draft?.title ?? { pt: '', en: '', es: '' }, language) || slug
   return data(
     {
