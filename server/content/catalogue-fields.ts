@@ -1,20 +1,13 @@
 import { type z } from 'zod'
 import { validationError, type FieldErrors } from '#server/http/errors.ts'
+import { toFieldErrors } from '#server/http/fields.ts'
 
 /**
  * Validation for the catalogue's editor (decision 0065): a text's language is its own field
  * (`name.en`, as the publish check names it), so the form shows a message beside the input it is
  * about; any other problem is on its top-level field, DRF-style.
  */
-export function contentFieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {}
-  for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? issue.path.slice(0, 2).map(String).join('.') : 'non_field_errors'
-    const messages = (errors[field] ??= [])
-    if (!messages.includes(issue.message)) messages.push(issue.message)
-  }
-  return errors
-}
+export const contentFieldErrors = (error: z.ZodError): FieldErrors => toFieldErrors(error, 2)
 
 /** Validates a body against the schema: the value, or a 400 with contentFieldErrors. */
 export function validateContent<Schema extends z.ZodType>(schema: Schema, data: unknown): z.output<Schema> {

@@ -7,6 +7,7 @@ import {
   choiceField,
   dateField,
   emailField,
+  fieldName,
   idField,
   instantField,
   integerField,
@@ -16,6 +17,7 @@ import {
   parseInstant,
   passwordField,
   timeZoneField,
+  toFieldErrors,
   validate,
 } from './fields'
 
@@ -168,5 +170,25 @@ describe('integers, time zones and instants', () => {
     })
     expect(errorsOf(schema, { start_time: 1_700_000_000_000 })).toEqual(errorsOf(schema, { start_time: 'soon' }))
     expect(errorsOf(schema, {})).toEqual({ start_time: ['This field is required.'] })
+  })
+})
+
+describe('field errors by the input they are about', () => {
+  it('names inputs as conform does', () => {
+    expect(fieldName(['questions', 3, 'text', 'en'])).toBe('questions[3].text.en')
+    expect(fieldName(['questions', 0, 'options', 2, 'es'])).toBe('questions[0].options[2].es')
+    expect(fieldName(['title', 'pt'])).toBe('title.pt')
+  })
+
+  it('keys each message by its path down to the depth asked, DRF top-level fields by default', () => {
+    const text = z.object({ pt: z.string().min(1, 'Fill it in.'), en: z.string().min(1, 'Fill it in.') })
+    const schema = z.object({ title: text, questions: z.array(z.object({ text })), count: z.number({ message: 'A number.' }) })
+    const result = schema.safeParse({ title: { pt: '', en: 'x' }, questions: [{ text: { pt: 'a', en: 'b' } }, { text: { pt: 'a', en: '' } }] })
+    expect(result.success).toBe(false)
+    const error = result.error!
+    expect(toFieldErrors(error)).toEqual({ title: ['Fill it in.'], questions: ['Fill it in.'], count: ['A number.'] })
+    expect(toFieldErrors(error, 2)).toEqual({ 'title.pt': ['Fill it in.'], 'questions[1]': ['Fill it in.'], count: ['A number.'] })
+    expect(toFieldErrors(error, Infinity)).toEqual({ 'title.pt': ['Fill it in.'], 'questions[1].text.en': ['Fill it in.'], count: ['A number.'] })
+    expect(toFieldErrors(z.object({}).refine(() => false, 'Not like this.').safeParse({}).error!)).toEqual({ non_field_errors: ['Not like this.'] })
   })
 })

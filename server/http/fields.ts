@@ -293,11 +293,23 @@ export function listField<Item extends z.ZodType>(item: Item, { maxLength, allow
   })
 }
 
-/** Collects zod issues into DRF's `{"field": ["message", ...]}` body. */
-export function toFieldErrors(error: z.ZodError): FieldErrors {
+/** A zod path as a form names its input (conform's names): `questions[3].options[2].en`. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  let name = ''
+  for (const part of path) name += typeof part === 'number' ? `[${part}]` : name === '' ? String(part) : `.${String(part)}`
+  return name
+}
+
+/**
+ * Collects zod issues into DRF's `{"field": ["message", ...]}` body, each under the name of the
+ * input it is about, down to `depth` steps of its path: 1 (the default) is DRF's top-level field;
+ * a form with nested inputs (a text per language, a list of questions) names them deeper
+ * (`title.en`, `questions[2].text.pt`), so each message shows beside its own input.
+ */
+export function toFieldErrors(error: z.ZodError, depth = 1): FieldErrors {
   const errors: FieldErrors = {}
   for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? String(issue.path[0]) : 'non_field_errors'
+    const field = issue.path.length > 0 ? fieldName(issue.path.slice(0, depth)) : 'non_field_errors'
     const messages = (errors[field] ??= [])
     if (!messages.includes(issue.message)) messages.push(issue.message)
   }

@@ -5,7 +5,6 @@ import {
   acceptsAnswers,
   CODE_REPEATED,
   draftFromVersion,
-  fieldName,
   MAX_QUESTIONS,
   parseDraft,
   publishProblems,
@@ -30,12 +29,6 @@ function errorsOf(run: () => unknown): Record<string, string[]> {
 }
 
 describe('the question bank versions (pure)', () => {
-  it('names inputs as conform does', () => {
-    expect(fieldName(['questions', 3, 'text', 'en'])).toBe('questions[3].text.en')
-    expect(fieldName(['questions', 0, 'options', 2, 'es'])).toBe('questions[0].options[2].es')
-    expect(fieldName(['title', 'pt'])).toBe('title.pt')
-  })
-
   it('takes version strings like 2026.2', () => {
     for (const good of ['2026.2', '2026-2', 'e2e.abc12']) expect(VERSION_PATTERN.test(good)).toBe(true)
     for (const bad of ['2026..2', '.2026', 'V2', '2026 2', '2026.2.']) expect(VERSION_PATTERN.test(bad)).toBe(false)

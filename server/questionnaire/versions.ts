@@ -4,7 +4,7 @@ import { CONTENT_LANGUAGES, draftTextField, MISSING_LANGUAGE_MESSAGE, type Draft
 import type { Database, Writer } from '#server/db/client.ts'
 import { questionnaireQuestions, questionnaireResults, questionnaireVersions, type LocalizedText, type QuestionOption } from '#server/db/schema.ts'
 import { validationError, type FieldErrors } from '#server/http/errors.ts'
-import { charField, tooManyElements } from '#server/http/fields.ts'
+import { charField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
 import type { VersionRow } from './repository'
 import { MAX_ANSWER, MIN_ANSWER } from './scoring'
 
@@ -55,22 +55,8 @@ export type QuestionnaireDraft = { title: DraftText; description: DraftText; est
 
 const REQUIRED = 'This field is required.'
 
-/** A zod path as a form names its input: `questions[3].options[2].en`. */
-export function fieldName(path: readonly PropertyKey[]): string {
-  let name = ''
-  for (const part of path) name += typeof part === 'number' ? `[${part}]` : name === '' ? String(part) : `.${String(part)}`
-  return name
-}
-
 /** zod's issues as field errors by the input's full name (the form shows each on its own input). */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {}
-  for (const issue of error.issues) {
-    const messages = (errors[issue.path.length > 0 ? fieldName(issue.path) : 'non_field_errors'] ??= [])
-    if (!messages.includes(issue.message)) messages.push(issue.message)
-  }
-  return errors
-}
+export const fieldErrorsOf = (error: z.ZodError): FieldErrors => toFieldErrors(error, Infinity)
 
 const minutesField = z.unknown().transform((value, context) => {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
