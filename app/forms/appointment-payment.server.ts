@@ -50,7 +50,7 @@ export function cancellationTerms(appointment: Appointment, canceller: Canceller
   const when = !deadline
     ? []
     : deadline.method === 'card'
-      ? [t('shop:purchase.deadline.card', { count: deadline.billing_cycles ?? 2 })]
-      : [t('shop:purchase.deadline.pix', { count: deadline.business_days ?? 3, date: deadline.date ? calendarDate(deadline.date, language) : '' })]
+      ? [t('orders:purchase.deadline.card', { count: deadline.billing_cycles ?? 2 })]
+      : [t('orders:purchase.deadline.pix', { count: deadline.business_days ?? 3, date: deadline.date ? calendarDate(deadline.date, language) : '' })]
   return [t(patient ? 'appointments:cancel.refundAmount' : 'appointments:cancel.refundAmountOther', { amount }), ...when]
 }

@@ -17,7 +17,7 @@ const KNOWN_FAILURES = ['generic_decline', 'card_declined', 'insufficient_funds'
 /** The key of the text that says why a payment was refused. */
 export function failureKey(code: string | null | undefined): string {
   const known = KNOWN_FAILURES.find((item) => item === code)
-  return `shop:purchase.failures.${known === 'card_declined' ? 'generic_decline' : (known ?? 'generic')}`
+  return `orders:purchase.failures.${known === 'card_declined' ? 'generic_decline' : (known ?? 'generic')}`
 }
 
 const TIME_ZONE = 'America/Sao_Paulo'
@@ -100,8 +100,8 @@ export async function cartAfterPayment(request: Request, purchase: PurchaseDetai
 
 const ACTIONS = {
   refresh: { call: refreshPurchase, toast: null },
-  renew: { call: renewPix, toast: 'shop:purchase.renewed' },
-  cancel: { call: cancelPurchase, toast: 'shop:purchase.cancelled' },
+  renew: { call: renewPix, toast: 'orders:purchase.renewed' },
+  cancel: { call: cancelPurchase, toast: 'orders:purchase.cancelled' },
 } as const
 
 /** The purchase page's buttons: check the payment now, a new PIX code, cancel (or refund). Each comes back to the page. */
@@ -111,11 +111,11 @@ export async function purchaseAction(request: Request, auth: SignedInCaller, id:
   if (!action) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
   try {
     const purchase = await action.call(auth, id)
-    const toast = action.toast ?? `shop:purchase.status.${purchase.status}`
+    const toast = action.toast ?? `orders:purchase.status.${purchase.status}`
     return redirectWithToast(back, { type: 'success', message: { key: toast } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const t = await getFixedT(request, ['common', 'shop'])
-    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('shop:purchase.changed') : failureText(t, error) } })
+    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('orders:purchase.changed') : failureText(t, error) } })
   }
 }

@@ -52,8 +52,8 @@ export async function subscribeAction(request: Request, auth: SignedInCaller, pr
     return nextStep(subscription)
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    if (error.code === 'already_subscribed') return data({ subscribe: { method, error: t('shop:subscriptions.already'), subscriptionsLink: true } } satisfies SubscribeReply, { status: 409 })
-    const message = error.code === 'payment_provider_unavailable' || error.code === 'payments_off' ? t('shop:subscriptions.unavailable') : failureText(t, error)
+    if (error.code === 'already_subscribed') return data({ subscribe: { method, error: t('orders:subscriptions.already'), subscriptionsLink: true } } satisfies SubscribeReply, { status: 409 })
+    const message = error.code === 'payment_provider_unavailable' || error.code === 'payments_off' ? t('orders:subscriptions.unavailable') : failureText(t, error)
     return data({ subscribe: { method, error: message } } satisfies SubscribeReply, failureInit(error))
   }
 }
@@ -112,7 +112,7 @@ export function subscriptionView(subscription: Subscription, language: Language)
 
 export type SubscriptionView = ReturnType<typeof subscriptionView>
 
-const INTENTS = { cancel: 'shop:subscriptions.cancelled', resume: 'shop:subscriptions.resumed', 'pay-next': null, card: null } as const
+const INTENTS = { cancel: 'orders:subscriptions.cancelled', resume: 'orders:subscriptions.resumed', 'pay-next': null, card: null } as const
 
 /** Where Stripe's card page sends the subscriber back: the page, told the card was saved. */
 export const CARD_SAVED_PARAM = 'cartao'
@@ -133,12 +133,12 @@ export async function subscriptionPageAction(request: Request, auth: SignedInCal
     }
     const subscription = await subscriptionAction(auth, id, action)
     if (action === 'pay-next' && subscription.open_payment_id) return redirect(`/compras/${subscription.open_payment_id}`, { status: 303 })
-    const key = action === 'cancel' && subscription.status === 'ended' ? 'shop:subscriptions.withdrawn' : (INTENTS[action] ?? 'shop:subscriptions.resumed')
+    const key = action === 'cancel' && subscription.status === 'ended' ? 'orders:subscriptions.withdrawn' : (INTENTS[action] ?? 'orders:subscriptions.resumed')
     return redirectWithToast(back, { type: 'success', message: { key } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const t = await getFixedT(request, ['common', 'shop'])
     const unavailable = error.code === 'payment_provider_unavailable' || error.code === 'payments_off'
-    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('shop:subscriptions.changed') : unavailable ? t('shop:subscriptions.cardUnavailable') : failureText(t, error) } })
+    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('orders:subscriptions.changed') : unavailable ? t('orders:subscriptions.cardUnavailable') : failureText(t, error) } })
   }
 }

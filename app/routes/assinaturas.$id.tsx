@@ -12,7 +12,7 @@ import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop'] }
+export const handle = { i18n: ['orders', 'shop'] }
 
 function idOf(params: Record<string, string | undefined>) {
   const id = parseId(params.id)
@@ -29,7 +29,7 @@ function idOf(params: Record<string, string | undefined>) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idOf(params)
   const { auth } = await requireUser(request)
-  const [t, language, subscription] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), getSubscription(auth, id).catch(errorResponseFor)])
+  const [t, language, subscription] = await Promise.all([getFixedT(request, ['orders', 'shop']), languageOf(request), getSubscription(auth, id).catch(errorResponseFor)])
   const view = subscriptionView(subscription, language)
   return data(
     {
@@ -53,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function SubscriptionPage() {
   const { subscription, confirmCancel, cardSaved } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   return (
     <main id="main" className="container-page py-10">
       <p>
@@ -88,7 +88,7 @@ export default function SubscriptionPage() {
 }
 
 function Actions({ subscription }: { subscription: SubscriptionView }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   return (
     <div className="mt-6 flex flex-wrap gap-3">
       {/* The first payment still open: a card's page, or the PIX code on the purchase's page. */}
@@ -133,7 +133,7 @@ function Actions({ subscription }: { subscription: SubscriptionView }) {
 
 /** What cancelling now does, said before the subscriber confirms: the withdrawal's refund, the end of the period, or nothing charged. */
 function CancelConfirmation({ subscription }: { subscription: SubscriptionView }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const quote = subscription.cancellation
   const deadline = quote?.deadline
   return (
@@ -166,7 +166,7 @@ function CancelConfirmation({ subscription }: { subscription: SubscriptionView }
 }
 
 function Payments({ subscription }: { subscription: SubscriptionView }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   return (
     <section aria-labelledby="subscription-payments" className="mt-8 max-w-3xl">
       <h2 id="subscription-payments" className="text-xl font-semibold">

@@ -11,12 +11,12 @@ import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop'] }
+export const handle = { i18n: ['orders', 'shop'] }
 
 /** My subscriptions (`/assinaturas`, decision 0052): newest first, each with where it stands and a link to its page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request)
-  const [t, language, list] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), listSubscriptions(auth).catch(errorResponseFor)])
+  const [t, language, list] = await Promise.all([getFixedT(request, ['orders', 'shop']), languageOf(request), listSubscriptions(auth).catch(errorResponseFor)])
   return data(
     { meta: { title: `${t('subscriptions.title')} · Innera`, description: t('subscriptions.lead') }, subscriptions: list.results.map((item) => subscriptionView(item, language)) },
     { headers: { 'Cache-Control': 'private, no-store' } },
@@ -27,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function SubscriptionsPage() {
   const { subscriptions } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   return (
     <main id="main" className="container-page py-10">
       <p>

@@ -12,7 +12,7 @@ import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop'] }
+export const handle = { i18n: ['orders', 'shop'] }
 
 /** How often the page asks again while a payment is open (with JavaScript; without, a button). */
 const POLL_MS = 5_000
@@ -22,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseId(params.id)
   if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
   const { auth } = await requireUser(request)
-  const [t, language, purchase] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), getPurchase(auth, id).catch(errorResponseFor)])
+  const [t, language, purchase] = await Promise.all([getFixedT(request, ['orders', 'shop']), languageOf(request), getPurchase(auth, id).catch(errorResponseFor)])
   // Paid: what it bought leaves this browser's cart, and the page comes again so every part of it
   // (the header's count too) reads the cart as it is now.
   const cartCookie = await cartAfterPayment(request, purchase)
@@ -42,7 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function PurchasePage() {
   const { purchase } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const pending = purchase.status === 'pending'
   usePolling(pending)
   return (
@@ -124,7 +124,7 @@ export default function PurchasePage() {
                   ) : (
                     item.name
                   )}
-                  <span className="block text-sm text-muted">{t(`types.${item.type}`)}</span>
+                  <span className="block text-sm text-muted">{t(`shop:types.${item.type}`)}</span>
                 </span>
                 <span className="font-semibold">{item.total}</span>
               </li>
@@ -145,7 +145,7 @@ type View = ReturnType<typeof useLoaderData<typeof loader>>['purchase']
 
 /** The open PIX code: its QR (SVG drawn on the server), the text to copy, and until when it holds. */
 function PixCode({ pix }: { pix: NonNullable<View['pix']> }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const [copied, setCopied] = useState(false)
   const [canCopy, setCanCopy] = useState(false)
   useEffect(() => setCanCopy(typeof navigator !== 'undefined' && Boolean(navigator.clipboard)), [])
@@ -184,7 +184,7 @@ function PixCode({ pix }: { pix: NonNullable<View['pix']> }) {
 
 /** "(29:41 left)", ticking each second once the page runs JavaScript; nothing without. */
 function Countdown({ until }: { until: string }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const [now, setNow] = useState<number | null>(null)
   useEffect(() => {
     setNow(Date.now())
@@ -199,7 +199,7 @@ function Countdown({ until }: { until: string }) {
 
 /** Says what cancelling does before the buyer confirms: nothing is charged, or how much comes back and by when. */
 function CancelPanel({ purchase }: { purchase: View }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const refund = purchase.refund
   const deadline = refund?.deadline
   return (

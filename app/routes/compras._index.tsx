@@ -13,7 +13,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { pageParam } from '#app/utils/pagination.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop'] }
+export const handle = { i18n: ['orders', 'shop'] }
 
 export const PURCHASES_PAGE_SIZE = 20
 
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { auth } = await requireUser(request)
   const page = pageParam(new URL(request.url))
   const [t, language, found] = await Promise.all([
-    getFixedT(request, 'shop'),
+    getFixedT(request, ['orders', 'shop']),
     languageOf(request),
     pageOrLast((at) => listPurchases(auth, at, PURCHASES_PAGE_SIZE), page, PURCHASES_PAGE_SIZE).catch(errorResponseFor),
   ])
@@ -48,7 +48,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function PurchasesPage() {
   const { count, page, purchases } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('purchases.title')}</h1>

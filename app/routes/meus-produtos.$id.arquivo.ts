@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!(error instanceof ProviderError)) throw error
     if (error.status === 404) throw data({ reason: 'not-found' }, { status: 404 })
     const t = await getFixedT(request, ['common', 'shop'])
-    const message = error.code === 'not_available_yet' ? t('shop:myProducts.notYet') : failureText(t, error)
+    const message = error.code === 'not_available_yet' ? t('orders:myProducts.notYet') : failureText(t, error)
     return redirectWithToast('/meus-produtos', { type: 'error', message: { text: message } })
   }
 }

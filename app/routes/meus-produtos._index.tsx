@@ -17,7 +17,7 @@ import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['shop', 'courses'] }
+export const handle = { i18n: ['orders', 'shop', 'courses'] }
 
 /**
  * My products (`/meus-produtos`, docs/product.md §2): everything the user has, from its purchases
@@ -29,7 +29,7 @@ export const handle = { i18n: ['shop', 'courses'] }
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
   const [t, language, owned, subscriptions, pillars, courses, liveClasses] = await Promise.all([
-    getFixedT(request, 'shop'),
+    getFixedT(request, ['orders', 'shop']),
     languageOf(request),
     listOwnedProducts(auth).catch(errorResponseFor),
     listSubscriptions(auth).catch(errorResponseFor),
@@ -50,7 +50,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function MyProductsPage() {
   const { products } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const empty = Object.values(products).every((list) => list.length === 0)
   return (
     <main id="main" className="container-page py-10">
@@ -95,7 +95,7 @@ function Owned({ name, note, action }: { name: React.ReactNode; note: string; ac
 }
 
 function Sections({ products }: { products: MyProductsView }) {
-  const { t } = useTranslation('shop')
+  const { t } = useTranslation('orders')
   const key = (item: { purchaseId: number; id: number }) => `${item.purchaseId}-${item.id}`
   return (
     <>

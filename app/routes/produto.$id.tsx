@@ -124,22 +124,22 @@ function Subscribe({ productId, price, subscribe, reply }: { productId: number; 
   const { t } = useTranslation('shop')
   if (subscribe.key) {
     return (
-      <PaymentForm intent="subscribe" idempotencyKey={subscribe.key} submitLabel={t('subscriptions.subscribe', { price })} reply={reply}>
+      <PaymentForm intent="subscribe" idempotencyKey={subscribe.key} submitLabel={t('product.subscription.subscribe', { price })} reply={reply}>
         {reply?.subscriptionsLink ? (
           <p className="mt-1">
             <Link to="/assinaturas" className="link">
-              {t('subscriptions.seeMine')}
+              {t('product.subscription.seeMine')}
             </Link>
           </p>
         ) : null}
       </PaymentForm>
     )
   }
-  if (subscribe.signedIn) return <p className="mt-4 text-sm">{t('subscriptions.patientsOnly')}</p>
+  if (subscribe.signedIn) return <p className="mt-4 text-sm">{t('product.subscription.patientsOnly')}</p>
   return (
     <p className="mt-4">
       <Link to={`/auth?mode=login&redirectTo=${encodeURIComponent(`/produto/${productId}`)}`} className="btn-primary w-full">
-        {t('subscriptions.signIn')}
+        {t('product.subscription.signIn')}
       </Link>
     </p>
   )

@@ -130,7 +130,7 @@ describe('the purchase page', () => {
   test('a refused payment says why in the page’s language', async () => {
     providerMock.use(http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(purchase({ method: 'card', pix: null, failure: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' } }))))
     const { purchase: view } = (await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: await signedIn() } }), { id: '7' })).data as Page
-    expect(view.failureKey).toBe('shop:purchase.failures.insufficient_funds')
+    expect(view.failureKey).toBe('orders:purchase.failures.insufficient_funds')
   })
 
   test('paid: what it bought leaves the browser’s cart, and the page comes again to show it', async () => {

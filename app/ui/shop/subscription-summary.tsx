@@ -3,8 +3,8 @@ import { useTranslation } from '#app/i18n/react.tsx'
 
 /** Where a subscription stands, in a line or two: its status, its price, and until when it gives access or when it ended. */
 export function SubscriptionSummary({ subscription }: { subscription: SubscriptionView }) {
-  const { t } = useTranslation('shop')
-  const price = subscription.renews && subscription.interval ? t('subscriptions.price', { price: subscription.price, interval: t(`product.interval.${subscription.interval}`) }) : t('subscriptions.priceOnce', { price: subscription.price })
+  const { t } = useTranslation('orders')
+  const price = subscription.renews && subscription.interval ? t('subscriptions.price', { price: subscription.price, interval: t(`shop:product.interval.${subscription.interval}`) }) : t('subscriptions.priceOnce', { price: subscription.price })
   let period: string | null = null
   if (subscription.status === 'ended') period = subscription.endedReason ? t(`subscriptions.ended.${subscription.endedReason}`, { date: subscription.ended }) : null
   else if (subscription.periodEnds) {
