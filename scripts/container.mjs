@@ -320,7 +320,8 @@ async function buildImage() {
   }
   const ms = timed('build', performance.now() - t0)
   if (status !== 0) fail(`the image build failed (exit ${status}) after ${seconds(ms)}; the end of ${log}:\n${tail(log)}`)
-  builtImage = readFileSync(iidFile, 'utf8').trim()
+  // Podman writes the id as sha256:<hex>; `image inspect --format {{.Id}}` answers the bare hex.
+  builtImage = readFileSync(iidFile, 'utf8').trim().replace(/^sha256:/, '')
   rmSync(iidFile, { force: true })
   const after = builtImage
   if (before && before !== after) podman(['rmi', before])
