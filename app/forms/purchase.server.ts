@@ -115,7 +115,7 @@ export async function purchaseAction(request: Request, auth: SignedInCaller, id:
     return redirectWithToast(back, { type: 'success', message: { key: toast } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    const t = await getFixedT(request, ['common', 'shop'])
+    const t = await getFixedT(request, ['common', 'orders'])
     return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('orders:purchase.changed') : failureText(t, error) } })
   }
 }

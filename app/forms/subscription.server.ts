@@ -38,7 +38,7 @@ function nextStep(subscription: Subscription): Response {
  * page). A refusal or a failure re-renders the page with the method chosen and says why.
  */
 export async function subscribeAction(request: Request, auth: SignedInCaller, productId: number, fields: Record<string, string>) {
-  const t = await getFixedT(request, ['common', 'shop'])
+  const t = await getFixedT(request, ['common', 'shop', 'orders'])
   const parsed = subscribeSchema.safeParse(fields)
   const method = PAYMENT_METHODS.find((item) => item === fields.method) ?? 'pix'
   if (!parsed.success) return data({ subscribe: { method, error: t('shop:checkout.invalid') } } satisfies SubscribeReply, { status: 400 })
@@ -137,7 +137,7 @@ export async function subscriptionPageAction(request: Request, auth: SignedInCal
     return redirectWithToast(back, { type: 'success', message: { key } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    const t = await getFixedT(request, ['common', 'shop'])
+    const t = await getFixedT(request, ['common', 'orders'])
     const unavailable = error.code === 'payment_provider_unavailable' || error.code === 'payments_off'
     return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('orders:subscriptions.changed') : unavailable ? t('orders:subscriptions.cardUnavailable') : failureText(t, error) } })
   }

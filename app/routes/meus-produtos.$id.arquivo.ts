@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     if (error.status === 404) throw data({ reason: 'not-found' }, { status: 404 })
-    const t = await getFixedT(request, ['common', 'shop'])
+    const t = await getFixedT(request, ['common', 'orders'])
     const message = error.code === 'not_available_yet' ? t('orders:myProducts.notYet') : failureText(t, error)
     return redirectWithToast('/meus-produtos', { type: 'error', message: { text: message } })
   }
