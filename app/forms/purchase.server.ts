@@ -44,7 +44,8 @@ export async function purchaseView(purchase: PurchaseDetail, language: Language)
   const pix = purchase.pix
     ? {
         data: purchase.pix.data,
-        qrSvg: await QRCode.toString(purchase.pix.data, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+        // The quiet zone of 4 modules ISO/IEC 18004 asks for: some bank apps read nothing narrower (issue 41).
+        qrSvg: await QRCode.toString(purchase.pix.data, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 }),
         expiresAt: purchase.pix.expires_at,
         expiresLabel: brasiliaTime(purchase.pix.expires_at, language),
         instructionsUrl: purchase.pix.instructions_url,

@@ -1,5 +1,5 @@
 import { escapeHtml } from '#server/http/html.ts'
-import type { MailMessage } from './messages'
+import { HOUSE_LANGUAGE, mailMessage, type MailMessage } from './messages'
 
 /** Where contact-form notifications go: the team's shared inbox. */
 export const CONTACT_INBOX = 'contato@innera.local'
@@ -24,7 +24,7 @@ export function contactNotificationMessage({ id, name, email, phone, subject, me
   const reply = 'Responda diretamente para o e-mail de quem escreveu e marque a mensagem como atendida no painel:'
   const english = 'A new message arrived through the contact form; reply to the sender and mark it handled in the admin area.'
   const text = [intro, '', ...details, '', 'Mensagem:', message, '', reply, adminUrl, '', '—', english, '', 'Equipe Innera'].join('\n')
-  const html = [
+  const htmlBody = [
     `<p>${escapeHtml(intro)}</p>`,
     `<ul>${details.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     `<p>Mensagem:</p>`,
@@ -35,5 +35,6 @@ export function contactNotificationMessage({ id, name, email, phone, subject, me
     '<p>Equipe Innera</p>',
   ].join('\n')
   // A name is one line in the subject, whatever was typed.
-  return { to: CONTACT_INBOX, subject: `[Contato] ${label}: ${name.replace(/\s+/g, ' ')}`.slice(0, 255), text, html }
+  const mailSubject = `[Contato] ${label}: ${name.replace(/\s+/g, ' ')}`.slice(0, 255)
+  return mailMessage({ to: CONTACT_INBOX, subject: mailSubject, text, htmlBody, language: HOUSE_LANGUAGE })
 }

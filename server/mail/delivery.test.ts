@@ -9,6 +9,8 @@ import { mailTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testConfig } from '#server/testing/harness.ts'
 import { backoffMs, deliverOutbox, describeFailure, isPermanentFailure, MAX_ATTEMPTS } from './delivery'
+import { confirmationMessage } from './messages'
+import { queueMail } from './outbox'
 
 /**
  * SMTP delivery of the outbox (issue 12) against a real SMTP server started here on a free
@@ -161,6 +163,33 @@ describe('the SMTP worker (PGlite)', () => {
     expect(await mailTick(worker().services)).toEqual({ sent: 0, retrying: 0, failed: 0, expired: 0 })
     expect(smtp.received).toHaveLength(1)
     expect(logged).toContainEqual(expect.objectContaining({ level: 'info', msg: 'mail sent', outbox_id: id }))
+  })
+
+  // Issue 41: what reaches the reader is both parts, the HTML one a whole document in the message's language.
+  it('sends a message as its text part and, beside it, its HTML part as a whole document', async () => {
+    await queueMail(database.db, confirmationMessage({ to: 'ana@example.com', firstName: 'Ana', link: 'http://app.test/auth/confirm/MQ/t' }))
+    // queueMail stamps the row with the database's clock: the worker's comes after it.
+    time.set(Date.now() + MINUTE)
+    expect(await mailTick(worker().services)).toMatchObject({ sent: 1 })
+    const raw = smtp.received[0]!.raw
+    expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m)
+    const part = (type: string) => {
+      const found = new RegExp(`Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ([\\w-]+)\r\n\r\n([\\s\\S]*?)\r\n----`).exec(raw)
+      expect(found, type).not.toBeNull()
+      const [, encoding, content] = found!
+      if (encoding === 'base64') return Buffer.from(content!, 'base64').toString('utf8')
+      // quoted-printable: soft line breaks out, =XX bytes back.
+      expect(encoding).toBe('quoted-printable')
+      const bytes = content!.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+      return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n')
+    }
+    const text = part('text/plain')
+    expect(text).toContain('Olá, Ana!')
+    expect(text).not.toContain('<p>')
+    const html = part('text/html')
+    expect(html.startsWith('<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>Confirme seu e-mail na Innera</title>')).toBe(true)
+    expect(html).toContain('<body>\n<p>Olá, Ana!</p>')
+    expect(html.trimEnd().endsWith('</body>\n</html>')).toBe(true)
   })
 
   it('shows the delivery in the development mailbox', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appointmentMessage } from './appointment-messages'
-import { accountExistsMessage, confirmationMessage, passwordResetMessage } from './messages'
+import { accountExistsMessage, confirmationMessage, mailDocument, passwordResetMessage } from './messages'
 
 describe('mail messages', () => {
   it('puts the reset link in the text and html bodies', () => {
@@ -30,6 +30,25 @@ describe('mail messages', () => {
     const message = passwordResetMessage({ to: 'ana@example.com', firstName: 'Ana', link: 'http://x.test/auth/reset/MQ/t' })
     expect(message.text).toContain('1 hora')
     expect(message.text).not.toContain('3 dias')
+  })
+})
+
+// Issue 41: the HTML part was a fragment of <p>; mail clients and screen readers want a whole document in the reader's language.
+describe('mailDocument', () => {
+  it('makes a message’s HTML body a whole document: doctype, <html lang>, charset, the subject as title, the body', () => {
+    const body = '<p>Olá!</p>\n<p lang="en">Hello!</p>'
+    expect(mailDocument({ language: 'pt', subject: 'Recibo nº 7', body })).toBe(
+      '<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>Recibo nº 7</title>\n</head>\n<body>\n<p>Olá!</p>\n<p lang="en">Hello!</p>\n</body>\n</html>\n',
+    )
+  })
+
+  it('writes each language as the app’s <html lang> does, and escapes the subject', () => {
+    for (const [language, tag] of [['pt', 'pt-BR'], ['en', 'en'], ['es', 'es']] as const) {
+      expect(mailDocument({ language, subject: 's', body: '' })).toContain(`<html lang="${tag}">`)
+    }
+    const document = mailDocument({ language: 'pt', subject: 'Aula "Yoga <já>" & mais', body: '<p>x</p>' })
+    expect(document).toContain('<title>Aula &quot;Yoga &lt;já&gt;&quot; &amp; mais</title>')
+    expect(document).not.toContain('<já>')
   })
 })
 

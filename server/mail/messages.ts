@@ -4,6 +4,41 @@ import { shownFirstName } from '#server/users/person-names.ts'
 /** An e-mail ready to queue. Texts are in Brazilian Portuguese with an English line beneath. */
 export type MailMessage = { to: string; subject: string; text: string; html: string }
 
+/** The languages a message may be written in, as `<html lang>` names them (the app's tags: app/i18n/config.ts). */
+export const MAIL_LANGUAGE_TAGS = { pt: 'pt-BR', en: 'en', es: 'es' } as const
+export type MailLanguage = keyof typeof MAIL_LANGUAGE_TAGS
+
+/**
+ * The language every message is written in: the house style is Portuguese with an English line
+ * beneath (marked lang="en" in the HTML). The product keeps no other language for a recipient,
+ * so this is the recipient's for every message sent today.
+ */
+export const HOUSE_LANGUAGE: MailLanguage = 'pt'
+
+/**
+ * A message's HTML body as the whole document its HTML part is (issue 41): doctype, `<html lang>`
+ * in the message's language (mail clients and screen readers read it), the charset, the subject as
+ * its title (escaped), the body. No styles: mail clients drop most of them.
+ */
+export function mailDocument({ language, subject, body }: { language: MailLanguage; subject: string; body: string }): string {
+  return `<!doctype html>
+<html lang="${MAIL_LANGUAGE_TAGS[language]}">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+}
+
+/** A message from its parts: the text part as it is, the HTML body made a whole document. Every message is made here. */
+export function mailMessage({ to, subject, text, htmlBody, language }: { to: string; subject: string; text: string; htmlBody: string; language: MailLanguage }): MailMessage {
+  return { to, subject, text, html: mailDocument({ language, subject, body: htmlBody }) }
+}
+
 type LinkMail = { to: string; firstName: string; link: string }
 
 /** "Olá, Ana!": the first name's first word, and only when it is a name (a stored one may predate the name rule). */
@@ -14,11 +49,12 @@ export function greeting(firstName: string): string {
 
 /**
  * A message in the house style: a greeting, a paragraph leading to the link, the link, any
- * further paragraphs, then the English line and the signature; as text and as HTML.
+ * further paragraphs, then the English line and the signature; as text and as HTML (a whole
+ * document, in Portuguese).
  */
 export function render(to: string, subject: string, paragraphs: string[], link: string, english: string): MailMessage {
   const text = [...paragraphs.slice(0, 1), '', ...paragraphs.slice(1, 2), link, '', ...paragraphs.slice(2), '', '—', english, '', 'Equipe Innera'].join('\n')
-  const html = [
+  const htmlBody = [
     `<p>${escapeHtml(paragraphs[0]!)}</p>`,
     `<p>${escapeHtml(paragraphs[1]!)}</p>`,
     `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
@@ -26,7 +62,7 @@ export function render(to: string, subject: string, paragraphs: string[], link: 
     `<p lang="en">${escapeHtml(english)}</p>`,
     '<p>Equipe Innera</p>',
   ].join('\n')
-  return { to, subject, text, html }
+  return mailMessage({ to, subject, text, htmlBody, language: HOUSE_LANGUAGE })
 }
 
 export function confirmationMessage({ to, firstName, link }: LinkMail): MailMessage {

@@ -63,10 +63,36 @@ describe('buildBrCode', () => {
 
   it('takes a txid of 1-25 letters and digits, "***" without one', () => {
     expect(parseBrCode(buildBrCode({ ...CHARGE, txid: 'A'.repeat(25) })).txid).toBe('A'.repeat(25))
-    for (const bad of ['', 'A'.repeat(26), 'pi_123', 'ação']) expect(() => buildBrCode({ ...CHARGE, txid: bad })).toThrow(/txid/)
+    for (const bad of ['', 'A'.repeat(26), 'pi_123', 'ação', '*', '**', '****', 'A**', '* *']) expect(() => buildBrCode({ ...CHARGE, txid: bad })).toThrow(/txid/)
     const code = buildBrCode({ ...CHARGE, txid: undefined })
     expect(readFields(code).find(([id]) => id === '62')).toEqual(['62', '0503***'])
     expect(parseBrCode(code).txid).toBeUndefined()
+  })
+
+  // Issue 41: "***" is the standard's txid for "none"; a caller may say it, and gets the same code as leaving it out.
+  it('takes an explicit "***" as no transaction named', () => {
+    const explicit = buildBrCode({ ...CHARGE, txid: '***' })
+    expect(explicit).toBe(buildBrCode({ ...CHARGE, txid: undefined }))
+    expect(readFields(explicit).find(([id]) => id === '62')).toEqual(['62', '0503***'])
+    expect(parseBrCode(explicit).txid).toBeUndefined()
+  })
+
+  // Issue 41: the public example (Banco Central's format) whose CRC is FA88. Its GUI is upper case;
+  // the builder writes it in lower case (as the BCB's manual does, and the GUI's case does not
+  // matter), so for the same inputs it gives the same code but for the GUI, and so another CRC.
+  it('writes the public FA88 example, with the GUI in lower case and its own valid CRC', () => {
+    const input = { key: '57946663234', amountCents: 100, merchantName: 'CLENILTON CRUZ DE ALENCAR', merchantCity: 'MANAUS', txid: '***' }
+    const ours = buildBrCode(input)
+    expect(ours).toBe('00020126330014br.gov.bcb.pix01115794666323452040000530398654041.005802BR5925CLENILTON CRUZ DE ALENCAR6006MANAUS62070503***6304A8C0')
+    expect(crc16CcittFalse(ours.slice(0, -4))).toBe(0xa8c0)
+
+    const published = '00020126330014BR.GOV.BCB.PIX01115794666323452040000530398654041.005802BR5925CLENILTON CRUZ DE ALENCAR6006MANAUS62070503***6304FA88'
+    expect(crc16CcittFalse(published.slice(0, -4))).toBe(0xfa88)
+    const upperGui = ours.slice(0, -4).replace(PIX_GUI, PIX_GUI.toUpperCase())
+    expect(`${upperGui}${crc16CcittFalse(upperGui).toString(16).toUpperCase()}`).toBe(published)
+    const expected = { key: '57946663234', amountCents: 100, merchantName: 'CLENILTON CRUZ DE ALENCAR', merchantCity: 'MANAUS', txid: undefined, singleUse: undefined, description: undefined }
+    expect(parseBrCode(published)).toMatchObject({ ...expected, crc: 'FA88' })
+    expect(parseBrCode(ours)).toMatchObject({ ...expected, crc: 'A8C0' })
   })
 
   it('refuses a key that is empty, too long or has spaces', () => {

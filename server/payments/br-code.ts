@@ -9,7 +9,10 @@
  * real Stripe makes its own.
  */
 
-/** The PIX arrangement's globally unique identifier, field 26.00. */
+/**
+ * The PIX arrangement's globally unique identifier, field 26.00, in lower case as the BCB's manual
+ * writes it; readers take it in any case (the published example with CRC FA88 has it in upper case).
+ */
 export const PIX_GUI = 'br.gov.bcb.pix'
 
 /** Limits of the BCB's manual (lengths in characters; every value is ASCII here). */
@@ -109,7 +112,7 @@ export type BrCodeInput = {
   merchantCity: string
   /** Left out: the payer types the amount. */
   amountCents?: number
-  /** 1-25 letters and digits; left out: "***" (no transaction named). */
+  /** 1-25 letters and digits, or "***" (no transaction named), which is also what leaving it out gives. */
   txid?: string
   /** A message to the payer (field 26.02), cut to what the merchant account field has room for. */
   description?: string
@@ -123,8 +126,9 @@ export function buildBrCode(input: BrCodeInput): string {
   if (key.length === 0 || key.length > LIMITS.key || !/^[\x21-\x7e]+$/.test(key)) {
     throw new BrCodeError(`The PIX key must be 1-${LIMITS.key} printable characters without spaces.`)
   }
+  // "***" is the standard's own value for "no transaction named": said or left out, the same code.
   const txid = input.txid ?? NO_TXID
-  if (input.txid !== undefined && !TXID_PATTERN.test(input.txid)) throw new BrCodeError(`The txid must be 1-${LIMITS.txid} letters and digits.`)
+  if (txid !== NO_TXID && !TXID_PATTERN.test(txid)) throw new BrCodeError(`The txid must be "${NO_TXID}" or 1-${LIMITS.txid} letters and digits.`)
   const merchantName = plainText(input.merchantName).slice(0, LIMITS.merchantName).trim()
   const merchantCity = plainText(input.merchantCity).slice(0, LIMITS.merchantCity).trim()
   if (!merchantName) throw new BrCodeError('The merchant name is empty.')

@@ -1,7 +1,9 @@
+import QRCode from 'qrcode'
 import type Stripe from 'stripe'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
 import { PUBLIC_URL } from '#server/testing/harness.ts'
+import { pngQuietZone, svgQuietZone } from '#server/testing/qr.ts'
 import { formProblem } from './fake-stripe-pages'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
@@ -218,6 +220,17 @@ describe('the PIX development page', () => {
     // Paying again changes nothing.
     expect((await browse(url, { decision: 'succeed' })).status).toBe(303)
     expect((await stripe.events.list({ type: 'payment_intent.succeeded' })).data).toHaveLength(1)
+  })
+
+  // Issue 41: ISO/IEC 18004 asks for a quiet zone of 4 modules, and some bank apps will not read less.
+  it('draws the QR code, SVG and PNG, with a quiet zone of 4 modules on every side', async () => {
+    const qr = (await pix()).next_action!.pix_display_qr_code!
+    const modules = QRCode.create(qr.data!, { errorCorrectionLevel: 'M' }).modules.size
+    const svg = svgQuietZone(await (await fake.app.request(qr.image_url_svg!)).text())
+    expect(svg).toEqual({ size: modules + 8, top: 4, left: 4, bottom: 4, right: 4 })
+    // 320 pixels for the symbol and its margin: a module is not a whole number of pixels, so each side is 4 give or take a pixel.
+    const png = pngQuietZone(new Uint8Array(await (await fake.app.request(qr.image_url_png!)).arrayBuffer()))
+    expect(Object.values(png).map(Math.round)).toEqual([4, 4, 4, 4])
   })
 
   it('fails it as the bank would', async () => {

@@ -20,6 +20,11 @@ import type { Services } from '#server/services.ts'
 const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9]{24}$/
 const SESSION_ID = /^cs_test_[A-Za-z0-9]{58}$/
 const ZONE = 'America/Sao_Paulo'
+/**
+ * How a PIX QR code is drawn, SVG and PNG alike: error correction M, and the quiet zone of 4
+ * modules that ISO/IEC 18004 asks for (some bank apps read nothing narrower; issue 41).
+ */
+const PIX_QR = { errorCorrectionLevel: 'M', margin: 4 } as const
 
 const money = (cents: number, currency: string) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
 const when = (seconds: number) => `${new Intl.DateTimeFormat('pt-BR', { timeZone: ZONE, dateStyle: 'short', timeStyle: 'medium' }).format(new Date(seconds * 1000))} (${ZONE})`
@@ -246,14 +251,14 @@ export function registerFakeStripePageRoutes(api: Api, services: Services): void
     GET: async (c) => {
       const data = await qrData(c)
       if (!data) return notFoundPage(c, 'PIX charge waiting for payment')
-      return c.body(await QRCode.toString(data, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }), 200, imageHeaders('image/svg+xml'))
+      return c.body(await QRCode.toString(data, { ...PIX_QR, type: 'svg' }), 200, imageHeaders('image/svg+xml'))
     },
   })
   api.endpoint('/fake-stripe/pix/:id/qr.png', {
     GET: async (c) => {
       const data = await qrData(c)
       if (!data) return notFoundPage(c, 'PIX charge waiting for payment')
-      return c.body(new Uint8Array(await QRCode.toBuffer(data, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 })), 200, imageHeaders('image/png'))
+      return c.body(new Uint8Array(await QRCode.toBuffer(data, { ...PIX_QR, type: 'png', width: 320 })), 200, imageHeaders('image/png'))
     },
   })
 }

@@ -4,6 +4,7 @@ import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho
 import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/compras.$id.tsx'
 import { loader as purchasesLoader } from '#app/routes/compras._index.tsx'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
+import { svgQuietZone } from '#server/testing/qr.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -122,6 +123,8 @@ describe('the purchase page', () => {
     const result = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: await signedIn() } }), { id: '7' })
     const { purchase: view } = result.data as Page
     expect(view.pix?.qrSvg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    // Issue 41: the quiet zone of 4 modules ISO/IEC 18004 asks for, on every side.
+    expect(svgQuietZone(view.pix!.qrSvg)).toMatchObject({ top: 4, left: 4, bottom: 4, right: 4 })
     expect(view.pix).toMatchObject({ expiresLabel: '12:30', instructionsUrl: 'http://provider.test/fake-stripe/pix/pi_1' })
     expect(view.total).toBe('R$\u00a0197,00')
     expect(result.headers.get('Cache-Control')).toBe('private, no-store')
