@@ -23,6 +23,7 @@ export type ThrottleScope =
   | 'cancelPerUser'
   | 'purchasePerUser'
   | 'exportPerUser'
+  | 'consentPerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -170,6 +171,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   purchasePerUser: ['THROTTLE_PURCHASE_PER_USER', '30/h'],
   // A download of all of one's data (decision 0060): every table of the account read and zipped.
   exportPerUser: ['THROTTLE_EXPORT_PER_USER', '5/h'],
+  // A consent given or withdrawn (decision 0075): each one a record kept for years (decision 0060).
+  consentPerUser: ['THROTTLE_CONSENT_PER_USER', '30/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { documentContentSecurityPolicy, formActionAllows, formActionOriginsOf, isCrossSiteWrite } from './security.server'
 
 describe('isCrossSiteWrite', () => {
-  const base = { host: 'innera.example', secFetchSite: undefined }
+  const base = { host: 'innera.example', remixHost: 'innera.example' as string | undefined, secFetchSite: undefined }
   test('reads are never refused', () => {
     expect(isCrossSiteWrite({ ...base, method: 'GET', origin: 'https://evil.example' })).toBe(false)
   })
@@ -14,9 +14,20 @@ describe('isCrossSiteWrite', () => {
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'null' })).toBe(true)
     expect(isCrossSiteWrite({ ...base, method: 'DELETE', origin: undefined, secFetchSite: 'cross-site' })).toBe(true)
   })
-  test('the configured public origin is this site even behind a proxy that rewrites Host', () => {
-    expect(isCrossSiteWrite({ ...base, host: '10.0.0.5:3000', method: 'POST', origin: 'https://innera.example', publicOrigin: 'https://innera.example' })).toBe(false)
+  test('the configured public origin is this site even behind a proxy that rewrites Host (naming the public one in X-Forwarded-Host)', () => {
+    expect(isCrossSiteWrite({ ...base, host: '10.0.0.5:3000', remixHost: 'innera.example', method: 'POST', origin: 'https://innera.example', publicOrigin: 'https://innera.example' })).toBe(false)
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: 'https://evil.example', publicOrigin: 'https://innera.example' })).toBe(true)
+  })
+  test("an Origin that is not the host Remix compares it with is refused here, as Remix's action would throw (a 500)", () => {
+    // The report's: the public origin posted to the app's address, no proxy in between.
+    expect(isCrossSiteWrite({ ...base, host: '127.0.0.1:3000', remixHost: '127.0.0.1:3000', method: 'POST', origin: 'http://localhost:3000', publicOrigin: 'http://localhost:3000' })).toBe(true)
+    // A proxy that rewrites Host and says nothing of the public one.
+    expect(isCrossSiteWrite({ ...base, host: '10.0.0.5:3000', remixHost: '10.0.0.5:3000', method: 'POST', origin: 'https://innera.example', publicOrigin: 'https://innera.example' })).toBe(true)
+    // An X-Forwarded-Host from anyone (Remix reads it whoever sent it) that is not the Origin's.
+    expect(isCrossSiteWrite({ ...base, remixHost: 'other.example', method: 'POST', origin: 'https://innera.example' })).toBe(true)
+    expect(isCrossSiteWrite({ ...base, remixHost: undefined, method: 'POST', origin: 'https://innera.example' })).toBe(true)
+    // Without an Origin Remix checks nothing, and neither does this rule.
+    expect(isCrossSiteWrite({ ...base, remixHost: 'other.example', method: 'POST', origin: undefined })).toBe(false)
   })
   test('a POST without Origin from a same-site or unknown context passes', () => {
     expect(isCrossSiteWrite({ ...base, method: 'POST', origin: undefined, secFetchSite: 'same-origin' })).toBe(false)

@@ -75,29 +75,40 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * Refuses a state-changing request that another site started: the Origin header, when sent,
  * must be this site's; without it, Sec-Fetch-Site must not say cross-site.
+ *
+ * An Origin must also be the host Remix's own action check compares it with (`remixHost`), or
+ * Remix throws ("host header does not match `origin`"): a 500 and an error line for a request
+ * refused either way (decision 0075). Refused here instead, it is a 403 in the visitor's language.
  */
 export function isCrossSiteWrite({
   method,
   origin,
   host,
+  remixHost,
   publicOrigin,
   secFetchSite,
 }: {
   method: string
   origin: string | undefined
+  /** The host the visitor asked for: X-Forwarded-Host from a trusted proxy, else Host. */
   host: string | undefined
+  /** What Remix compares the Origin with: the first X-Forwarded-Host whoever sent it, else Host. */
+  remixHost: string | undefined
   /** The configured public origin (APP_PUBLIC_URL): behind a proxy that rewrites Host, still this site. */
   publicOrigin?: string
   secFetchSite: string | undefined
 }): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false
   if (origin && origin !== 'null') {
-    if (publicOrigin && origin === publicOrigin) return false
+    let originHost: string
     try {
-      return new URL(origin).host !== host
+      originHost = new URL(origin).host
     } catch {
       return true
     }
+    if (originHost !== remixHost) return true
+    if (publicOrigin && origin === publicOrigin) return false
+    return originHost !== host
   }
   if (origin === 'null') return true
   return secFetchSite === 'cross-site'

@@ -23,7 +23,8 @@ import { log, redactPath } from './log.server.ts'
 import { passRetryAfter } from './retry-after.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
-import { NON_DOCUMENT_CSP, baseSecurityHeaders, isCrossSiteWrite } from './security.server.ts'
+import { refuseCrossSiteWrites } from './cross-site.server.ts'
+import { NON_DOCUMENT_CSP, baseSecurityHeaders } from './security.server.ts'
 import { enableStageCosts, stageCostsSnapshot, timeStage, timedMiddleware } from './stage-costs.server.ts'
 
 let env: ReturnType<typeof parseEnv>
@@ -105,20 +106,7 @@ app.use(timedMiddleware('request context, headers, log', (req, res, next) => {
   requestContextStorage.run(context, next)
 }))
 
-app.use(timedMiddleware('cross-site check', (req, res, next) => {
-  const crossSite = isCrossSiteWrite({
-    method: req.method,
-    origin: req.get('origin'),
-    host: requestHost(req),
-    publicOrigin: env.APP_PUBLIC_URL,
-    secFetchSite: req.get('sec-fetch-site'),
-  })
-  if (crossSite) {
-    res.status(403).type('text/plain').send('Cross-site request refused.')
-    return
-  }
-  next()
-}))
+app.use(timedMiddleware('cross-site check', refuseCrossSiteWrites({ publicOrigin: env.APP_PUBLIC_URL, requestHost })))
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)

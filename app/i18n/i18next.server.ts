@@ -1,36 +1,15 @@
-import { createCookie } from '@remix-run/node'
 import { type i18n as I18n, createInstance } from 'i18next'
 import { RemixI18Next } from 'remix-i18next/server'
-import { getEnv } from '#app/env.server.ts'
-import { type Language, defaultLanguage, i18nOptions, isLanguage, supportedLanguages } from './config'
+import { type Language, defaultLanguage, i18nOptions, isLanguage } from './config'
+import { languageCookie, languageDetection } from './detection.server.ts'
 import { namespaces, resources } from './resources.server'
 import { type Namespace, Translations } from './translator.ts'
 
-const ONE_YEAR = 60 * 60 * 24 * 365
-
-let cookie: ReturnType<typeof createCookie> | undefined
-export function languageCookie() {
-  cookie ??= createCookie('lng', {
-    path: '/',
-    sameSite: 'lax',
-    httpOnly: true,
-    secure: getEnv().SESSION_COOKIE_SECURE,
-    maxAge: ONE_YEAR,
-  })
-  return cookie
-}
+export { languageCookie }
 
 let server: RemixI18Next | undefined
 export function i18nServer() {
-  server ??= new RemixI18Next({
-    detection: {
-      supportedLanguages: [...supportedLanguages],
-      fallbackLanguage: defaultLanguage,
-      cookie: languageCookie(),
-      order: ['searchParams', 'cookie', 'header'],
-    },
-    i18next: { ...i18nOptions, resources, ns: namespaces },
-  })
+  server ??= new RemixI18Next({ detection: languageDetection(), i18next: { ...i18nOptions, resources, ns: namespaces } })
   return server
 }
 

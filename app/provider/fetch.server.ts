@@ -210,9 +210,10 @@ const MAX_MEDIA_HEADER_LENGTH = 1000
  * img-src and media-src 'self').
  *
  * In: the signed URL's `expires` and `signature` (nothing else of the query), `Range`, `If-Range`
- * and `If-None-Match`; HEAD as HEAD. Out: 200, 206, 304 and 416 with the type (an image, MP4 or
- * WebVTT, anything else is a 404), length, range and caching headers, the body streamed; the
- * provider's 403 (a bad or expired signature) and 404 as they are, any other answer a 502.
+ * and `If-None-Match`; HEAD as HEAD. Out: 200 and 206 with the type (an image, MP4 or WebVTT,
+ * anything else is a 404), 304 and 416 without a type or a body, each with the length, range and
+ * caching headers, the body streamed; the provider's 403 (a bad or expired signature) and 404 as
+ * they are, any other answer a 502.
  *
  * Captions are asked for whole: the app's compression would gzip a text range, which the
  * Content-Range would then no longer describe (a server may ignore Range, RFC 9110 §14.2).
@@ -262,9 +263,11 @@ export async function providerMedia(path: string, request: Request): Promise<Res
   if (response.status === 403) return refuse(403, 'Forbidden')
   if (response.status === 404) return refuse(404, 'Not found')
   if (!MEDIA_STATUSES.has(response.status)) return refuse(502, 'Bad gateway')
+  // The type is checked where it describes bytes passed on: a 304 and a 416 pass none, and the
+  // provider's Node server names their empty body text/plain (a range past the end was a 404).
   const type = response.headers.get('Content-Type')
   const hasBody = response.status === 200 || response.status === 206
-  if (type === null ? hasBody : !MEDIA_TYPE.test(type)) return refuse(404, 'Not found')
+  if (hasBody && (type === null || !MEDIA_TYPE.test(type))) return refuse(404, 'Not found')
 
   const answer = new Headers()
   for (const name of MEDIA_RESPONSE_HEADERS) {
@@ -273,6 +276,7 @@ export async function providerMedia(path: string, request: Request): Promise<Res
   }
   // fetch undoes a content coding, so the provider's length would no longer be the body's.
   if (response.headers.has('Content-Encoding')) answer.delete('Content-Length')
+  if (!hasBody) answer.delete('Content-Type')
   if (!answer.has('Cache-Control')) answer.set('Cache-Control', 'public, max-age=3600')
   const body = hasBody && method === 'GET' && response.body ? endsWhenAborted(response.body, request.signal) : null
   if (!body) discard()

@@ -5,12 +5,31 @@ import { CONSENT_DOCUMENTS, type ConsentDocument, type ConsentSource, type Cooki
  * state is, which changes are refused, and the versions a registration consents to.
  */
 
+const PRIVACY_POLICY_VERSIONS = ['1.0'] as const
+
 /**
- * The terms and the privacy policy in force, as the app shows them (app/i18n/legal-documents.ts):
- * a registration with `accept_terms` records these. Bumped together with the app's (a test
- * compares them).
+ * Every version of each document ever published, oldest first: the newest is the one in force,
+ * as the app shows it (app/i18n/legal-documents.ts; a test compares them). A new version is
+ * appended here together with the app's; an older one stays, as a page shown before it may still
+ * be submitted (decision 0075). The marketing opt-in is to the privacy policy, which describes
+ * the marketing e-mail (decision 0060).
  */
-export const SIGNUP_DOCUMENT_VERSIONS = { terms: '1.0', privacy: '1.0' } as const
+export const PUBLISHED_VERSIONS: Record<ConsentDocument, readonly string[]> = {
+  terms: ['1.0'],
+  privacy: PRIVACY_POLICY_VERSIONS,
+  cookies: ['1.0'],
+  marketing: PRIVACY_POLICY_VERSIONS,
+}
+
+const inForce = (document: ConsentDocument): string => PUBLISHED_VERSIONS[document].at(-1)!
+
+/** The terms and the privacy policy in force: a registration with `accept_terms` records these. */
+export const SIGNUP_DOCUMENT_VERSIONS = { terms: inForce('terms'), privacy: inForce('privacy') } as const
+
+/** Why a version is refused: no such version of the document was ever published (a consent to a text nobody was shown). */
+export function unpublishedVersionMessage(document: ConsentDocument, version: string): string | undefined {
+  return PUBLISHED_VERSIONS[document].includes(version) ? undefined : `"${version}" is not a published version of this document.`
+}
 
 /** A document's version as the app sends it: a short dotted number ("1.0", "2", "1.2.3"). */
 export const VERSION_PATTERN = /^\d{1,3}(?:\.\d{1,3}){0,2}$/
@@ -36,17 +55,27 @@ export type ConsentRecordView = {
 
 export type ConsentState = Record<ConsentDocument, ConsentRecordView | null>
 
+const later = (record: ConsentRecordView, than: ConsentRecordView) =>
+  record.recordedAt.getTime() > than.recordedAt.getTime() || (record.recordedAt.getTime() === than.recordedAt.getTime() && record.id > than.id)
+
 /**
- * Each document's current state: its latest record (by time, then id), or null when none was ever
- * recorded (an account made before the record existed, a marketing opt-in never asked).
+ * Each document's current state, or null when none was ever recorded (an account made before the
+ * record existed, a marketing opt-in never asked). A grant of a version never published is no
+ * consent and is left out (records written before versions were checked, decision 0075); a
+ * withdrawal counts whatever version it names. The terms and the privacy policy, never withdrawn,
+ * are the newest version accepted (a page shown before a new version, submitted after the user
+ * accepted it, does not take it back), the latest record among equal versions; the cookie policy
+ * and marketing are the latest record (by time, then id): the latest choice of categories, or a
+ * withdrawal. `published` is PUBLISHED_VERSIONS, given only by tests.
  */
-export function currentConsents(records: readonly ConsentRecordView[]): ConsentState {
+export function currentConsents(records: readonly ConsentRecordView[], published: Record<ConsentDocument, readonly string[]> = PUBLISHED_VERSIONS): ConsentState {
   const state = Object.fromEntries(CONSENT_DOCUMENTS.map((document) => [document, null])) as ConsentState
+  const rank = (record: ConsentRecordView) => published[record.document].indexOf(record.version)
   for (const record of records) {
+    if (record.granted && rank(record) < 0) continue
     const current = state[record.document]
-    if (!current || record.recordedAt.getTime() > current.recordedAt.getTime() || (record.recordedAt.getTime() === current.recordedAt.getTime() && record.id > current.id)) {
-      state[record.document] = record
-    }
+    const byVersion = current && (REQUIRED_DOCUMENTS as readonly ConsentDocument[]).includes(record.document) ? rank(record) - rank(current) : 0
+    if (!current || byVersion > 0 || (byVersion === 0 && later(record, current))) state[record.document] = record
   }
   return state
 }

@@ -36,6 +36,18 @@ export async function recordSignupConsents(db: Writer, userId: number, at: numbe
   )
 }
 
+type ConsentRow = { id: number | string; document: ConsentDocument; version: string; granted: boolean; source: ConsentSource; categories: CookieCategories | null; recorded_at: Date | string }
+
+const consentView = (row: ConsentRow): ConsentRecordView => ({
+  id: Number(row.id),
+  document: row.document,
+  version: row.version,
+  granted: row.granted,
+  source: row.source,
+  categories: row.categories,
+  recordedAt: new Date(row.recorded_at),
+})
+
 /** Each document's latest record of the user (at most one per document). */
 export async function latestConsentsOf(db: Pick<Database, 'execute'>, userId: number): Promise<ConsentRecordView[]> {
   const result = (await db.execute(
@@ -43,16 +55,22 @@ export async function latestConsentsOf(db: Pick<Database, 'execute'>, userId: nu
           ${consentRecords.granted} as granted, ${consentRecords.source} as source, ${consentRecords.categories} as categories, ${consentRecords.recordedAt} as recorded_at
         from ${consentRecords} where ${consentRecords.userId} = ${userId}
         order by ${consentRecords.document}, ${consentRecords.recordedAt} desc, ${consentRecords.id} desc`,
-  )) as unknown as { rows: { id: number | string; document: ConsentDocument; version: string; granted: boolean; source: ConsentSource; categories: CookieCategories | null; recorded_at: Date | string }[] }
-  return result.rows.map((row) => ({
-    id: Number(row.id),
-    document: row.document,
-    version: row.version,
-    granted: row.granted,
-    source: row.source,
-    categories: row.categories,
-    recordedAt: new Date(row.recorded_at),
-  }))
+  )) as unknown as { rows: ConsentRow[] }
+  return result.rows.map(consentView)
+}
+
+/**
+ * What a user's current state is chosen from (consents.ts `currentConsents`): the latest record of
+ * each document, version and answer, a few rows per document whatever the history's length.
+ */
+export async function consentCandidatesOf(db: Pick<Database, 'execute'>, userId: number): Promise<ConsentRecordView[]> {
+  const result = (await db.execute(
+    sql`select distinct on (${consentRecords.document}, ${consentRecords.version}, ${consentRecords.granted}) ${consentRecords.id} as id, ${consentRecords.document} as document,
+          ${consentRecords.version} as version, ${consentRecords.granted} as granted, ${consentRecords.source} as source, ${consentRecords.categories} as categories, ${consentRecords.recordedAt} as recorded_at
+        from ${consentRecords} where ${consentRecords.userId} = ${userId}
+        order by ${consentRecords.document}, ${consentRecords.version}, ${consentRecords.granted}, ${consentRecords.recordedAt} desc, ${consentRecords.id} desc`,
+  )) as unknown as { rows: ConsentRow[] }
+  return result.rows.map(consentView)
 }
 
 export async function countConsentsOf(db: Database, userId: number): Promise<number> {

@@ -117,6 +117,43 @@ describe('the consent record', () => {
     expect((await api.get('/users/me/consents/')).status).toBe(401)
   })
 
+  it('takes only a published version of a document (400 otherwise), and a grant of one never published is not current', async () => {
+    const token = await tokenOf('paciente@innera.local')
+    const unknown = await api.post('/users/me/consents/', { document: 'terms', version: '99.9', granted: true }, { token })
+    expect(unknown.status).toBe(400)
+    expect(unknown.json).toEqual({ version: ['"99.9" is not a published version of this document.'] })
+    expect((await api.post('/users/me/consents/', { document: 'cookies', version: '2.0', granted: true, categories: { analytics: true } }, { token })).status).toBe(400)
+    expect((await api.get('/users/me/consents/', { token })).json).toMatchObject({ current: { terms: null, cookies: null }, history: { count: 0 } })
+
+    expect((await api.post('/users/me/consents/', { document: 'terms', version: '1.0', granted: true }, { token })).status).toBe(201)
+    expect((await api.post('/users/me/consents/', { document: 'marketing', version: '1.0', granted: true }, { token })).status).toBe(201)
+    // Records written before the check (as the report's): a grant to a text never published is
+    // no consent; a withdrawal is one whatever version it names.
+    const userId = await idOf('paciente@innera.local')
+    await db.insert(consentRecords).values([
+      { userId, document: 'terms', version: '99.9', granted: true, source: 'settings', recordedAt: new Date(NOW + 60_000) },
+      { userId, document: 'marketing', version: '99.9', granted: false, source: 'settings', recordedAt: new Date(NOW + 60_000) },
+    ])
+    const state = (await api.get('/users/me/consents/', { token })).json
+    expect(state.current).toMatchObject({ terms: { version: '1.0', granted: true }, marketing: { version: '99.9', granted: false } })
+    // The history is the record: it keeps them all.
+    expect(state.history.count).toBe(4)
+  })
+
+  it('is throttled per user: a flood of records is refused (429 with Retry-After), another user is not held up', async () => {
+    const throttled = testApp(db, { clock: clock.clock, env: { ...LONG_TOKENS, THROTTLE_DISABLED: '', THROTTLE_CONSENT_PER_USER: '2/h' } })
+    const throttledApi = client(throttled)
+    const patient = (await throttledApi.login('paciente@innera.local')).access
+    const record = (token: string) => throttledApi.post('/users/me/consents/', { document: 'marketing', version: '1.0', granted: true }, { token })
+    for (let index = 0; index < 2; index += 1) expect((await record(patient)).status).toBe(201)
+    const refused = await record(patient)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/)
+    expect((await record((await throttledApi.login('profissional@innera.local')).access)).status).toBe(201)
+    // Nothing recorded for the refused one.
+    expect((await db.select({ total: count() }).from(consentRecords).where(eq(consentRecords.userId, await idOf('paciente@innera.local'))))[0]!.total).toBe(2)
+  })
+
   it('is append-only in the database: a record is never changed, and removed only past its retention', async () => {
     const userId = await idOf('paciente@innera.local')
     const refusal = (query: Promise<unknown>) => query.then(() => 'done', (error: Error & { cause?: Error }) => error.cause?.message ?? error.message)

@@ -20,6 +20,7 @@ import {
   recordedCategories,
   serializeConsentRecord,
   serializeConsentState,
+  unpublishedVersionMessage,
   VERSION_MESSAGE,
   VERSION_PATTERN,
   WITHDRAW_REQUIRES_DELETION_MESSAGE,
@@ -27,7 +28,7 @@ import {
 import { finishDeletion, requestDeletion } from '#server/privacy/deletion.ts'
 import { exportStream } from '#server/privacy/export.ts'
 import { EXPORT_LANGUAGES, exportFileName } from '#server/privacy/export-files.ts'
-import { appendConsent, consentHistoryOf, countConsentsOf, latestConsentsOf, resultViewersOf, revokeViewer } from '#server/privacy/repository.ts'
+import { appendConsent, consentCandidatesOf, consentHistoryOf, countConsentsOf, resultViewersOf, revokeViewer } from '#server/privacy/repository.ts'
 import { keptAfterDeletion, REMOVED_NOW } from '#server/privacy/retention.ts'
 import type { Services } from '#server/services.ts'
 import { activeAdminsOtherThan } from '#server/users/repository.ts'
@@ -74,14 +75,19 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const { user } = await authenticate(c, services)
       const page = paginate(c, await countConsentsOf(db, user.id))
-      const [latest, history] = await Promise.all([latestConsentsOf(db, user.id), consentHistoryOf(db, user.id, page)])
-      return c.json({ current: serializeConsentState(currentConsents(latest)), history: page.envelope(history.map(serializeConsentRecord)) }, 200, PRIVATE)
+      const [candidates, history] = await Promise.all([consentCandidatesOf(db, user.id), consentHistoryOf(db, user.id, page)])
+      return c.json({ current: serializeConsentState(currentConsents(candidates)), history: page.envelope(history.map(serializeConsentRecord)) }, 200, PRIVATE)
     },
     POST: async (c) => {
       const { user } = await authenticate(c, services)
       const input = validate(consentSchema, await readFields(c.req.raw))
       if (input.categories !== undefined && input.document !== 'cookies') throw fieldError('categories', 'Only the cookie policy has categories.')
+      // Only a text the product published and showed can be consented to (decision 0075).
+      const unpublished = unpublishedVersionMessage(input.document, input.version)
+      if (unpublished) throw fieldError('version', unpublished)
       if (consentChangeProblem(input)) throw apiError(409, WITHDRAW_REQUIRES_DELETION_MESSAGE, { code: consentChangeProblem(input) })
+      // Every record is kept for years: what is counted is the records written, not the refusals.
+      await enforceThrottle(services, 'consentPerUser', String(user.id))
       const record = await appendConsent(db, {
         userId: user.id,
         document: input.document,

@@ -118,6 +118,18 @@ describe('the consent forms', () => {
     expect((await run(privacyAction, await post({ intent: 'consent', document: 'ebook', granted: 'true' }))).status).toBe(400)
   })
 
+  test('throttled (the provider limits records per user): a 429 with the wait, told in the page language', async () => {
+    providerMock.use(
+      http.post(providerUrl('/users/me/consents/'), () => HttpResponse.json({ detail: 'Request was throttled. Expected available in 1200 seconds.' }, { status: 429, headers: { 'Retry-After': '1200' } })),
+    )
+    const throttled = await run(privacyAction, await post({ intent: 'consent', document: 'marketing', granted: 'true' }))
+    expect(throttled.status).toBe(429)
+    expect(throttled.headers.get('retry-after')).toBe('1200')
+    expect(throttled.data).toEqual({ intent: 'consent', error: expect.stringMatching(/^Muitas tentativas.* 20 minutos/) })
+    const english = await run(privacyAction, formRequest('http://app.test/configuracoes/privacidade?lng=en', { intent: 'consent', document: 'marketing', granted: 'true' }, { Cookie: await cookie() }))
+    expect(english.data).toEqual({ intent: 'consent', error: expect.stringMatching(/^Too many attempts.* 20 minutes/) })
+  })
+
   test("revoking a professional's access: once, and again (nothing left) is the same", async () => {
     const revoked: string[] = []
     providerMock.use(
