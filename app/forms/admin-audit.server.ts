@@ -24,6 +24,8 @@ export const AUDIT_ACTION_FILTERS = [
   'health.view',
   'purchase',
   'purchase.refund',
+  // The provider's own: a payment Stripe spoke of that did not fit its purchase (decision 0074).
+  'purchase.payment_mismatch',
   'appointment',
   'appointment.cancel',
   'appointment.move',

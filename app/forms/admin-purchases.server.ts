@@ -5,7 +5,7 @@ import { isDateInRange } from '#app/domain/date-range.ts'
 import { type Cents, formatMoney } from '#app/domain/money.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
-import { type AdminPurchase, type AdminPurchaseDetail, REFUND_REFUSALS } from '#app/provider/admin-purchase-schemas.ts'
+import { type AdminPurchase, type AdminPurchaseDetail, MISMATCH_REASONS, REFUND_REFUSALS } from '#app/provider/admin-purchase-schemas.ts'
 import { type AdminPurchaseQuery, refundAdminPurchase } from '#app/provider/admin-purchases.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
@@ -82,6 +82,16 @@ function brasiliaDate(value: string, language: Language): string {
 
 const money = (cents: number, language: Language) => formatMoney(cents as Cents, language)
 
+/** An amount in the currency Stripe named (a payment that did not fit may be in another), or the bare figures when the code is none. */
+function moneyIn(cents: number, currency: string, language: Language): string {
+  if (currency.toLowerCase() === 'brl') return money(cents, language)
+  try {
+    return new Intl.NumberFormat(languageTags[language], { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
+  } catch {
+    return `${cents} ${currency}`
+  }
+}
+
 /** A row of the list. */
 export function purchaseRow(purchase: AdminPurchase, language: Language) {
   return {
@@ -122,6 +132,16 @@ export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Lang
       by: refund.by,
       when: brasiliaDateTime(refund.created_at, language),
       deadline: deadline(refund.deadline),
+    })),
+    mismatches: purchase.payment_mismatches.map((mismatch) => ({
+      when: brasiliaDateTime(mismatch.at, language),
+      at: mismatch.at,
+      reason: (MISMATCH_REASONS as readonly string[]).includes(mismatch.reason) ? mismatch.reason : 'other',
+      paymentIntentId: mismatch.payment_intent_id,
+      amount: moneyIn(mismatch.amount_cents, mismatch.currency, language),
+      expected: money(mismatch.expected_cents, language),
+      currency: mismatch.currency.toUpperCase(),
+      eventId: mismatch.stripe_event_id,
     })),
     quote: quote && {
       amount: money(quote.refund_cents, language),

@@ -18,8 +18,12 @@ export const checkoutSchema = z.object({
   idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN),
 })
 
-/** A refused or failed checkout: the method chosen, why, and the cart's products the buyer already has (`already_owned`). */
-export type CheckoutReply = { checkout: { method: string; error: string; owned?: number[] } }
+/**
+ * A refused or failed checkout: the method chosen, why, the cart's products the buyer already has
+ * (`already_owned`), or those in a payment still open and that purchase (`already_in_checkout`,
+ * decision 0072: its page finishes or cancels it).
+ */
+export type CheckoutReply = { checkout: { method: string; error: string; owned?: number[]; inCheckout?: number[]; openPurchaseId?: number } }
 
 /**
  * Paying for the cart (docs/product.md §2, decision 0048): the provider prices the cart's products
@@ -49,6 +53,11 @@ export async function checkoutAction(request: Request, auth: SignedInCaller, fie
     if (error.code === 'already_owned') {
       const owned = error.failure.kind === 'http' ? (error.failure.productIds ?? []) : []
       return data({ checkout: { method: parsed.data.method, error: t('shop:checkout.alreadyOwned'), owned } } satisfies CheckoutReply, { status: 409 })
+    }
+    if (error.code === 'already_in_checkout' && error.failure.kind === 'http') {
+      const { productIds = [], purchaseId } = error.failure
+      const reply = { method: parsed.data.method, error: t('shop:checkout.alreadyInCheckout'), inCheckout: productIds, ...(purchaseId && { openPurchaseId: purchaseId }) }
+      return data({ checkout: reply } satisfies CheckoutReply, { status: 409 })
     }
     const message = error.code === 'payment_provider_unavailable' ? t('shop:checkout.unavailable') : failureText(t, error)
     return data({ checkout: { method: parsed.data.method, error: message } } satisfies CheckoutReply, failureInit(error))

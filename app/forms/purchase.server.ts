@@ -117,6 +117,8 @@ export async function purchaseAction(request: Request, auth: SignedInCaller, id:
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const t = await getFixedT(request, ['common', 'orders'])
-    return redirectWithToast(back, { type: 'error', message: { text: error.status === 409 ? t('orders:purchase.changed') : failureText(t, error) } })
+    // A new code refused because another purchase of the buyer holds its products now (decision 0072).
+    const claimed = error.code === 'already_in_checkout' || error.code === 'already_owned'
+    return redirectWithToast(back, { type: 'error', message: { text: claimed ? t('orders:purchase.claimedElsewhere') : error.status === 409 ? t('orders:purchase.changed') : failureText(t, error) } })
   }
 }

@@ -22,7 +22,8 @@ import { calendarDate } from './purchase.server.ts'
 
 export const subscribeSchema = z.object({ intent: z.literal('subscribe'), method: z.enum(PAYMENT_METHODS), idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN) })
 
-export type SubscribeReply = { subscribe: { method: string; error: string; subscriptionsLink?: boolean } }
+/** A refused or failed subscribe: the method chosen, why, and where the live plan is (`subscriptionId`: its page; else the list). */
+export type SubscribeReply = { subscribe: { method: string; error: string; subscriptionsLink?: boolean; subscriptionId?: number } }
 
 /** Where the next step is: a card's payment page, or the PIX code of its purchase. */
 function nextStep(subscription: Subscription): Response {
@@ -52,7 +53,12 @@ export async function subscribeAction(request: Request, auth: SignedInCaller, pr
     return nextStep(subscription)
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
-    if (error.code === 'already_subscribed') return data({ subscribe: { method, error: t('orders:subscriptions.already'), subscriptionsLink: true } } satisfies SubscribeReply, { status: 409 })
+    // One plan at a time (decision 0072): the same plan, or another, already live; its page says how to end it.
+    if (error.code === 'already_subscribed' || error.code === 'another_plan_live') {
+      const subscriptionId = error.failure.kind === 'http' ? error.failure.subscriptionId : undefined
+      const why = t(error.code === 'already_subscribed' ? 'orders:subscriptions.already' : 'orders:subscriptions.anotherPlan')
+      return data({ subscribe: { method, error: why, subscriptionsLink: true, ...(subscriptionId && { subscriptionId }) } } satisfies SubscribeReply, { status: 409 })
+    }
     const message = error.code === 'payment_provider_unavailable' || error.code === 'payments_off' ? t('orders:subscriptions.unavailable') : failureText(t, error)
     return data({ subscribe: { method, error: message } } satisfies SubscribeReply, failureInit(error))
   }

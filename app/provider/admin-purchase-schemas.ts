@@ -27,6 +27,9 @@ export const adminPurchasePageSchema = paginated(adminPurchaseSchema)
 /** Why the provider would refuse an admin's refund now (the page says it instead of the form). */
 export const REFUND_REFUSALS = ['already_refunded', 'not_paid', 'cancel_the_subscription', 'cancel_the_consultation', 'nothing_to_refund'] as const
 
+/** Why a payment was not taken as the purchase's (decision 0074); another still shows, as a plain mark. */
+export const MISMATCH_REASONS = ['unknown_payment_intent', 'not_succeeded', 'other_purchase', 'currency', 'amount'] as const
+
 export const adminPurchaseDetailSchema = adminPurchaseSchema.extend({
   updated_at: z.string(),
   failure: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable(),
@@ -55,6 +58,20 @@ export const adminPurchaseDetailSchema = adminPurchaseSchema.extend({
       by: z.object({ role: z.enum(['admin', 'professional', 'buyer', 'system']), user: z.object({ id, name: z.string() }).nullable() }),
     }),
   ),
+  // Payments Stripe spoke of that did not fit the purchase and granted nothing (decision 0074).
+  payment_mismatches: z
+    .array(
+      z.object({
+        at: z.string(),
+        reason: z.string(),
+        payment_intent_id: z.string(),
+        amount_cents: z.number().int(),
+        currency: z.string(),
+        expected_cents: z.number().int(),
+        stripe_event_id: z.string().nullable(),
+      }),
+    )
+    .default([]),
   refund_quote: z.object({ refund_cents: cents, reason: z.string().nullable(), withdrawal_ends_at: z.string(), deadline: refundDeadlineSchema }).nullable(),
   // A refusal this app does not know yet still shows, as a plain "cannot be refunded".
   refund_refusal: z.object({ code: z.string(), withdrawal_ends_at: z.string().nullable() }).nullable(),

@@ -14,6 +14,10 @@ export type ProviderFailure =
       code?: string
       /** The products a refusal names (`product_ids`, e.g. with `already_owned`). */
       productIds?: number[]
+      /** The purchase a refusal names (`purchase_id`: the open checkout of `already_in_checkout`). */
+      purchaseId?: number
+      /** The subscription a refusal names (`subscription_id`: the live plan of `already_subscribed`, `another_plan_live`). */
+      subscriptionId?: number
     }
 
 export class ProviderError extends Error {
@@ -103,6 +107,13 @@ export function errorProductIds(body: unknown): number[] | undefined {
   const ids = (body as Record<string, unknown>).product_ids
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20) return undefined
   return ids.every((id) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647) ? (ids as number[]) : undefined
+}
+
+/** An id a refusal names (`purchase_id`, `subscription_id`): 1 to 2^31-1, else none. */
+export function errorObjectId(body: unknown, field: 'purchase_id' | 'subscription_id'): number | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const id = (body as Record<string, unknown>)[field]
+  return Number.isSafeInteger(id) && (id as number) >= 1 && (id as number) <= 2_147_483_647 ? (id as number) : undefined
 }
 
 /** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */

@@ -2,7 +2,7 @@ import { type z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
-import { ProviderError, errorCode, errorProductIds, parseErrorBody } from './errors.ts'
+import { ProviderError, errorCode, errorObjectId, errorProductIds, parseErrorBody } from './errors.ts'
 import { type ExchangeAnswer, exchange } from './transport.server.ts'
 
 export type ProviderRequest = {
@@ -111,6 +111,8 @@ function refusal(status: number, text: string, retryAfterHeader: string | null):
   const { detail, fieldErrors } = parseErrorBody(body)
   const code = errorCode(body)
   const productIds = errorProductIds(body)
+  const purchaseId = errorObjectId(body, 'purchase_id')
+  const subscriptionId = errorObjectId(body, 'subscription_id')
   return new ProviderError({
     kind: 'http',
     status,
@@ -119,6 +121,8 @@ function refusal(status: number, text: string, retryAfterHeader: string | null):
     retryAfterSeconds: retryAfter(retryAfterHeader),
     ...(code ? { code } : {}),
     ...(productIds ? { productIds } : {}),
+    ...(purchaseId ? { purchaseId } : {}),
+    ...(subscriptionId ? { subscriptionId } : {}),
   })
 }
 

@@ -55,10 +55,16 @@ export default function AdminPurchasePage() {
             {t(`status.${purchase.status}`)}
           </span>
         ) : null}
+        {purchase && purchase.mismatches.length > 0 ? (
+          <a href="#mismatches-title" data-testid="admin-purchase-mismatch" className="rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900">
+            {t('mismatches.badge', { count: purchase.mismatches.length })}
+          </a>
+        ) : null}
       </div>
       {purchase ? (
         <>
           <Facts purchase={purchase} />
+          <Mismatches purchase={purchase} />
           <RefundPanel purchase={purchase} />
           <Refunds purchase={purchase} />
           <Events purchase={purchase} />
@@ -159,6 +165,31 @@ function Facts({ purchase }: { purchase: PurchaseDetailView }) {
           </div>
         ) : null}
       </dl>
+    </section>
+  )
+}
+
+/** Payments Stripe spoke of that did not fit this purchase (decision 0074): none granted anything; shown only when there are some. */
+function Mismatches({ purchase }: { purchase: PurchaseDetailView }) {
+  const { t } = useTranslation('admin-purchases')
+  if (purchase.mismatches.length === 0) return null
+  return (
+    <section aria-labelledby="mismatches-title" className="mt-6 max-w-3xl rounded-2xl border border-amber-900 bg-amber-50 p-6 shadow-sm">
+      <h2 id="mismatches-title" className="text-xl font-semibold text-amber-900">
+        {t('mismatches.title')}
+      </h2>
+      <p className="mt-2">{t('mismatches.lead')}</p>
+      <ul className="mt-2 divide-y divide-amber-100" data-testid="payment-mismatches">
+        {purchase.mismatches.map((mismatch) => (
+          <li key={`${mismatch.at}-${mismatch.paymentIntentId}-${mismatch.reason}`} className="py-3">
+            <p className="font-medium">{t(`mismatches.reasons.${mismatch.reason}`, { amount: mismatch.amount, expected: mismatch.expected, currency: mismatch.currency })}</p>
+            <p className="text-sm text-muted">
+              <time dateTime={mismatch.at}>{mismatch.when}</time> · <span className="break-all font-mono">{mismatch.paymentIntentId}</span>
+              {mismatch.eventId ? <span className="block break-all font-mono">{t('mismatches.event', { id: mismatch.eventId })}</span> : null}
+            </p>
+          </li>
+        ))}
+      </ul>
     </section>
   )
 }

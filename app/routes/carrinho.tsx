@@ -54,7 +54,9 @@ export default function CartPage() {
   const { cart, checkout, signedIn } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
-  const owned = new Set(reply && 'checkout' in reply ? (reply.checkout.owned ?? []) : [])
+  const refused = reply && 'checkout' in reply ? reply.checkout : undefined
+  const owned = new Set(refused?.owned ?? [])
+  const inCheckout = new Set(refused?.inCheckout ?? [])
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('cart.title')}</h1>
@@ -85,6 +87,7 @@ export default function CartPage() {
                       <ProductFacts product={line.product} />
                       <p className="mt-2 text-sm text-muted">{t('cart.quantity', { count: line.quantity })}</p>
                       {owned.has(line.product.id) ? <p className="mt-2 font-medium text-red-800">{t('cart.owned')}</p> : null}
+                      {inCheckout.has(line.product.id) ? <p className="mt-2 font-medium text-red-800">{t('cart.inCheckout')}</p> : null}
                     </div>
                     <p className="text-lg font-bold text-brand-800">{line.total}</p>
                   </div>
@@ -112,7 +115,15 @@ export default function CartPage() {
             </dl>
             <p className="mt-2 text-sm text-muted">{t('product.withdrawal')}</p>
             {checkout ? (
-              <PaymentForm intent="checkout" idempotencyKey={checkout.key} submitLabel={t('checkout.pay', { total: cart.total ?? '' })} reply={reply && 'checkout' in reply ? reply.checkout : undefined} />
+              <PaymentForm intent="checkout" idempotencyKey={checkout.key} submitLabel={t('checkout.pay', { total: cart.total ?? '' })} reply={refused}>
+                {refused?.openPurchaseId ? (
+                  <p className="mt-1">
+                    <Link to={`/compras/${refused.openPurchaseId}`} className="link">
+                      {t('checkout.openPurchase', { id: refused.openPurchaseId })}
+                    </Link>
+                  </p>
+                ) : null}
+              </PaymentForm>
             ) : signedIn ? (
               <p className="mt-6 text-sm">{t('checkout.patientsOnly')}</p>
             ) : (

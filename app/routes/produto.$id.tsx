@@ -6,6 +6,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { getProduct, ownsProduct } from '#app/provider/products.server.ts'
+import { openPurchaseOf } from '#app/provider/purchases.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { ProductFacts, ProductPrice } from '#app/ui/shop/product-facts.tsx'
@@ -40,7 +41,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const signedIn = getAuth(request)
   // A patient is told when they already have it (asked beside the product, not after it); a failure there hides nothing else.
   const owned = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? ownsProduct(auth, id).catch(() => false) : false))
-  const [t, language, product, pillars, cart, auth, owns] = await Promise.all([
+  // And when a payment of it is still open (decision 0072: the one to finish, not a second one to start).
+  const open = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? openPurchaseOf(auth, id).catch(() => null) : null))
+  const [t, language, product, pillars, cart, auth, owns, openPurchaseId] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     getProduct(id).catch(errorResponseFor),
@@ -48,6 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     readCart(request),
     signedIn,
     owned,
+    open,
   ])
   const view = productView(product, { language, pillars })
   const role = auth.user ? roleFromGroups(auth.user.groups) : null
@@ -55,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     meta: { title: `${view.name} · ${t('catalogue.title')} · Innera`, description: view.description },
     product: view,
     owned: owns && ONCE.includes(view.type),
+    openPurchaseId: !owns && ONCE.includes(view.type) ? openPurchaseId : null,
     inCart: cart.lines.some((line) => line.productId === view.id),
     subscribe: view.type === 'subscription' ? { key: role === 'paciente' ? randomUUID() : null, signedIn: role !== null } : null,
   })
@@ -70,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function ProductPage() {
-  const { product, owned, inCart, subscribe } = useLoaderData<typeof loader>()
+  const { product, owned, openPurchaseId, inCart, subscribe } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   return (
@@ -105,7 +110,17 @@ export default function ProductPage() {
               </Link>
             </p>
           ) : (
-            <AddToCart product={product} inCart={inCart} className="mt-4" />
+            <>
+              {openPurchaseId ? (
+                <p className="mt-4 rounded-xl bg-amber-50 p-4" data-testid="open-purchase">
+                  {t('product.inCheckout')}{' '}
+                  <Link to={`/compras/${openPurchaseId}`} className="link">
+                    {t('product.seeOpenPurchase', { id: openPurchaseId })}
+                  </Link>
+                </p>
+              ) : null}
+              <AddToCart product={product} inCart={inCart} className="mt-4" />
+            </>
           )}
           {subscribe ? <Subscribe productId={product.id} price={product.price} subscribe={subscribe} reply={reply && 'subscribe' in reply ? reply.subscribe : undefined} /> : null}
           <ul className="mt-4 space-y-2 text-sm text-muted">
@@ -120,15 +135,25 @@ export default function ProductPage() {
 }
 
 /** A plan's "Assinar": the payment form for a patient; a visitor signs in first (and comes back here). */
-function Subscribe({ productId, price, subscribe, reply }: { productId: number; price: string; subscribe: { key: string | null; signedIn: boolean }; reply?: { method: string; error: string; subscriptionsLink?: boolean } }) {
+function Subscribe({
+  productId,
+  price,
+  subscribe,
+  reply,
+}: {
+  productId: number
+  price: string
+  subscribe: { key: string | null; signedIn: boolean }
+  reply?: { method: string; error: string; subscriptionsLink?: boolean; subscriptionId?: number }
+}) {
   const { t } = useTranslation('shop')
   if (subscribe.key) {
     return (
       <PaymentForm intent="subscribe" idempotencyKey={subscribe.key} submitLabel={t('product.subscription.subscribe', { price })} reply={reply}>
         {reply?.subscriptionsLink ? (
           <p className="mt-1">
-            <Link to="/assinaturas" className="link">
-              {t('product.subscription.seeMine')}
+            <Link to={reply.subscriptionId ? `/assinaturas/${reply.subscriptionId}` : '/assinaturas'} className="link">
+              {t(reply.subscriptionId ? 'product.subscription.seeLive' : 'product.subscription.seeMine')}
             </Link>
           </p>
         ) : null}

@@ -913,7 +913,9 @@ export const TRANSITION_SOURCES = ['create', 'webhook', 'refresh', 'cancel', 'ex
 export type TransitionSource = (typeof TRANSITION_SOURCES)[number]
 export const GRANT_KINDS = ['course', 'material', 'program', 'consultation_credits'] as const
 export type GrantKind = (typeof GRANT_KINDS)[number]
-export const REFUND_REASONS = ['cancel', 'late_payment', 'double_payment'] as const
+/** `superseded`: a payment of a purchase whose one-time product another purchase of the buyer holds (decision 0072). */
+// wrong_amount: a payment of the purchase in another amount or currency, given back (decision 0074).
+export const REFUND_REASONS = ['cancel', 'late_payment', 'double_payment', 'superseded', 'wrong_amount'] as const
 export type PurchaseRefundReason = (typeof REFUND_REASONS)[number]
 /** Stripe's largest amount (R$ 999.999,99): a purchase's total is at most this. */
 export const MAX_PURCHASE_CENTS = 99_999_999
@@ -970,6 +972,9 @@ export const subscriptions = pgTable(
     firstPaidAt: instant('first_paid_at'),
     endedAt: instant('ended_at'),
     endedReason: varchar('ended_reason', { length: 20 }).$type<SubscriptionEndReason>(),
+    // Live beside another of the same user before one plan at a time was the rule (migration 0027,
+    // decision 0072): left out of that rule until it ends. Never set otherwise.
+    legacyOverlap: boolean('legacy_overlap').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -979,6 +984,10 @@ export const subscriptions = pgTable(
     uniqueIndex('subscriptions_live_unique')
       .on(table.userId, table.productId)
       .where(sql`${table.status} in ('incomplete', 'trialing', 'active', 'past_due')`),
+    // One live subscription per user, whatever the plan: every plan gives the same access (decision 0072).
+    uniqueIndex('subscriptions_one_live_per_user_unique')
+      .on(table.userId)
+      .where(sql`${table.status} in ('incomplete', 'trialing', 'active', 'past_due') and not ${table.legacyOverlap}`),
     uniqueIndex('subscriptions_stripe_unique').on(table.stripeSubscriptionId).where(sql`${table.stripeSubscriptionId} is not null`),
     uniqueIndex('subscriptions_checkout_session_unique').on(table.stripeCheckoutSessionId).where(sql`${table.stripeCheckoutSessionId} is not null`),
     index('subscriptions_user_idx').on(table.userId, table.createdAt, table.id),
@@ -1144,6 +1153,30 @@ export const purchaseGrants = pgTable(
   ],
 )
 
+/**
+ * The one purchase of a buyer that may give a one-time product (a course, digital material or
+ * program; decision 0072): pending, or paid with the product's access in force. The primary key
+ * is the rule, decided by the database between two checkouts at once, from any process. Written
+ * with the purchase (or when a failed one is paid after all and the product is free), released
+ * when it fails, expires or is cancelled, or when the product's access ends (revokeGrants).
+ */
+export const purchaseClaims = pgTable(
+  'purchase_claims',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    claimedAt: instant('claimed_at').notNull(),
+  },
+  (table) => [primaryKey({ name: 'purchase_claims_pk', columns: [table.userId, table.productId] }), index('purchase_claims_purchase_idx').on(table.purchaseId, table.productId)],
+)
+
 /** A paid package's consultations: with its professional, or any (null); `used` never above `total`. */
 export const consultationCredits = pgTable(
   'consultation_credits',
@@ -1201,7 +1234,7 @@ export const purchaseRefunds = pgTable(
     uniqueIndex('purchase_refunds_payment_reason_unique').on(table.paymentIntentId, table.reason),
     index('purchase_refunds_pending_idx').on(table.updatedAt, table.id).where(sql`${table.status} = 'pending'`),
     check('purchase_refunds_amount_check', sql`${table.amountCents} > 0`),
-    check('purchase_refunds_reason_check', sql`${table.reason} in ('cancel', 'late_payment', 'double_payment')`),
+    check('purchase_refunds_reason_check', sql`${table.reason} in ('cancel', 'late_payment', 'double_payment', 'superseded', 'wrong_amount')`),
     check('purchase_refunds_status_check', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
   ],
 )

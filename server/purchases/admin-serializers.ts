@@ -1,5 +1,6 @@
 import type { CancelledBy, LocalizedText } from '#server/db/schema.ts'
 import type { AdminPurchaseRow, AdminRefundEntry, Buyer, WebhookDelivery } from './admin-queries'
+import type { RecordedMismatch } from './mismatches'
 import type { PurchaseQuote } from './purchase-refund'
 import { refundDeadline } from './refund-rules'
 import type { PurchaseItemRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
@@ -74,10 +75,12 @@ export type AdminDetailParts = {
   refunds: { row: RefundRow; by: RefundAuthor }[]
   quote: PurchaseQuote | null
   appointmentId: number | null
+  /** Payments Stripe spoke of that did not fit the purchase (decision 0074); none when absent. */
+  mismatches?: RecordedMismatch[]
 }
 
 /** One purchase for the admins: the list's shape, its whole history, its refunds and what the terms would refund now. */
-export function serializeAdminPurchaseDetail(purchase: PurchaseRow, { buyer, items, transitions, deliveries, refunds, quote, appointmentId }: AdminDetailParts) {
+export function serializeAdminPurchaseDetail(purchase: PurchaseRow, { buyer, items, transitions, deliveries, refunds, quote, appointmentId, mismatches = [] }: AdminDetailParts) {
   const refusal = refundRefusalOf(purchase, quote)
   return {
     ...serializeAdminPurchase({ purchase, buyer }, items),
@@ -114,6 +117,16 @@ export function serializeAdminPurchaseDetail(purchase: PurchaseRow, { buyer, ite
       deadline: serializeDeadline(refundDeadline(purchase.method, row.createdAt.getTime())),
       created_at: iso(row.createdAt),
       by: { role: by.role, user: by.user },
+    })),
+    // What granted nothing: a made-up or another purchase's PaymentIntent, another amount or currency.
+    payment_mismatches: mismatches.map((mismatch) => ({
+      at: iso(mismatch.at),
+      reason: mismatch.reason,
+      payment_intent_id: mismatch.paymentIntentId,
+      amount_cents: mismatch.amountCents,
+      currency: mismatch.currency,
+      expected_cents: mismatch.expectedCents,
+      stripe_event_id: mismatch.stripeEventId,
     })),
     refund_quote: refusal === null && quote ? serializeQuote(quote) : null,
     refund_refusal: refusal && { code: refusal, withdrawal_ends_at: quote ? new Date(quote.withdrawalEndsAt).toISOString() : null },

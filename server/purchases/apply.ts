@@ -1,8 +1,10 @@
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { startPaidPeriod } from '#server/subscriptions/periods.ts'
+import { claimProducts, supersededPayment } from './claims'
+import { recordMismatch } from './mismatches'
 import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
-import { decide, type PaymentSignal } from './statuses'
+import { decide, type PaymentMismatch, type PaymentSignal } from './statuses'
 
 export type Applied = {
   purchase: PurchaseRow | undefined
@@ -12,6 +14,10 @@ export type Applied = {
   refunds: RefundRow[]
   /** The consultation this payment booked (its held time), to mirror once committed. */
   booked: number | null
+  /** An event's copy that did not fit: nothing was written, Stripe is to be asked (decision 0074). */
+  ask?: true
+  /** A payment that did not fit, recorded for the admins: to log once committed. */
+  mismatch?: PaymentMismatch
 }
 
 /**
@@ -32,8 +38,9 @@ type ApplyOptions = { source: TransitionSource; eventId?: string | null; now: nu
 
 /** The same, to a purchase the caller has just read locked in this transaction (the webhook's claimEventAndLock). */
 export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, signal: PaymentSignal, { source, eventId = null, now }: ApplyOptions): Promise<Applied> {
-  const outcome = decide(
+  let outcome = decide(
     {
+      id: purchase.id,
       status: purchase.status,
       method: purchase.method,
       paymentIntentId: purchase.stripePaymentIntentId,
@@ -44,6 +51,10 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
     },
     signal,
   )
+  if (outcome.ask) return { purchase, moved: false, refunds: [], booked: null, ask: true }
+  if (outcome.mismatch) await recordMismatch(tx, purchase, outcome.mismatch, { eventId, now })
+  // A course, material or program another purchase of the buyer holds (decision 0072): this payment lost it, and goes back whole.
+  if (outcome.grant && signal.kind === 'succeeded' && (await claimProducts(tx, purchase, now)).length > 0) outcome = await supersededPayment(tx, purchase, signal)
   const changes: Parameters<typeof updatePurchase>[2] = {}
   if (outcome.paymentIntentId !== undefined) changes.stripePaymentIntentId = outcome.paymentIntentId
   if (outcome.failure !== undefined) {
@@ -79,5 +90,5 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
     const refund = await insertRefund(tx, { purchaseId: purchase.id, ...outcome.refund }, now)
     if (refund) refunds.push(refund)
   }
-  return { purchase: updated, moved: updated.status !== purchase.status, refunds, booked }
+  return { purchase: updated, moved: updated.status !== purchase.status, refunds, booked, ...(outcome.mismatch && { mismatch: outcome.mismatch }) }
 }

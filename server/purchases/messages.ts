@@ -24,7 +24,7 @@ export type RefundFacts = {
   purchaseId: number
   method: 'card' | 'pix'
   amountCents: number
-  reason: 'cancel' | 'late_payment' | 'double_payment'
+  reason: 'cancel' | 'late_payment' | 'double_payment' | 'superseded' | 'wrong_amount'
   /** Who cancelled, for a cancellation's refund: the buyer (the default), the consultation's professional, or the Innera team (an admin). */
   cancelledBy?: 'buyer' | 'professional' | 'team'
   appUrl: string
@@ -57,6 +57,8 @@ const refundWhy = {
   cancel_team: 'do cancelamento feito pela equipe da Innera',
   late_payment: 'de um pagamento que chegou depois que a compra já tinha expirado ou sido cancelada',
   double_payment: 'de um pagamento feito em dobro',
+  superseded: 'de um pagamento que chegou para uma compra substituída por outra com o mesmo produto (você não paga duas vezes)',
+  wrong_amount: 'de um pagamento cujo valor não era o da compra (ela não foi paga por ele)',
 } as const
 
 const refundWhen = { card: 'No cartão, ele aparece em até 2 faturas.', pix: 'Por PIX, ele chega em até 3 dias úteis.' } as const

@@ -12,6 +12,7 @@ import { applyBilling, billingSignalOf } from '#server/subscriptions/billing.ts'
 import { applySavedCard } from '#server/subscriptions/card.ts'
 import { applySignal, applySignalToLocked, type Applied } from './apply'
 import { returnUrl, type CreateInput } from './input'
+import { claimHolders, ONE_TIME_TYPES, ProductsClaimed, type ClaimHolder } from './claims'
 import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
 import {
   claimEventAndLock,
@@ -21,7 +22,6 @@ import {
   insertPurchaseIn,
   itemsOf,
   lockPurchase,
-  ownedProductIds,
   pendingRefunds,
   purchasesToCheck,
   recordTransition,
@@ -37,8 +37,8 @@ import {
   type RefundRow,
   type Writer,
 } from './repository'
-import { isPaid, type PaymentSignal } from './statuses'
-import { signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession } from './stripe-signals'
+import type { PaymentSignal } from './statuses'
+import { asStripeSaysNow, signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession, signedAt } from './stripe-signals'
 
 /**
  * Purchases at Stripe (decisions 0046 and 0048): starting a payment (a Checkout Session for a card,
@@ -100,19 +100,26 @@ export async function createPurchase(services: Services, buyer: Buyer, input: Cr
   if (earlier) return { purchase: await restartIfUnstarted(services, stripe, earlier, buyer, input), created: false }
 
   const items = await pricedItems(services, input)
-  await refuseOwned(services, buyer, items)
   const total = items.reduce((sum, item) => sum + item.lineCents, 0)
   if (total < MIN_PURCHASE_CENTS) throw apiError(400, 'A purchase must total at least R$ 0,50.', { code: 'total_too_small' })
   if (total > MAX_PURCHASE_CENTS) throw apiError(400, 'A purchase may total at most R$ 999.999,99; split it into smaller ones.', { code: 'total_too_large' })
 
-  let purchase: PurchaseRow
-  try {
-    purchase = await insertPurchase(db, { userId: buyer.id, method: input.method, totalCents: total, idempotencyKey: input.idempotencyKey }, items, clock())
-  } catch (error) {
-    // The same key from a request that committed meanwhile (another process): that purchase.
-    const meanwhile = await findPurchaseByKey(db, buyer.id, input.idempotencyKey)
-    if (meanwhile) return { purchase: meanwhile, created: false }
-    throw error
+  let purchase: PurchaseRow | undefined
+  // Twice at most: a claim released between the refusal and the look at who holds it (decision 0072).
+  for (let attempt = 1; !purchase; attempt += 1) {
+    try {
+      purchase = await insertPurchase(db, { userId: buyer.id, method: input.method, totalCents: total, idempotencyKey: input.idempotencyKey }, items, clock())
+    } catch (error) {
+      if (error instanceof ProductsClaimed) {
+        const holders = await claimHolders(db, buyer.id, error.productIds)
+        if (holders.length > 0 || attempt === 2) throw claimedError(holders, error.productIds)
+        continue
+      }
+      // The same key from a request that committed meanwhile (another process): that purchase.
+      const meanwhile = await findPurchaseByKey(db, buyer.id, input.idempotencyKey)
+      if (meanwhile) return { purchase: meanwhile, created: false }
+      throw error
+    }
   }
   return { purchase: await startPayment(services, stripe, purchase, buyer, input), created: true }
 }
@@ -148,25 +155,44 @@ async function pricedItems(services: Services, input: CreateInput): Promise<NewP
 }
 
 /**
- * A course, material or program the buyer already has is not sold again (access is for good): a
- * 409 `already_owned` naming them, so the cart can say which. A package's consultations may be
- * bought again and again.
+ * A course, material or program is bought once (decision 0072): the database refused a purchase
+ * (or a purchase going back to pending) of one that other purchases of the buyer hold. Held by a
+ * paid one, it is theirs for good: 409 `already_owned` naming them, so the cart can say which (a
+ * package's consultations may be bought again and again). Held by an open one (pending): 409
+ * `already_in_checkout` with that purchase, whose page finishes or cancels it.
  */
-async function refuseOwned(services: Services, buyer: Buyer, items: NewPurchaseItem[]): Promise<void> {
-  const once = items.filter((item) => item.productType === 'course' || item.productType === 'digital_material' || item.productType === 'program')
-  const owned = await ownedProductIds(services.db, buyer.id, once.flatMap((item) => (item.productId ? [item.productId] : [])))
-  if (owned.size > 0) throw apiError(409, 'You already have some of these products: see them on your purchases.', { code: 'already_owned', product_ids: [...owned].sort((a, b) => a - b) })
+function claimedError(holders: ClaimHolder[], productIds: number[]): ApiError {
+  const owned = holders.filter((holder) => holder.status !== 'pending')
+  if (owned.length > 0) return apiError(409, 'You already have some of these products: see them on your purchases.', { code: 'already_owned', product_ids: owned.map((holder) => holder.productId) })
+  return apiError(409, 'You already have a payment open for some of these products: finish it or cancel it on its page first.', {
+    code: 'already_in_checkout',
+    purchase_id: holders[0]?.purchaseId ?? null,
+    product_ids: holders.length > 0 ? holders.map((holder) => holder.productId) : productIds,
+  })
+}
+
+/** The 409 of a purchase that may not go back to pending: others of the buyer hold its one-time products now. */
+async function refuseIfClaimed(services: Services, purchase: PurchaseRow): Promise<void> {
+  const ids = (await itemsOf(services.db, [purchase.id])).flatMap((item) => ((ONE_TIME_TYPES as readonly string[]).includes(item.productType) && item.productId !== null ? [item.productId] : []))
+  const holders = (await claimHolders(services.db, purchase.userId, ids)).filter((holder) => holder.purchaseId !== purchase.id)
+  if (holders.length > 0) throw claimedError(holders, ids)
 }
 
 /** A repeat of a create whose payment never started (Stripe was away): start it now. */
 async function restartIfUnstarted(services: Services, stripe: Stripe, purchase: PurchaseRow, buyer: Buyer, input: CreateInput): Promise<PurchaseRow> {
   if (purchase.status !== 'failed' || purchase.stripePaymentIntentId || purchase.stripeCheckoutSessionId) return purchase
   const { db, clock } = services
-  const restarted = await db.transaction(async (tx) => {
-    const locked = await lockPurchase(tx, purchase.id)
-    if (!locked || locked.status !== 'failed' || locked.stripePaymentIntentId || locked.stripeCheckoutSessionId) return undefined
-    return recordTransition(tx, locked, 'pending', { source: 'create', now: clock(), changes: { failureCode: null, failureMessage: null } })
-  })
+  // Failed, it gave up its products: back to pending only while nobody else holds them (recordTransition).
+  const restarted = await db
+    .transaction(async (tx) => {
+      const locked = await lockPurchase(tx, purchase.id)
+      if (!locked || locked.status !== 'failed' || locked.stripePaymentIntentId || locked.stripeCheckoutSessionId) return undefined
+      return recordTransition(tx, locked, 'pending', { source: 'create', now: clock(), changes: { failureCode: null, failureMessage: null } })
+    })
+    .catch(async (error: unknown) => {
+      if (error instanceof ProductsClaimed) throw claimedError(await claimHolders(db, purchase.userId, error.productIds), error.productIds)
+      throw error
+    })
   if (!restarted) return (await findPurchaseByKey(db, buyer.id, input.idempotencyKey))!
   return startPayment(services, stripe, restarted, buyer, input)
 }
@@ -285,28 +311,56 @@ export async function startPurchasePayment(services: Services, purchase: Purchas
 // ---------------------------------------------------------------------------------------------
 // Reading Stripe
 
-/** What Stripe says now about a purchase's payment: its Checkout Session, its PaymentIntent and, when paid, the charge's refunds. */
+/**
+ * What Stripe says now about a purchase's payment: its Checkout Session, its PaymentIntent and, when
+ * it succeeded, the charge's refunds (read whatever the purchase's status: a refund may be made
+ * before its payment reached us). All of it Stripe's own word (decision 0074).
+ */
 async function readSignals(stripe: Stripe, purchase: PurchaseRow): Promise<PaymentSignal[]> {
   const signals: PaymentSignal[] = []
   let paymentIntentId = purchase.stripePaymentIntentId
   if (purchase.stripeCheckoutSessionId) {
     const session = await stripe.checkout.sessions.retrieve(purchase.stripeCheckoutSessionId)
     const read = signalOfSession(session)
-    if (read) signals.push(read.signal)
+    if (read) signals.push(asStripeSaysNow(read.signal))
     // An open session whose card was declined: the failure to show.
     paymentIntentId ??= idOf(session.payment_intent)
   }
-  if (paymentIntentId) {
-    const paymentIntent = await stripe.paymentIntents.retrieve(paymentIntentId)
-    const read = signalOfPaymentIntent(paymentIntent)
-    if (read) signals.push(read.signal)
-    const charge = idOf(paymentIntent.latest_charge)
-    if (paymentIntent.status === 'succeeded' && charge && isPaid(purchase.status)) {
-      const refunds = signalOfCharge(await stripe.charges.retrieve(charge))
-      if (refunds) signals.push(refunds.signal)
-    }
+  if (paymentIntentId) signals.push(...(await paymentIntentSignals(stripe, await stripe.paymentIntents.retrieve(paymentIntentId))))
+  return signals
+}
+
+/** A PaymentIntent as Stripe has it now and, once it succeeded, its charge's refunds: the payment first, then its refund. */
+async function paymentIntentSignals(stripe: Stripe, paymentIntent: Stripe.PaymentIntent): Promise<PaymentSignal[]> {
+  const signals: PaymentSignal[] = []
+  const read = signalOfPaymentIntent(paymentIntent)
+  if (read) signals.push(asStripeSaysNow(read.signal))
+  const charge = idOf(paymentIntent.latest_charge)
+  if (paymentIntent.status === 'succeeded' && charge) {
+    const refunds = signalOfCharge(await stripe.charges.retrieve(charge))
+    if (refunds) signals.push(asStripeSaysNow(refunds.signal))
   }
   return signals
+}
+
+/**
+ * What Stripe says of the PaymentIntent an event named, when the event did not fit its purchase
+ * (decision 0074: another PaymentIntent, another amount, a refund before its payment): the
+ * PaymentIntent and its charge read now. A payment the event claimed and Stripe does not confirm
+ * (no such PaymentIntent, or one that has not succeeded) is said as such, for the admins.
+ */
+async function askStripe(stripe: Stripe, signal: PaymentSignal): Promise<PaymentSignal[]> {
+  if (signal.kind !== 'succeeded' && signal.kind !== 'refunded') return []
+  const unconfirmed = (stripeStatus: string | null): PaymentSignal[] =>
+    signal.kind === 'succeeded' ? [{ kind: 'unconfirmed', paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, currency: signal.currency, stripeStatus }] : []
+  let paymentIntent: Stripe.PaymentIntent
+  try {
+    paymentIntent = await stripe.paymentIntents.retrieve(signal.paymentIntentId)
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return unconfirmed(null)
+    throw error
+  }
+  return [...(paymentIntent.status === 'succeeded' ? [] : unconfirmed(paymentIntent.status)), ...(await paymentIntentSignals(stripe, paymentIntent))]
 }
 
 /** Applies signals in one transaction, then sends the refunds they wrote. */
@@ -322,8 +376,17 @@ async function applyAll(services: Services, purchaseId: number, signals: Payment
   return purchase
 }
 
-/** What applied signals leave to do once committed: the refunds they wrote sent, the consultations they booked mirrored. */
-async function afterCommit(services: Services, applied: Applied[]): Promise<void> {
+/**
+ * What applied signals leave to do once committed: the payments that did not fit their purchase
+ * logged (no secret: ids and amounts), the refunds they wrote sent, the consultations they booked
+ * mirrored.
+ */
+async function afterCommit(services: Services, applied: Applied[], eventId: string | null = null): Promise<void> {
+  for (const { purchase, mismatch } of applied) {
+    if (!mismatch || !purchase) continue
+    const { reason, paymentIntentId, amountCents, currency, expectedCents } = mismatch
+    services.log({ level: 'warn', msg: 'stripe payment does not match its purchase', purchase_id: purchase.id, reason, payment_intent_id: paymentIntentId, amount_cents: amountCents, currency, expected_cents: expectedCents, event_id: eventId })
+  }
   for (const { booked } of applied) if (booked !== null) mirrorAppointmentLater(services, booked)
   await sendRefunds(services, applied.flatMap(({ refunds }) => refunds))
 }
@@ -345,25 +408,39 @@ export async function refreshPurchase(services: Services, purchase: PurchaseRow,
 // ---------------------------------------------------------------------------------------------
 // Webhook
 
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
+/** `mismatch`: a payment that does not fit its purchase, recorded for the admins and granting nothing (decision 0074). */
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'mismatch'
+
+/** Thrown inside the webhook's transaction to roll it back, claim and all, when its event must be checked with Stripe first. */
+class MustAskStripe extends Error {}
 
 /**
  * A Stripe event (decision 0046): its signature checked by the SDK over the raw body with a
- * 5-minute tolerance (as of our clock), then, in ONE transaction, its id recorded (the primary key:
- * a duplicate, from any process, finds it and does nothing) and its effect applied. A failure
- * rolls both back: Stripe redelivers, and the redelivery applies it.
+ * 5-minute tolerance (as of our clock; one signed more than 5 minutes ahead of it is refused too),
+ * then, in ONE transaction, its id recorded (the primary key: a duplicate, from any process, finds
+ * it and does nothing) and its effect applied. A failure rolls both back: Stripe redelivers, and
+ * the redelivery applies it.
+ *
+ * An event that does not fit its purchase (decision 0074: a payment by a PaymentIntent the purchase
+ * does not know, of another amount, a refund before its payment) is not applied from its copy: the
+ * transaction is rolled back, Stripe is asked for the PaymentIntent and its charge (no Stripe call
+ * inside a transaction), and what Stripe says is applied in a second one that records the event.
+ * Stripe away then: a 503, nothing recorded, and Stripe's redelivery tries again.
  *
  * Few statements, as each costs its own round trip (on PGlite, inside a transaction, its own parse
- * and plan too): a payment takes two (the event recorded with its purchase found and locked; the
- * transition with its record and grants), a duplicate one (issue 24: 200 events a second).
+ * and plan too): a payment that fits takes two (the event recorded with its purchase found and
+ * locked; the transition with its record and grants), a duplicate one (issue 24: 200 events a second).
  */
 export async function receiveWebhook(services: Services, rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
-  const { db, clock, config } = services
+  const { db, clock, config, log } = services
   const stripe = stripeOf(services)
   if (!config.stripe.webhookSecret) throw paymentsOff()
   let event: Stripe.Event
   try {
     event = stripe.webhooks.constructEvent(rawBody, signature ?? '', config.stripe.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, clock())
+    // The SDK checks only the age: a timestamp far ahead would make a captured event replayable until then.
+    const at = signedAt(signature ?? '')
+    if (at === undefined || at - Math.floor(clock() / 1000) > WEBHOOK_TOLERANCE_SECONDS) throw new Error('signed too far ahead')
   } catch {
     throw apiError(400, 'Invalid Stripe signature.', { code: 'invalid_signature' })
   }
@@ -372,18 +449,43 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
   const billing = billingSignalOf(event)
   const paymentIntentId = billing?.kind === 'invoice_paid' && billing.amountCents > 0 ? await invoicePaymentIntent(stripe, billing.invoiceId) : null
   if (billing?.kind === 'card_saved') await applySavedCard(services, stripe, billing, event.id)
-  const applied: Applied[] = []
-  const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
-    // A renewing plan's news locks no purchase here: applyBilling finds its own.
-    const { claimed, purchase } = await claimEventAndLock(tx, { id: event.id, type: event.type, now: clock() }, billing ? undefined : read?.ref)
-    if (!claimed) return 'duplicate'
-    if (billing) return (await applyBilling(tx, billing, { now: clock(), appUrl: config.appPublicUrl, eventId: event.id, paymentIntentId })) ? 'applied' : 'ignored'
-    if (!read || !purchase) return 'ignored'
-    applied.push(await applySignalToLocked(tx, purchase, read.signal, { source: 'webhook', eventId: event.id, now: clock() }))
-    return 'applied'
-  })
-  await afterCommit(services, applied)
-  return outcome
+
+  /** Records the event and applies `signals` (the event's own, or what Stripe said when asked). */
+  const receive = async (signals: PaymentSignal[] | undefined, asked: boolean) => {
+    const applied: Applied[] = []
+    const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
+      // A renewing plan's news locks no purchase here: applyBilling finds its own.
+      const { claimed, purchase } = await claimEventAndLock(tx, { id: event.id, type: event.type, now: clock() }, billing ? undefined : read?.ref)
+      if (!claimed) return 'duplicate'
+      if (billing) return (await applyBilling(tx, billing, { now: clock(), appUrl: config.appPublicUrl, eventId: event.id, paymentIntentId })) ? 'applied' : 'ignored'
+      if (!signals || signals.length === 0 || !purchase) return 'ignored'
+      let current = purchase
+      for (const signal of signals) {
+        const result = await applySignalToLocked(tx, current, signal, { source: 'webhook', eventId: event.id, now: clock() })
+        if (result.ask && !asked) throw new MustAskStripe()
+        applied.push(result)
+        current = result.purchase ?? current
+      }
+      return applied.some((result) => result.mismatch) ? 'mismatch' : 'applied'
+    })
+    await afterCommit(services, applied, event.id)
+    return outcome
+  }
+
+  try {
+    return await receive(read && [read.signal], false)
+  } catch (error) {
+    if (!(error instanceof MustAskStripe) || !read) throw error
+  }
+  let signals: PaymentSignal[]
+  try {
+    signals = await askStripe(stripe, read.signal)
+  } catch (error) {
+    if (!isStripeError(error)) throw error
+    log({ level: 'warn', msg: 'stripe event not checked: stripe unreachable', event_id: event.id, type: event.type, ...errorFields(error) })
+    throw unavailable()
+  }
+  return receive(signals, true)
 }
 
 /** Stripe's own default: an event signed more than 5 minutes ago is refused (a replay). */
@@ -413,7 +515,8 @@ export async function sendRefunds(services: Services, refunds: RefundRow[]): Pro
         {
           payment_intent: refund.paymentIntentId,
           amount: refund.amountCents,
-          reason: refund.reason === 'double_payment' ? 'duplicate' : 'requested_by_customer',
+          // A second payment of the purchase, or of a product another purchase of the buyer holds (decision 0072): Stripe's duplicate.
+          reason: refund.reason === 'double_payment' || refund.reason === 'superseded' ? 'duplicate' : 'requested_by_customer',
           metadata: { purchase_id: String(refund.purchaseId), refund_id: String(refund.id), reason: refund.reason },
         },
         { idempotencyKey: `innera-refund-${refund.id}` },
@@ -545,6 +648,8 @@ export async function renewPix(services: Services, purchase: PurchaseRow, buyer:
   const { db, clock } = services
   const current = await refreshPurchase(services, purchase)
   if (current.status !== 'failed' && current.status !== 'expired') throw conflict(`This purchase is ${current.status} now.`, 'status_changed')
+  // Its products were given up when it failed or expired: another purchase may hold them now (decision 0072).
+  await refuseIfClaimed(services, current)
   let fields: Awaited<ReturnType<typeof createPixCharge>>
   try {
     if (current.stripePaymentIntentId) {
@@ -558,11 +663,18 @@ export async function renewPix(services: Services, purchase: PurchaseRow, buyer:
     const after = await refreshPurchase(services, current)
     throw conflict(`This purchase is ${after.status} now.`, 'status_changed')
   }
-  const result = await db.transaction(async (tx) => {
-    const locked = await lockPurchase(tx, current.id)
-    if (!locked || (locked.status !== 'failed' && locked.status !== 'expired')) return locked
-    return recordTransition(tx, locked, 'pending', { source: 'renew', now: clock(), changes: { ...fields, failureCode: null, failureMessage: null, checkedAt: null } })
-  })
+  const result = await db
+    .transaction(async (tx) => {
+      const locked = await lockPurchase(tx, current.id)
+      if (!locked || (locked.status !== 'failed' && locked.status !== 'expired')) return locked
+      return recordTransition(tx, locked, 'pending', { source: 'renew', now: clock(), changes: { ...fields, failureCode: null, failureMessage: null, checkedAt: null } })
+    })
+    .catch(async (error: unknown) => {
+      // Taken by another checkout since the look above: the new code is not to be paid.
+      if (!(error instanceof ProductsClaimed)) throw error
+      await stripe.paymentIntents.cancel(fields.stripePaymentIntentId, { cancellation_reason: 'abandoned' }).catch(() => undefined)
+      throw claimedError(await claimHolders(db, current.userId, error.productIds), error.productIds)
+    })
   if (result?.status !== 'pending' || result.stripePaymentIntentId !== fields.stripePaymentIntentId) {
     await stripe.paymentIntents.cancel(fields.stripePaymentIntentId, { cancellation_reason: 'abandoned' }).catch(() => undefined)
     throw conflict(`This purchase is ${result?.status ?? 'changed'} now.`, 'status_changed')

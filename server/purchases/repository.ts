@@ -7,6 +7,7 @@ import {
   appointments,
   carts,
   consultationCredits,
+  purchaseClaims,
   purchaseGrants,
   purchaseItems,
   purchaseRefunds,
@@ -19,6 +20,7 @@ import {
   type PurchaseStatus,
   type TransitionSource,
 } from '#server/db/schema.ts'
+import { claimProducts, ONE_TIME_TYPES, ProductsClaimed, releaseClaims } from './claims'
 
 /**
  * The purchases' queries (decision 0048). Writes that belong together take a Writer: the
@@ -134,14 +136,24 @@ export async function lockPurchase(tx: Writer, id: number): Promise<PurchaseRow 
   return row
 }
 
-export async function countPurchasesOf(db: Reader, userId: number): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(purchases).where(eq(purchases.userId, userId))
+/** Which of a user's purchases a list shows: those of a product (a line of it), those in a status. */
+export type PurchaseFilter = { productId?: number; status?: PurchaseStatus }
+
+const purchasesOf = (userId: number, { productId, status }: PurchaseFilter) =>
+  and(
+    eq(purchases.userId, userId),
+    status === undefined ? undefined : eq(purchases.status, status),
+    productId === undefined ? undefined : sql`exists (select 1 from ${purchaseItems} where ${purchaseItems.purchaseId} = ${purchases.id} and ${purchaseItems.productId} = ${productId})`,
+  )
+
+export async function countPurchasesOf(db: Reader, userId: number, filter: PurchaseFilter = {}): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(purchases).where(purchasesOf(userId, filter))
   return Number(row?.total ?? 0)
 }
 
 /** A page of a user's purchases, newest first. */
-export async function purchasesPageOf(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }): Promise<PurchaseRow[]> {
-  return db.select().from(purchases).where(eq(purchases.userId, userId)).orderBy(desc(purchases.createdAt), desc(purchases.id)).limit(limit).offset(offset)
+export async function purchasesPageOf(db: Reader, userId: number, { limit, offset }: { limit: number; offset: number }, filter: PurchaseFilter = {}): Promise<PurchaseRow[]> {
+  return db.select().from(purchases).where(purchasesOf(userId, filter)).orderBy(desc(purchases.createdAt), desc(purchases.id)).limit(limit).offset(offset)
 }
 
 export async function itemsOf(db: Reader, purchaseIds: number[]): Promise<PurchaseItemRow[]> {
@@ -173,7 +185,9 @@ const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled
  * purchase gives too (makeGrants), in the same statement. A purchase that ends unpaid releases the
  * consultation time it held, in the same transaction, whichever path ended it (Stripe's news, a
  * cancel, the tick's expiry, a payment that could not start); its payment books that time
- * (applySignal).
+ * (applySignal). It releases its one-time products' claims too (decision 0072); back to pending
+ * (a payment started again, a new PIX code) it takes them again, or throws ProductsClaimed when
+ * another purchase of the buyer holds one, and the caller's transaction writes nothing.
  */
 export async function recordTransition(
   tx: Writer,
@@ -201,7 +215,12 @@ export async function recordTransition(
   if (!row) throw new Error(`No purchase ${purchase.id} to move to ${to}`)
   const updated = purchaseOf(row)
   if (giving) await leaveCart(tx, updated.userId, row, at)
+  if (to === 'pending' && purchase.status !== 'pending') {
+    const held = await claimProducts(tx, updated, now)
+    if (held.length > 0) throw new ProductsClaimed(held)
+  }
   if (ENDED_UNPAID.includes(to)) {
+    await releaseClaims(tx, purchase.id)
     await releaseHeldAppointment(tx, purchase.id, at)
     // A subscription never paid ends with its first payment (decision 0052).
     await periodPurchaseEnded(tx, purchase, now)
@@ -283,7 +302,11 @@ export async function insertPurchase(db: Database, values: NewPurchase, items: N
   return db.transaction((tx) => insertPurchaseIn(tx, values, items, now))
 }
 
-/** The same, inside the caller's transaction (a paid consultation's booking writes its purchase with it). */
+/**
+ * The same, inside the caller's transaction (a paid consultation's booking writes its purchase with
+ * it). Its courses, materials and programs are claimed with it (decision 0072): when another
+ * purchase of the buyer holds one, ProductsClaimed is thrown and the transaction writes nothing.
+ */
 export async function insertPurchaseIn(tx: Writer, values: NewPurchase, items: NewPurchaseItem[], now: number): Promise<PurchaseRow> {
   const [row] = await tx
     .insert(purchases)
@@ -291,17 +314,23 @@ export async function insertPurchaseIn(tx: Writer, values: NewPurchase, items: N
     .returning()
   await tx.insert(purchaseItems).values(items.map((item) => ({ ...item, purchaseId: row!.id })))
   await tx.insert(purchaseTransitions).values({ purchaseId: row!.id, fromStatus: null, toStatus: 'pending', at: new Date(now), source: 'create' })
+  if (items.some((item) => (ONE_TIME_TYPES as readonly string[]).includes(item.productType))) {
+    const held = await claimProducts(tx, row!, now)
+    if (held.length > 0) throw new ProductsClaimed(held)
+  }
   return row!
 }
 
 /**
  * Ends a purchase's grants (all, or those of `productIds`) and the unused credits of its packages
- * (decision 0044: the unused credits end at once; used ones stay used).
+ * (decision 0044: the unused credits end at once; used ones stay used). What it no longer gives may
+ * be bought again: its claims go too (decision 0072).
  */
 export async function revokeGrants(tx: Writer, purchaseId: number, now: number, productIds?: number[]): Promise<void> {
   const at = new Date(now)
   const which = productIds ? inArray(purchaseGrants.productId, productIds) : undefined
   if (productIds && productIds.length === 0) return
+  await releaseClaims(tx, purchaseId, productIds)
   await tx
     .update(purchaseGrants)
     .set({ revokedAt: at })
@@ -368,23 +397,25 @@ export async function purchasesToCheck(db: Reader, { now, checkedBefore, limit }
     .limit(limit)
 }
 
-/** A user's products in force (granted, not revoked). */
+/**
+ * A user's products in force (granted, not revoked). A course, material or program counts once:
+ * through the purchase that holds its claim (decision 0072; a buyer who paid twice before that
+ * rule has two grants of it).
+ */
 const ownedBy = (userId: number, productId?: number) =>
-  and(eq(purchaseGrants.userId, userId), isNull(purchaseGrants.revokedAt), productId === undefined ? undefined : eq(purchaseGrants.productId, productId))
+  and(
+    eq(purchaseGrants.userId, userId),
+    isNull(purchaseGrants.revokedAt),
+    productId === undefined ? undefined : eq(purchaseGrants.productId, productId),
+    or(
+      eq(purchaseGrants.kind, 'consultation_credits'),
+      sql`exists (select 1 from ${purchaseClaims} where ${purchaseClaims.userId} = ${purchaseGrants.userId} and ${purchaseClaims.productId} = ${purchaseGrants.productId} and ${purchaseClaims.purchaseId} = ${purchaseGrants.purchaseId})`,
+    ),
+  )
 
 export async function countOwnedGrants(db: Reader, userId: number, productId?: number): Promise<number> {
   const [row] = await db.select({ total: count() }).from(purchaseGrants).where(ownedBy(userId, productId))
   return Number(row?.total ?? 0)
-}
-
-/** Which of these products the user already has for good (a course, material or program granted and not revoked). */
-export async function ownedProductIds(db: Reader, userId: number, productIds: readonly number[]): Promise<Set<number>> {
-  if (productIds.length === 0) return new Set()
-  const rows = await db
-    .select({ productId: purchaseGrants.productId })
-    .from(purchaseGrants)
-    .where(and(ownedBy(userId), inArray(purchaseGrants.productId, [...productIds]), inArray(purchaseGrants.kind, ['course', 'material', 'program'])))
-  return new Set(rows.map((row) => row.productId))
 }
 
 /** A page of a user's grants in force, newest first. */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { decide, PIX_EXPIRED_CODE, type PurchaseState } from './statuses'
 
-const pix = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ status: 'pending', method: 'pix', paymentIntentId: 'pi_1', checkoutSessionId: null, totalCents: 18_000, refundedCents: 0, ...extra })
-const card = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ status: 'pending', method: 'card', paymentIntentId: null, checkoutSessionId: 'cs_1', totalCents: 18_000, refundedCents: 0, ...extra })
-const paid = { kind: 'succeeded', paymentIntentId: 'pi_1', amountCents: 18_000 } as const
+const pix = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ id: 7, status: 'pending', method: 'pix', paymentIntentId: 'pi_1', checkoutSessionId: null, totalCents: 18_000, refundedCents: 0, ...extra })
+const card = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ id: 7, status: 'pending', method: 'card', paymentIntentId: null, checkoutSessionId: 'cs_1', totalCents: 18_000, refundedCents: 0, ...extra })
+const paid = { kind: 'succeeded', paymentIntentId: 'pi_1', amountCents: 18_000, currency: 'brl' } as const
+/** The same payment as Stripe's own word: a PaymentIntent retrieved now, naming purchase 7. */
+const stripeSays = { ...paid, fromStripe: true, purchaseId: 7 } as const
 
 describe('decide: the status only moves forward', () => {
   it('pays a pending or failed purchase once, granting and clearing the failure', () => {
@@ -14,8 +16,11 @@ describe('decide: the status only moves forward', () => {
     expect(decide(pix({ status: 'refunded', refundedCents: 18_000 }), paid)).toEqual({})
   })
 
-  it('a card purchase learns its PaymentIntent from the completed session; another session says nothing', () => {
-    expect(decide(card(), { ...paid, paymentIntentId: 'pi_9', sessionId: 'cs_1' })).toEqual({ to: 'paid', paymentIntentId: 'pi_9', grant: true, failure: null })
+  it('a card purchase learns its PaymentIntent from Stripe, once asked; another session says nothing', () => {
+    // The session's event names a PaymentIntent the purchase does not know yet: Stripe is asked first.
+    expect(decide(card(), { ...paid, paymentIntentId: 'pi_9', sessionId: 'cs_1' })).toEqual({ ask: true })
+    expect(decide(card(), { ...stripeSays, paymentIntentId: 'pi_9', sessionId: 'cs_1' })).toEqual({ to: 'paid', paymentIntentId: 'pi_9', grant: true, failure: null })
+    expect(decide(card(), { ...stripeSays, paymentIntentId: 'pi_9' })).toEqual({ to: 'paid', paymentIntentId: 'pi_9', grant: true, failure: null })
     expect(decide(card(), { ...paid, sessionId: 'cs_other' })).toEqual({})
   })
 
@@ -41,8 +46,15 @@ describe('decide: the status only moves forward', () => {
     expect(decide(pix({ holdsTime: true }), paid)).toMatchObject({ to: 'paid', grant: true })
   })
 
-  it('refunds a second payment of a paid purchase (another PaymentIntent), without moving it', () => {
-    expect(decide(pix({ status: 'paid' }), { ...paid, paymentIntentId: 'pi_old' })).toEqual({ refund: { paymentIntentId: 'pi_old', amountCents: 18_000, reason: 'double_payment' } })
+  it('refunds a second payment of a paid purchase (another PaymentIntent Stripe says is its own), without moving it', () => {
+    expect(decide(pix({ status: 'paid' }), { ...paid, paymentIntentId: 'pi_old' })).toEqual({ ask: true })
+    expect(decide(pix({ status: 'paid' }), { ...stripeSays, paymentIntentId: 'pi_old' })).toEqual({ refund: { paymentIntentId: 'pi_old', amountCents: 18_000, reason: 'double_payment' } })
+  })
+
+  it('an older PIX code of the purchase, paid after all, pays it: money that arrived is never ignored', () => {
+    const renewed = pix({ paymentIntentId: 'pi_2' })
+    expect(decide(renewed, paid)).toEqual({ ask: true })
+    expect(decide(renewed, stripeSays)).toEqual({ to: 'paid', paymentIntentId: 'pi_1', grant: true, failure: null })
   })
 
   it('ignores a failure, cancellation or expiry that comes after the payment', () => {
@@ -87,6 +99,53 @@ describe('decide: the status only moves forward', () => {
     expect(decide(pix({ status: 'refunded', refundedCents: 10_000 }), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 12_000 })).toEqual({ refundedCents: 12_000 })
     // A refund of another payment (a double payment given back) is not this purchase's.
     expect(decide(pix({ status: 'paid' }), { kind: 'refunded', paymentIntentId: 'pi_old', amountRefundedCents: 18_000 })).toEqual({})
-    expect(decide(pix(), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000 })).toEqual({})
+  })
+})
+
+describe('decide: a payment counts only as the purchase’s own, for its total, in BRL (decision 0074)', () => {
+  const made = { ...paid, paymentIntentId: 'pi_made_up', amountCents: 1, currency: 'usd' }
+
+  it("an event's copy that does not fit decides nothing until Stripe is asked", () => {
+    for (const state of [pix(), pix({ status: 'failed' }), pix({ status: 'expired' }), pix({ status: 'paid' }), card()]) {
+      // Another PaymentIntent, even one naming the purchase in its metadata: the event's word alone.
+      expect(decide(state, { ...made, purchaseId: 7 })).toEqual({ ask: true })
+    }
+    // Its own PaymentIntent, but another amount or currency than Stripe was asked for.
+    expect(decide(pix(), { ...paid, amountCents: 1 })).toEqual({ ask: true })
+    expect(decide(pix(), { ...paid, currency: 'usd' })).toEqual({ ask: true })
+    // The same payment again, whatever the copy says: nothing (the payment is taken already).
+    expect(decide(pix({ status: 'paid' }), { ...paid, amountCents: 1 })).toEqual({})
+  })
+
+  it("Stripe's word that the PaymentIntent is not this purchase's, or does not exist, or has not succeeded: a mismatch, nothing granted, nothing refunded", () => {
+    expect(decide(pix(), { ...made, fromStripe: true, purchaseId: 8 })).toEqual({ mismatch: { reason: 'other_purchase', paymentIntentId: 'pi_made_up', amountCents: 1, currency: 'usd', expectedCents: 18_000 } })
+    expect(decide(card(), { ...made, fromStripe: true })).toMatchObject({ mismatch: { reason: 'other_purchase' } })
+    expect(decide(pix(), { kind: 'unconfirmed', paymentIntentId: 'pi_made_up', amountCents: 1, currency: 'usd', stripeStatus: null })).toEqual({
+      mismatch: { reason: 'unknown_payment_intent', paymentIntentId: 'pi_made_up', amountCents: 1, currency: 'usd', expectedCents: 18_000 },
+    })
+    expect(decide(pix(), { kind: 'unconfirmed', paymentIntentId: 'pi_1', amountCents: 18_000, currency: 'brl', stripeStatus: 'requires_action' })).toMatchObject({ mismatch: { reason: 'not_succeeded' } })
+  })
+
+  it("the purchase's own money in another amount or currency is given back, and grants nothing", () => {
+    expect(decide(pix(), { ...stripeSays, amountCents: 100 })).toEqual({
+      mismatch: { reason: 'amount', paymentIntentId: 'pi_1', amountCents: 100, currency: 'brl', expectedCents: 18_000 },
+      refund: { paymentIntentId: 'pi_1', amountCents: 100, reason: 'wrong_amount' },
+    })
+    expect(decide(card(), { ...stripeSays, paymentIntentId: 'pi_9', currency: 'usd' })).toEqual({
+      mismatch: { reason: 'currency', paymentIntentId: 'pi_9', amountCents: 18_000, currency: 'usd', expectedCents: 18_000 },
+      refund: { paymentIntentId: 'pi_9', amountCents: 18_000, reason: 'wrong_amount' },
+    })
+    expect(decide(pix({ status: 'paid', paymentIntentId: 'pi_2' }), { ...stripeSays, amountCents: 100 })).toMatchObject({ refund: { reason: 'wrong_amount' } })
+  })
+
+  it('a refund that comes before its payment asks Stripe; asked, a refund of an unpaid purchase changes nothing', () => {
+    expect(decide(pix(), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000 })).toEqual({ ask: true })
+    expect(decide(card(), { kind: 'refunded', paymentIntentId: 'pi_9', amountRefundedCents: 18_000 })).toEqual({ ask: true })
+    expect(decide(pix(), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000, fromStripe: true })).toEqual({})
+    expect(decide(pix(), { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 0 })).toEqual({})
+    // Stripe's word, in its order: the payment, then its refund.
+    const afterPayment = { ...pix(), status: 'paid' as const }
+    expect(decide(pix(), stripeSays)).toMatchObject({ to: 'paid', grant: true })
+    expect(decide(afterPayment, { kind: 'refunded', paymentIntentId: 'pi_1', amountRefundedCents: 18_000, fromStripe: true })).toEqual({ to: 'refunded', revoke: true, refundedCents: 18_000 })
   })
 })

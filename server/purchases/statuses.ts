@@ -11,13 +11,27 @@ import type { PurchaseMethod, PurchaseRefundReason, PurchaseStatus } from '#serv
  * - a payment for a purchase already expired or cancelled is refunded at once (late_payment), and
  *   a second payment of a paid purchase (another PaymentIntent) too (double_payment);
  * - events about a PaymentIntent or Checkout Session that is no longer the purchase's (a PIX code
- *   replaced by renew-pix) change nothing, except a payment: money that arrived is never ignored.
+ *   replaced by renew-pix) change nothing, except a payment: money that arrived is never ignored;
+ * - a payment counts only when it is the purchase's own PaymentIntent, for the purchase's total, in
+ *   BRL (decision 0074). An event's copy that does not fit (another PaymentIntent, another amount, a
+ *   refund before its payment: Stripe promises no order) decides nothing: the outcome says `ask`,
+ *   and the webhook asks Stripe for the PaymentIntent and its charge and applies what they say.
+ *   Stripe's own word that does not fit grants nothing, and is a mismatch for the admins; money of
+ *   this purchase that arrived with another amount is given back.
  */
 
-/** What Stripe says about a purchase's payment, from an event or a retrieved object (stripe-signals.ts). */
+/**
+ * What Stripe says about a purchase's payment, from an event or a retrieved object (stripe-signals.ts).
+ * `fromStripe`: read from Stripe's API just now (refresh-status, the reconciliation, the webhook
+ * asking about an event that did not fit), so Stripe's own word; absent, an event's copy, which
+ * anyone holding the webhook secret could have written.
+ */
 export type PaymentSignal =
-  /** Money arrived: a PaymentIntent succeeded, or a Checkout Session completed paid (`sessionId`). */
-  | { kind: 'succeeded'; paymentIntentId: string; amountCents: number; sessionId?: string }
+  /**
+   * Money arrived: a PaymentIntent succeeded, or a Checkout Session completed paid (`sessionId`).
+   * `currency` in lower case, as Stripe writes it; `purchaseId`: the object's metadata[purchase_id].
+   */
+  | { kind: 'succeeded'; paymentIntentId: string; amountCents: number; currency: string; sessionId?: string; purchaseId?: number; fromStripe?: true }
   /** An attempt failed: a declined card (the Checkout page stays open), a refused or expired PIX code. */
   | { kind: 'failed'; paymentIntentId: string; code: string | null; message: string | null }
   /** The PaymentIntent was canceled; `abandoned`: by Stripe, its Checkout Session having expired. */
@@ -25,10 +39,22 @@ export type PaymentSignal =
   /** The Checkout Session expired unpaid. */
   | { kind: 'session_expired'; sessionId: string }
   /** The payment's charge was refunded, in part or in full (`amountRefundedCents` in all so far). */
-  | { kind: 'refunded'; paymentIntentId: string; amountRefundedCents: number }
+  | { kind: 'refunded'; paymentIntentId: string; amountRefundedCents: number; fromStripe?: true }
+  /**
+   * An event said this PaymentIntent succeeded and Stripe, asked, does not confirm it: it has no
+   * such PaymentIntent (`stripeStatus` null), or the PaymentIntent has not succeeded.
+   */
+  | { kind: 'unconfirmed'; paymentIntentId: string; amountCents: number; currency: string; stripeStatus: string | null }
+
+/** Why a payment was not taken as the purchase's (decision 0074). */
+export type MismatchReason = 'unknown_payment_intent' | 'not_succeeded' | 'other_purchase' | 'currency' | 'amount'
+
+/** A payment Stripe spoke of that does not fit its purchase: what it was, and what the purchase expected. */
+export type PaymentMismatch = { reason: MismatchReason; paymentIntentId: string; amountCents: number; currency: string; expectedCents: number }
 
 /** What `decide` needs of a purchase. */
 export type PurchaseState = {
+  id: number
   status: PurchaseStatus
   method: PurchaseMethod
   paymentIntentId: string | null
@@ -57,7 +83,14 @@ export type Outcome = {
   /** The last failure to show (null: clear it). */
   failure?: { code: string | null; message: string | null } | null
   refundedCents?: number
+  /** An event's copy that does not fit: nothing is decided until Stripe is asked (the webhook does). */
+  ask?: true
+  /** A payment that does not fit the purchase: nothing granted; recorded for the admins. */
+  mismatch?: PaymentMismatch
 }
+
+/** The currency every purchase is in (decision 0048). */
+export const PURCHASE_CURRENCY = 'brl'
 
 /** Statuses in which a payment has not arrived (yet). */
 export const UNPAID_STATUSES: readonly PurchaseStatus[] = ['pending', 'failed', 'expired', 'cancelled']
@@ -82,11 +115,24 @@ export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
     case 'succeeded': {
       // A Checkout Session that is not this purchase's says nothing about it.
       if (signal.sessionId !== undefined && signal.sessionId !== state.checkoutSessionId) return {}
+      // The payment it already took, again (a duplicate event, a refresh after the webhook): nothing.
+      if (isPaid(state.status) && signal.paymentIntentId === state.paymentIntentId) return {}
+      // Its own: the PaymentIntent it keeps, or one Stripe itself says is this purchase's (a card's
+      // first payment, an older PIX code's); never an event's word alone.
+      const own = signal.paymentIntentId === state.paymentIntentId || (signal.fromStripe === true && signal.purchaseId === state.id)
+      const reason: MismatchReason | null = !own ? 'other_purchase' : signal.currency !== PURCHASE_CURRENCY ? 'currency' : signal.amountCents !== state.totalCents ? 'amount' : null
+      if (reason && !signal.fromStripe) return { ask: true }
+      if (reason) {
+        const mismatch = { reason, paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, currency: signal.currency, expectedCents: state.totalCents }
+        // This purchase's money, but not what it costs: nothing is granted and what arrived goes back.
+        if (reason === 'other_purchase' || signal.amountCents <= 0) return { mismatch }
+        return { mismatch, refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'wrong_amount' } }
+      }
       if (state.status === 'pending' || (PAYABLE.includes(state.status) && !state.holdsTime)) {
         return { to: 'paid', paymentIntentId: signal.paymentIntentId, grant: true, failure: null }
       }
       if (isPaid(state.status)) {
-        if (state.paymentIntentId === null || state.paymentIntentId === signal.paymentIntentId) return {}
+        if (state.paymentIntentId === null) return {}
         return { refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'double_payment' } }
       }
       // Expired or cancelled (or failed, for a held time now released): the buyer was told it was over; the money goes back.
@@ -97,6 +143,16 @@ export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
         refundedCents: Math.min(signal.amountCents, state.totalCents),
       }
     }
+    case 'unconfirmed':
+      return {
+        mismatch: {
+          reason: signal.stripeStatus === null ? 'unknown_payment_intent' : 'not_succeeded',
+          paymentIntentId: signal.paymentIntentId,
+          amountCents: signal.amountCents,
+          currency: signal.currency,
+          expectedCents: state.totalCents,
+        },
+      }
     case 'failed': {
       if (state.status !== 'pending' || !concerns(state, signal.paymentIntentId)) return {}
       const failure = { code: signal.code, message: signal.message }
@@ -111,7 +167,11 @@ export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
       if (state.status !== 'pending' || signal.sessionId !== state.checkoutSessionId) return {}
       return { to: 'expired' }
     case 'refunded': {
-      if (!isPaid(state.status) || signal.paymentIntentId !== state.paymentIntentId || signal.amountRefundedCents <= 0) return {}
+      if (signal.amountRefundedCents <= 0) return {}
+      // A refund before its payment (events come in no promised order): what Stripe says of the
+      // payment now decides, the payment first, then its refund.
+      if (!isPaid(state.status)) return signal.fromStripe ? {} : { ask: true }
+      if (signal.paymentIntentId !== state.paymentIntentId) return {}
       const refundedCents = Math.min(Math.max(state.refundedCents, signal.amountRefundedCents), state.totalCents)
       if (state.status === 'refunded') return refundedCents === state.refundedCents ? {} : { refundedCents }
       return { to: 'refunded', revoke: true, refundedCents }

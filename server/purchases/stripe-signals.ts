@@ -29,12 +29,17 @@ function failureOf(paymentIntent: Stripe.PaymentIntent): { code: string | null; 
   return { code: (error?.decline_code ?? error?.code ?? null)?.slice(0, 100) ?? null, message: error?.message?.slice(0, 500) ?? null }
 }
 
+/** A payment's amount and currency (lower case, as Stripe writes it), and the purchase its metadata names. */
+function paid(amountCents: number, currency: string | null, purchaseId: number | undefined) {
+  return { amountCents, currency: (currency ?? '').toLowerCase(), ...(purchaseId !== undefined && { purchaseId }) }
+}
+
 /** What a PaymentIntent as it is now says, if anything (still waiting: nothing). */
 export function signalOfPaymentIntent(paymentIntent: Stripe.PaymentIntent): ReadSignal | undefined {
   const ref = { purchaseId: purchaseIdOf(paymentIntent.metadata), paymentIntentId: paymentIntent.id }
   switch (paymentIntent.status) {
     case 'succeeded':
-      return { ref, signal: { kind: 'succeeded', paymentIntentId: paymentIntent.id, amountCents: paymentIntent.amount_received || paymentIntent.amount } }
+      return { ref, signal: { kind: 'succeeded', ...paid(paymentIntent.amount_received || paymentIntent.amount, paymentIntent.currency, ref.purchaseId), paymentIntentId: paymentIntent.id } }
     case 'canceled':
       return { ref, signal: { kind: 'canceled', paymentIntentId: paymentIntent.id, abandoned: paymentIntent.cancellation_reason === 'abandoned' } }
     case 'requires_payment_method':
@@ -50,7 +55,7 @@ export function signalOfSession(session: Stripe.Checkout.Session): ReadSignal | 
   const ref = { purchaseId: purchaseIdOf(session.metadata), sessionId: session.id }
   const paymentIntentId = idOf(session.payment_intent)
   if (session.status === 'complete' && session.payment_status === 'paid' && paymentIntentId) {
-    return { ref, signal: { kind: 'succeeded', paymentIntentId, amountCents: session.amount_total ?? 0, sessionId: session.id } }
+    return { ref, signal: { kind: 'succeeded', paymentIntentId, ...paid(session.amount_total ?? 0, session.currency, ref.purchaseId), sessionId: session.id } }
   }
   if (session.status === 'expired') return { ref, signal: { kind: 'session_expired', sessionId: session.id } }
   return undefined
@@ -87,4 +92,26 @@ export function signalOfEvent(event: Stripe.Event): ReadSignal | undefined {
     default:
       return undefined
   }
+}
+
+/**
+ * A signal read from an object retrieved from Stripe just now (refresh-status, the reconciliation,
+ * the webhook asking about an event that did not fit): Stripe's own word on a payment and its
+ * refunds, which `decide` may act on where an event's copy only makes it ask (decision 0074).
+ */
+export function asStripeSaysNow(signal: PaymentSignal): PaymentSignal {
+  return signal.kind === 'succeeded' || signal.kind === 'refunded' ? { ...signal, fromStripe: true } : signal
+}
+
+/**
+ * The timestamp (seconds) a `Stripe-Signature` header was signed at, read as the SDK reads it (its
+ * last `t=`): the one its signature covers once the SDK has checked it.
+ */
+export function signedAt(header: string): number | undefined {
+  let timestamp: number | undefined
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=')
+    if (key === 't') timestamp = value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
+  }
+  return timestamp
 }

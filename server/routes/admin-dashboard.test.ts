@@ -41,7 +41,7 @@ async function prepare(db: Database) {
 
   const account = (username: string, dateJoined: string) => ({ username, email: `${username}@example.com`, password: '!', dateJoined: at(dateJoined) })
   // 23:30 on 9 March in São Paulo (already the 10th in UTC); 17 March; 28 February.
-  const [late] = await db
+  const [late, recent] = await db
     .insert(users)
     .values([account('late', '2025-03-10T02:30:00Z'), account('recent', '2025-03-17T10:00:00Z'), account('before', '2025-02-28T23:00:00Z')])
     .returning({ id: users.id })
@@ -106,7 +106,8 @@ async function prepare(db: Database) {
       endedAt: at('2025-03-10T12:00:00Z'),
       endedReason: 'term_over',
     }),
-    subscription(ids.pedro, otherPlan, { status: 'incomplete' }),
+    // Another plan's checkout left open (one live plan per user, decision 0072).
+    subscription(recent!.id, otherPlan, { status: 'incomplete' }),
     // A card trial: no payment yet, its period started on 15 March.
     subscription(ids.mariana, otherPlan, { status: 'trialing', currentPeriodStart: at('2025-03-15T12:00:00Z'), currentPeriodEnd: at('2025-03-22T12:00:00Z') }),
     subscription(late!.id, plan, { status: 'active', firstPaidAt: at('2025-03-12T12:00:00Z'), currentPeriodStart: at('2025-03-12T12:00:00Z'), currentPeriodEnd: at('2025-04-12T12:00:00Z') }),

@@ -23,6 +23,7 @@ import {
 } from '#server/purchases/admin-queries.ts'
 import { refundAsAdmin } from '#server/purchases/admin-refund.ts'
 import { CSV_COLUMNS, csvRow, refundAuthor, serializeAdminPurchase, serializeAdminPurchaseDetail } from '#server/purchases/admin-serializers.ts'
+import { mismatchesOf } from '#server/purchases/mismatches.ts'
 import { refundQuoteOf } from '#server/purchases/payments.ts'
 import { BUSINESS_TIME_ZONE } from '#server/purchases/refund-rules.ts'
 import { appointmentIdOf, findPurchase, itemsOf, refundsOf, transitionsOf, type PurchaseRow } from '#server/purchases/repository.ts'
@@ -80,11 +81,12 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
       refundsOf(db, purchase.id),
       purchase.holdsTime ? appointmentIdOf(db, purchase.id) : null,
     ])
-    const [quote, deliveries, adminEntries, cancelledBy] = await Promise.all([
+    const [quote, deliveries, adminEntries, cancelledBy, mismatches] = await Promise.all([
       refundQuoteOf(services, purchase, items, clock()),
       webhookDeliveriesOf(db, purchase, { fakeStripe: config.fakeStripe }),
       adminRefundEntries(db, purchase.id, appointmentId),
       purchase.holdsTime ? consultationCancelledBy(db, purchase.id) : null,
+      mismatchesOf(db, purchase.id),
     ])
     const names = await namesOf(db, adminEntries.flatMap((entry) => (entry.actorId === null ? [] : [entry.actorId])))
     const authors = { buyer: buyer!, adminEntries, consultationCancelledBy: cancelledBy, names }
@@ -97,6 +99,7 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
         refunds: refunds.map((row) => ({ row, by: refundAuthor(row, authors) })),
         quote,
         appointmentId,
+        mismatches,
       }),
       200,
       PRIVATE,

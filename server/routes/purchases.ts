@@ -2,7 +2,8 @@ import { authenticate, authenticateWithRole, roleOf, type Caller } from '#server
 import { idParam, type AppContext, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { z } from 'zod'
-import { idField, validate } from '#server/http/fields.ts'
+import { choiceField, idField, validate } from '#server/http/fields.ts'
+import { PURCHASE_STATUSES } from '#server/db/schema.ts'
 import { apiError, notFound } from '#server/http/errors.ts'
 import { findMaterialsDir, readMaterial } from '#server/products/materials.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
@@ -80,8 +81,12 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
   api.endpoint('/purchases/', {
     GET: async (c) => {
       const { user } = await authenticate(c, services)
-      const page = paginate(c, await countPurchasesOf(db, user.id))
-      const rows = await purchasesPageOf(db, user.id, page)
+      // `?product_id=&status=pending`: the caller's open checkout of a product (its page says so, decision 0072).
+      const query = { product_id: c.req.query('product_id')?.trim() || undefined, status: c.req.query('status')?.trim() || undefined }
+      const { product_id: productId, status } = validate(z.object({ product_id: idField().optional(), status: choiceField(PURCHASE_STATUSES).optional() }), query)
+      const filter = { productId, status }
+      const page = paginate(c, await countPurchasesOf(db, user.id, filter))
+      const rows = await purchasesPageOf(db, user.id, page, filter)
       const items = await itemsOf(db, rows.map((row) => row.id))
       return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id)))), 200, PRIVATE)
     },

@@ -30,11 +30,12 @@ let app: ProviderApp
 let db: Database
 let api: ReturnType<typeof client>
 let stripe: Stripe
-const plan: Record<'monthly' | 'trial' | 'course', number> = { monthly: 0, trial: 0, course: 0 }
+const plan: Record<'monthly' | 'yearly' | 'trial' | 'course', number> = { monthly: 0, yearly: 0, trial: 0, course: 0 }
 
 beforeAll(async () => {
   ;({ app, db, api, stripe } = h.state)
   plan.monthly = await h.productId('plano-mensal')
+  plan.yearly = await h.productId('plano-anual')
   plan.trial = await h.productId('teste-7-dias')
   plan.course = await h.productId('curso-sono-reparador')
 })
@@ -290,6 +291,28 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     await deliverAll(BILLING)
     expect(await subscriptionRow(id)).toMatchObject({ status: 'active', pastDueSince: null, renewalRetries: 0 })
     expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
+  })
+})
+
+describe('one plan at a time (decision 0072)', () => {
+  it('another plan beside a live one, open or paid, is refused naming it (the database decides); once it has ended another may be taken', async () => {
+    const monthly = await subscribe(plan.monthly, 'pix')
+    expect(monthly.status).toBe(201)
+    const yearly = await subscribe(plan.yearly, 'pix')
+    expect(yearly.status).toBe(409)
+    expect(yearly.json).toEqual({
+      detail: 'You already have a plan, and every plan gives the same access: one at a time. Another may be taken once it has ended (cancel it on its page).',
+      code: 'another_plan_live',
+      subscription_id: monthly.json.id,
+    })
+    await settlePix(monthly.json.open_payment_id, 'succeed')
+    expect((await subscribe(plan.trial, 'card')).json).toMatchObject({ code: 'another_plan_live', subscription_id: monthly.json.id })
+    expect((await subscribe(plan.monthly)).json).toMatchObject({ code: 'already_subscribed', subscription_id: monthly.json.id })
+    // Within the 7 days, cancelling is the withdrawal: it ends now, and the yearly plan may be taken.
+    expect((await api.post(`/subscriptions/${monthly.json.id}/cancel/`, {}, { token: tokens.patient })).json).toMatchObject({ status: 'ended' })
+    expect((await subscribe(plan.yearly, 'pix')).status).toBe(201)
+    // Another patient's plan is theirs.
+    expect((await subscribe(plan.monthly, 'pix', { token: tokens.patient2 })).status).toBe(201)
   })
 })
 

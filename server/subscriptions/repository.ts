@@ -35,6 +35,17 @@ export async function findSubscriptionByStripe(db: Reader, ref: { stripeSubscrip
   return row
 }
 
+/** The user's live subscription (not over), if any: the plan at a time a user may have (decision 0072), the same plan's first. */
+export async function liveSubscriptionOf(db: Reader, userId: number, productId: number): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['incomplete', 'trialing', 'active', 'past_due'])))
+    .orderBy(sql`${subscriptions.productId} = ${productId} desc`, desc(subscriptions.id))
+    .limit(1)
+  return row
+}
+
 /** The row, locked until the transaction ends: every change of a subscription is made under it. */
 export async function lockSubscription(tx: Writer, id: number): Promise<SubscriptionRow | undefined> {
   const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')

@@ -17,6 +17,7 @@ import {
   endSubscription,
   findSubscriptionByKey,
   insertSubscription,
+  liveSubscriptionOf,
   lockSubscription,
   paymentsOf,
   periodOver,
@@ -50,8 +51,9 @@ async function planOf(services: Services, productId: number): Promise<ProductRow
 /**
  * Subscribes the buyer to a plan: a renewing plan by card goes to Stripe Billing (its Checkout
  * page takes the card); anything else is a first purchase (a PIX code, or a card's Checkout page).
- * The same idempotency key is the same subscription; a second live one to the same plan is a 409
- * (the database's unique index decides).
+ * The same idempotency key is the same subscription. One plan at a time (decision 0072: every
+ * plan gives the same access): a second live one is a 409 naming the live one, `already_subscribed`
+ * to the same plan, `another_plan_live` to another (the database's unique indexes decide).
  */
 export async function startSubscription(services: Services, buyer: Buyer, input: StartInput): Promise<{ subscription: SubscriptionRow; purchase: PurchaseRow | null; created: boolean }> {
   const { db, clock } = services
@@ -75,7 +77,7 @@ export async function startSubscription(services: Services, buyer: Buyer, input:
   } catch (error) {
     const meanwhile = await findSubscriptionByKey(db, buyer.id, input.idempotencyKey)
     if (meanwhile) return { subscription: meanwhile, purchase: (await paymentsOf(db, meanwhile.id))[0] ?? null, created: false }
-    if (isUniqueViolation(error, 'subscriptions_live_unique')) throw conflict('You already have this plan: see it on your subscriptions.', 'already_subscribed')
+    if (isUniqueViolation(error, 'subscriptions_live_unique') || isUniqueViolation(error, 'subscriptions_one_live_per_user_unique')) throw await liveConflict(services, buyer.id, plan.id)
     throw error
   }
   // `{SUBSCRIPTION_ID}` in the return addresses becomes this subscription's id (the subscription's page).
@@ -84,6 +86,16 @@ export async function startSubscription(services: Services, buyer: Buyer, input:
   // Stripe away: the purchase fails (nothing to pay was shown), which ends the subscription (periods.ts), and the answer is 503.
   if (created.purchase) return { subscription: created.subscription, purchase: await startPurchasePayment(services, created.purchase, buyer, urls), created: true }
   return { subscription: await startBillingCheckout(services, stripe, created.subscription, plan, term, buyer, urls), purchase: null, created: true }
+}
+
+/** The 409 of a second live subscription, naming the one the user has (its page says how to end or change it). */
+async function liveConflict(services: Services, userId: number, productId: number) {
+  const live = await liveSubscriptionOf(services.db, userId, productId)
+  if (!live || live.productId === productId) return apiError(409, 'You already have this plan: see it on your subscriptions.', { code: 'already_subscribed', subscription_id: live?.id ?? null })
+  return apiError(409, 'You already have a plan, and every plan gives the same access: one at a time. Another may be taken once it has ended (cancel it on its page).', {
+    code: 'another_plan_live',
+    subscription_id: live.id,
+  })
 }
 
 /** A purchase of one period of the plan, inside the caller's transaction. */

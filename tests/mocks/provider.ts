@@ -42,6 +42,8 @@ export const defaultHandlers = [
   http.get(providerUrl('/products/sessions/upcoming/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
   // Signing in merges the carts (decision 0047): the account's is empty unless a test says otherwise.
   http.get(providerUrl('/cart/'), () => HttpResponse.json({ items: [], updated_at: null })),
+  // A patient's product page asks for a payment of it still open (decision 0072): none unless a test says otherwise.
+  http.get(providerUrl('/purchases/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
 ]
 
 export const providerMock = setupServer(...defaultHandlers)

@@ -10,7 +10,7 @@ import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminPurchasePage, { action as detailAction, loader as detailLoader } from '#app/routes/admin.purchases.$id.tsx'
 import AdminPurchases, { loader as listLoader } from '#app/routes/admin.purchases._index.tsx'
-import { adminPurchaseHandlers, refundedAnswer } from '#tests/mocks/admin-purchases.ts'
+import { adminPurchaseDetailAnswer, adminPurchaseHandlers, refundedAnswer } from '#tests/mocks/admin-purchases.ts'
 import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
 
 /**
@@ -86,5 +86,31 @@ describe('admin purchase pages', () => {
     expect(within(refunds).getByText(/Por Alice Admin \(admin\)/)).toBeInTheDocument()
     expect(within(refunds).getByText('Motivo: Pediu por telefone')).toBeInTheDocument()
     expect(screen.getByTestId('admin-purchase-status')).toHaveTextContent('Reembolsada')
+  })
+
+  test('payments Stripe spoke of that did not fit the purchase are marked beside its status and listed, each with why (decision 0074)', async () => {
+    const mismatches = [
+      { at: '2026-03-10T15:00:00.000Z', reason: 'unknown_payment_intent', payment_intent_id: 'pi_made_up_0001', amount_cents: 1, currency: 'usd', expected_cents: 19_700, stripe_event_id: 'evt_forged_1' },
+      { at: '2026-03-10T15:05:00.000Z', reason: 'amount', payment_intent_id: 'pi_other', amount_cents: 100, currency: 'brl', expected_cents: 19_700, stripe_event_id: null },
+    ]
+    adminPurchaseHandlers({ detail: () => HttpResponse.json(adminPurchaseDetailAnswer({ status: 'pending', paid_at: null, payment_mismatches: mismatches })) })
+    await show('/admin/purchases/42', '/admin/purchases/:id', AdminPurchasePage, detailLoader, detailAction)
+    const mark = await screen.findByTestId('admin-purchase-mismatch')
+    expect(mark).toHaveTextContent('2 pagamentos não aceitos')
+    expect(mark).toHaveAttribute('href', '#mismatches-title')
+    expect(screen.getByRole('heading', { level: 2, name: 'Pagamentos não aceitos' })).toBeInTheDocument()
+    const items = within(screen.getByTestId('payment-mismatches')).getAllByRole('listitem')
+    expect(items[0]).toHaveTextContent(/a Stripe não tem esse PaymentIntent/)
+    expect(items[0]).toHaveTextContent('pi_made_up_0001')
+    expect(items[0]).toHaveTextContent('Aviso da Stripe evt_forged_1')
+    expect(items[1]).toHaveTextContent(/Chegaram R\$\s1,00 em vez de R\$\s197,00: nada foi liberado e o dinheiro é devolvido\./)
+  })
+
+  test('a purchase with no mismatch shows no mark (nor a provider that does not say them yet)', async () => {
+    adminPurchaseHandlers()
+    await show('/admin/purchases/42', '/admin/purchases/:id', AdminPurchasePage, detailLoader, detailAction)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Compra nº 42' })).toBeInTheDocument()
+    expect(screen.queryByTestId('admin-purchase-mismatch')).toBeNull()
+    expect(screen.queryByTestId('payment-mismatches')).toBeNull()
   })
 })

@@ -1,0 +1,167 @@
+// @vitest-environment jsdom
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { createRemixStub } from '@remix-run/testing'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { type ComponentType } from 'react'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
+import { TranslationsProvider } from '#app/i18n/react.tsx'
+import CartPage, { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
+import { action as purchaseAction } from '#app/routes/compras.$id.tsx'
+import ProductPage, { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
+import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
+import { getToast } from '#app/utils/toast.server.ts'
+import { monthlyPlanAnswer, productAnswer, productPage } from '#tests/mocks/products.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+
+/**
+ * One open or paid purchase per buyer and course, material or program (issue 41, decision 0072),
+ * as the app says it: the cart's checkout refused because a payment of some of its products is
+ * still open names them and links that purchase; a product's page says so beforehand; a second
+ * plan links the live one. The same reply re-renders the page without JavaScript (a plain post)
+ * and with it (the form's fetch).
+ */
+
+const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
+const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
+const withCart = async () => `${await signedIn()}; ${(await cartCookieHeader({ lines: [{ productId: 8, quantity: 1 }, { productId: 3, quantity: 1 }] })).split(';')[0]}`
+
+const inCheckout = () =>
+  http.post(providerUrl('/purchases/create/'), () =>
+    HttpResponse.json(
+      { detail: 'You already have a payment open for some of these products: finish it or cancel it on its page first.', code: 'already_in_checkout', purchase_id: 7, product_ids: [8] },
+      { status: 409 },
+    ),
+  )
+
+beforeEach(() => {
+  const warn = console.warn
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
+  })
+})
+afterEach(() => cleanup())
+
+type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
+
+/** Runs the route's server function with the patient's cookies (the stub's requests carry none). */
+function withCookie(fn: Server, cookie: string) {
+  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
+    const headers = new Headers(request.headers)
+    headers.set('Cookie', cookie)
+    const body = request.method === 'POST' ? await request.text() : undefined
+    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
+  }
+}
+
+async function show(path: string, pattern: string, Component: ComponentType, loader: Server, action: Server, cookie: string) {
+  const Stub = createRemixStub([{ path: pattern, Component, loader: withCookie(loader, cookie), action: withCookie(action, cookie) }])
+  return render(
+    <TranslationsProvider value={translationsFor('pt')}>
+      <Stub initialEntries={[path]} />
+    </TranslationsProvider>,
+  )
+}
+
+describe('the cart’s checkout, a payment of its products still open', () => {
+  test('the reply names the products and the open purchase, in the page’s language; the cart stays', async () => {
+    providerMock.use(inCheckout())
+    const cookie = await withCart()
+    const pt = await run(cartAction, formRequest('http://app.test/carrinho', { intent: 'checkout', method: 'card', idempotencyKey: KEY }, { Cookie: cookie }))
+    expect(pt.status).toBe(409)
+    expect(pt.data).toEqual({
+      checkout: {
+        method: 'card',
+        error: 'Você já tem um pagamento em aberto com um ou mais produtos deste carrinho (marcados abaixo). Conclua esse pagamento ou cancele-o antes de comprar de novo: assim você nunca paga duas vezes pela mesma coisa.',
+        inCheckout: [8],
+        openPurchaseId: 7,
+      },
+    })
+    expect(pt.headers.getSetCookie().some((value) => value.startsWith('innera_cart='))).toBe(false)
+    const en = await run(cartAction, formRequest('http://app.test/carrinho?lng=en', { intent: 'checkout', method: 'pix', idempotencyKey: KEY }, { Cookie: cookie }))
+    expect(en.data).toMatchObject({ checkout: { error: expect.stringMatching(/^You already have a payment open with one or more products in this cart/), openPurchaseId: 7 } })
+    const es = await run(cartAction, formRequest('http://app.test/carrinho?lng=es', { intent: 'checkout', method: 'pix', idempotencyKey: KEY }, { Cookie: cookie }))
+    expect(es.data).toMatchObject({ checkout: { error: expect.stringMatching(/^Ya tienes un pago abierto con uno o más productos de este carrito/), openPurchaseId: 7 } })
+  })
+
+  test('the page says it beside the payment form, links the open purchase and marks its product', async () => {
+    providerMock.use(
+      inCheckout(),
+      http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([productAnswer({ id: 8 }), productAnswer({ id: 3, slug: 'diario-do-sono', product_type: 'digital_material', name: { pt: 'Diário do sono', en: 'Sleep diary', es: 'Diario del sueño' }, price_cents: 4900 })]))),
+    )
+    await show('/carrinho', '/carrinho', CartPage, cartLoader, cartAction, await withCart())
+    await userEvent.setup().click(await screen.findByRole('button', { name: /^Pagar/ }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Você já tem um pagamento em aberto com um ou mais produtos deste carrinho')
+    expect(within(alert).getByRole('link', { name: 'Ver o pagamento em aberto (compra nº 7)' })).toHaveAttribute('href', '/compras/7')
+    const lines = screen.getAllByRole('listitem')
+    expect(lines.find((line) => line.textContent?.includes('Curso Sono reparador'))).toHaveTextContent('Este produto já está em um pagamento em aberto.')
+    expect(lines.find((line) => line.textContent?.includes('Diário do sono'))).not.toHaveTextContent('pagamento em aberto')
+  })
+})
+
+describe('a purchase’s page', () => {
+  test('a new PIX code refused because another purchase holds its products says so, not that the purchase changed', async () => {
+    providerMock.use(http.post(providerUrl('/purchases/7/renew-pix/'), () => HttpResponse.json({ detail: 'x', code: 'already_in_checkout', purchase_id: 9, product_ids: [8] }, { status: 409 })))
+    const renewed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'renew' }, { Cookie: await signedIn() }), { id: '7' })
+    expect(renewed.location).toBe('/compras/7')
+    const cookie = renewed.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
+    expect((await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast).toMatchObject({
+      type: 'error',
+      message: { text: 'Os produtos desta compra já estão em outra compra sua, paga ou aguardando pagamento: nenhum código novo foi gerado. Veja em Minhas compras.' },
+    })
+  })
+})
+
+describe('a product’s page', () => {
+  test('a patient with a payment of the course still open is told so and linked to it, asked beside the product', async () => {
+    const asked: string[] = []
+    providerMock.use(
+      http.get(providerUrl('/products/9/'), () => HttpResponse.json(productAnswer())),
+      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      http.get(providerUrl('/purchases/'), ({ request }) => {
+        asked.push(new URL(request.url).search)
+        const open = { id: 7, status: 'pending', method: 'pix', total_cents: 19700, refunded_cents: 0, currency: 'BRL', items: [], created_at: '2026-11-26T15:00:00.000Z', paid_at: null }
+        return HttpResponse.json(productPage([{ ...open, checkout_url: null, checkout_expires_at: null, pix: null, failure: null }], 1))
+      }),
+    )
+    const cookie = await signedIn()
+    const loaded = await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: cookie } }), { id: '9' })
+    expect(loaded.data).toMatchObject({ owned: false, openPurchaseId: 7 })
+    expect(asked).toEqual(['?product_id=9&status=pending&page_size=1'])
+    await show('/produto/9', '/produto/:id', ProductPage, productLoader, productAction, cookie)
+    const notice = await screen.findByTestId('open-purchase')
+    expect(notice).toHaveTextContent('Você tem um pagamento em aberto deste produto.')
+    expect(within(notice).getByRole('link', { name: 'Continuar o pagamento (compra nº 7)' })).toHaveAttribute('href', '/compras/7')
+  })
+
+  test('a second plan beside the live one: why, and a link to that subscription', async () => {
+    providerMock.use(
+      http.get(providerUrl('/products/21/'), () => HttpResponse.json(monthlyPlanAnswer)),
+      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      http.post(providerUrl('/subscriptions/create/'), () =>
+        HttpResponse.json({ detail: 'You already have a plan.', code: 'another_plan_live', subscription_id: 5 }, { status: 409 }),
+      ),
+    )
+    const cookie = await signedIn()
+    const replied = await run(productAction, formRequest('http://app.test/produto/21', { intent: 'subscribe', method: 'pix', idempotencyKey: KEY }, { Cookie: cookie }), { id: '21' })
+    expect(replied.status).toBe(409)
+    expect(replied.data).toEqual({
+      subscribe: {
+        method: 'pix',
+        error: 'Você já tem um plano, e todos os planos dão o mesmo acesso: um de cada vez. Para trocar de plano, cancele o seu na página dele; o novo pode ser assinado quando ele terminar.',
+        subscriptionsLink: true,
+        subscriptionId: 5,
+      },
+    })
+    await show('/produto/21', '/produto/:id', ProductPage, productLoader, productAction, cookie)
+    await userEvent.setup().click(await screen.findByRole('button', { name: /^Assinar/ }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Você já tem um plano, e todos os planos dão o mesmo acesso')
+    expect(within(alert).getByRole('link', { name: 'Ver minha assinatura' })).toHaveAttribute('href', '/assinaturas/5')
+  })
+})
