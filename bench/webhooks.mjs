@@ -9,15 +9,16 @@
  * events carry the fake's PaymentIntent as Stripe sends it, marked succeeded, signed with the
  * fake's webhook secret exactly as Stripe signs (`t=…,v1=HMAC-SHA256(t.payload)`).
  */
-import { createHmac } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { startInstance } from './lib/instance.mjs'
 import { median } from './waterfall.mjs'
 
-// The fake Stripe's development keys (server/config.ts): known, and refused in production unless named.
-const FAKE_SECRET_KEY = 'sk_test_innera_fake_stripe_dev_only'
-const FAKE_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
+// The fake Stripe's key and webhook secret for this run, given to the provider (FAKE_STRIPE_*):
+// each install has its own, never a constant (decision 0073).
+const FAKE_SECRET_KEY = `sk_test_${randomBytes(32).toString('hex')}`
+const FAKE_WEBHOOK_SECRET = `whsec_${randomBytes(32).toString('hex')}`
 const PATIENT = 'paciente@innera.local'
 const PASSWORD = 'innera-demo-2025'
 
@@ -72,6 +73,8 @@ export async function measureWebhooks({ buildDir, rate = 200, seconds = 10, data
     databaseServer,
     providerEnv: {
       FAKE_STRIPE: 'on',
+      FAKE_STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
+      FAKE_STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
       FAKE_STRIPE_DUPLICATE_PERCENT: '0',
       FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${sink.address().port}/purchases/webhook/`,
       ACCESS_TOKEN_LIFETIME: '86400',

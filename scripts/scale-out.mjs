@@ -3,8 +3,9 @@
  * Scale-out check (`npm test`, after the build): two embedded providers on one PostgreSQL and
  * one Redis, and two apps, each app on its own provider, all on free loopback ports. Proves
  * what several processes behind a load balancer need: a session signed in on one app works on
- * the other, a login throttle counts across both providers (in Redis, not per process), and
- * data written through one is read through the other.
+ * the other, a login throttle counts across both providers (in Redis, not per process), data
+ * written through one is read through the other, and both use the fakes' secrets made once in
+ * the database.
  *
  * Skipped, with one line, when PostgreSQL (TEST_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) or Redis (REDIS_URL, default redis://127.0.0.1:6379)
@@ -12,7 +13,7 @@
  * end, also on failure.
  */
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
@@ -239,6 +240,33 @@ async function main() {
       sent.status < 400 && inbox.status === 200 && inbox.text.includes(sender),
       'a contact message sent through app 1 is in the admin inbox read through app 2',
       `POST /contato ${sent.status}, GET /admin/messages ${inbox.status}${inbox.status === 200 ? ' without the message' : ''}`,
+    )
+
+    // 4. The fakes' secrets (decision 0073): made once for the install and kept in the shared
+    // database, so the fake Stripe in either provider takes the key the SDK of the other sends, and
+    // both check the fake's webhooks with one secret. Read where they are kept, never from a constant.
+    const database = new pg.Client({ connectionString: databaseUrl.toString(), connectionTimeoutMillis: 5_000 })
+    await database.connect()
+    const stored = Object.fromEntries((await database.query('SELECT name, value FROM fake_secrets')).rows.map((row) => [row.name, row.value]))
+    await database.end()
+    const answers = []
+    for (const port of [providerA, providerB]) {
+      const provider = `http://127.0.0.1:${port}`
+      const own = await fetch(`${provider}/v1/payment_intents?limit=1`, { headers: { authorization: `Bearer ${stored.stripe_secret_key}` } })
+      const guessed = await fetch(`${provider}/v1/payment_intents?limit=1`, { headers: { authorization: `Bearer sk_test_${randomBytes(24).toString('hex')}` } })
+      const event = JSON.stringify({ id: `evt_scale_${run}_${port}`, object: 'event', type: 'balance.available', data: { object: { object: 'balance' } } })
+      const at = Math.floor(Date.now() / 1000)
+      const signature = `t=${at},v1=${createHmac('sha256', stored.stripe_webhook_secret ?? '').update(`${at}.${event}`).digest('hex')}`
+      const hook = await fetch(`${provider}/purchases/webhook/`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: event })
+      answers.push(`:${port} own key ${own.status}, a guessed one ${guessed.status}, a webhook signed with the stored secret ${hook.status}`)
+      own.body?.cancel()
+      guessed.body?.cancel()
+      hook.body?.cancel()
+    }
+    check(
+      Object.keys(stored).length === 4 && answers.every((answer) => answer.endsWith('own key 200, a guessed one 401, a webhook signed with the stored secret 200')),
+      "both providers use the fakes' secrets made once in the shared database: the stored key opens either fake Stripe, a guessed one neither, and either checks a webhook with the stored secret",
+      `${Object.keys(stored).length} stored (${Object.keys(stored).sort().join(', ')}); ${answers.join('; ')}`,
     )
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`)
   } finally {

@@ -147,6 +147,13 @@ async function main() {
       ...(env.FAKE_ZOOM === undefined && !env.ZOOM_CLIENT_ID && { FAKE_ZOOM: standIns }),
       PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
     }
+    // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
+    // The fake checks the client's secret as Google does, so the app and the provider get the same
+    // one: this install's own, kept in the data folder, never a constant (decision 0073). The
+    // provider keeps its other fakes' secrets (Stripe's, Zoom's) in its database itself.
+    const appUsesFakeGoogle = !env.GOOGLE_CLIENT_ID && isOn(providerEnv.FAKE_GOOGLE)
+    const fakeGoogleSecret = appUsesFakeGoogle ? (env.FAKE_GOOGLE_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET ?? persistentSecret('fake-google-client-secret')) : undefined
+    if (fakeGoogleSecret) providerEnv.FAKE_GOOGLE_CLIENT_SECRET = fakeGoogleSecret
     say(`starting the embedded provider on ${url}`)
     const on = [
       isOn(providerEnv.DEV_MAILBOX) && `the development mailbox (${url}dev/mailbox/)`,
@@ -164,11 +171,10 @@ async function main() {
     await waitForProvider(provider, url)
     providerReady = true
     env.PROVIDER_API_URL = url
-    // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
-    if (!env.GOOGLE_CLIENT_ID && isOn(providerEnv.FAKE_GOOGLE)) {
+    if (fakeGoogleSecret) {
       const fakeGoogle = `${(env.PROVIDER_PUBLIC_URL ?? url).replace(/\/$/, '')}/fake-google`
       env.GOOGLE_CLIENT_ID = 'innera-dev-client'
-      env.GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
+      env.GOOGLE_CLIENT_SECRET = fakeGoogleSecret
       env.GOOGLE_AUTHORIZATION_URL ??= `${fakeGoogle}/authorize`
       env.GOOGLE_TOKEN_URL ??= `${url}fake-google/token`
       env.GOOGLE_USERINFO_URL ??= `${url}fake-google/userinfo`

@@ -8,6 +8,7 @@ import { createTokenSealer } from './calendar/token-sealing'
 import { systemClock, type Clock } from './clock'
 import type { ProviderConfig } from './config'
 import type { Database } from './db/client'
+import { pendingFakeSecrets } from './fake-secrets'
 import { createGoogleCalendarApi } from './google/calendar-api'
 import { createGoogleIdTokenVerifier } from './google/verify-id-token'
 import { Api, type AppEnv } from './http/api'
@@ -82,6 +83,9 @@ const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fak
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
+  // A fake without its secret would run keyless (payments off, Zoom refused); main.ts resolves them first.
+  const unresolved = pendingFakeSecrets(config)
+  if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fake-secrets.ts) comes before the app`)
   const app = new Hono<AppEnv>()
   const routes = new RouteTable()
   const api = new Api(app, routes)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeSmtpUrl, FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, FAKE_ZOOM_CLIENT_ID, loadConfig, parseRate, startupWarnings } from './config'
+import { ConfigError, describeSmtpUrl, FAKE_ZOOM_CLIENT_ID, loadConfig, parseRate, startupWarnings } from './config'
+import { pendingFakeSecrets } from './fake-secrets'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -143,8 +144,10 @@ describe('development stand-ins (FAKE_GOOGLE, DEV_MAILBOX)', () => {
     expect(config).toMatchObject({ fakeGoogle: true, devMailbox: true })
     const warnings = startupWarnings(config)
     expect(warnings).toHaveLength(2)
-    expect(warnings[0]).toMatch(/^FAKE_GOOGLE is on with NODE_ENV=production/)
-    expect(warnings[1]).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production/)
+    expect(warnings[0]).toMatch(/^FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in through \/fake-google\/ as any Google identity/)
+    // Where its secret comes from, never the secret: the fakes have no public one any more (decision 0073).
+    expect(warnings[0]).toContain("GOOGLE_CLIENT_SECRET or FAKE_GOOGLE_CLIENT_SECRET, else kept in the provider's database")
+    expect(warnings[1]).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through \/dev\/mailbox\/, password reset links included/)
     expect(startupWarnings(loadConfig({ ...production, DEV_MAILBOX: '1' }))).toEqual([expect.stringMatching(/^DEV_MAILBOX/)])
   })
 })
@@ -206,9 +209,11 @@ describe('mail delivery and reminders (SMTP_URL, SMTP_FROM, REMINDER_TICK_MS, MA
 describe('Google Calendar (GOOGLE_CLIENT_SECRET, GOOGLE_OAUTH_*_URL, GOOGLE_CALENDAR_API_URL, CALENDAR_SYNC_TICK_MS)', () => {
   const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
 
-  it("points at the fake Google's consent, token, revoke and calendar URLs while the fake is on", () => {
-    expect(loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test' }).google).toMatchObject({
-      clientSecret: 'innera-dev-secret',
+  it("points at the fake Google's consent, token, revoke and calendar URLs while the fake is on, its secret left to start", () => {
+    const config = loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test' })
+    expect(pendingFakeSecrets(config)).toContain('google_client_secret')
+    expect(config.google).toMatchObject({
+      clientSecret: undefined,
       authorizationUrl: 'http://provider.test/fake-google/authorize',
       tokenUrl: 'http://provider.test/fake-google/token',
       revokeUrl: 'http://provider.test/fake-google/revoke',
@@ -288,12 +293,13 @@ describe('Stripe (FAKE_STRIPE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_
   const production = { NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(40) }
   const real = { STRIPE_SECRET_KEY: 'sk_live_51AbCdEfGh0123456789', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef' }
 
-  it('uses the fake by default in development, at the root of the provider, with its own key and secret', () => {
+  it('uses the fake by default in development, at the root of the provider, its key and secret left to start (never a constant)', () => {
     const config = loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test/' })
     expect(config.fakeStripe).toBe(true)
+    expect(pendingFakeSecrets(config)).toEqual(['stripe_secret_key', 'stripe_webhook_secret', 'zoom_client_secret', 'google_client_secret'])
     expect(config.stripe).toEqual({
-      secretKey: FAKE_STRIPE_SECRET_KEY,
-      webhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
+      secretKey: undefined,
+      webhookSecret: undefined,
       apiUrl: 'http://provider.test',
       fakeWebhookUrl: 'http://provider.test/purchases/webhook/',
       fakeWebhookDuplicatePercent: 5,
@@ -322,8 +328,10 @@ describe('Stripe (FAKE_STRIPE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_
   it('runs the fake in production only when named, with a warning', () => {
     const config = loadConfig({ ...production, FAKE_STRIPE: 'on' })
     expect(config.fakeStripe).toBe(true)
-    expect(config.stripe.secretKey).toBe(FAKE_STRIPE_SECRET_KEY)
-    expect(startupWarnings(config)).toEqual([expect.stringMatching(/^FAKE_STRIPE is on with NODE_ENV=production/)])
+    expect(pendingFakeSecrets(config)).toEqual(['stripe_secret_key', 'stripe_webhook_secret'])
+    expect(startupWarnings(config)).toEqual([
+      "FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/; anyone with its API key (STRIPE_SECRET_KEY or FAKE_STRIPE_SECRET_KEY, else kept in the provider's database) can list every buyer's payments and e-mails and refund them, and anyone with its webhook secret (likewise) can sign events that mark purchases paid.",
+    ])
   })
 
   it('warns of a test-mode key with real Stripe in production', () => {
@@ -336,6 +344,29 @@ describe('Stripe (FAKE_STRIPE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_
     expect(loadConfig({ FAKE_STRIPE: 'off' })).toMatchObject({ fakeStripe: false, stripe: { secretKey: undefined } })
     const own = loadConfig({ FAKE_STRIPE: '1', STRIPE_SECRET_KEY: 'rk_test_mine', STRIPE_WEBHOOK_SECRET: 'whsec_mine' })
     expect(own).toMatchObject({ fakeStripe: true, stripe: { secretKey: 'rk_test_mine', webhookSecret: 'whsec_mine' } })
+    expect(pendingFakeSecrets(own)).not.toContain('stripe_secret_key')
+  })
+
+  it("takes the fake's own key and webhook secret from FAKE_STRIPE_SECRET_KEY and FAKE_STRIPE_WEBHOOK_SECRET, long and in Stripe's shape", () => {
+    const key = `sk_test_${'k'.repeat(40)}`
+    const secret = `whsec_${'s'.repeat(40)}`
+    const config = loadConfig({ FAKE_STRIPE_SECRET_KEY: key, FAKE_STRIPE_WEBHOOK_SECRET: secret })
+    expect(config.stripe).toMatchObject({ secretKey: key, webhookSecret: secret })
+    expect(pendingFakeSecrets(config)).not.toEqual(expect.arrayContaining(['stripe_secret_key']))
+    // With the fake off they name nothing: real Stripe's are STRIPE_*.
+    expect(loadConfig({ FAKE_STRIPE: 'off', FAKE_STRIPE_SECRET_KEY: key }).stripe.secretKey).toBeUndefined()
+    // The SDK's key is the fake's: naming two different ones is refused, the same one twice is fine.
+    expect(loadConfig({ FAKE_STRIPE: 'on', STRIPE_SECRET_KEY: key, FAKE_STRIPE_SECRET_KEY: key }).stripe.secretKey).toBe(key)
+    expect(problemsOf({ FAKE_STRIPE: 'on', STRIPE_SECRET_KEY: 'sk_test_another_one', STRIPE_WEBHOOK_SECRET: secret, FAKE_STRIPE_SECRET_KEY: key })).toEqual([
+      "STRIPE_SECRET_KEY and FAKE_STRIPE_SECRET_KEY differ: with the fake on both are the fake's secret; set one of them",
+    ])
+    const problems = problemsOf({ FAKE_STRIPE_SECRET_KEY: 'sk_test_short_hunter2', FAKE_STRIPE_WEBHOOK_SECRET: `sk_test_${'x'.repeat(40)}` })
+    expect(problems).toEqual([
+      'FAKE_STRIPE_SECRET_KEY must be a Stripe test key (sk_test_… or rk_test_…) of at least 32 characters',
+      'FAKE_STRIPE_WEBHOOK_SECRET must be a signing secret (whsec_…) of at least 32 characters',
+    ])
+    expect(problems.join()).not.toMatch(/hunter2|xxxx/)
+    expect(problemsOf({ FAKE_STRIPE_SECRET_KEY: `sk_live_${'k'.repeat(40)}` })).toEqual(['FAKE_STRIPE_SECRET_KEY must be a Stripe test key (sk_test_… or rk_test_…) of at least 32 characters'])
   })
 
   it('refuses a live key for the fake, and a key without its webhook secret, without repeating either', () => {
@@ -381,8 +412,9 @@ describe('Zoom (FAKE_ZOOM, ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET, 
   it('uses the fake in development, at the provider’s own address, and nothing in production by default', () => {
     expect(loadConfig({ PROVIDER_PUBLIC_URL: 'http://p.test' })).toMatchObject({
       fakeZoom: true,
-      zoom: { clientId: FAKE_ZOOM_CLIENT_ID, apiUrl: 'http://p.test/fake-zoom/v2', oauthUrl: 'http://p.test/fake-zoom/oauth/token' },
+      zoom: { clientId: FAKE_ZOOM_CLIENT_ID, clientSecret: undefined, apiUrl: 'http://p.test/fake-zoom/v2', oauthUrl: 'http://p.test/fake-zoom/oauth/token' },
     })
+    expect(pendingFakeSecrets(loadConfig({}))).toContain('zoom_client_secret')
     expect(loadConfig(production)).toMatchObject({ fakeZoom: false, zoom: undefined })
     expect(startupWarnings(loadConfig(production))).toEqual([])
   })
@@ -395,7 +427,27 @@ describe('Zoom (FAKE_ZOOM, ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET, 
     expect(loadConfig(real)).toMatchObject({ fakeZoom: false })
     const config = loadConfig({ ...production, FAKE_ZOOM: 'on' })
     expect(config.fakeZoom).toBe(true)
-    expect(startupWarnings(config)).toEqual([expect.stringMatching(/^FAKE_ZOOM is on with NODE_ENV=production/)])
+    expect(startupWarnings(config)).toEqual([
+      "FAKE_ZOOM is on with NODE_ENV=production: live classes get fake meetings from /fake-zoom/, which nobody can join on Zoom; anyone with its client secret (ZOOM_CLIENT_SECRET or FAKE_ZOOM_CLIENT_SECRET, else kept in the provider's database) can make, change and delete them.",
+    ])
+  })
+
+  it("takes the fake's own client secret from FAKE_ZOOM_CLIENT_SECRET, and the fake Google's from FAKE_GOOGLE_CLIENT_SECRET", () => {
+    const zoomSecret = 'z'.repeat(32)
+    const googleSecret = `GOCSPX-${'g'.repeat(32)}`
+    const config = loadConfig({ FAKE_ZOOM_CLIENT_SECRET: zoomSecret, FAKE_GOOGLE_CLIENT_SECRET: googleSecret })
+    expect(config.zoom).toMatchObject({ clientId: FAKE_ZOOM_CLIENT_ID, clientSecret: zoomSecret })
+    expect(config.google.clientSecret).toBe(googleSecret)
+    expect(pendingFakeSecrets(config)).toEqual(['stripe_secret_key', 'stripe_webhook_secret'])
+    // A named Zoom app's secret is the fake's with FAKE_ZOOM on; the fakes off, the variables name nothing.
+    expect(loadConfig({ ...real, FAKE_ZOOM: 'on' }).zoom!.clientSecret).toBe('secret')
+    expect(loadConfig({ ...production, FAKE_ZOOM_CLIENT_SECRET: zoomSecret, FAKE_GOOGLE_CLIENT_SECRET: googleSecret })).toMatchObject({ zoom: undefined, google: { clientSecret: undefined } })
+    expect(problemsOf({ FAKE_GOOGLE_CLIENT_SECRET: googleSecret, GOOGLE_CLIENT_SECRET: 'another-secret' })).toEqual([
+      "GOOGLE_CLIENT_SECRET and FAKE_GOOGLE_CLIENT_SECRET differ: with the fake on both are the fake's secret; set one of them",
+    ])
+    const problems = problemsOf({ FAKE_ZOOM_CLIENT_SECRET: 'hush-hush', FAKE_GOOGLE_CLIENT_SECRET: 'innera' })
+    expect(problems).toEqual(['FAKE_ZOOM_CLIENT_SECRET must be at least 32 characters long', 'FAKE_GOOGLE_CLIENT_SECRET must be at least 32 characters long'])
+    expect(problems.join()).not.toMatch(/hush-hush|innera/)
   })
 
   it('refuses half an app and bad addresses, never echoing the secret', () => {

@@ -46,7 +46,11 @@ export type ProviderConfig = {
     clientId: string
     issuer: string
     jwksUrl: string
-    /** The OAuth client's secret, for the calendar's code exchange and refreshes; unset only when the calendar cannot be connected. */
+    /**
+     * The OAuth client's secret, for the calendar's code exchange and refreshes; unset when the
+     * calendar cannot be connected, and, with the fake on and no variable naming it, until the
+     * fake's own is resolved at start (fake-secrets.ts, decision 0073).
+     */
     clientSecret: string | undefined
     /** Google's consent page (the authorization endpoint) for the calendar connection. */
     authorizationUrl: string
@@ -60,15 +64,20 @@ export type ProviderConfig = {
   fakeZoom: boolean
   /**
    * Zoom's server-to-server OAuth app the live classes' meetings are made with (decision 0058);
-   * undefined when there is neither an app nor the fake (joining a class then answers 503).
+   * undefined when there is neither an app nor the fake (joining a class then answers 503). With the
+   * fake and no variable naming it, clientSecret is unset until the fake's own is resolved at start.
    */
-  zoom: { accountId: string; clientId: string; clientSecret: string; apiUrl: string; oauthUrl: string } | undefined
+  zoom: { accountId: string; clientId: string; clientSecret: string | undefined; apiUrl: string; oauthUrl: string } | undefined
   /** The embedded fake Stripe (/v1/ and /fake-stripe/) is mounted, and the Stripe client points at it (decision 0046). */
   fakeStripe: boolean
   stripe: {
-    /** The API key the provider calls Stripe with; unset only when payments are off (no key and no fake). */
+    /**
+     * The API key the provider calls Stripe with (with the fake: the one key the fake accepts);
+     * unset when payments are off (no key and no fake), and, with the fake and no variable naming
+     * it, until the fake's own is resolved at start (fake-secrets.ts, decision 0073).
+     */
     secretKey: string | undefined
-    /** The signing secret of the webhook endpoint (`whsec_…`), for `stripe.webhooks.constructEvent`. */
+    /** The signing secret of the webhook endpoint (`whsec_…`), for `stripe.webhooks.constructEvent`; with the fake, unset like secretKey. */
     webhookSecret: string | undefined
     /** Where the SDK sends its requests (protocol, host and port only): Stripe's, or the fake's. */
     apiUrl: string
@@ -128,22 +137,21 @@ const GOOGLE_AUTHORIZATION_URL = 'https://accounts.google.com/o/oauth2/v2/auth'
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token'
 const GOOGLE_REVOKE_URL = 'https://oauth2.googleapis.com/revoke'
 const GOOGLE_API_URL = 'https://www.googleapis.com'
-/** The fake Google's client secret (scripts/start.mjs gives the app the same one). */
-const FAKE_GOOGLE_CLIENT_SECRET = 'innera-dev-secret'
 const STRIPE_API_URL = 'https://api.stripe.com'
 const ZOOM_API_URL = 'https://api.zoom.us/v2'
 const ZOOM_OAUTH_URL = 'https://zoom.us/oauth/token'
-/** The fake Zoom's server-to-server app, unless ZOOM_* name others. */
+/**
+ * The fake Zoom's server-to-server app, unless ZOOM_* name others: the ids are no secret; its
+ * client secret, like every fake's key or signing secret, is never a constant (decision 0073).
+ */
 export const FAKE_ZOOM_ACCOUNT_ID = 'innera-fake-zoom-account'
 export const FAKE_ZOOM_CLIENT_ID = 'innera-fake-zoom-client'
-export const FAKE_ZOOM_CLIENT_SECRET = 'innera-fake-zoom-secret-dev-only'
-/** The key the fake Stripe accepts, and the secret it signs its webhooks with, unless others are given. */
-export const FAKE_STRIPE_SECRET_KEY = 'sk_test_innera_fake_stripe_dev_only'
-export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
 // Secret and restricted keys, test or live mode; never echoed in a message.
 const STRIPE_KEY = /^(?:sk|rk)_(?:test|live)_[A-Za-z0-9_]+$/
 const STRIPE_TEST_KEY = /^(?:sk|rk)_test_/
 const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_+/=]+$/
+/** A fake's secret given in the environment is as hard to guess as one it makes (fake-secrets.ts): no short or shared word. */
+const FAKE_SECRET_MIN_LENGTH = 32
 
 /** Env variable → rate it controls, with the default. Format "COUNT/WINDOW", e.g. "10/5m", "5/h", "30/300s". */
 const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: string]> = {
@@ -279,6 +287,14 @@ function isHttpOrigin(value: string): boolean {
   }
 }
 
+/** A fake's secret from the environment: empty means unset; else of its shape, and long. */
+const fakeSecret = (shaped: (value: string) => boolean, message: string) =>
+  z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || (value.length >= FAKE_SECRET_MIN_LENGTH && !/\s/.test(value) && shaped(value)), { message })
+    .transform((value) => value || undefined)
+
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PROVIDER_PORT: integer('PROVIDER_PORT', 1, 65535),
@@ -346,6 +362,15 @@ const envSchema = z.object({
     .optional()
     .refine((value) => value === undefined || value === '' || isHttpUrl(value), { message: 'FAKE_STRIPE_WEBHOOK_URL must be an http(s) URL' }),
   FAKE_STRIPE_DUPLICATE_PERCENT: integer('FAKE_STRIPE_DUPLICATE_PERCENT', 0, 100),
+  // The fakes' own secrets (decision 0073): unset, each is made at the first start and kept in the
+  // provider's database. Never echoed in a message.
+  FAKE_STRIPE_SECRET_KEY: fakeSecret(
+    (value) => STRIPE_KEY.test(value) && STRIPE_TEST_KEY.test(value),
+    `FAKE_STRIPE_SECRET_KEY must be a Stripe test key (sk_test_… or rk_test_…) of at least ${FAKE_SECRET_MIN_LENGTH} characters`,
+  ),
+  FAKE_STRIPE_WEBHOOK_SECRET: fakeSecret((value) => STRIPE_WEBHOOK_SECRET.test(value), `FAKE_STRIPE_WEBHOOK_SECRET must be a signing secret (whsec_…) of at least ${FAKE_SECRET_MIN_LENGTH} characters`),
+  FAKE_ZOOM_CLIENT_SECRET: fakeSecret(() => true, `FAKE_ZOOM_CLIENT_SECRET must be at least ${FAKE_SECRET_MIN_LENGTH} characters long`),
+  FAKE_GOOGLE_CLIENT_SECRET: fakeSecret(() => true, `FAKE_GOOGLE_CLIENT_SECRET must be at least ${FAKE_SECRET_MIN_LENGTH} characters long`),
   DEV_MAILBOX: flag('DEV_MAILBOX'),
   PROVIDER_DELAY_MS: integer('PROVIDER_DELAY_MS', 0, 60_000),
   PROVIDER_FORWARDING_SECRET: z
@@ -438,12 +463,25 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
   const fakeZoom = parsed.success ? (parsed.data.FAKE_ZOOM ?? (!isProduction && zoomNamed === 0)) : false
   if (zoomNamed !== 0 && zoomNamed !== 3) problems.push('ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET go together: set all three for Zoom, or none')
 
+  // With a fake on, the variable our client sends with (the SDK's key, the app's client secret) is
+  // the one the fake takes too: a FAKE_… naming another value would leave the client refused.
+  const fakeGoogle = parsed.success ? (parsed.data.FAKE_GOOGLE ?? !isProduction) : false
+  for (const [fakeVariable, ownVariable, on] of [
+    ['FAKE_STRIPE_SECRET_KEY', 'STRIPE_SECRET_KEY', fakeStripe],
+    ['FAKE_STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET', fakeStripe],
+    ['FAKE_ZOOM_CLIENT_SECRET', 'ZOOM_CLIENT_SECRET', fakeZoom],
+    ['FAKE_GOOGLE_CLIENT_SECRET', 'GOOGLE_CLIENT_SECRET', fakeGoogle],
+  ] as const) {
+    if (on && env[fakeVariable] && env[ownVariable] && env[fakeVariable] !== env[ownVariable]) {
+      problems.push(`${ownVariable} and ${fakeVariable} differ: with the fake on both are the fake's secret; set one of them`)
+    }
+  }
+
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
   const values = parsed.data
 
   const port = values.PROVIDER_PORT ?? 8000
   const providerPublicUrl = values.PROVIDER_PUBLIC_URL ?? `http://127.0.0.1:${port}`
-  const fakeGoogle = values.FAKE_GOOGLE ?? !isProduction
   // The defaults follow the fake: with it on, sign-in works offline against ourselves.
   const googleIssuer = values.GOOGLE_ISSUER ?? (fakeGoogle ? `${providerPublicUrl}/fake-google` : GOOGLE_ISSUER)
   const googleJwksUrl = values.GOOGLE_JWKS_URL ?? (fakeGoogle ? `${providerPublicUrl}/fake-google/certs` : GOOGLE_JWKS_URL)
@@ -466,7 +504,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       clientId: values.GOOGLE_CLIENT_ID ?? 'innera-dev-client',
       issuer: googleIssuer,
       jwksUrl: googleJwksUrl,
-      clientSecret: values.GOOGLE_CLIENT_SECRET || (fakeGoogle ? FAKE_GOOGLE_CLIENT_SECRET : undefined),
+      clientSecret: values.GOOGLE_CLIENT_SECRET || (fakeGoogle ? values.FAKE_GOOGLE_CLIENT_SECRET : undefined),
       authorizationUrl: values.GOOGLE_OAUTH_AUTHORIZATION_URL ?? (fakeGoogle ? `${fakeGoogleBase}/authorize` : GOOGLE_AUTHORIZATION_URL),
       tokenUrl: values.GOOGLE_OAUTH_TOKEN_URL ?? (fakeGoogle ? `${fakeGoogleBase}/token` : GOOGLE_TOKEN_URL),
       revokeUrl: values.GOOGLE_OAUTH_REVOKE_URL ?? (fakeGoogle ? `${fakeGoogleBase}/revoke` : GOOGLE_REVOKE_URL),
@@ -479,15 +517,16 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
         ? {
             accountId: values.ZOOM_ACCOUNT_ID || FAKE_ZOOM_ACCOUNT_ID,
             clientId: values.ZOOM_CLIENT_ID || FAKE_ZOOM_CLIENT_ID,
-            clientSecret: values.ZOOM_CLIENT_SECRET || FAKE_ZOOM_CLIENT_SECRET,
+            clientSecret: values.ZOOM_CLIENT_SECRET || values.FAKE_ZOOM_CLIENT_SECRET,
             apiUrl: values.ZOOM_API_URL ?? (fakeZoom ? `${providerPublicUrl}/fake-zoom/v2` : ZOOM_API_URL),
             oauthUrl: values.ZOOM_OAUTH_URL ?? (fakeZoom ? `${providerPublicUrl}/fake-zoom/oauth/token` : ZOOM_OAUTH_URL),
           }
         : undefined,
     fakeStripe,
     stripe: {
-      secretKey: stripeKey ?? (fakeStripe ? FAKE_STRIPE_SECRET_KEY : undefined),
-      webhookSecret: stripeWebhookSecret ?? (fakeStripe ? FAKE_STRIPE_WEBHOOK_SECRET : undefined),
+      // With the fake and neither variable: made at the first start (fake-secrets.ts), never a constant.
+      secretKey: stripeKey ?? (fakeStripe ? values.FAKE_STRIPE_SECRET_KEY : undefined),
+      webhookSecret: stripeWebhookSecret ?? (fakeStripe ? values.FAKE_STRIPE_WEBHOOK_SECRET : undefined),
       // The fake answers at the root of the provider's own address, as Stripe does at api.stripe.com.
       apiUrl: (values.STRIPE_API_URL || (fakeStripe ? new URL(providerPublicUrl).origin : STRIPE_API_URL)).replace(/\/+$/, ''),
       fakeWebhookUrl: values.FAKE_STRIPE_WEBHOOK_URL || `${providerPublicUrl}/purchases/webhook/`,
@@ -516,18 +555,29 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
 
 /**
  * Lines to log at start about a risky configuration: the development stand-ins switched on
- * explicitly in production (anyone could then sign in as any Google identity, read every
- * e-mail the provider sent, pay for anything with the fake Stripe's test cards, or meet in no real
- * Zoom meeting), and a
- * test-mode Stripe key in production.
+ * explicitly in production, each saying what it opens to whom (decision 0073), and a test-mode
+ * Stripe key in production. The fakes' keys and signing secrets are the install's own (made at the
+ * first start and kept in the provider's database, or given as FAKE_… variables), never public;
+ * what stays open is what a fake is: a sign-in, a mailbox, a payment page anyone can use.
  */
 export function startupWarnings(config: ProviderConfig): string[] {
   if (!config.isProduction) return []
   const warnings: string[] = []
-  if (config.fakeGoogle) warnings.push('FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in as any Google identity through /fake-google/.')
-  if (config.devMailbox) warnings.push('DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through /dev/mailbox/.')
-  if (config.fakeZoom) warnings.push('FAKE_ZOOM is on with NODE_ENV=production: live classes get fake meetings from /fake-zoom/, which nobody can join on Zoom.')
-  if (config.fakeStripe) warnings.push('FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/.')
-  else if (config.stripe.secretKey && STRIPE_TEST_KEY.test(config.stripe.secretKey)) warnings.push('STRIPE_SECRET_KEY is a test-mode key with NODE_ENV=production: no payment is real.')
+  if (config.fakeGoogle) {
+    warnings.push(
+      'FAKE_GOOGLE is on with NODE_ENV=production: anyone can sign in through /fake-google/ as any Google identity, so into any account that signs in with Google; its client secret (GOOGLE_CLIENT_SECRET or FAKE_GOOGLE_CLIENT_SECRET, else kept in the provider\'s database) guards only the code exchange.',
+    )
+  }
+  if (config.devMailbox) warnings.push('DEV_MAILBOX is on with NODE_ENV=production: anyone can read every e-mail sent through /dev/mailbox/, password reset links included, so take any account.')
+  if (config.fakeZoom) {
+    warnings.push(
+      'FAKE_ZOOM is on with NODE_ENV=production: live classes get fake meetings from /fake-zoom/, which nobody can join on Zoom; anyone with its client secret (ZOOM_CLIENT_SECRET or FAKE_ZOOM_CLIENT_SECRET, else kept in the provider\'s database) can make, change and delete them.',
+    )
+  }
+  if (config.fakeStripe) {
+    warnings.push(
+      "FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/; anyone with its API key (STRIPE_SECRET_KEY or FAKE_STRIPE_SECRET_KEY, else kept in the provider's database) can list every buyer's payments and e-mails and refund them, and anyone with its webhook secret (likewise) can sign events that mark purchases paid.",
+    )
+  } else if (config.stripe.secretKey && STRIPE_TEST_KEY.test(config.stripe.secretKey)) warnings.push('STRIPE_SECRET_KEY is a test-mode key with NODE_ENV=production: no payment is real.')
   return warnings
 }

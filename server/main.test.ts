@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -84,6 +85,61 @@ describe('server/main.ts', START_BOUND, () => {
       .filter((line) => line.includes('"level":"warn"'))
     expect(warnings).toHaveLength(1)
     expect(JSON.parse(warnings[0]!).msg).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production/)
+  })
+
+  it("gives a fresh install's fakes secrets of their own: none of the old public ones opens them (issue 41)", async () => {
+    // The attack of issue 41, with the values the code and the README once published (the only
+    // place they may still appear): what anyone could send to read and refund every buyer's
+    // payments, sign events that mark purchases paid, and call the fake Zoom and Google as us.
+    const OLD_STRIPE_KEY = 'sk_test_innera_fake_stripe_dev_only'
+    const OLD_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
+    const OLD_ZOOM = 'innera-fake-zoom-client:innera-fake-zoom-secret-dev-only'
+    const OLD_GOOGLE_SECRET = 'innera-dev-secret'
+    const port = await freePort()
+    const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://' })
+    await provider.ready
+    const base = `http://127.0.0.1:${port}`
+    try {
+      const listed = await fetch(`${base}/v1/payment_intents?limit=100`, { headers: { authorization: `Bearer ${OLD_STRIPE_KEY}` } })
+      expect(listed.status).toBe(401)
+      expect(((await listed.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid API Key provided: /)
+      const refund = await fetch(`${base}/v1/refunds`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OLD_STRIPE_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'payment_intent=pi_someone_elses',
+      })
+      expect(refund.status).toBe(401)
+
+      const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', object: 'payment_intent', metadata: { purchase_id: '1' } } } })
+      const at = Math.floor(Date.now() / 1000)
+      const signature = `t=${at},v1=${createHmac('sha256', OLD_WEBHOOK_SECRET).update(`${at}.${body}`).digest('hex')}`
+      const forged = await fetch(`${base}/purchases/webhook/`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body })
+      expect(forged.status).toBe(400)
+      expect(await forged.json()).toMatchObject({ code: 'invalid_signature' })
+
+      const zoom = await fetch(`${base}/fake-zoom/oauth/token?grant_type=account_credentials&account_id=innera-fake-zoom-account`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(OLD_ZOOM).toString('base64')}` },
+      })
+      expect(zoom.status).toBe(400)
+      expect(await zoom.json()).toMatchObject({ error: 'invalid_client' })
+
+      const google = await fetch(`${base}/fake-google/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'innera-dev-client', client_secret: OLD_GOOGLE_SECRET, code: '4/whatever', redirect_uri: 'http://x.test/cb' }),
+      })
+      expect(google.status).toBe(401)
+      expect(await google.json()).toMatchObject({ error: 'invalid_client' })
+    } finally {
+      provider.child.kill('SIGTERM')
+      await provider.exited
+    }
+    // It says it made them, by the variables that would give them instead; their values are never logged.
+    const { stdout, stderr } = provider.output()
+    const made = stdout.split('\n').filter((line) => line.includes("made the fakes' secrets")).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(made).toEqual([expect.objectContaining({ level: 'info', secrets: ['FAKE_STRIPE_SECRET_KEY', 'FAKE_STRIPE_WEBHOOK_SECRET', 'FAKE_ZOOM_CLIENT_SECRET', 'FAKE_GOOGLE_CLIENT_SECRET'] })])
+    expect(`${stdout}${stderr}`).not.toMatch(/sk_test_|whsec_|GOCSPX-/)
   })
 
   it('refuses a bad configuration with a clear message and exit code 1', async () => {

@@ -3,6 +3,7 @@ import { createProviderApp } from './app'
 import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from './config'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from './db/client'
 import { seedDatabase } from './db/seed'
+import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from './fake-secrets'
 import { startPeriodicJobs } from './jobs'
 import { jsonLogger } from './log'
 
@@ -22,11 +23,14 @@ function readConfig(): ProviderConfig {
 }
 
 async function main(): Promise<void> {
-  const config = readConfig()
-  for (const warning of startupWarnings(config)) jsonLogger({ level: 'warn', msg: warning })
-  const database: DatabaseHandle = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir })
-  await database.migrate(findMigrationsDir(config.migrationsDir))
+  const configured = readConfig()
+  for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  const database: DatabaseHandle = await openDatabase(configured.databaseUrl ? { url: configured.databaseUrl } : { dataDir: configured.dataDir })
+  await database.migrate(findMigrationsDir(configured.migrationsDir))
   const seeded = await seedDatabase(database.db)
+  // The fakes' keys and signing secrets the environment did not give: this install's own, made at
+  // its first start and kept in the database, before the Stripe client and the fakes are built (decision 0073).
+  const { config, made } = await resolveFakeSecrets(database.db, configured)
 
   const app = createProviderApp({ db: database.db, config })
   const server: ServerType = await new Promise((resolve, reject) => {
@@ -46,6 +50,8 @@ async function main(): Promise<void> {
     // Where payments go, never the key: the fake, Stripe's API (or another STRIPE_API_URL), or nowhere.
     payments: config.fakeStripe ? 'fake stripe' : config.stripe.secretKey ? `stripe at ${config.stripe.apiUrl}` : 'off',
   })
+  // Named by the variables that would give them instead, never by their values.
+  if (made.length > 0) jsonLogger({ level: 'info', msg: "made the fakes' secrets for this install, kept in its database", secrets: made.map((name) => FAKE_SECRET_VARIABLES[name]) })
   // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
   startPeriodicJobs(app.services)
 

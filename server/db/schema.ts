@@ -211,6 +211,23 @@ export const fakeGoogleKeys = pgTable('fake_google_keys', {
   createdAt: createdAt(),
 })
 
+/**
+ * The fakes' own secrets (decision 0073): made at the first start with a fake on unless the
+ * environment gives them, kept here so restarts and sibling processes agree (fake-secrets.ts).
+ */
+export const fakeSecrets = pgTable(
+  'fake_secrets',
+  {
+    name: varchar('name', { length: 40 }).primaryKey(),
+    value: text('value').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('fake_secrets_name_check', sql`${table.name} in ('stripe_secret_key', 'stripe_webhook_secret', 'zoom_client_secret', 'google_client_secret')`),
+    check('fake_secrets_value_check', sql`length(${table.value}) between 32 and 200`),
+  ],
+)
+
 /** Authorization codes issued by the fake Google: single use, five minutes. */
 export const fakeGoogleCodes = pgTable('fake_google_codes', {
   code: varchar('code', { length: 64 }).primaryKey(),

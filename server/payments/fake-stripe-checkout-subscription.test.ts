@@ -1,6 +1,5 @@
 import type Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FAKE_STRIPE_WEBHOOK_SECRET } from '#server/config.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
@@ -19,6 +18,8 @@ const time = fakeClock(NOW)
 let database: DatabaseHandle
 let endpoint: WebhookEndpoint
 let fake: FakeStripeServer
+/** The fake's signing secret: this test process's own (testing/harness.ts), never a constant. */
+const webhookSecret = () => fake.app.services.config.stripe.webhookSecret!
 let stripe: Stripe
 let monthly: Stripe.Price
 
@@ -203,7 +204,7 @@ describe('the hosted page in subscription mode', () => {
     // The webhooks, signed as Stripe signs them.
     for (const type of ['customer.created', 'payment_method.attached', 'invoice.paid', 'customer.subscription.created', 'checkout.session.completed']) expect(delivered(type), type).toHaveLength(1)
     const [completed] = delivered('checkout.session.completed')
-    const checked = stripe.webhooks.constructEvent(completed!.body, completed!.headers['stripe-signature'] as string, FAKE_STRIPE_WEBHOOK_SECRET, 300, undefined, NOW)
+    const checked = stripe.webhooks.constructEvent(completed!.body, completed!.headers['stripe-signature'] as string, webhookSecret(), 300, undefined, NOW)
     expect(checked.data.object).toMatchObject({ id: created.id, mode: 'subscription', status: 'complete', payment_status: 'paid', subscription: subscription.id, customer: customer.id, client_reference_id: 'purchase-7', metadata: { purchase_id: '7' } })
     expect(checked.data.object).not.toHaveProperty('subscription_data')
     expect(delivered('customer.subscription.created')[0]!.event.data.object).toMatchObject({ id: subscription.id, status: 'active', default_payment_method: paymentMethod.id })

@@ -1,6 +1,5 @@
 import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FAKE_STRIPE_WEBHOOK_SECRET } from '#server/config.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { fakeStripeDeliveries } from '#server/db/schema.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
@@ -15,6 +14,8 @@ const time = fakeClock(NOW)
 let database: DatabaseHandle
 let endpoint: WebhookEndpoint
 let fake: FakeStripeServer
+/** The fake's signing secret: this test process's own (testing/harness.ts), never a constant. */
+const webhookSecret = () => fake.app.services.config.stripe.webhookSecret!
 let stripe: Stripe
 const logged: LogEntry[] = []
 
@@ -57,7 +58,7 @@ describe('webhook signatures', () => {
       expect(header).toMatch(new RegExp(`^t=${NOW / 1000},v1=[0-9a-f]{64}$`))
       expect(headers['content-type']).toBe('application/json; charset=utf-8')
       expect(headers['user-agent']).toMatch(/^Stripe\/1\.0/)
-      const checked = stripe.webhooks.constructEvent(body, header, FAKE_STRIPE_WEBHOOK_SECRET, 300, undefined, NOW)
+      const checked = stripe.webhooks.constructEvent(body, header, webhookSecret(), 300, undefined, NOW)
       expect(checked.id).toBe(event.id)
       expect(checked.id).toMatch(/^evt_/)
     }
@@ -69,15 +70,15 @@ describe('webhook signatures', () => {
     await settled(stripe.customers.create({ email: 'paciente@innera.local' }))
     const [{ headers, body }] = endpoint.received as [(typeof endpoint.received)[number]]
     const header = headers['stripe-signature'] as string
-    expect(header).toBe(stripe.webhooks.generateTestHeaderString({ payload: body, secret: FAKE_STRIPE_WEBHOOK_SECRET, timestamp: NOW / 1000 }))
-    expect(signatureHeader(body, FAKE_STRIPE_WEBHOOK_SECRET, NOW / 1000)).toBe(header)
+    expect(header).toBe(stripe.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret(), timestamp: NOW / 1000 }))
+    expect(signatureHeader(body, webhookSecret(), NOW / 1000)).toBe(header)
 
     // receivedAt is in milliseconds.
-    const check = (payload: string, secret = FAKE_STRIPE_WEBHOOK_SECRET, receivedAt = NOW) => () => stripe.webhooks.constructEvent(payload, header, secret, 300, undefined, receivedAt)
+    const check = (payload: string, secret = webhookSecret(), receivedAt = NOW) => () => stripe.webhooks.constructEvent(payload, header, secret, 300, undefined, receivedAt)
     expect(check(body.replace('paciente@', 'outra@'))).toThrow(Stripe.errors.StripeSignatureVerificationError)
     expect(check(body, 'whsec_another_secret')).toThrow(Stripe.errors.StripeSignatureVerificationError)
     expect(check(body)).not.toThrow()
-    expect(check(body, FAKE_STRIPE_WEBHOOK_SECRET, NOW + 301_000)).toThrow(/Timestamp outside the tolerance zone/)
+    expect(check(body, webhookSecret(), NOW + 301_000)).toThrow(/Timestamp outside the tolerance zone/)
   })
 })
 
@@ -103,7 +104,7 @@ describe('webhook delivery', () => {
     expect(stamps).toEqual([NOW / 1000, NOW / 1000 + 60, NOW / 1000 + 360])
     // The signature is made at each sending, so a late retry still passes the tolerance check.
     const last = endpoint.received.at(-1)!
-    expect(() => stripe.webhooks.constructEvent(last.body, last.headers['stripe-signature'] as string, FAKE_STRIPE_WEBHOOK_SECRET, 300, undefined, NOW + 360_000)).not.toThrow()
+    expect(() => stripe.webhooks.constructEvent(last.body, last.headers['stripe-signature'] as string, webhookSecret(), 300, undefined, NOW + 360_000)).not.toThrow()
   })
 
   it('gives up after about three days, and says so in the log', async () => {
@@ -133,7 +134,7 @@ describe('webhook delivery', () => {
 
     const hanging = createWebhookSender({
       db: database.db,
-      secret: FAKE_STRIPE_WEBHOOK_SECRET,
+      secret: webhookSecret(),
       clock: time.clock,
       log: () => undefined,
       duplicatePercent: 0,
@@ -148,7 +149,7 @@ describe('webhook delivery', () => {
   it('sends a delivered event once more now and then, never a duplicate of a duplicate', async () => {
     // The app's own sender duplicates nothing here (FAKE_STRIPE_DUPLICATE_PERCENT=0); these draw what they are told.
     const sender = (draw: number) =>
-      createWebhookSender({ db: database.db, secret: FAKE_STRIPE_WEBHOOK_SECRET, clock: time.clock, log: () => undefined, fetch, duplicatePercent: 5, random: () => draw })
+      createWebhookSender({ db: database.db, secret: webhookSecret(), clock: time.clock, log: () => undefined, fetch, duplicatePercent: 5, random: () => draw })
     const record = () => recordEvent(database.db, 'customer.created', { id: newId('cus', 14), object: 'customer' }, { now: time.clock(), webhookUrl: endpoint.url })
 
     const first = await record()
@@ -169,7 +170,7 @@ describe('webhook delivery', () => {
 
   it('never sends one delivery twice when two processes deliver at once', async () => {
     for (let index = 0; index < 30; index++) await recordEvent(database.db, 'customer.created', { id: newId('cus', 14), object: 'customer' }, { now: time.clock(), webhookUrl: endpoint.url })
-    const other = createWebhookSender({ db: database.db, secret: FAKE_STRIPE_WEBHOOK_SECRET, clock: time.clock, log: () => undefined, fetch, duplicatePercent: 0 })
+    const other = createWebhookSender({ db: database.db, secret: webhookSecret(), clock: time.clock, log: () => undefined, fetch, duplicatePercent: 0 })
     const reports = await Promise.all([deliverDue(), other.deliverDue(), deliverDue()])
     expect(reports.reduce((sum, report) => sum + report.delivered, 0)).toBe(30)
     expect(new Set(endpoint.received.map((webhook) => webhook.event.id)).size).toBe(30)

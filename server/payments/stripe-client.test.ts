@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '#server/config.ts'
+import { generateFakeSecret } from '#server/fake-secrets.ts'
+import { testConfig } from '#server/testing/harness.ts'
 import { createStripeClient } from './stripe-client'
 
 type Seen = { method: string; url: string; authorization: string; idempotencyKey: string; body: string }
@@ -42,18 +43,19 @@ beforeEach(() => {
 
 describe('createStripeClient', () => {
   it('is undefined when payments are off', () => {
-    expect(createStripeClient(loadConfig({ FAKE_STRIPE: 'off' }).stripe)).toBeUndefined()
+    expect(createStripeClient(testConfig({ FAKE_STRIPE: 'off' }).stripe)).toBeUndefined()
   })
 
   it('sends the SDK’s requests to STRIPE_API_URL with the key, form-encoded', async () => {
-    const stripe = createStripeClient(loadConfig({ STRIPE_API_URL: apiUrl }).stripe)!
+    const key = generateFakeSecret('stripe_secret_key')
+    const stripe = createStripeClient(testConfig({ STRIPE_API_URL: apiUrl, FAKE_STRIPE_SECRET_KEY: key }).stripe)!
     const customer = await stripe.customers.create({ email: 'paciente@innera.local', metadata: { user_id: '4' } })
     expect(customer.id).toBe('cus_1')
     expect(seen).toEqual([
       {
         method: 'POST',
         url: '/v1/customers',
-        authorization: 'Bearer sk_test_innera_fake_stripe_dev_only',
+        authorization: `Bearer ${key}`,
         idempotencyKey: expect.stringMatching(/.+/),
         body: 'email=paciente%40innera.local&metadata[user_id]=4',
       },
@@ -61,7 +63,7 @@ describe('createStripeClient', () => {
   })
 
   it('retries a 500 with the same idempotency key, and gives up after two retries', async () => {
-    const stripe = createStripeClient(loadConfig({ STRIPE_API_URL: apiUrl }).stripe)!
+    const stripe = createStripeClient(testConfig({ STRIPE_API_URL: apiUrl }).stripe)!
     answers = [{ status: 500, body: { error: { type: 'api_error', message: 'boom' } } }]
     await stripe.customers.create({ email: 'a@b.test' })
     expect(seen).toHaveLength(2)
@@ -75,7 +77,7 @@ describe('createStripeClient', () => {
 
   it('goes through a given fetch instead of Node’s http', async () => {
     const urls: string[] = []
-    const stripe = createStripeClient(loadConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test' }).stripe, {
+    const stripe = createStripeClient(testConfig({ PROVIDER_PUBLIC_URL: 'http://provider.test' }).stripe, {
       fetch: async (input) => {
         urls.push(String(input instanceof Request ? input.url : input))
         return Response.json({ id: 'pi_1', object: 'payment_intent' })

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
 import { fakeGoogleCodes } from '#server/db/schema.ts'
 import { CALENDAR_SCOPE } from '#server/google/calendar-api.ts'
@@ -45,6 +45,8 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
   const base = `${config.providerPublicUrl}/fake-google`
   const issuer = config.google.issuer
   const clientId = config.google.clientId
+  // Resolved at start (fake-secrets.ts): GOOGLE_CLIENT_SECRET, FAKE_GOOGLE_CLIENT_SECRET or the install's own.
+  const clientSecret = config.google.clientSecret!
 
   api.endpoint('/fake-google/.well-known/openid-configuration', {
     GET: (c) =>
@@ -132,12 +134,15 @@ export function registerFakeGoogleRoutes(api: Api, services: Services): void {
       const field = (name: string) => stringField(form, name) ?? ''
       const basic = basicCredentials(c.req.header('authorization'))
       const requestClientId = basic?.clientId ?? field('client_id')
+      const requestClientSecret = basic ? basic.clientSecret : field('client_secret')
       const oauthError = (status: 400 | 401, error: string, description: string) =>
         c.json({ error, error_description: description }, status, { 'Cache-Control': 'no-store' })
 
       const grantType = field('grant_type')
       if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type: ' + grantType)
       if (requestClientId !== clientId) return oauthError(401, 'invalid_client', 'The OAuth client was not found.')
+      // As Google: the client's secret too (this install's own, decision 0073), whatever the grant.
+      if (!sameSecret(requestClientSecret, clientSecret)) return oauthError(401, 'invalid_client', 'Unauthorized')
       const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
 
       if (grantType === 'refresh_token') {
@@ -272,14 +277,22 @@ function chosenIdentity(account: string | undefined, email: string | undefined, 
   return customIdentity(typed, (name ?? '').slice(0, 150))
 }
 
-function basicCredentials(header: string | undefined): { clientId: string } | undefined {
+/** Compared in constant time: how long a refusal takes says nothing of how much of a guess was right. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** client_secret_basic: the client id and secret, each percent-encoded (RFC 6749 2.3.1). */
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
   const encoded = /^Basic\s+(\S+)$/i.exec(header ?? '')?.[1]
   if (!encoded) return undefined
   const decoded = Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
   if (colon === -1) return undefined
   try {
-    return { clientId: decodeURIComponent(decoded.slice(0, colon)) }
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) }
   } catch {
     // A malformed percent-escape: no credentials, as for any other unreadable header.
     return undefined

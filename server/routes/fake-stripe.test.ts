@@ -241,7 +241,7 @@ describe('Stripe’s errors', () => {
   it('refuses a wrong key (401) and an unknown URL', async () => {
     const wrong = new Stripe('sk_test_wrong_key_1234', { host: '127.0.0.1', port: new URL(fake.apiUrl).port, protocol: 'http', maxNetworkRetries: 0 })
     expect(await failure(wrong.customers.create({}))).toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401, message: 'Invalid API Key provided: sk_test_****1234' })
-    const response = await fetch(`${fake.apiUrl}/v1/nothing_here`, { headers: { authorization: 'Bearer sk_test_innera_fake_stripe_dev_only' } })
+    const response = await fetch(`${fake.apiUrl}/v1/nothing_here`, { headers: { authorization: `Bearer ${fake.app.services.config.stripe.secretKey}` } })
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: { type: 'invalid_request_error', message: expect.stringMatching(/^Unrecognized request URL \(GET: \/v1\/nothing_here\)/) } })
   })
@@ -258,7 +258,7 @@ describe('Idempotency-Key', () => {
 
     const raw = await fetch(`${fake.apiUrl}/v1/payment_intents`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sk_test_innera_fake_stripe_dev_only', 'idempotency-key': 'purchase-42-attempt-1', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: `Bearer ${fake.app.services.config.stripe.secretKey}`, 'idempotency-key': 'purchase-42-attempt-1', 'content-type': 'application/x-www-form-urlencoded' },
       body: 'amount=15000&currency=brl&payment_method=pm_card_visa&confirm=true',
     })
     expect(raw.headers.get('idempotent-replayed')).toBe('true')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
-import { FAKE_ZOOM_ACCOUNT_ID, FAKE_ZOOM_CLIENT_ID, FAKE_ZOOM_CLIENT_SECRET } from '#server/config.ts'
+import { FAKE_ZOOM_ACCOUNT_ID, FAKE_ZOOM_CLIENT_ID } from '#server/config.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { createMemoryDatabase, fakeClock, PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 import { createZoomClient } from '#server/zoom/client.ts'
@@ -11,6 +11,8 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 let database: DatabaseHandle
 let app: ProviderApp
 const time = fakeClock(Date.parse('2026-11-27T12:00:00Z'))
+/** The fake's client secret: this test process's own (testing/harness.ts), as each install has its own. */
+const clientSecret = () => app.services.config.zoom!.clientSecret!
 
 beforeAll(async () => {
   database = await createMemoryDatabase()
@@ -37,18 +39,18 @@ async function call(method: string, url: string, { auth, body }: { auth?: string
 const tokenUrl = (account = FAKE_ZOOM_ACCOUNT_ID, grant = 'account_credentials') => `${ZOOM}/oauth/token?grant_type=${grant}&account_id=${account}`
 
 async function accessToken(): Promise<string> {
-  return (await call('POST', tokenUrl(), { auth: basic(FAKE_ZOOM_CLIENT_ID, FAKE_ZOOM_CLIENT_SECRET) })).json.access_token
+  return (await call('POST', tokenUrl(), { auth: basic(FAKE_ZOOM_CLIENT_ID, clientSecret()) })).json.access_token
 }
 
 describe('the fake Zoom', () => {
   it("gives a server-to-server token as Zoom's OAuth does, and refuses bad credentials as Zoom does", async () => {
-    const ok = await call('POST', tokenUrl(), { auth: basic(FAKE_ZOOM_CLIENT_ID, FAKE_ZOOM_CLIENT_SECRET) })
+    const ok = await call('POST', tokenUrl(), { auth: basic(FAKE_ZOOM_CLIENT_ID, clientSecret()) })
     expect(ok.status).toBe(200)
     expect(ok.json).toMatchObject({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600, scope: expect.any(String) })
     expect(await call('POST', tokenUrl(), { auth: basic(FAKE_ZOOM_CLIENT_ID, 'wrong') })).toMatchObject({ status: 400, json: { reason: 'Invalid client_id or client_secret', error: 'invalid_client' } })
     expect((await call('POST', tokenUrl())).json.error).toBe('invalid_client')
-    expect((await call('POST', tokenUrl('someone-else'), { auth: basic(FAKE_ZOOM_CLIENT_ID, FAKE_ZOOM_CLIENT_SECRET) })).status).toBe(400)
-    expect((await call('POST', tokenUrl(FAKE_ZOOM_ACCOUNT_ID, 'client_credentials'), { auth: basic(FAKE_ZOOM_CLIENT_ID, FAKE_ZOOM_CLIENT_SECRET) })).json.error).toBe('unsupported_grant_type')
+    expect((await call('POST', tokenUrl('someone-else'), { auth: basic(FAKE_ZOOM_CLIENT_ID, clientSecret()) })).status).toBe(400)
+    expect((await call('POST', tokenUrl(FAKE_ZOOM_ACCOUNT_ID, 'client_credentials'), { auth: basic(FAKE_ZOOM_CLIENT_ID, clientSecret()) })).json.error).toBe('unsupported_grant_type')
   })
 
   it("creates, reads and deletes meetings in Zoom's shapes; a bad or expired token is 401 code 124", async () => {

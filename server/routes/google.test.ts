@@ -42,7 +42,7 @@ function exchange(code: string, overrides: Record<string, string> = {}) {
   return app.request(`${ISSUER}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: CLIENT_ID, client_secret: 'any', ...overrides }),
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: CLIENT_ID, client_secret: app.services.config.google.clientSecret!, ...overrides }),
   })
 }
 
@@ -142,6 +142,34 @@ describe('fake Google', () => {
     })
     expect(garbled.status).toBe(401)
     expect((await exchange(stranger, { grant_type: 'password' })).status).toBe(400)
+  })
+
+  it("refuses a wrong or missing client secret as Google does (401 invalid_client), in the form or a Basic header; this install's own opens it", async () => {
+    const secret = app.services.config.google.clientSecret!
+    expect(secret).toMatch(/^GOCSPX-[A-Za-z0-9]{48}$/)
+    const code = (await chooseAccount({ account: 'ana.souza@gmail.test' })).searchParams.get('code')!
+    const basic = (id: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(password)}`).toString('base64')}` })
+    const inHeader = (headers: Record<string, string>) =>
+      app.request(`${ISSUER}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }),
+      })
+    for (const refused of [
+      await exchange(code, { client_secret: 'any' }),
+      await exchange(code, { client_secret: `${secret}x` }),
+      await exchange(code, { client_secret: '' }),
+      await inHeader(basic(CLIENT_ID, 'any')),
+      await inHeader(basic(CLIENT_ID, '')),
+    ]) {
+      expect(refused.status).toBe(401)
+      expect(await refused.json()).toEqual({ error: 'invalid_client', error_description: 'Unauthorized' })
+    }
+    // The refusals spent nothing: the code still works once, with the secret in either place.
+    expect((await inHeader(basic(CLIENT_ID, secret))).status).toBe(200)
+    expect((await exchange(code)).status).toBe(400)
+    const another = (await chooseAccount({ account: 'ana.souza@gmail.test' })).searchParams.get('code')!
+    expect((await exchange(another)).status).toBe(200)
   })
 
   it('reads its forms with the checked body reader: NULs, too many fields and oversized bodies are refused', async () => {

@@ -43,7 +43,8 @@ export async function tokenRequest(app: ProviderApp, fields: Record<string, stri
   return app.request(`${FAKE_GOOGLE}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: TEST_CLIENT_ID, client_secret: 'innera-dev-secret', ...fields }),
+    // The client's secret as the provider's configuration holds it: the fake's own (decision 0073).
+    body: new URLSearchParams({ client_id: TEST_CLIENT_ID, client_secret: app.services.config.google.clientSecret!, ...fields }),
   })
 }
 

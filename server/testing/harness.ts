@@ -11,6 +11,7 @@ import { loadConfig, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, rowsOf, type Database, type DatabaseHandle } from '#server/db/client.ts'
 import { authSessions, professionalProfiles, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/db/seed.ts'
+import { generateFakeSecrets, withFakeSecrets } from '#server/fake-secrets.ts'
 import { DEMO_PASSWORD } from '#server/db/seed-data.ts'
 import { type Logger, silentLogger } from '#server/log.ts'
 
@@ -20,15 +21,23 @@ export const APP_URL = 'http://app.test'
 /** The app's proof that its X-Forwarded-For may be trusted (PROVIDER_FORWARDING_SECRET). */
 export const FORWARDING_SECRET = 'test-forwarding-secret-0123456789abcdef'
 
-/** A configuration for tests: throttling off, fixed public URLs, everything else default. */
+/**
+ * The fakes' secrets of this test process, made as a fresh install makes them (decision 0073):
+ * a test that needs one reads it from its app's configuration (app.services.config), never a constant.
+ */
+const TEST_FAKE_SECRETS = generateFakeSecrets()
+
+/** A configuration for tests: throttling off, fixed public URLs, the fakes' secrets resolved, everything else default. */
 export function testConfig(env: Record<string, string> = {}): ProviderConfig {
-  return loadConfig({
+  const config = loadConfig({
     THROTTLE_DISABLED: '1',
     PROVIDER_PUBLIC_URL: PUBLIC_URL,
     APP_PUBLIC_URL: APP_URL,
     PROVIDER_FORWARDING_SECRET: FORWARDING_SECRET,
     ...env,
   })
+  // As main.ts does from the database, without one: the process's own, unless env gave them.
+  return withFakeSecrets(config, TEST_FAKE_SECRETS)
 }
 
 /**
