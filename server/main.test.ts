@@ -39,6 +39,50 @@ function startProvider(env: Record<string, string>) {
 }
 
 /**
+ * The attack of issue 41, with the values the code and the README once published (the only place
+ * they may still appear): what anyone could send to read and refund every buyer's payments, sign
+ * events that mark purchases paid, and call the fake Zoom and Google as us. A fresh install's
+ * fakes have secrets of their own, and refuse every one of these.
+ */
+async function expectOldPublicSecretsRefused(base: string): Promise<void> {
+  const OLD_STRIPE_KEY = 'sk_test_innera_fake_stripe_dev_only'
+  const OLD_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
+  const OLD_ZOOM = 'innera-fake-zoom-client:innera-fake-zoom-secret-dev-only'
+  const OLD_GOOGLE_SECRET = 'innera-dev-secret'
+  const listed = await fetch(`${base}/v1/payment_intents?limit=100`, { headers: { authorization: `Bearer ${OLD_STRIPE_KEY}` } })
+  expect(listed.status).toBe(401)
+  expect(((await listed.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid API Key provided: /)
+  const refund = await fetch(`${base}/v1/refunds`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OLD_STRIPE_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'payment_intent=pi_someone_elses',
+  })
+  expect(refund.status).toBe(401)
+
+  const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', object: 'payment_intent', metadata: { purchase_id: '1' } } } })
+  const at = Math.floor(Date.now() / 1000)
+  const signature = `t=${at},v1=${createHmac('sha256', OLD_WEBHOOK_SECRET).update(`${at}.${body}`).digest('hex')}`
+  const forged = await fetch(`${base}/purchases/webhook/`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body })
+  expect(forged.status).toBe(400)
+  expect(await forged.json()).toMatchObject({ code: 'invalid_signature' })
+
+  const zoom = await fetch(`${base}/fake-zoom/oauth/token?grant_type=account_credentials&account_id=innera-fake-zoom-account`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(OLD_ZOOM).toString('base64')}` },
+  })
+  expect(zoom.status).toBe(400)
+  expect(await zoom.json()).toMatchObject({ error: 'invalid_client' })
+
+  const google = await fetch(`${base}/fake-google/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'innera-dev-client', client_secret: OLD_GOOGLE_SECRET, code: '4/whatever', redirect_uri: 'http://x.test/cb' }),
+  })
+  expect(google.status).toBe(401)
+  expect(await google.json()).toMatchObject({ error: 'invalid_client' })
+}
+
+/**
  * Each test waits for the events (the readiness line, the exit), never for a time: the bound below
  * only stops a hang. Under Node 24 on a busy machine the first start (tsx compiling, PGlite's
  * initdb and migrations) has taken over 30 s.
@@ -46,7 +90,7 @@ function startProvider(env: Record<string, string>) {
 const START_BOUND = { timeout: 180_000 }
 
 describe('server/main.ts', START_BOUND, () => {
-  it('starts, prints one readiness line, serves, and exits 0 on SIGTERM', async () => {
+  it("starts, prints one readiness line, serves, refuses the fakes' old public secrets (issue 41), and exits 0 on SIGTERM", async () => {
     const port = await freePort()
     // In memory: the folder-backed start is the same code plus PGlite's slower first initdb.
     const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://' })
@@ -54,6 +98,7 @@ describe('server/main.ts', START_BOUND, () => {
 
     const health = await fetch(`http://127.0.0.1:${port}/healthz/`)
     expect(await health.json()).toEqual({ status: 'ok', database: 'ok' })
+    await expectOldPublicSecretsRefused(`http://127.0.0.1:${port}`)
 
     provider.child.kill('SIGTERM')
     expect(await provider.exited).toBe(0)
@@ -65,6 +110,10 @@ describe('server/main.ts', START_BOUND, () => {
     const ready = lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'provider ready')
     expect(ready).toMatchObject({ mail: 'outbox only', payments: 'fake stripe' })
     expect(provider.output().stderr).not.toContain('background task failed')
+    // It says it made the fakes' secrets, by the variables that would give them instead; their values are never logged.
+    const made = lines.filter((line) => line.includes("made the fakes' secrets")).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(made).toEqual([expect.objectContaining({ level: 'info', secrets: ['FAKE_STRIPE_SECRET_KEY', 'FAKE_STRIPE_WEBHOOK_SECRET', 'FAKE_ZOOM_CLIENT_SECRET', 'FAKE_GOOGLE_CLIENT_SECRET'] })])
+    expect(`${provider.output().stdout}${provider.output().stderr}`).not.toMatch(/sk_test_|whsec_|GOCSPX-/)
   })
 
   it('warns once on stderr when a development stand-in is on in production', async () => {
@@ -85,61 +134,6 @@ describe('server/main.ts', START_BOUND, () => {
       .filter((line) => line.includes('"level":"warn"'))
     expect(warnings).toHaveLength(1)
     expect(JSON.parse(warnings[0]!).msg).toMatch(/^DEV_MAILBOX is on with NODE_ENV=production/)
-  })
-
-  it("gives a fresh install's fakes secrets of their own: none of the old public ones opens them (issue 41)", async () => {
-    // The attack of issue 41, with the values the code and the README once published (the only
-    // place they may still appear): what anyone could send to read and refund every buyer's
-    // payments, sign events that mark purchases paid, and call the fake Zoom and Google as us.
-    const OLD_STRIPE_KEY = 'sk_test_innera_fake_stripe_dev_only'
-    const OLD_WEBHOOK_SECRET = 'whsec_innera_fake_stripe_dev_only'
-    const OLD_ZOOM = 'innera-fake-zoom-client:innera-fake-zoom-secret-dev-only'
-    const OLD_GOOGLE_SECRET = 'innera-dev-secret'
-    const port = await freePort()
-    const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://' })
-    await provider.ready
-    const base = `http://127.0.0.1:${port}`
-    try {
-      const listed = await fetch(`${base}/v1/payment_intents?limit=100`, { headers: { authorization: `Bearer ${OLD_STRIPE_KEY}` } })
-      expect(listed.status).toBe(401)
-      expect(((await listed.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid API Key provided: /)
-      const refund = await fetch(`${base}/v1/refunds`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${OLD_STRIPE_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'payment_intent=pi_someone_elses',
-      })
-      expect(refund.status).toBe(401)
-
-      const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_forged', object: 'payment_intent', metadata: { purchase_id: '1' } } } })
-      const at = Math.floor(Date.now() / 1000)
-      const signature = `t=${at},v1=${createHmac('sha256', OLD_WEBHOOK_SECRET).update(`${at}.${body}`).digest('hex')}`
-      const forged = await fetch(`${base}/purchases/webhook/`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body })
-      expect(forged.status).toBe(400)
-      expect(await forged.json()).toMatchObject({ code: 'invalid_signature' })
-
-      const zoom = await fetch(`${base}/fake-zoom/oauth/token?grant_type=account_credentials&account_id=innera-fake-zoom-account`, {
-        method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(OLD_ZOOM).toString('base64')}` },
-      })
-      expect(zoom.status).toBe(400)
-      expect(await zoom.json()).toMatchObject({ error: 'invalid_client' })
-
-      const google = await fetch(`${base}/fake-google/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'innera-dev-client', client_secret: OLD_GOOGLE_SECRET, code: '4/whatever', redirect_uri: 'http://x.test/cb' }),
-      })
-      expect(google.status).toBe(401)
-      expect(await google.json()).toMatchObject({ error: 'invalid_client' })
-    } finally {
-      provider.child.kill('SIGTERM')
-      await provider.exited
-    }
-    // It says it made them, by the variables that would give them instead; their values are never logged.
-    const { stdout, stderr } = provider.output()
-    const made = stdout.split('\n').filter((line) => line.includes("made the fakes' secrets")).map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(made).toEqual([expect.objectContaining({ level: 'info', secrets: ['FAKE_STRIPE_SECRET_KEY', 'FAKE_STRIPE_WEBHOOK_SECRET', 'FAKE_ZOOM_CLIENT_SECRET', 'FAKE_GOOGLE_CLIENT_SECRET'] })])
-    expect(`${stdout}${stderr}`).not.toMatch(/sk_test_|whsec_|GOCSPX-/)
   })
 
   it('refuses a bad configuration with a clear message and exit code 1', async () => {
