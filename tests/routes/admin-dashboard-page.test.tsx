@@ -2,20 +2,18 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminDashboardPage, { loader } from '#app/routes/admin.dashboard.tsx'
 import { dashboardAnswers } from '#tests/mocks/admin-dashboard.ts'
 import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /** /admin/dashboard as the browser draws it (decision 0062): the period form, the quick links, each chart and its table. */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 

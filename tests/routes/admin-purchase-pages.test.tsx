@@ -1,17 +1,17 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { HttpResponse } from 'msw'
 import { type ComponentType } from 'react'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminPurchasePage, { action as detailAction, loader as detailLoader } from '#app/routes/admin.purchases.$id.tsx'
 import AdminPurchases, { loader as listLoader } from '#app/routes/admin.purchases._index.tsx'
 import { adminPurchaseDetailAnswer, adminPurchaseHandlers, refundedAnswer } from '#tests/mocks/admin-purchases.ts'
 import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, type ServerFunction, withCookie as asAdmin } from '#tests/mocks/route-stub.ts'
 
 /**
  * The admin purchase pages as the browser draws them, over their real loaders and action (msw as
@@ -20,26 +20,11 @@ import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
  */
 
 beforeEach(() => {
-  // The stub's router announces React Router 7's changes; the app's own build decides those.
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(cleanup)
 
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-function asAdmin(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
-
-async function show(path: string, pattern: string, Component: ComponentType, loader: Server, action?: Server) {
+async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action?: ServerFunction) {
   const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin, userCheckedAt: Date.now() })
   const Stub = createRemixStub([{ path: pattern, Component, loader: asAdmin(loader, cookie), action: action ? asAdmin(action, cookie) : undefined }])
   return render(

@@ -4,21 +4,19 @@ import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminAuditPage, { loader as auditLoader } from '#app/routes/admin.audit.tsx'
 import AdminUserPage, { action as userAction, loader as userLoader } from '#app/routes/admin.users_.$id.tsx'
 import { adminHandlers, adminUserAnswer, auditEntryAnswer, page } from '#tests/mocks/admin.ts'
 import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /** An admin's user page and the audit log as the browser draws them (decision 0059). */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 

@@ -1,5 +1,4 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -14,6 +13,7 @@ import MyAppointmentsPage, { loader as listLoader } from '#app/routes/consultas.
 import DirectoryPage, { loader as directoryLoader } from '#app/routes/consultas.profissionais.tsx'
 import { NOW, appointment, directoryAndAvailability, signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { ignoreRouterFutureWarnings, type ServerFunction, withCookie as asPatient } from '#tests/mocks/route-stub.ts'
 
 /**
  * The pages as the browser draws them, over their real loaders and actions (msw as the provider):
@@ -21,11 +21,7 @@ import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
  */
 
 beforeEach(() => {
-  // The stub's router announces React Router 7's changes; the app's own build decides those.
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
   vi.useFakeTimers({ toFake: ['Date'] })
   vi.setSystemTime(NOW)
 })
@@ -34,19 +30,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-/** Runs the route's server function as the signed-in patient (the stub's requests carry no cookie). */
-function asPatient(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
-
-async function show(path: string, pattern: string, Component: ComponentType, loader: Server, action?: Server) {
+async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action?: ServerFunction) {
   const cookie = await signedIn()
   const Stub = createRemixStub([{ path: pattern, Component, loader: asPatient(loader, cookie), action: action ? asPatient(action, cookie) : undefined }])
   return render(

@@ -1,5 +1,4 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { act, cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -11,6 +10,7 @@ import { CALENDAR_POPUP_CHANNEL, POPUP_MESSAGE_TYPE } from '#app/utils/calendar-
 import { signedIn } from '#tests/mocks/appointments.ts'
 import { calendarProvider, notConnected } from '#tests/mocks/calendar.ts'
 import { demoProfessional } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, withCookie as signedInAs } from '#tests/mocks/route-stub.ts'
 
 /**
  * The calendar page as the browser draws it, over its real loader and action (msw as the
@@ -19,23 +19,9 @@ import { demoProfessional } from '#tests/mocks/session.ts'
  */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
-
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-function signedInAs(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
 
 async function show() {
   const cookie = await signedIn(demoProfessional)

@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import LessonPage, { loader } from '#app/routes/aula.$id.tsx'
@@ -12,14 +12,12 @@ import CoursesPage, { loader as coursesLoader } from '#app/routes/cursos._index.
 import { courseAnswer, coursePage, coursePillarsAnswer, freeCourseAnswer, lessonAnswer, lessonDetailAnswer, lockedLessonAnswer } from '#tests/mocks/courses.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /** The course pages as the browser draws them (decision 0057): cards, marks, the lock box, the player's markup. */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 

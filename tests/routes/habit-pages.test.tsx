@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import HabitPage, { loader as habitLoader } from '#app/routes/habitos.$id.tsx'
@@ -13,6 +12,7 @@ import NewHabitPage, { loader as newLoader } from '#app/routes/habitos.novo.tsx'
 import { CLIENT_TOAST_EVENT } from '#app/ui/toast-state.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, withCookie as asPatient } from '#tests/mocks/route-stub.ts'
 
 /** The habit pages as the browser draws them, over their real loaders and actions (msw as the provider). */
 
@@ -42,24 +42,9 @@ function summary(status: 'done' | null = null) {
 }
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
-
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-function asPatient(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    if (body !== undefined) headers.set('Content-Type', 'application/x-www-form-urlencoded')
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
 
 async function renderRoutes(path: string, routes: (cookie: string) => Parameters<typeof createRemixStub>[0]) {
   const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })

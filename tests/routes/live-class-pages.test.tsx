@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import LiveClassPage, { loader as classLoader } from '#app/routes/aulas-ao-vivo.$id.tsx'
@@ -11,14 +11,12 @@ import LiveClassesPage, { loader as classesLoader } from '#app/routes/aulas-ao-v
 import { liveClassAnswer, liveClassPage } from '#tests/mocks/classes.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /** The live classes' pages as the browser draws them (decision 0058): the cards, the class's actions and lock. */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 

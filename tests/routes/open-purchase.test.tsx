@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { type ComponentType } from 'react'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import CartPage, { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
@@ -17,6 +16,7 @@ import { monthlyPlanAnswer, productAnswer, productPage } from '#tests/mocks/prod
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, type ServerFunction, withCookie } from '#tests/mocks/route-stub.ts'
 
 /**
  * One open or paid purchase per buyer and course, material or program (issue 41, decision 0072),
@@ -39,26 +39,11 @@ const inCheckout = () =>
   )
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-/** Runs the route's server function with the patient's cookies (the stub's requests carry none). */
-function withCookie(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
-
-async function show(path: string, pattern: string, Component: ComponentType, loader: Server, action: Server, cookie: string) {
+async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action: ServerFunction, cookie: string) {
   const Stub = createRemixStub([{ path: pattern, Component, loader: withCookie(loader, cookie), action: withCookie(action, cookie) }])
   return render(
     <TranslationsProvider value={translationsFor('pt')}>

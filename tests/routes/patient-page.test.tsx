@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import PatientPage, { loader } from '#app/routes/profissional.pacientes_.$id.tsx'
@@ -12,6 +12,7 @@ import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
 import { barrier } from '#tests/mocks/barrier.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /**
  * A professional's page about one patient (issue 12), over msw as the provider: the profile
@@ -272,11 +273,7 @@ describe('the patient page loader', () => {
 
 describe('the patient page', () => {
   beforeEach(() => {
-    // The stub's router announces React Router 7's changes; the app's own build decides those.
-    const warn = console.warn
-    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-      if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-    })
+    ignoreRouterFutureWarnings()
   })
   afterEach(() => cleanup())
 

@@ -3,21 +3,19 @@ import { type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import PrivacyPage, { loader as privacyLoader } from '#app/routes/configuracoes_.privacidade.tsx'
 import { consentsAnswer, deletionPlanAnswer, viewersAnswer } from '#tests/mocks/privacy.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
 
 /** The privacy page as the browser draws it (decision 0060): every form a plain form, the export a plain link. */
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
 

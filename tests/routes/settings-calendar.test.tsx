@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { getEnv } from '#app/env.server.ts'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
@@ -12,6 +11,7 @@ import SettingsPage, { action, loader } from '#app/routes/configuracoes.tsx'
 import { signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
+import { ignoreRouterFutureWarnings, withCookie as signedInAs } from '#tests/mocks/route-stub.ts'
 
 /** The settings page's calendar section as the browser draws it, over its real loader and action (msw as the provider). */
 
@@ -19,23 +19,9 @@ const TOKEN = 'q3Vx8Jm2-Lr5Tn7Wc1Yz4Ab6Ed9Gh0Kp_Sv2Xf5Hj8N'
 const FEED = '/appointments/calendar-feed/'
 
 beforeEach(() => {
-  const warn = console.warn
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes('React Router Future Flag Warning')) warn(...args)
-  })
+  ignoreRouterFutureWarnings()
 })
 afterEach(() => cleanup())
-
-type Server = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>
-
-function signedInAs(fn: Server, cookie: string) {
-  return async ({ request, params }: { request: Request; params: LoaderFunctionArgs['params'] }) => {
-    const headers = new Headers(request.headers)
-    headers.set('Cookie', cookie)
-    const body = request.method === 'POST' ? await request.text() : undefined
-    return fn({ request: new Request(request.url, { method: request.method, headers, body }), params, context: {} })
-  }
-}
 
 async function show() {
   const cookie = await signedIn()
