@@ -85,13 +85,15 @@ export async function measureWebhooks({ buildDir, rate = 200, seconds = 10, data
     const api = instance.providerURL.replace(/\/$/, '')
     const { access } = await json(await fetch(`${api}/authentication/custom-login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: PATIENT, password: PASSWORD }) }))
     const auth = { authorization: `Bearer ${access}` }
-    const products = await json(await fetch(`${api}/products/?product_type=course`, { headers: auth }))
-    const course = (products.results ?? products)[0]
-    if (!course) throw new Error('no course in the catalogue')
+    // A consultation package: the one kind one buyer may buy again and again (a course has one open
+    // or paid purchase per buyer, decision 0072); each payment still takes the grant's statements.
+    const products = await json(await fetch(`${api}/products/?product_type=consultation_package`, { headers: auth }))
+    const sold = (products.results ?? products)[0]
+    if (!sold) throw new Error('no consultation package in the catalogue')
 
     log(`webhook: ${count} PIX purchases to pay…`)
     const purchases = await pool(Array.from({ length: count }, (_, index) => index), 8, async (index) => {
-      const body = { items: [{ product_id: course.id, quantity: 1 }], method: 'pix', idempotency_key: `bench-webhook-${String(index).padStart(8, '0')}` }
+      const body = { items: [{ product_id: sold.id, quantity: 1 }], method: 'pix', idempotency_key: `bench-webhook-${String(index).padStart(8, '0')}` }
       const purchase = await json(await fetch(`${api}/purchases/create/`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }))
       return purchase.id
     })
