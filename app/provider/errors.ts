@@ -101,19 +101,22 @@ export function errorCode(body: unknown): string | undefined {
   return typeof code === 'string' && /^[a-z0-9_]{1,64}$/i.test(code) ? code : undefined
 }
 
+/** An id the provider names: 1 to 2^31-1 (its serial columns). */
+const isProviderId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= 2_147_483_647
+
 /** The `product_ids` of an error body: at most 20 ids of 1 to 2^31-1, else none. */
 export function errorProductIds(body: unknown): number[] | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
   const ids = (body as Record<string, unknown>).product_ids
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20) return undefined
-  return ids.every((id) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647) ? (ids as number[]) : undefined
+  return ids.every(isProviderId) ? (ids as number[]) : undefined
 }
 
 /** An id a refusal names (`purchase_id`, `subscription_id`): 1 to 2^31-1, else none. */
 export function errorObjectId(body: unknown, field: 'purchase_id' | 'subscription_id'): number | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
   const id = (body as Record<string, unknown>)[field]
-  return Number.isSafeInteger(id) && (id as number) >= 1 && (id as number) <= 2_147_483_647 ? (id as number) : undefined
+  return isProviderId(id) ? id : undefined
 }
 
 /** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */

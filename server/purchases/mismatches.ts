@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 import { auditLog } from '#server/db/schema.ts'
 import type { PurchaseRow } from './repository'
-import type { MismatchReason, PaymentMismatch } from './statuses'
+import { MISMATCH_REASONS, type MismatchReason, type PaymentMismatch } from './statuses'
 
 /**
  * Payments Stripe spoke of that did not fit their purchase (decision 0074): another or an unknown
@@ -56,8 +56,6 @@ export async function recordMismatch(tx: Writer, purchase: Pick<PurchaseRow, 'id
 
 export type RecordedMismatch = PaymentMismatch & { at: Date; stripeEventId: string | null }
 
-const REASONS: readonly MismatchReason[] = ['unknown_payment_intent', 'not_succeeded', 'other_purchase', 'currency', 'amount']
-
 /** A purchase's mismatches, oldest first (the admin's page of the purchase). */
 export async function mismatchesOf(db: Pick<Database, 'select'>, purchaseId: number): Promise<RecordedMismatch[]> {
   const rows = await db
@@ -68,7 +66,7 @@ export async function mismatchesOf(db: Pick<Database, 'select'>, purchaseId: num
   return rows.flatMap(({ at, after }) => {
     const fields = after ?? {}
     const reason = fields.reason as MismatchReason
-    if (!REASONS.includes(reason)) return []
+    if (!MISMATCH_REASONS.includes(reason)) return []
     return [
       {
         at,

@@ -171,6 +171,11 @@ function claimedError(holders: ClaimHolder[], productIds: number[]): ApiError {
   })
 }
 
+/** claimedError for the products the database refused (ProductsClaimed), as they are held now. */
+async function claimedErrorOf(services: Services, userId: number, refused: ProductsClaimed): Promise<ApiError> {
+  return claimedError(await claimHolders(services.db, userId, refused.productIds), refused.productIds)
+}
+
 /** The 409 of a purchase that may not go back to pending: others of the buyer hold its one-time products now. */
 async function refuseIfClaimed(services: Services, purchase: PurchaseRow): Promise<void> {
   const ids = (await itemsOf(services.db, [purchase.id])).flatMap((item) => ((ONE_TIME_TYPES as readonly string[]).includes(item.productType) && item.productId !== null ? [item.productId] : []))
@@ -190,7 +195,7 @@ async function restartIfUnstarted(services: Services, stripe: Stripe, purchase: 
       return recordTransition(tx, locked, 'pending', { source: 'create', now: clock(), changes: { failureCode: null, failureMessage: null } })
     })
     .catch(async (error: unknown) => {
-      if (error instanceof ProductsClaimed) throw claimedError(await claimHolders(db, purchase.userId, error.productIds), error.productIds)
+      if (error instanceof ProductsClaimed) throw await claimedErrorOf(services, purchase.userId, error)
       throw error
     })
   if (!restarted) return (await findPurchaseByKey(db, buyer.id, input.idempotencyKey))!
@@ -673,7 +678,7 @@ export async function renewPix(services: Services, purchase: PurchaseRow, buyer:
       // Taken by another checkout since the look above: the new code is not to be paid.
       if (!(error instanceof ProductsClaimed)) throw error
       await stripe.paymentIntents.cancel(fields.stripePaymentIntentId, { cancellation_reason: 'abandoned' }).catch(() => undefined)
-      throw claimedError(await claimHolders(db, current.userId, error.productIds), error.productIds)
+      throw await claimedErrorOf(services, current.userId, error)
     })
   if (result?.status !== 'pending' || result.stripePaymentIntentId !== fields.stripePaymentIntentId) {
     await stripe.paymentIntents.cancel(fields.stripePaymentIntentId, { cancellation_reason: 'abandoned' }).catch(() => undefined)

@@ -47,7 +47,8 @@ export type PaymentSignal =
   | { kind: 'unconfirmed'; paymentIntentId: string; amountCents: number; currency: string; stripeStatus: string | null }
 
 /** Why a payment was not taken as the purchase's (decision 0074). */
-export type MismatchReason = 'unknown_payment_intent' | 'not_succeeded' | 'other_purchase' | 'currency' | 'amount'
+export const MISMATCH_REASONS = ['unknown_payment_intent', 'not_succeeded', 'other_purchase', 'currency', 'amount'] as const
+export type MismatchReason = (typeof MISMATCH_REASONS)[number]
 
 /** A payment Stripe spoke of that does not fit its purchase: what it was, and what the purchase expected. */
 export type PaymentMismatch = { reason: MismatchReason; paymentIntentId: string; amountCents: number; currency: string; expectedCents: number }

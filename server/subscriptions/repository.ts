@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Database, Writer } from '#server/db/client.ts'
-import { products, purchases, subscriptions, type SubscriptionEndReason } from '#server/db/schema.ts'
+import { LIVE_SUBSCRIPTION_STATUSES, products, purchases, subscriptions, type SubscriptionEndReason } from '#server/db/schema.ts'
 
 /** A subscription's rows (decision 0052): reads, the locked read and the writes of its service. */
 
@@ -40,7 +40,7 @@ export async function liveSubscriptionOf(db: Reader, userId: number, productId: 
   const [row] = await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['incomplete', 'trialing', 'active', 'past_due'])))
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...LIVE_SUBSCRIPTION_STATUSES])))
     .orderBy(sql`${subscriptions.productId} = ${productId} desc`, desc(subscriptions.id))
     .limit(1)
   return row
