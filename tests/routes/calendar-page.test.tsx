@@ -18,10 +18,16 @@ import { ignoreRouterFutureWarnings, withCookie as signedInAs } from '#tests/moc
  * forms that work without JavaScript.
  */
 
+// The mock's events are in the week of 2026-11-30: the page is read a week before, so they are conflicts within 30 days.
 beforeEach(() => {
   ignoreRouterFutureWarnings()
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(new Date('2026-11-23T12:00:00.000Z'))
 })
-afterEach(() => cleanup())
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
 
 async function show() {
   const cookie = await signedIn(demoProfessional)
