@@ -110,8 +110,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {rootData?.user ? <MemberNav role={rootData.user.role} /> : null}
         <div className="flex-1">{children}</div>
         <SiteFooter />
-        <ToastRegion toast={rootData?.toast ?? null} />
-        {rootData ? <CookieBanner consent={rootData.consent} settingsRequested={rootData.cookieSettings} /> : null}
+        {/*
+          The toast above the cookie banner, both held at the bottom of the screen, in the page's flow
+          at its end: the page scrolls above them and the header's controls stay uncovered (decision 0080).
+        */}
+        <div className="pointer-events-none sticky bottom-0 z-40">
+          <ToastRegion toast={rootData?.toast ?? null} />
+          {rootData ? <CookieBanner consent={rootData.consent} settingsRequested={rootData.cookieSettings} /> : null}
+        </div>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -137,7 +137,7 @@ export default function PillarSelection() {
                   className="flex w-full items-start gap-4 rounded-2xl border-2 border-brand-100 bg-white p-5 text-left shadow-sm hover:border-brand-600 aria-pressed:border-brand-700 aria-pressed:bg-brand-50"
                 >
                   <PillarIcon icon={pillar.icon} className="size-10 shrink-0 text-brand-700" />
-                  <span className="flex-1">
+                  <span className="min-w-0 flex-1 break-words">
                     <span className="flex flex-wrap items-center gap-2 text-xl font-semibold">
                       {pillar.name}
                       {completed ? <span className="rounded-full bg-brand-100 px-2 py-0.5 text-sm font-medium text-brand-800">{t('completed')}</span> : null}

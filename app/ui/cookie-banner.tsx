@@ -2,11 +2,14 @@ import { Link, useFetcher, useLocation } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type Consent, optionalCategories } from '#app/utils/consent.ts'
 
-const choiceButton = 'btn min-w-40 flex-1 border border-brand-700 bg-white text-brand-800 hover:bg-brand-50 sm:flex-none'
+/** Side by side and equal at any width: three columns on a phone (a long label takes two lines), a row from 640 px. */
+const choiceButton = 'btn border border-brand-700 bg-white px-2 text-center text-sm leading-tight text-brand-800 hover:bg-brand-50 sm:min-w-40 sm:px-5 sm:text-base'
 
 /**
  * docs/product.md §2: necessary only, accept all and customize, equally prominent, and a close button.
- * Server-rendered, so it never flashes; plain forms, so it works without JavaScript.
+ * Server-rendered, so it never flashes; plain forms, so it works without JavaScript. Compact (at
+ * most a third of a 360 × 740 screen) and in the page's flow at its end, held at the bottom of the
+ * screen (root.tsx): the page can scroll above it, so it never hides the end of a page (decision 0080).
  */
 export function CookieBanner({ consent, settingsRequested }: { consent: Consent | null; settingsRequested: boolean }) {
   const { t } = useTranslation()
@@ -18,24 +21,24 @@ export function CookieBanner({ consent, settingsRequested }: { consent: Consent 
   const settingsHref = withCookieSettings(location.pathname, location.search)
   const hidden = <input type="hidden" name="redirectTo" value={redirectTo} />
   return (
-    <section aria-labelledby="cookie-banner-title" className="fixed inset-x-0 bottom-0 z-40 border-t border-brand-100 bg-white shadow-[0_-8px_24px_rgba(0,0,0,0.08)]">
-      <div className="container-page relative max-h-[80vh] overflow-y-auto py-5">
-        <fetcher.Form method="post" action="/resources/cookie-consent" className="absolute right-2 top-2">
+    <section aria-labelledby="cookie-banner-title" className="pointer-events-auto border-t border-brand-100 bg-white shadow-[0_-8px_24px_rgba(0,0,0,0.08)]">
+      <div className="container-page relative max-h-[80vh] overflow-y-auto py-3 sm:py-4">
+        <fetcher.Form method="post" action="/resources/cookie-consent" className="absolute right-1 top-0.5 sm:right-2 sm:top-1.5">
           {hidden}
           <button type="submit" name="intent" value="close" className="min-h-11 min-w-11 rounded-full text-2xl leading-none text-muted hover:bg-brand-50" aria-label={t('cookies.close')}>
             <span aria-hidden="true">×</span>
           </button>
         </fetcher.Form>
-        <h2 id="cookie-banner-title" className="pr-12 text-lg font-semibold">
+        <h2 id="cookie-banner-title" className="pr-12 font-semibold sm:text-lg">
           {t('cookies.title')}
         </h2>
-        <p className="mt-1 max-w-3xl text-muted">
+        <p className="mt-1 max-w-3xl pr-2 text-sm text-muted sm:text-base">
           {t('cookies.text')}{' '}
           <Link to="/cookies" className="link">
             {t('cookies.policyLink')}
           </Link>
         </p>
-        <fetcher.Form method="post" action="/resources/cookie-consent" className="mt-4 flex flex-wrap gap-3">
+        <fetcher.Form method="post" action="/resources/cookie-consent" className="mt-3 grid grid-cols-3 gap-2 sm:flex sm:flex-wrap sm:gap-3">
           {hidden}
           <button type="submit" name="intent" value="necessary" className={choiceButton}>
             {t('cookies.necessaryOnly')}

@@ -14,7 +14,7 @@ export function LanguageSwitcher({ current }: { current: string }) {
   const search = params.toString()
   const redirectTo = `${location.pathname}${search ? `?${search}` : ''}`
   return (
-    <form method="post" action="/resources/locale" className="flex items-center gap-1" aria-label={t('language.change')}>
+    <form method="post" action="/resources/locale" className="flex shrink-0 items-center gap-0.5" aria-label={t('language.change')}>
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {supportedLanguages.map((lng) => (
         <button
@@ -25,7 +25,7 @@ export function LanguageSwitcher({ current }: { current: string }) {
           lang={lng}
           aria-pressed={lng === current}
           title={t(`language.${lng}`)}
-          className="min-h-11 min-w-11 rounded-full px-2 text-sm font-semibold uppercase text-muted hover:bg-brand-50 aria-pressed:bg-brand-700 aria-pressed:text-white"
+          className="min-h-11 min-w-9 rounded-full px-1.5 text-sm sm:min-w-11 sm:px-2 font-semibold uppercase text-muted hover:bg-brand-50 aria-pressed:bg-brand-700 aria-pressed:text-white"
         >
           <span aria-hidden="true">{lng}</span>
           <span className="sr-only">{t(`language.${lng}`)}</span>

@@ -19,11 +19,12 @@ export function SearchFilter({ label, defaultValue, name = 'search' }: { label: 
 /** A labelled select of a GET filter form; the empty option means "all". */
 export function SelectFilter({ name, label, defaultValue, allLabel, options }: { name: string; label: string; defaultValue: string; allLabel: string; options: { value: string; label: string }[] }) {
   return (
-    <div>
+    // Never wider than the form: a long option's label is cut in the closed select, not the page (decision 0080).
+    <div className="min-w-0 max-w-full">
       <label htmlFor={name} className="block font-medium">
         {label}
       </label>
-      <select id={name} name={name} defaultValue={defaultValue} className={control}>
+      <select id={name} name={name} defaultValue={defaultValue} className={`${control} max-w-full`}>
         <option value="">{allLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>

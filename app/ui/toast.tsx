@@ -11,7 +11,8 @@ export function useMessage() {
 /**
  * The one toast region: a live region that is always in the page, so screen readers announce
  * what appears in it. Server toasts arrive through the root loader, the browser's own through
- * showClientToast; a new one replaces the current.
+ * showClientToast; a new one replaces the current. It sits at the bottom of the screen, above the
+ * cookie banner when that shows (root.tsx holds both), never over the header's controls (decision 0080).
  */
 export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
   const [toast, dispatch] = useReducer(toastReducer, incoming)
@@ -36,13 +37,13 @@ export function ToastRegion({ toast: incoming }: { toast: Toast | null }) {
   }, [toast])
 
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4" role="status" aria-live="polite" aria-atomic="true">
+    <div className="flex justify-center px-4" role="status" aria-live="polite" aria-atomic="true">
       {toast ? (
         // Keyed: a toast that replaces another is a new element, so its 5-second CSS expiry starts again.
         <div
           key={toast.id}
           data-toast-type={toast.type}
-          className={`toast-expire pointer-events-auto flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
+          className={`toast-expire pointer-events-auto mb-4 flex max-w-lg items-start gap-3 rounded-xl px-4 py-3 text-base shadow-lg ${
             toast.type === 'error' ? 'bg-red-800 text-white' : toast.type === 'success' ? 'bg-brand-800 text-white' : 'bg-ink text-white'
           }`}
         >
