@@ -1,4 +1,4 @@
-import type { CancelledBy, LocalizedText } from '#server/db/schema.ts'
+import type { CancelledBy } from '#server/db/schema.ts'
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import { serializeDeadline } from '#server/purchases/serializers.ts'
 import type { AppointmentView } from './repository'
@@ -25,16 +25,4 @@ export function cancellationQuote(view: AppointmentView, by: CancelledBy, at: nu
 /** The quote as the appointment's JSON shows it. */
 export function serializeCancellationQuote(quote: RefundQuote) {
   return { refund_cents: quote.refundCents, reason: quote.reason, credit_returned: quote.creditReturned, deadline: serializeDeadline(quote.deadline) }
-}
-
-const LINE_WORDS = { pt: 'Consulta com', en: 'Consultation with', es: 'Consulta con' } as const
-const LINE_LOCALES = { pt: 'pt-BR', en: 'en-US', es: 'es' } as const
-
-/** A consultation's line on its purchase and receipt: whom and when, in each language, in the professional's time zone. */
-export function consultationLineName(professional: string, startsAt: Date, timeZone: string): LocalizedText {
-  const line = (language: keyof typeof LINE_WORDS) => {
-    const when = new Intl.DateTimeFormat(LINE_LOCALES[language], { dateStyle: 'short', timeStyle: 'short', timeZone }).format(startsAt)
-    return `${LINE_WORDS[language]} ${professional}, ${when}`
-  }
-  return { pt: line('pt'), en: line('en'), es: line('es') }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '#server/testing/harness.ts'
 import type { Database, DatabaseHandle } from './client'
 import { findMigrationsDir } from './client'
-import { auditLog, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
+import { auditLog, consentRecords, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
 import { seedDatabase } from './seed'
 
 async function tableCounts(db: Database) {
@@ -44,6 +44,10 @@ function databaseSuite(open: () => Promise<{ handle: DatabaseHandle; dispose(): 
     expect(await tableCounts(handle.db)).toEqual(before)
     const { access } = await client(testApp(handle.db)).login('paciente@innera.local')
     expect((await client(testApp(handle.db)).get('/users/me/', { token: access })).json.first_name).toBe('Renamed')
+    // Each demo account accepted the terms and the privacy policy once, as registration records them (issue 42).
+    const consents = (await client(testApp(handle.db)).get('/users/me/consents/', { token: access })).json
+    expect(consents.current).toMatchObject({ terms: { version: '1.0', granted: true, source: 'signup' }, privacy: { version: '1.0', granted: true, source: 'signup' } })
+    expect(await handle.db.select({ n: count() }).from(consentRecords)).toEqual([{ n: 14 }])
   })
 
   it('keeps the audit log append-only: an entry is written, never changed nor removed', async () => {

@@ -926,7 +926,8 @@ export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
 export const PURCHASE_METHODS = ['card', 'pix'] as const
 export type PurchaseMethod = (typeof PURCHASE_METHODS)[number]
 /** What moved a purchase from one status to another. */
-export const TRANSITION_SOURCES = ['create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew'] as const
+/** `replaced`: cancelled because another purchase of the buyer was paid for its course, material or program (decision 0076). */
+export const TRANSITION_SOURCES = ['create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew', 'replaced'] as const
 export type TransitionSource = (typeof TRANSITION_SOURCES)[number]
 export const GRANT_KINDS = ['course', 'material', 'program', 'consultation_credits'] as const
 export type GrantKind = (typeof GRANT_KINDS)[number]
@@ -1061,6 +1062,10 @@ export const purchases = pgTable(
     checkedAt: instant('checked_at'),
     // When the receipt e-mail was queued (once; decision 0054).
     receiptSentAt: instant('receipt_sent_at'),
+    // Cancelled because this other purchase of the buyer was paid for one of its courses, materials
+    // or programs (decision 0076), and when its way to pay was closed at Stripe (null: still to do).
+    replacedByPurchaseId: integer('replaced_by_purchase_id').references((): AnyPgColumn => purchases.id),
+    stripeClosedAt: instant('stripe_closed_at'),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -1074,6 +1079,8 @@ export const purchases = pgTable(
     index('purchases_user_created_idx').on(table.userId, table.createdAt, table.id),
     index('purchases_pending_idx').on(table.checkedAt, table.id).where(sql`${table.status} = 'pending'`),
     index('purchases_receipt_due_idx').on(table.paidAt, table.id).where(sql`${table.paidAt} is not null and ${table.receiptSentAt} is null`),
+    index('purchases_stripe_close_due_idx').on(table.updatedAt, table.id).where(sql`${table.replacedByPurchaseId} is not null and ${table.stripeClosedAt} is null`),
+    check('purchases_replaced_check', sql`${table.replacedByPurchaseId} is null or (${table.replacedByPurchaseId} <> ${table.id} and ${table.status} in ('cancelled', 'refunded'))`),
     check('purchases_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded')`),
     check('purchases_method_check', sql`${table.method} in ('card', 'pix')`),
     check('purchases_total_check', sql`${table.totalCents} > 0 and ${table.totalCents} <= 99999999`),
@@ -1133,7 +1140,7 @@ export const purchaseTransitions = pgTable(
   },
   (table) => [
     index('purchase_transitions_purchase_idx').on(table.purchaseId, table.id),
-    check('purchase_transitions_source_check', sql`${table.source} in ('create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew')`),
+    check('purchase_transitions_source_check', sql`${table.source} in ('create', 'webhook', 'refresh', 'cancel', 'expiry', 'reconcile', 'renew', 'replaced')`),
   ],
 )
 

@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_
 import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
 import { readLessonManifest, seedCourses } from '#server/courses/seed.ts'
 import { seedLiveClasses } from '#server/live-classes/seed.ts'
+import { recordSignupConsents } from '#server/privacy/repository.ts'
 
 export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number; liveClasses: number }
 
@@ -62,6 +63,8 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     if (!created) continue
     createdEmails.add(account.email)
     await db.insert(userGroups).values({ userId: created.id, groupId: groupIds.get(account.group)! }).onConflictDoNothing()
+    // The terms and the privacy policy accepted, as registration records them: the demo's privacy page reads as a real account's.
+    await recordSignupConsents(db, created.id, Date.now())
   }
 
   // Links are made only alongside a newly created account, so unlinking one sticks.

@@ -33,7 +33,7 @@ const pureMessages = (): [string, MailMessage][] => [
   ['account exists', accountExistsMessage({ to: person.email, firstName: 'Ana', link })],
   ...APPOINTMENT_KINDS.map((kind): [string, MailMessage] => [`appointment ${kind}`, appointmentMessage({ kind, to: person, otherFirstName: 'Paula', start, previousStart: new Date('2026-12-01T12:00:00Z'), link })]),
   ['contact notification', contactNotificationMessage({ id: 3, name: 'Ana <b>', email: 'ana@example.com', phone: '', subject: 'patient', message: 'Olá\ntudo bem?', adminUrl: 'http://app.test/admin/messages' })],
-  ['receipt', receiptMail({ to: person.email, firstName: 'Ana', purchaseId: 7, method: 'pix', totalCents: 19_700, paidAt: start, items: [{ name: { pt: 'Curso', en: 'Course', es: 'Curso' }, quantity: 1 }], appUrl: 'http://app.test' })],
+  ['receipt', receiptMail({ to: person.email, firstName: 'Ana', purchaseId: 7, method: 'pix', totalCents: 19_700, paidAt: start, items: [{ name: { pt: 'Curso', en: 'Course', es: 'Curso' }, quantity: 1 }], timeZone: person.timeZone, appUrl: 'http://app.test' })],
   ['refund', refundMail({ to: person.email, firstName: 'Ana', purchaseId: 7, method: 'card', amountCents: 19_700, reason: 'cancel', appUrl: 'http://app.test' })],
   ...(['24h', '15m'] as const).map((kind): [string, MailMessage] => [`live class reminder ${kind}`, liveClassReminder(kind, { to: person, title: 'Yoga "para" <dormir>', teacherFirstName: 'Paula', startsAt: start, link })]),
   ['live class moved', liveClassMovedMessage({ to: person, title: 'Yoga', teacherFirstName: 'Paula', startsAt: start, durationMinutes: 60, previousStartsAt: new Date('2026-12-01T12:00:00Z'), link })],

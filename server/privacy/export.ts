@@ -28,6 +28,7 @@ import {
   subscriptions,
   users,
 } from '#server/db/schema.ts'
+import { readItems, timeZoneOfUser } from '#server/purchases/consultation-lines.ts'
 import { groupNamesOf } from '#server/users/repository.ts'
 import { serializeProfile } from '#server/users/serializers.ts'
 import {
@@ -266,6 +267,7 @@ export function exportStream(db: Database, userId: number, options: ExportOption
     habitEntryCsvRow,
   )
 
+  let timeZone: string | undefined
   csv(
     'purchases.csv',
     PURCHASE_COLUMNS,
@@ -275,11 +277,13 @@ export function exportStream(db: Database, userId: number, options: ExportOption
         (row) => row.id,
         size,
       )) {
-        const items = await db
-          .select({ purchaseId: purchaseItems.purchaseId, name: purchaseItems.name, quantity: purchaseItems.quantity, lineCents: purchaseItems.lineCents })
+        const stored = await db
+          .select({ purchaseId: purchaseItems.purchaseId, productType: purchaseItems.productType, name: purchaseItems.name, quantity: purchaseItems.quantity, lineCents: purchaseItems.lineCents })
           .from(purchaseItems)
           .where(inArray(purchaseItems.purchaseId, batch.map((purchase) => purchase.id)))
           .orderBy(asc(purchaseItems.id))
+        // A consultation's line in the user's own time zone, as their purchase's page says it (decision 0077).
+        const items = await readItems(db, stored, (timeZone ??= await timeZoneOfUser(db, userId)))
         yield batch.map((purchase) => ({ ...purchase, items: items.filter((item) => item.purchaseId === purchase.id) }))
       }
     },

@@ -1,10 +1,11 @@
 import type { CancelledBy, LocalizedText } from '#server/db/schema.ts'
 import type { AdminPurchaseRow, AdminRefundEntry, Buyer, WebhookDelivery } from './admin-queries'
+import type { ReadItem } from './consultation-lines'
 import type { RecordedMismatch } from './mismatches'
 import type { PurchaseQuote } from './purchase-refund'
 import { refundDeadline } from './refund-rules'
-import type { PurchaseItemRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
-import { serializeDeadline, serializeQuote } from './serializers'
+import type { PurchaseRow, RefundRow, TransitionRow } from './repository'
+import { serializeDeadline, serializeLineConsultation, serializeQuote } from './serializers'
 
 /** The admins' shapes of purchases (issue 26, decision 0061; docs/product.md §7). Instants ISO 8601 in UTC; money integer cents. */
 
@@ -17,12 +18,13 @@ function serializeBuyer(buyer: Buyer) {
   return { id: buyer.id, name: nameOf(buyer), email: buyer.email }
 }
 
-function serializeAdminItem(item: PurchaseItemRow) {
-  return { product_id: item.productId, kind: item.productType, title: localized(item.name), quantity: item.quantity, price_cents: item.lineCents }
+/** A line, a consultation's title in the admin's time zone (decision 0077) with what it is composed from. */
+function serializeAdminItem(item: ReadItem) {
+  return { product_id: item.productId, kind: item.productType, title: localized(item.name), quantity: item.quantity, price_cents: item.lineCents, consultation: serializeLineConsultation(item.consultation) }
 }
 
 /** A purchase as the admins' list shows it: when, where it stands, how and how much, who bought what. */
-export function serializeAdminPurchase({ purchase, buyer }: AdminPurchaseRow, items: PurchaseItemRow[]) {
+export function serializeAdminPurchase({ purchase, buyer }: AdminPurchaseRow, items: ReadItem[]) {
   return {
     id: purchase.id,
     created_at: iso(purchase.createdAt),
@@ -69,7 +71,7 @@ export function refundAuthor(
 
 export type AdminDetailParts = {
   buyer: Buyer
-  items: PurchaseItemRow[]
+  items: ReadItem[]
   transitions: TransitionRow[]
   deliveries: WebhookDelivery[]
   refunds: { row: RefundRow; by: RefundAuthor }[]
@@ -136,8 +138,8 @@ export function serializeAdminPurchaseDetail(purchase: PurchaseRow, { buyer, ite
 /** The export's columns (a spreadsheet's first row), in the provider's language like its other answers. */
 export const CSV_COLUMNS = ['id', 'created_at', 'paid_at', 'status', 'method', 'total_cents', 'refunded_cents', 'currency', 'buyer_id', 'buyer_name', 'buyer_email', 'items'] as const
 
-/** A purchase as one row of the export: the list's facts, the items as "name × quantity" in Portuguese, one cell. */
-export function csvRow({ purchase, buyer }: AdminPurchaseRow, items: PurchaseItemRow[]): (string | number)[] {
+/** A purchase as one row of the export: the list's facts, the items as "name × quantity" in Portuguese (a consultation's in the admin's zone), one cell. */
+export function csvRow({ purchase, buyer }: AdminPurchaseRow, items: Pick<ReadItem, 'name' | 'quantity'>[]): (string | number)[] {
   return [
     purchase.id,
     iso(purchase.createdAt) ?? '',

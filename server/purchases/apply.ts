@@ -1,8 +1,9 @@
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { startPaidPeriod } from '#server/subscriptions/periods.ts'
-import { claimProducts, supersededPayment } from './claims'
+import { supersededPayment, takeClaims } from './claims'
 import { recordMismatch } from './mismatches'
+import { cancelReplaced, type Replacements } from './replacements'
 import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
 import { decide, type PaymentMismatch, type PaymentSignal } from './statuses'
 
@@ -18,6 +19,8 @@ export type Applied = {
   ask?: true
   /** A payment that did not fit, recorded for the admins: to log once committed. */
   mismatch?: PaymentMismatch
+  /** The buyer's other checkouts of what this payment bought, cancelled now (decision 0076): to close at Stripe once committed. */
+  replaced?: Replacements
 }
 
 /**
@@ -48,13 +51,19 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
       totalCents: purchase.totalCents,
       refundedCents: purchase.refundedCents,
       holdsTime: purchase.holdsTime,
+      replaced: purchase.replacedByPurchaseId !== null,
     },
     signal,
   )
   if (outcome.ask) return { purchase, moved: false, refunds: [], booked: null, ask: true }
   if (outcome.mismatch) await recordMismatch(tx, purchase, outcome.mismatch, { eventId, now })
-  // A course, material or program another purchase of the buyer holds (decision 0072): this payment lost it, and goes back whole.
-  if (outcome.grant && signal.kind === 'succeeded' && (await claimProducts(tx, purchase, now)).length > 0) outcome = await supersededPayment(tx, purchase, signal)
+  // The courses, materials and programs this payment holds now (decision 0072); one another purchase of the buyer holds: this payment lost it, and goes back whole.
+  let held: number[] = []
+  if (outcome.grant && signal.kind === 'succeeded') {
+    const claims = await takeClaims(tx, purchase, now)
+    if (claims.refused.length > 0) outcome = await supersededPayment(tx, purchase, signal)
+    else held = claims.held
+  }
   const changes: Parameters<typeof updatePurchase>[2] = {}
   if (outcome.paymentIntentId !== undefined) changes.stripePaymentIntentId = outcome.paymentIntentId
   if (outcome.failure !== undefined) {
@@ -90,5 +99,14 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
     const refund = await insertRefund(tx, { purchaseId: purchase.id, ...outcome.refund }, now)
     if (refund) refunds.push(refund)
   }
-  return { purchase: updated, moved: updated.status !== purchase.status, refunds, booked, ...(outcome.mismatch && { mismatch: outcome.mismatch }) }
+  // Paid, it owns them now: the buyer's other checkouts of them are cancelled with it (decision 0076).
+  const replaced = held.length > 0 && updated.status === 'paid' ? await cancelReplaced(tx, updated, held, { eventId, now }) : undefined
+  return {
+    purchase: updated,
+    moved: updated.status !== purchase.status,
+    refunds,
+    booked,
+    ...(outcome.mismatch && { mismatch: outcome.mismatch }),
+    ...(replaced && (replaced.cancelled.length > 0 || replaced.busy.length > 0) && { replaced }),
+  }
 }

@@ -39,9 +39,17 @@ const oneTimeTypes = sql.join(
  * id order, so two purchases claiming the same ones never wait on each other in a circle.
  */
 export async function claimProducts(tx: Writer, purchase: { id: number; userId: number }, now: number): Promise<number[]> {
+  return (await takeClaims(tx, purchase, now)).refused
+}
+
+/**
+ * claimProducts, answering also the one-time products the purchase holds now (`held`): a payment
+ * that took them cancels the buyer's other checkouts of them (replacements.ts, decision 0076).
+ */
+export async function takeClaims(tx: Writer, purchase: { id: number; userId: number }, now: number): Promise<{ held: number[]; refused: number[] }> {
   const c = purchaseClaims
   const i = purchaseItems
-  const rows = await rowsOf<{ product_id: number }>(
+  const rows = await rowsOf<{ product_id: number; held: boolean }>(
     tx.execute(sql`with wanted as (
         select ${i.productId} as product_id from ${i}
         where ${i.purchaseId} = ${purchase.id} and ${i.productType} in (${oneTimeTypes}) and ${i.productId} is not null
@@ -52,9 +60,10 @@ export async function claimProducts(tx: Writer, purchase: { id: number; userId: 
         on conflict (user_id, product_id) do update set claimed_at = ${c.claimedAt} where ${c.purchaseId} = excluded.purchase_id
         returning product_id
       )
-      select product_id from wanted where product_id not in (select product_id from held) order by product_id`),
+      select product_id, product_id in (select product_id from held) as held from wanted order by product_id`),
   )
-  return rows.map((row) => Number(row.product_id))
+  const of = (held: boolean) => rows.filter((row) => row.held === held).map((row) => Number(row.product_id))
+  return { held: of(true), refused: of(false) }
 }
 
 /**

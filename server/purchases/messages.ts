@@ -1,3 +1,5 @@
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { formatDateAndTime, zoneInline } from '#app/domain/viewer-times.ts'
 import type { LocalizedText } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
 
@@ -5,6 +7,7 @@ import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
  * The buyer's e-mails about a purchase (decision 0054), in the house style (Portuguese, an English
  * line beneath): the receipt once it is paid, and each refund once it is made. Pure: what they say
  * comes from the rows the caller read. Amounts, names and dates only; the link is the purchase's page.
+ * Times are the buyer's, in their own time zone and named (decision 0077).
  */
 
 export type ReceiptFacts = {
@@ -14,7 +17,10 @@ export type ReceiptFacts = {
   method: 'card' | 'pix'
   totalCents: number
   paidAt: Date
+  /** The lines, a consultation's composed in the buyer's zone (consultation-lines.ts). */
   items: { name: LocalizedText; quantity: number }[]
+  /** The buyer's IANA time zone (users.time_zone). */
+  timeZone: string
   appUrl: string
 }
 
@@ -31,8 +37,11 @@ export type RefundFacts = {
 }
 
 const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
-const dateTime = (instant: Date) =>
-  new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(instant)
+/** "7 de dezembro de 2026, 10:50 (Horário Padrão de Brasília, Sao Paulo, GMT-3)", in the buyer's zone. */
+const dateTime = (instant: Date, timeZone: string) => {
+  const zone = timeZoneOr(timeZone)
+  return `${formatDateAndTime(instant, zone, 'pt')} (${zoneInline(zone, 'pt', instant)})`
+}
 const methodName = { card: 'cartão de crédito', pix: 'PIX' } as const
 const link = (appUrl: string, purchaseId: number) => `${appUrl}/compras/${purchaseId}`
 
@@ -43,7 +52,7 @@ export function receiptMail(facts: ReceiptFacts): MailMessage {
     `Recibo da sua compra nº ${facts.purchaseId} na Innera`,
     [
       greeting(facts.firstName),
-      `Recebemos ${money(facts.totalCents)} por ${methodName[facts.method]} em ${dateTime(facts.paidAt)} (horário de Brasília), por: ${items}. O recibo para imprimir está na página da compra:`,
+      `Recebemos ${money(facts.totalCents)} por ${methodName[facts.method]} em ${dateTime(facts.paidAt, facts.timeZone)}, por: ${items}. O recibo para imprimir está na página da compra:`,
       'Você pode desistir em até 7 dias corridos com reembolso integral, na mesma página.',
     ],
     link(facts.appUrl, facts.purchaseId),

@@ -1,11 +1,12 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm'
-import { outbox, purchaseItems, purchaseRefunds, purchases, users } from '#server/db/schema.ts'
+import { outbox, purchaseRefunds, purchases, users } from '#server/db/schema.ts'
 import type { Writer } from '#server/db/client.ts'
 import type { MailMessage } from '#server/mail/messages.ts'
 import type { Services } from '#server/services.ts'
 import { adminRefundEntries, consultationCancelledBy } from './admin-queries'
+import { readItems } from './consultation-lines'
 import { receiptMail, refundMail, type RefundFacts } from './messages'
-import { lockPurchase } from './repository'
+import { itemsOf, lockPurchase } from './repository'
 
 /**
  * The buyer's e-mails about purchases (decision 0054): a receipt for each paid purchase (a renewal
@@ -25,7 +26,7 @@ async function queue(tx: Writer, message: MailMessage | undefined) {
 
 /** The buyer, when they can still be written to (an account deactivated is not). */
 async function buyerOf(tx: Writer, userId: number) {
-  const [row] = await tx.select({ email: users.email, firstName: users.firstName, isActive: users.isActive }).from(users).where(eq(users.id, userId))
+  const [row] = await tx.select({ email: users.email, firstName: users.firstName, timeZone: users.timeZone, isActive: users.isActive }).from(users).where(eq(users.id, userId))
   return row?.isActive ? row : undefined
 }
 
@@ -54,10 +55,12 @@ export async function purchaseNoticesTick(services: Services): Promise<NoticesRe
       const purchase = await lockPurchase(tx, id)
       if (!purchase?.paidAt || purchase.receiptSentAt) return false
       const buyer = await buyerOf(tx, purchase.userId)
-      const items = await tx.select({ name: purchaseItems.name, quantity: purchaseItems.quantity }).from(purchaseItems).where(eq(purchaseItems.purchaseId, id)).orderBy(asc(purchaseItems.id))
+      // A consultation's line in the buyer's zone, as the purchase's page says it (decision 0077).
+      const items = buyer ? await readItems(tx, await itemsOf(tx, [id]), buyer.timeZone) : []
       await queue(
         tx,
-        buyer && receiptMail({ to: buyer.email, firstName: buyer.firstName, purchaseId: id, method: purchase.method, totalCents: purchase.totalCents, paidAt: purchase.paidAt, items, appUrl: config.appPublicUrl }),
+        buyer &&
+          receiptMail({ to: buyer.email, firstName: buyer.firstName, purchaseId: id, method: purchase.method, totalCents: purchase.totalCents, paidAt: purchase.paidAt, items, timeZone: buyer.timeZone, appUrl: config.appPublicUrl }),
       )
       await tx.update(purchases).set({ receiptSentAt: new Date(clock()) }).where(eq(purchases.id, id))
       return true

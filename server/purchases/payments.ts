@@ -14,6 +14,7 @@ import { applySignal, applySignalToLocked, type Applied } from './apply'
 import { returnUrl, type CreateInput } from './input'
 import { claimHolders, ONE_TIME_TYPES, ProductsClaimed, type ClaimHolder } from './claims'
 import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
+import { replacedToClose, replaceIfOwned, type Replacements } from './replacements'
 import {
   claimEventAndLock,
   creditsOf,
@@ -394,6 +395,7 @@ async function afterCommit(services: Services, applied: Applied[], eventId: stri
   }
   for (const { booked } of applied) if (booked !== null) mirrorAppointmentLater(services, booked)
   await sendRefunds(services, applied.flatMap(({ refunds }) => refunds))
+  for (const { replaced } of applied) if (replaced) await finishReplacements(services, replaced)
 }
 
 /** refresh-status: asks Stripe and applies what it says, as a webhook would. A 503 when Stripe cannot be reached. */
@@ -688,9 +690,73 @@ export async function renewPix(services: Services, purchase: PurchaseRow, buyer:
 }
 
 // ---------------------------------------------------------------------------------------------
+// Checkouts replaced by a paid purchase of the same product (decision 0076)
+
+/**
+ * Once the payment that cancelled them has committed: the candidates its transaction found locked
+ * by another one, cancelled now if they still are not final and the product is still owned (each
+ * in its own transaction, waiting for that one; nothing else is held meanwhile), and every one
+ * cancelled closed at Stripe.
+ */
+async function finishReplacements(services: Services, { cancelled, busy }: Replacements): Promise<void> {
+  const { db, clock, log } = services
+  const rows = [...cancelled]
+  for (const id of busy) {
+    try {
+      const replaced = await db.transaction((tx) => replaceIfOwned(tx, id, clock()))
+      if (replaced) rows.push(replaced)
+    } catch (error) {
+      // Left as it was: a payment that reaches it is refunded as superseded (decision 0072).
+      log({ level: 'warn', msg: 'replaced purchase not cancelled', purchase_id: id, ...errorFields(error) })
+    }
+  }
+  for (const row of rows) await closeReplaced(services, row)
+}
+
+/**
+ * Closes at Stripe the way to pay a purchase cancelled for another one: its Checkout Session
+ * expired, its PaymentIntent cancelled (`duplicate`), each only when still open (done twice, the
+ * same). Should Stripe say it was paid meanwhile, that is applied (the money goes back, superseded).
+ * True once done and marked (`stripe_closed_at`); Stripe away leaves it for the tick, a minute on.
+ */
+export async function closeReplaced(services: Services, purchase: PurchaseRow): Promise<boolean> {
+  const { db, clock, log, stripe } = services
+  if (!stripe || purchase.stripeClosedAt) return false
+  let paid = false
+  try {
+    try {
+      if (purchase.stripeCheckoutSessionId) {
+        const session = await stripe.checkout.sessions.retrieve(purchase.stripeCheckoutSessionId)
+        if (session.status === 'open') await stripe.checkout.sessions.expire(session.id)
+        else paid ||= session.status === 'complete'
+      }
+      if (purchase.stripePaymentIntentId) {
+        const paymentIntent = await stripe.paymentIntents.retrieve(purchase.stripePaymentIntentId)
+        if (paymentIntent.status === 'succeeded') paid = true
+        else if (paymentIntent.status !== 'canceled') await stripe.paymentIntents.cancel(paymentIntent.id, { cancellation_reason: 'duplicate' })
+      }
+    } catch (error) {
+      // Refused: paid (or closed) meanwhile; what Stripe says now decides.
+      if (!isStripeError(error) || !isRefusal(error)) throw error
+      paid = true
+    }
+    if (paid) await refreshPurchase(services, purchase, 'reconcile')
+  } catch (error) {
+    log({ level: 'warn', msg: 'replaced purchase not closed at stripe', purchase_id: purchase.id, ...errorFields(error) })
+    // Refused again when asked: nothing more to do at Stripe; anything else is tried again by the tick.
+    if (!isRefusal(error)) {
+      await updatePurchase(db, purchase.id, {}, clock())
+      return false
+    }
+  }
+  await updatePurchase(db, purchase.id, { stripeClosedAt: new Date(clock()) }, clock())
+  return true
+}
+
+// ---------------------------------------------------------------------------------------------
 // The tick
 
-export type PurchasesReport = { checked: number; expired: number; refunds: number; failed: number }
+export type PurchasesReport = { checked: number; expired: number; refunds: number; failed: number; closed: number }
 
 /**
  * The purchases' periodic work (jobs.ts), safe in several processes at once: pending purchases
@@ -702,7 +768,7 @@ export type PurchasesReport = { checked: number; expired: number; refunds: numbe
 export async function purchasesTick(services: Services): Promise<PurchasesReport | undefined> {
   const { db, clock, log, stripe } = services
   if (!stripe) return undefined
-  const report: PurchasesReport = { checked: 0, expired: 0, refunds: 0, failed: 0 }
+  const report: PurchasesReport = { checked: 0, expired: 0, refunds: 0, failed: 0, closed: 0 }
   const now = clock()
   for (const purchase of await purchasesToCheck(db, { now, checkedBefore: now - RECONCILE_AFTER_MS, limit: PER_TICK })) {
     try {
@@ -726,6 +792,8 @@ export async function purchasesTick(services: Services): Promise<PurchasesReport
   const due = await pendingRefunds(db, now - PURCHASES_TICK_MS, PER_TICK)
   await sendRefunds(services, due)
   report.refunds = due.length
+  // Purchases cancelled for another one (decision 0076) whose way to pay Stripe had not closed yet.
+  for (const replaced of await replacedToClose(db, now - PURCHASES_TICK_MS, PER_TICK)) if (await closeReplaced(services, replaced)) report.closed += 1
   return report
 }
 

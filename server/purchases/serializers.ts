@@ -1,16 +1,23 @@
 import type { LocalizedText } from '#server/db/schema.ts'
 import type { ProductView } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
+import type { LineConsultation, ReadItem } from './consultation-lines'
 import type { PurchaseQuote } from './purchase-refund'
 import type { RefundDeadline } from './refund-rules'
-import type { CreditRow, GrantRow, PurchaseItemRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
+import type { CreditRow, GrantRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
 
 /** The purchases' JSON shapes (docs/product.md §3, decision 0048). Instants ISO 8601 in UTC; money integer cents. */
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })
 
-export function serializeItem(item: PurchaseItemRow) {
+/** A consultation's line: the appointment it pays, its start and its professional's zone (decision 0077); null on a product's line or when the appointment is gone. */
+export function serializeLineConsultation(consultation: LineConsultation | null) {
+  return consultation && { appointment_id: consultation.appointmentId, starts_at: consultation.startsAt.toISOString(), professional_id: consultation.professionalId, time_zone: consultation.timeZone }
+}
+
+/** A line, its name as the caller reads it (a consultation's in their time zone: consultation-lines.ts). */
+export function serializeItem(item: ReadItem) {
   return {
     product_id: item.productId,
     product_type: item.productType,
@@ -18,11 +25,16 @@ export function serializeItem(item: PurchaseItemRow) {
     quantity: item.quantity,
     unit_cents: item.unitCents,
     line_cents: item.lineCents,
+    consultation: serializeLineConsultation(item.consultation),
   }
 }
 
-/** A purchase as lists show it: what was bought, for how much, where it stands, and how to pay while pending. */
-export function serializePurchase(purchase: PurchaseRow, items: PurchaseItemRow[]) {
+/**
+ * A purchase as lists show it: what was bought, for how much, where it stands, and how to pay while
+ * pending. `replacedBy`: for one that ended unpaid, the buyer's paid purchase that holds its course,
+ * material or program now (decision 0076; replacements.ts: replacingPurchases).
+ */
+export function serializePurchase(purchase: PurchaseRow, items: ReadItem[], replacedBy: number | null = null) {
   const pending = purchase.status === 'pending'
   return {
     id: purchase.id,
@@ -40,6 +52,8 @@ export function serializePurchase(purchase: PurchaseRow, items: PurchaseItemRow[
     checkout_expires_at: pending && purchase.method === 'card' ? iso(purchase.checkoutExpiresAt) : null,
     pix: pending && purchase.method === 'pix' && purchase.pixData ? { data: purchase.pixData, expires_at: iso(purchase.pixExpiresAt), instructions_url: purchase.pixInstructionsUrl } : null,
     failure: purchase.failureCode || purchase.failureMessage ? { code: purchase.failureCode, message: purchase.failureMessage } : null,
+    // The buyer has its product through that purchase ("Você já tem este curso"): a checkout cancelled for it, or one ended before.
+    replaced_by_purchase_id: replacedBy,
   }
 }
 
@@ -74,10 +88,17 @@ export function serializeQuote(quote: PurchaseQuote) {
 /** One purchase: the list's shape with its history, its refunds and, when paid, what cancelling now would refund and by when. */
 export function serializePurchaseDetail(
   purchase: PurchaseRow,
-  { items, transitions, refunds, quote, appointmentId }: { items: PurchaseItemRow[]; transitions: TransitionRow[]; refunds: RefundRow[]; quote: PurchaseQuote | null; appointmentId: number | null },
+  {
+    items,
+    transitions,
+    refunds,
+    quote,
+    appointmentId,
+    replacedBy = null,
+  }: { items: ReadItem[]; transitions: TransitionRow[]; refunds: RefundRow[]; quote: PurchaseQuote | null; appointmentId: number | null; replacedBy?: number | null },
 ) {
   return {
-    ...serializePurchase(purchase, items),
+    ...serializePurchase(purchase, items, replacedBy),
     transitions: transitions.map((transition) => ({ from_status: transition.fromStatus, to_status: transition.toStatus, at: iso(transition.at), source: transition.source })),
     refunds: refunds.map((refund) => ({ amount_cents: refund.amountCents, reason: refund.reason, status: refund.status, created_at: iso(refund.createdAt) })),
     refund_quote: quote && serializeQuote(quote),

@@ -35,6 +35,17 @@ describe('decide: the status only moves forward', () => {
     }
   })
 
+  it('a payment of a purchase cancelled for another one of the same product is refunded as superseded (decision 0076)', () => {
+    expect(decide(pix({ status: 'cancelled', replaced: true }), paid)).toEqual({
+      to: 'refunded',
+      paymentIntentId: 'pi_1',
+      refund: { paymentIntentId: 'pi_1', amountCents: 18_000, reason: 'superseded' },
+      refundedCents: 18_000,
+    })
+    // An event's copy naming a PaymentIntent it does not know is still checked with Stripe first.
+    expect(decide(card({ status: 'cancelled', replaced: true, paymentIntentId: 'pi_1' }), { ...paid, paymentIntentId: 'pi_9' })).toEqual({ ask: true })
+  })
+
   it("a consultation's purchase whose PIX code failed released its time: a payment arriving after that is refunded, never kept (decision 0051)", () => {
     expect(decide(pix({ status: 'failed', holdsTime: true }), paid)).toEqual({
       to: 'refunded',

@@ -67,6 +67,11 @@ export type PurchaseState = {
    * payment arriving after that is refunded like one after an expiry.
    */
   holdsTime?: boolean
+  /**
+   * Cancelled because another purchase of the buyer was paid for its course, material or program
+   * (decision 0076): a payment arriving after that is refunded as `superseded`, not `late_payment`.
+   */
+  replaced?: boolean
 }
 
 /** What to do: each field present only when something changes. */
@@ -137,10 +142,11 @@ export function decide(state: PurchaseState, signal: PaymentSignal): Outcome {
         return { refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'double_payment' } }
       }
       // Expired or cancelled (or failed, for a held time now released): the buyer was told it was over; the money goes back.
+      // Cancelled for another purchase of the same product: its refund says the buyer never pays twice (decision 0076).
       return {
         to: 'refunded',
         paymentIntentId: signal.paymentIntentId,
-        refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: 'late_payment' },
+        refund: { paymentIntentId: signal.paymentIntentId, amountCents: signal.amountCents, reason: state.replaced ? 'superseded' : 'late_payment' },
         refundedCents: Math.min(signal.amountCents, state.totalCents),
       }
     }

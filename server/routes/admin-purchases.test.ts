@@ -143,8 +143,8 @@ describe('GET /admin/purchases/', () => {
       currency: 'BRL',
       buyer: { id: 5, name: expect.any(String), email: 'paciente2@innera.local' },
       items: [
-        { product_id: await productId('curso-sono-reparador'), kind: 'course', title: { pt: expect.any(String), en: expect.any(String), es: expect.any(String) }, quantity: 1, price_cents: expect.any(Number) },
-        { product_id: await productId('pacote-4-consultas'), kind: 'consultation_package', title: expect.any(Object), quantity: 1, price_cents: expect.any(Number) },
+        { product_id: await productId('curso-sono-reparador'), kind: 'course', title: { pt: expect.any(String), en: expect.any(String), es: expect.any(String) }, quantity: 1, price_cents: expect.any(Number), consultation: null },
+        { product_id: await productId('pacote-4-consultas'), kind: 'consultation_package', title: expect.any(Object), quantity: 1, price_cents: expect.any(Number), consultation: null },
       ],
     })
   })

@@ -1,13 +1,13 @@
 import { Readable, pipeline } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { z } from 'zod'
-import { authenticateWithRole } from '#server/auth/authenticate.ts'
-import { addDays, saoPauloDate, startOfLocalDay } from '#server/dates.ts'
+import { authenticateWithRole, type Caller } from '#server/auth/authenticate.ts'
+import { addDays, localDateOf, startOfLocalDay } from '#server/dates.ts'
 import { PURCHASE_METHODS, PURCHASE_STATUSES } from '#server/db/schema.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { notFound, validationError } from '#server/http/errors.ts'
-import { charField, choiceField, dateField, validate } from '#server/http/fields.ts'
+import { charField, choiceField, dateField, timeZoneField, validate } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { errorFields } from '#server/log.ts'
 import {
@@ -23,6 +23,7 @@ import {
 } from '#server/purchases/admin-queries.ts'
 import { refundAsAdmin } from '#server/purchases/admin-refund.ts'
 import { CSV_COLUMNS, csvRow, refundAuthor, serializeAdminPurchase, serializeAdminPurchaseDetail } from '#server/purchases/admin-serializers.ts'
+import { readItems } from '#server/purchases/consultation-lines.ts'
 import { mismatchesOf } from '#server/purchases/mismatches.ts'
 import { refundQuoteOf } from '#server/purchases/payments.ts'
 import { BUSINESS_TIME_ZONE } from '#server/purchases/refund-rules.ts'
@@ -43,24 +44,28 @@ const filterSchema = z.object({
   from: optional(dateField()),
   to: optional(dateField()),
   search: optional(charField({ maxLength: MAX_SEARCH })),
+  tz: optional(timeZoneField()),
 })
 
 const refundSchema = z.object({ reason: charField({ maxLength: 500 }) })
 
 /**
  * The list's filters from the query: a status and a method from their lists, `from` and `to`
- * São Paulo dates (the shop's days) bounding when purchases were made, both days included, and a
- * search in the buyer's e-mail or name, or a purchase's number. Anything else is a 400, DRF-style.
+ * dates bounding when purchases were made, both days included, and a search in the buyer's e-mail
+ * or name, or a purchase's number. The dates are the days of `tz` (the admin's zone, decision
+ * 0077), São Paulo's (the shop's) without it. Anything else is a 400, DRF-style.
  */
-function filterOf(c: AppContext): AdminPurchaseFilter {
-  const query = validate(filterSchema, { status: c.req.query('status'), method: c.req.query('method'), from: c.req.query('from'), to: c.req.query('to'), search: c.req.query('search') })
+function filterOf(c: AppContext): AdminPurchaseFilter & { timeZone: string } {
+  const query = validate(filterSchema, { status: c.req.query('status'), method: c.req.query('method'), from: c.req.query('from'), to: c.req.query('to'), search: c.req.query('search'), tz: c.req.query('tz') })
   if (query.from && query.to && query.to < query.from) throw validationError({ to: ['The end date must not be before the start date.'] })
+  const timeZone = query.tz ?? BUSINESS_TIME_ZONE
   return {
     status: query.status,
     method: query.method,
-    from: query.from ? startOfLocalDay(query.from, BUSINESS_TIME_ZONE) : undefined,
-    to: query.to ? startOfLocalDay(addDays(query.to, 1), BUSINESS_TIME_ZONE) : undefined,
+    from: query.from ? startOfLocalDay(query.from, timeZone) : undefined,
+    to: query.to ? startOfLocalDay(addDays(query.to, 1), timeZone) : undefined,
     search: query.search,
+    timeZone,
   }
 }
 
@@ -73,7 +78,8 @@ function filterOf(c: AppContext): AdminPurchaseFilter {
 export function registerAdminPurchaseRoutes(api: Api, services: Services): void {
   const { db, clock, config, log } = services
 
-  async function detail(c: AppContext, purchase: PurchaseRow) {
+  /** One purchase, its consultation's line in the admin's time zone (decision 0077). */
+  async function detail(c: AppContext, caller: Caller, purchase: PurchaseRow) {
     const [buyer, items, transitions, refunds, appointmentId] = await Promise.all([
       findBuyer(db, purchase.userId),
       itemsOf(db, [purchase.id]),
@@ -93,7 +99,7 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
     return c.json(
       serializeAdminPurchaseDetail(purchase, {
         buyer: buyer!,
-        items,
+        items: await readItems(db, items, caller.user.timeZone),
         transitions,
         deliveries,
         refunds: refunds.map((row) => ({ row, by: refundAuthor(row, authors) })),
@@ -108,21 +114,21 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
 
   api.endpoint('/admin/purchases/', {
     GET: async (c) => {
-      await authenticateWithRole(c, services, 'admin')
+      const caller = await authenticateWithRole(c, services, 'admin')
       const filter = filterOf(c)
       const page = paginate(c, await countAdminPurchases(db, filter))
       const rows = await adminPurchasesPage(db, filter, page)
-      const items = await itemsOf(db, rows.map((row) => row.purchase.id))
+      const items = await readItems(db, await itemsOf(db, rows.map((row) => row.purchase.id)), caller.user.timeZone)
       return c.json(page.envelope(rows.map((row) => serializeAdminPurchase(row, items.filter((item) => item.purchaseId === row.purchase.id)))), 200, PRIVATE)
     },
   })
 
   api.endpoint('/admin/purchases/:id{[0-9]+}/', {
     GET: async (c) => {
-      await authenticateWithRole(c, services, 'admin')
+      const caller = await authenticateWithRole(c, services, 'admin')
       const purchase = await findPurchase(db, idParam(c, 'id'))
       if (!purchase) throw notFound()
-      return detail(c, purchase)
+      return detail(c, caller, purchase)
     },
   })
 
@@ -131,21 +137,21 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
       const caller = await authenticateWithRole(c, services, 'admin')
       const id = idParam(c, 'id')
       const { reason } = validate(refundSchema, await readFields(c.req.raw))
-      return detail(c, await refundAsAdmin(services, caller, id, reason))
+      return detail(c, caller, await refundAsAdmin(services, caller, id, reason))
     },
   })
 
   // The list as CSV, read in keyset batches and written as it is read: any length, the same memory.
   api.endpoint('/admin/purchases/export/', {
     GET: async (c) => {
-      await authenticateWithRole(c, services, 'admin')
+      const caller = await authenticateWithRole(c, services, 'admin')
       const filter = filterOf(c)
       async function* records() {
         yield [...CSV_COLUMNS]
         let after: number | undefined
         for (;;) {
           const batch = await adminPurchasesAfter(db, filter, after, EXPORT_BATCH)
-          const items = await itemsOf(db, batch.map((row) => row.purchase.id))
+          const items = await readItems(db, await itemsOf(db, batch.map((row) => row.purchase.id)), caller.user.timeZone)
           for (const row of batch) yield csvRow(row, items.filter((item) => item.purchaseId === row.purchase.id))
           if (batch.length < EXPORT_BATCH) return
           after = batch.at(-1)!.purchase.id
@@ -164,7 +170,7 @@ export function registerAdminPurchaseRoutes(api: Api, services: Services): void 
         status: 200,
         headers: {
           'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="compras-${saoPauloDate(clock())}.csv"`,
+          'Content-Disposition': `attachment; filename="compras-${localDateOf(clock(), filter.timeZone)}.csv"`,
           'Cache-Control': PRIVATE_NO_STORE,
         },
       })

@@ -77,7 +77,8 @@ import {
 } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
-import { cancellationQuote, consultationLineName, serializeCancellationQuote } from '#server/appointments/paid.ts'
+import { cancellationQuote, serializeCancellationQuote } from '#server/appointments/paid.ts'
+import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, startConsultationPayment } from '#server/purchases/payments.ts'
 import { urlField } from '#server/purchases/input.ts'
 import { countUsableCredits, findPurchase, useCredit, type PurchaseRow } from '#server/purchases/repository.ts'
@@ -404,7 +405,8 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
               if (!credit) throw apiError(409, NO_CREDIT, { code: 'no_credit' })
               return { creditId: credit.id, paymentReference: `credit:${credit.id}` }
             }
-            const name = consultationLineName(`${found.user.firstName} ${found.user.lastName}`.trim(), new Date(input.start_time), rules.timeZone)
+            // Stored as the patient reads it at booking (Stripe's page shows it); each reader's line is composed when read (decision 0077).
+            const name = consultationLineName({ professional: `${found.user.firstName} ${found.user.lastName}`.trim(), startsAt: new Date(input.start_time), timeZone: rules.timeZone }, caller.user.timeZone)
             heldWith = await insertConsultationPurchase(tx, patientId, { method: payment.method, priceCents: price, name, professionalId: found.user.id }, now)
             return { purchaseId: heldWith.id, paymentReference: `purchase:${heldWith.id}` }
           }),

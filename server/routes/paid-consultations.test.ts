@@ -155,7 +155,20 @@ describe('paying a consultation by PIX', () => {
     expect(purchase).toMatchObject({ holdsTime: true, totalCents: PRICE, method: 'pix', status: 'pending' })
     expect(held.json.payment_reference).toBe(`purchase:${purchase.id}`)
     const detail = await api.get(`/purchases/${purchase.id}/`, { token: tokens.patient })
-    expect(detail.json).toMatchObject({ appointment_id: held.json.id, can_renew_pix: false, items: [{ product_id: null, product_type: 'consultation', line_cents: PRICE, name: { pt: 'Consulta com Paula Ribeiro, 11/03/2026, 14:40' } }] })
+    // Paula and Pedro are both in São Paulo: the line names no zone (decision 0077).
+    expect(detail.json).toMatchObject({
+      appointment_id: held.json.id,
+      can_renew_pix: false,
+      items: [
+        {
+          product_id: null,
+          product_type: 'consultation',
+          line_cents: PRICE,
+          name: { pt: 'Consulta com Paula Ribeiro, 11 de março de 2026, 14:40', es: 'Consulta con Paula Ribeiro, 11 de marzo de 2026, 14:40' },
+          consultation: { appointment_id: held.json.id, starts_at: start, professional_id: paula, time_zone: 'America/Sao_Paulo' },
+        },
+      ],
+    })
     expect(detail.json.pix.data).toMatch(/^000201/)
     expect(await messagesOf(held.json.id)).toHaveLength(0)
 

@@ -54,6 +54,8 @@ beforeEach(async () => {
   clock.set(NOW)
   logged.length = 0
   await resetDatabase(db)
+  // The demo accounts' signup consents (seed.ts) cleared: these tests start from an account with none.
+  await db.execute(sql`truncate ${consentRecords}`)
 })
 
 const tokenOf = async (email: string) => (await api.login(email)).access

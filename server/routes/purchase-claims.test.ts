@@ -3,9 +3,8 @@ import type Stripe from 'stripe'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
-import { fakeStripeObjects, outbox, products, purchaseClaims, purchaseGrants, purchases, purchaseTransitions } from '#server/db/schema.ts'
+import { fakeStripeObjects, products, purchaseClaims, purchaseGrants, purchases, purchaseTransitions } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
-import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import { recordTransition } from '#server/purchases/repository.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
 import { client, describeOnPostgres, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
@@ -146,40 +145,37 @@ describe('one open or paid purchase per buyer and one-time product', () => {
     expect((await deliver(await event('checkout.session.completed', (await stored(paid.json.id)).stripeCheckoutSessionId!))).json.outcome).toBe('applied')
     expect((await stored(paid.json.id)).status).toBe('paid')
     expect((await buy([COURSE], 'pix')).json).toMatchObject({ code: 'already_owned', product_ids: [await productId(COURSE)] })
-    // The refused one renewed now would sell the course twice: refused, naming what holds it; no new code is made.
+    // The refused one was cancelled by that payment (decision 0076): it can no longer be renewed, and its page names the paid one.
     const codes = await db.select({ total: sql<number>`count(*)::int` }).from(fakeStripeObjects).where(eq(fakeStripeObjects.type, 'payment_intent'))
     const renewed = await api.post(`/purchases/${refused.json.id}/renew-pix/`, {}, { token: tokens.patient })
     expect(renewed.status).toBe(409)
-    expect(renewed.json).toMatchObject({ code: 'already_owned', product_ids: [await productId(COURSE)] })
+    expect(renewed.json).toMatchObject({ code: 'not_renewable' })
     expect(await db.select({ total: sql<number>`count(*)::int` }).from(fakeStripeObjects).where(eq(fakeStripeObjects.type, 'payment_intent'))).toEqual(codes)
-    expect((await stored(refused.json.id)).status).toBe('failed')
+    expect(await stored(refused.json.id)).toMatchObject({ status: 'cancelled', replacedByPurchaseId: paid.json.id })
+    expect((await api.get(`/purchases/${refused.json.id}/`, { token: tokens.patient })).json).toMatchObject({ status: 'cancelled', replaced_by_purchase_id: paid.json.id })
   })
 
-  it('a late payment of a purchase that lost the course to a newer one is refunded in full and grants nothing; my products lists the course once', async () => {
+  it('a failed purchase whose course a newer one paid is cancelled for it, its PIX code closed at Stripe; my products lists the course once', async () => {
     const course = await productId(COURSE)
     const first = (await buy([COURSE, 'diario-do-sono'], 'pix')).json.id
     await failHere(first)
     const second = (await buy([COURSE], 'pix')).json.id
     expect((await settlePix(second, 'succeed')).status).toBe('paid')
-    // The first one's code, left open in another tab, is paid after all.
-    const late = await settlePix(first, 'succeed')
-    expect(late).toMatchObject({ status: 'refunded', refundedCents: late.totalCents })
+    await app.services.background.idle()
+    // The first one's code, left open in another tab, can no longer be paid (decision 0076; a payment that arrives all the same: purchase-replacements.test.ts).
     expect(await transitionsOf(first)).toEqual([
       [null, 'pending', 'create'],
       ['pending', 'failed', 'webhook'],
-      ['failed', 'refunded', 'webhook'],
+      ['failed', 'cancelled', 'replaced'],
     ])
+    const [intent] = await db.select().from(fakeStripeObjects).where(eq(fakeStripeObjects.id, (await stored(first)).stripePaymentIntentId!))
+    expect(intent?.data).toMatchObject({ status: 'canceled', cancellation_reason: 'duplicate' })
     expect(await grantsOf(first)).toEqual([])
-    const page = await api.get(`/purchases/${first}/`, { token: tokens.patient })
-    expect(page.json).toMatchObject({ status: 'refunded', refunds: [{ amount_cents: late.totalCents, reason: 'superseded', status: 'succeeded' }] })
+    expect((await api.get(`/purchases/${first}/`, { token: tokens.patient })).json).toMatchObject({ status: 'cancelled', replaced_by_purchase_id: second })
     const mine = await myProducts()
     expect(mine.count).toBe(1)
     expect(mine.results).toMatchObject([{ product: { slug: COURSE }, purchase_id: second }])
     expect(await db.select().from(purchaseClaims)).toMatchObject([{ productId: course, purchaseId: second }])
-    // The buyer is told why the money came back.
-    await purchaseNoticesTick(app.services)
-    const mail = (await db.select().from(outbox).where(eq(outbox.to, 'paciente@innera.local'))).find((row) => row.subject.startsWith('Reembolso'))
-    expect(mail?.textBody).toContain('de um pagamento que chegou para uma compra substituída por outra com o mesmo produto (você não paga duas vezes)')
   })
 
   it('a late payment of a failed purchase whose course nobody else took gives it, and the course is then owned', async () => {

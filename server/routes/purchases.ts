@@ -24,6 +24,8 @@ import {
   transitionsOf,
   type PurchaseRow,
 } from '#server/purchases/repository.ts'
+import { readItems } from '#server/purchases/consultation-lines.ts'
+import { replacingPurchases } from '#server/purchases/replacements.ts'
 import { CARD_REFUND_BILLING_CYCLES, PIX_REFUND_BUSINESS_DAYS, WITHDRAWAL_DAYS } from '#server/purchases/refund-rules.ts'
 import { serializeOwnedProduct, serializePurchase, serializePurchaseDetail } from '#server/purchases/serializers.ts'
 import type { Services } from '#server/services.ts'
@@ -48,15 +50,19 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
     return purchase
   }
 
-  async function detail(c: AppContext, purchase: PurchaseRow, status: 200 | 201 = 200) {
+  /** One purchase for its caller: a consultation's line in the caller's time zone (decision 0077). */
+  async function detail(c: AppContext, caller: Caller, purchase: PurchaseRow, status: 200 | 201 = 200) {
     const items = await itemsOf(db, [purchase.id])
-    const [transitions, refunds, quote, appointmentId] = await Promise.all([
+    const [transitions, refunds, quote, appointmentId, read] = await Promise.all([
       transitionsOf(db, purchase.id),
       refundsOf(db, purchase.id),
       refundQuoteOf(services, purchase, items, clock()),
       purchase.holdsTime ? appointmentIdOf(db, purchase.id) : null,
+      readItems(db, items, caller.user.timeZone),
     ])
-    return c.json(serializePurchaseDetail(purchase, { items, transitions, refunds, quote, appointmentId }), status, PRIVATE)
+    // The buyer's paid purchase that holds its course, material or program now, for one ended unpaid (decision 0076).
+    const replacedBy = (await replacingPurchases(db, [purchase], items)).get(purchase.id) ?? null
+    return c.json(serializePurchaseDetail(purchase, { items: read, transitions, refunds, quote, appointmentId, replacedBy }), status, PRIVATE)
   }
 
   api.endpoint('/purchases/payment-methods/', {
@@ -87,28 +93,36 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const filter = { productId, status }
       const page = paginate(c, await countPurchasesOf(db, user.id, filter))
       const rows = await purchasesPageOf(db, user.id, page, filter)
-      const items = await itemsOf(db, rows.map((row) => row.id))
-      return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id)))), 200, PRIVATE)
+      const items = await readItems(db, await itemsOf(db, rows.map((row) => row.id)), user.timeZone)
+      const replacedBy = await replacingPurchases(db, rows, items)
+      return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id), replacedBy.get(row.id) ?? null))), 200, PRIVATE)
     },
   })
 
   api.endpoint('/purchases/create/', {
     POST: async (c) => {
-      const { user } = await authenticateWithRole(c, services, 'paciente')
+      const caller = await authenticateWithRole(c, services, 'paciente')
+      const { user } = caller
       const input = parseCreateInput(await readFields(c.req.raw))
       // A repeat of a used key (a retry after a lost answer) is that purchase again and costs nothing, as a booking's (decision 0034).
       if (!(await findPurchaseByKey(db, user.id, input.idempotencyKey))) await enforceThrottle(services, 'purchasePerUser', String(user.id))
       const { purchase, created } = await createPurchase(services, { id: user.id, email: user.email }, input)
-      return detail(c, purchase, created ? 201 : 200)
+      return detail(c, caller, purchase, created ? 201 : 200)
     },
   })
 
   api.endpoint('/purchases/:id{[0-9]+}/', {
-    GET: async (c) => detail(c, await visiblePurchase(c, await authenticate(c, services), { adminReads: true })),
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      return detail(c, caller, await visiblePurchase(c, caller, { adminReads: true }))
+    },
   })
 
   api.endpoint('/purchases/:id{[0-9]+}/refresh-status/', {
-    POST: async (c) => detail(c, await refreshPurchase(services, await visiblePurchase(c, await authenticate(c, services), { adminReads: true }))),
+    POST: async (c) => {
+      const caller = await authenticate(c, services)
+      return detail(c, caller, await refreshPurchase(services, await visiblePurchase(c, caller, { adminReads: true })))
+    },
   })
 
   api.endpoint('/purchases/:id{[0-9]+}/cancel/', {
@@ -116,7 +130,7 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const caller = await authenticateWithRole(c, services, 'paciente')
       const purchase = await visiblePurchase(c, caller, { adminReads: false })
       await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
-      return detail(c, await cancelPurchase(services, purchase))
+      return detail(c, caller, await cancelPurchase(services, purchase))
     },
   })
 
@@ -125,7 +139,7 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const caller = await authenticateWithRole(c, services, 'paciente')
       const purchase = await visiblePurchase(c, caller, { adminReads: false })
       await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
-      return detail(c, await renewPix(services, purchase, { id: caller.user.id, email: caller.user.email }))
+      return detail(c, caller, await renewPix(services, purchase, { id: caller.user.id, email: caller.user.email }))
     },
   })
 

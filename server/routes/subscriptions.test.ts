@@ -117,6 +117,26 @@ describe('cancelling', () => {
     expect(await subscriptionRow(again.json.id)).toMatchObject({ status: 'ended', endedReason: 'cancelled' })
   })
 
+  it('within the 7 days the subscriber may keep the period instead (decision 0081): nothing refunded, access until its end; after them `now` is refused', async () => {
+    const created = await subscribe(plan.monthly, 'pix', { token: tokens.patient2 })
+    await settlePix(created.json.open_payment_id, 'succeed')
+    expect((await api.post(`/subscriptions/${created.json.id}/cancel/`, { at: 'later' }, { token: tokens.patient2 })).json).toEqual({ at: ['"later" is not a valid choice.'] })
+    const kept = await api.post(`/subscriptions/${created.json.id}/cancel/`, { at: 'period_end' }, { token: tokens.patient2 })
+    expect(kept.json).toMatchObject({ status: 'active', cancel_at_period_end: true, has_access: true, payments: [{ status: 'paid' }] })
+    expect(await db.select().from(purchaseRefunds).where(eq(purchaseRefunds.purchaseId, created.json.open_payment_id))).toEqual([])
+    // Still within the 7 days, the withdrawal stays possible.
+    expect((await api.get(`/subscriptions/${created.json.id}/`, { token: tokens.patient2 })).json.cancellation).toMatchObject({ withdrawal: true, refund_cents: 8990 })
+    expect((await api.post(`/subscriptions/${created.json.id}/resume/`, {}, { token: tokens.patient2 })).json).toMatchObject({ cancel_at_period_end: false })
+    await later(8 * DAY)
+    const late = await api.post(`/subscriptions/${created.json.id}/cancel/`, { at: 'now' }, { token: tokens.patient2 })
+    expect([late.status, late.json.code]).toEqual([409, 'withdrawal_over'])
+    expect(await subscriptionRow(created.json.id)).toMatchObject({ status: 'active', cancelAtPeriodEnd: false })
+    await api.post(`/subscriptions/${created.json.id}/cancel/`, { at: 'period_end' }, { token: tokens.patient2 })
+    await later(30 * DAY)
+    await subscriptionsTick(app.services)
+    expect(await subscriptionRow(created.json.id)).toMatchObject({ status: 'ended', endedReason: 'cancelled' })
+  })
+
   it('a subscription never paid ends with its code (refused, expired or cancelled), and the plan may be taken again', async () => {
     const refused = await subscribe(plan.trial, 'pix', { token: tokens.patient2 })
     await settlePix(refused.json.open_payment_id, 'fail')

@@ -10,7 +10,7 @@ import { urlField } from '#server/purchases/input.ts'
 import { PURCHASE_METHODS } from '#server/db/schema.ts'
 import { countSubscriptionsOf, findSubscription, paymentsOf, subscriptionsPageOf, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 import { serializeSubscription } from '#server/subscriptions/serializers.ts'
-import { cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/subscriptions/service.ts'
+import { CANCEL_AT, cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/subscriptions/service.ts'
 import type { Services } from '#server/services.ts'
 import { enforceThrottle } from './throttling'
 
@@ -26,6 +26,8 @@ const createSchema = z.object({
 })
 
 const cardSchema = z.object({ success_url: urlField(), cancel_url: urlField() })
+/** `at`: within the 7 days `now` withdraws (refunded) and `period_end` keeps the period; left out, the withdrawal while it lasts (decision 0081). */
+const cancelSchema = z.object({ at: choiceField(CANCEL_AT).optional() })
 
 /**
  * Subscriptions (issue 24, decision 0052): thin handlers over server/subscriptions/service.ts.
@@ -80,17 +82,21 @@ export function registerSubscriptionRoutes(api: Api, services: Services): void {
     GET: async (c) => c.json(await view(await visible(c, await authenticate(c, services), { adminReads: true })), 200, PRIVATE),
   })
 
-  const action = (path: string, run: (subscription: SubscriptionRow, caller: Caller) => Promise<unknown>) =>
+  const action = (path: string, run: (subscription: SubscriptionRow, caller: Caller, c: AppContext) => Promise<unknown>) =>
     api.endpoint(`/subscriptions/:id{[0-9]+}/${path}/`, {
       POST: async (c) => {
         const caller = await authenticateWithRole(c, services, 'paciente')
         const subscription = await visible(c, caller, { adminReads: false })
         await enforceThrottle(services, 'purchasePerUser', String(caller.user.id))
-        await run(subscription, caller)
+        await run(subscription, caller, c)
         return c.json(await view((await findSubscription(db, subscription.id))!), 200, PRIVATE)
       },
     })
-  action('cancel', (subscription) => cancelSubscription(services, subscription))
+  action('cancel', async (subscription, _caller, c) => {
+    const parsed = cancelSchema.safeParse(await readFields(c.req.raw))
+    if (!parsed.success) throw validationError(toFieldErrors(parsed.error) as Record<string, string[]>)
+    return cancelSubscription(services, subscription, parsed.data.at)
+  })
   action('resume', (subscription) => resumeSubscription(services, subscription))
   action('pay-next', (subscription, caller) => payNextPeriod(services, subscription, { id: caller.user.id, email: caller.user.email }))
 

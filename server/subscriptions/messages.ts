@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { formatInstantDate } from '#app/domain/viewer-times.ts'
 import type { Writer } from '#server/db/client.ts'
 import { outbox, products, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
@@ -10,21 +12,23 @@ import { nextPeriodCents } from './terms'
  * line beneath): the PIX reminder 7 days before a period ends, a PIX subscription that lapsed, a
  * card renewal that failed and the subscription it then ended, a new price told ahead (decision
  * 0053) and a told price withdrawn. Nothing but the plan's name, the
- * dates and the amount, and the link to the subscription's page.
+ * dates and the amount, and the link to the subscription's page. The dates are the days the
+ * instants fall on in the subscriber's own time zone (decision 0077).
  */
 export type SubscriptionMailKind = 'pix_reminder' | 'lapsed' | 'renewal_failed' | 'ended_unpaid' | 'price_change' | 'price_change_withdrawn'
 
-const date = (instant: Date) => new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: 'numeric', month: 'long', year: 'numeric' }).format(instant)
+const dateIn = (timeZone: string) => (instant: Date) => formatInstantDate(instant, timeZone, 'pt')
 const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
 
 /** The message for this subscription's subscriber, or undefined when they can no longer be written to. */
 export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl }: { kind: SubscriptionMailKind; subscription: SubscriptionRow; appUrl: string }): Promise<MailMessage | undefined> {
   const [row] = await tx
-    .select({ email: users.email, firstName: users.firstName, isActive: users.isActive, plan: products.name })
+    .select({ email: users.email, firstName: users.firstName, isActive: users.isActive, timeZone: users.timeZone, plan: products.name })
     .from(users)
     .innerJoin(products, eq(products.id, subscription.productId))
     .where(eq(users.id, subscription.userId))
   if (!row || !row.isActive) return undefined
+  const date = dateIn(timeZoneOr(row.timeZone))
   const plan = row.plan.pt
   const link = `${appUrl}/assinaturas/${subscription.id}`
   const end = subscription.currentPeriodEnd ? date(subscription.currentPeriodEnd) : ''

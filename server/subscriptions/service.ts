@@ -155,12 +155,18 @@ export async function cancellationQuoteOf(services: Services, subscription: Subs
   return { quote, payment: first }
 }
 
+/** How a paid subscription is cancelled: ended now with the withdrawal's refund, or at its period's end. */
+export const CANCEL_AT = ['now', 'period_end'] as const
+export type CancelAt = (typeof CANCEL_AT)[number]
+
 /**
  * Cancels: a subscription not yet paid ends now (its payment cancelled); within the 7 days of
- * subscribing it is the withdrawal (the first payment refunded in full, ended now); otherwise it
- * ends with its period, access kept until then (a card's at Stripe first).
+ * subscribing the subscriber chooses (decision 0081): the withdrawal (`now`, the default: the first
+ * payment refunded in full, ended now) or the end of the period (`period_end`, access kept, nothing
+ * refunded); after them it ends with its period, access kept until then (a card's at Stripe first),
+ * and `now` is refused (409 `withdrawal_over`).
  */
-export async function cancelSubscription(services: Services, subscription: SubscriptionRow): Promise<SubscriptionRow> {
+export async function cancelSubscription(services: Services, subscription: SubscriptionRow, cancelAt?: CancelAt): Promise<SubscriptionRow> {
   const { db, clock } = services
   if (subscription.status === 'ended') throw conflict('This subscription has already ended.', 'already_ended')
   if (subscription.status === 'incomplete') {
@@ -176,7 +182,9 @@ export async function cancelSubscription(services: Services, subscription: Subsc
   }
   const at = clock()
   const { quote, payment } = await cancellationQuoteOf(services, subscription, at)
-  if (quote && payment && quote.refundCents > 0) return withdraw(services, subscription, payment, quote, at)
+  const withdrawal = quote !== null && payment !== null && quote.refundCents > 0
+  if (withdrawal && cancelAt !== 'period_end') return withdraw(services, subscription, payment, quote, at)
+  if (cancelAt === 'now' && !withdrawal) throw conflict('The 7 days to withdraw are over: the subscription can end only with its period.', 'withdrawal_over')
   if (subscription.cancelAtPeriodEnd) return subscription
   if (subscription.stripeSubscriptionId) await atStripe(() => stripeOf(services).subscriptions.update(subscription.stripeSubscriptionId!, { cancel_at_period_end: true }))
   return db.transaction(async (tx) => updateSubscription(tx, subscription.id, { cancelAtPeriodEnd: true }, clock()))
