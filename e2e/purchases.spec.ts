@@ -22,7 +22,8 @@ test.describe('buying without JavaScript', () => {
     await expect(page.getByRole('img', { name: 'QR code do PIX desta compra' }).locator('svg')).toBeVisible()
     const code = await page.getByLabel('PIX copia e cola').inputValue()
     expect(code).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/)
-    await expect(page.getByText(/^Válido até \d{2}:\d{2} \(horário de Brasília\)\./)).toBeVisible()
+    // In the buyer's zone (decision 0077): São Paulo's, as the browser's and the account's.
+    await expect(page.getByText(/^Válido até \d{2}:\d{2}\./)).toBeVisible()
 
     // The buyer's bank: the fake Stripe's page for this charge. The payment's message reaches the
     // provider on its own (the fake's webhook), or the page asks.
@@ -40,8 +41,13 @@ test.describe('buying without JavaScript', () => {
 
     await expect(page.getByText('Você recebe de volta o valor integral: R$ 197,00.')).toBeVisible()
     await expect(page.getByText(/^O reembolso por PIX chega em até 3 dias úteis: até /)).toBeVisible()
-    await page.getByRole('button', { name: 'Desistir e pedir o reembolso' }).click()
+    // Money moves only from its own step (decision 0079), which says it all once more.
+    await page.getByRole('link', { name: 'Desistir e pedir o reembolso' }).click()
+    const step = page.getByTestId('confirm-step')
+    await expect(step).toContainText('Você deixa de ter: Curso Estresse sob controle.')
+    await step.getByRole('button', { name: /^Sim, pedir o reembolso de R\$\s197,00$/ }).click()
     await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')
+    await expect(page.getByText(/^Reembolso de R\$\s197,00 pedido: volta por PIX à conta que pagou até /)).toBeVisible()
     await expect(page.getByText('Reembolsado: R$ 197,00.')).toBeVisible()
     await page.goto(paidLessonPath)
     await expect(page.getByRole('heading', { name: 'Esta aula está bloqueada' })).toBeVisible()
@@ -114,8 +120,10 @@ test.describe('subscribing without JavaScript', () => {
 
     await page.getByRole('link', { name: 'Cancelar assinatura' }).click()
     await expect(page.getByText('Você está dentro dos 7 dias do direito de desistência: cancelando agora, recebe de volta R$ 89,90 e o acesso termina agora.')).toBeVisible()
-    await page.getByRole('button', { name: 'Confirmar cancelamento' }).click()
-    await expect(page.getByText('Pronto: a assinatura foi encerrada e o reembolso está a caminho.')).toBeVisible()
+    // Beside the withdrawal, the end of the period (decision 0081).
+    await expect(page.getByRole('button', { name: /^Cancelar no fim do período \(acesso até \d+ de \w+ de \d{4}\)$/ })).toBeVisible()
+    await page.getByRole('button', { name: 'Desistir e receber R$ 89,90 de volta' }).click()
+    await expect(page.getByText(/^Assinatura encerrada\. Reembolso de R\$\s89,90 pedido: volta por PIX à conta que pagou até /)).toBeVisible()
     await expect(page.getByTestId('subscription-status')).toHaveText('Encerrada')
     await page.goto(purchaseUrl)
     await expect(page.getByTestId('purchase-status')).toHaveText('Compra reembolsada')

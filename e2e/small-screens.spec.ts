@@ -179,6 +179,13 @@ test.describe('at 360 px no page is wider than the screen', () => {
       ['/admin/questionnaire', /^\/admin\/questionnaire\/[^/]+$/],
       '/admin/audit',
     ])
+    // A draft version's editor, its questions' long codes in their legends.
+    await page.goto('/admin/questionnaire')
+    const version = `e2e.w${Date.now().toString(36)}`
+    await page.getByLabel('Nome da versão').fill(version)
+    await page.getByRole('button', { name: 'Começar nova versão' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: `Versão ${version}` })).toBeVisible()
+    await walk.visit(new URL(page.url()).pathname)
     walk.done()
     await expect(page.getByRole('banner').getByRole('link', { name: /^Carrinho/ })).toHaveCount(0)
   })

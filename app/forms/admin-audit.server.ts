@@ -1,15 +1,14 @@
 import { type TFunction } from 'i18next'
 import { z } from 'zod'
 import { isDateInRange } from '#app/domain/date-range.ts'
-import { type Language, languageTags } from '#app/i18n/config.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { type AuditEntry, type AuditQuery } from '#app/provider/admin-audit.server.ts'
 
 /**
  * The audit log's page (`/admin/audit`, decision 0059): its GET filters as the page reads them,
  * the same filters for the provider and the export link, and each entry as the table shows it.
  */
-
-const TIME_ZONE = 'America/Sao_Paulo'
 
 /** The actions and areas the filter offers (an area keeps all its actions). Others' entries still show, by their name. */
 export const AUDIT_ACTION_FILTERS = [
@@ -84,9 +83,9 @@ export function readAuditQuery(url: URL): AuditListQuery {
   return { ...query, dropped }
 }
 
-/** What the provider is asked for. */
-export function auditProviderQuery(query: AuditListQuery): AuditQuery {
-  return { action: query.action || undefined, actor: query.actor || undefined, subject: query.subject || undefined, from: query.from || undefined, to: query.to || undefined }
+/** What the provider is asked for: the dates are days of the admin's zone (`tz`, decision 0077). */
+export function auditProviderQuery(query: AuditListQuery, timeZone: string): AuditQuery {
+  return { action: query.action || undefined, actor: query.actor || undefined, subject: query.subject || undefined, from: query.from || undefined, to: query.to || undefined, tz: timeZone }
 }
 
 /** The filters as a query string (the pages, the export link): only what is set. */
@@ -115,12 +114,12 @@ function changesOf(before: AuditEntry['before'], after: AuditEntry['after']) {
   return fields.map((field) => ({ field, before: before && field in before ? shown(before[field]) : null, after: after && field in after ? shown(after[field]) : null }))
 }
 
-/** An entry as the table shows it, in the page's language and Brasília's time. */
-export function auditRow(entry: AuditEntry, { language, t }: { language: Language; t: TFunction }) {
+/** An entry as the table shows it, in the page's language and the admin's time zone (decision 0077). */
+export function auditRow(entry: AuditEntry, { language, timeZone, t }: { language: Language; timeZone: string; t: TFunction }) {
   return {
     id: entry.id,
     at: entry.at,
-    when: new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' }).format(new Date(entry.at)),
+    when: formatDateAndTime(entry.at, timeZone, language, { dateStyle: 'short', seconds: true }),
     actor: entry.actor
       ? { id: entry.actor.id, name: entry.actor.name ?? t('audit.gone', { id: entry.actor.id }), email: entry.actor.email, role: t(`roles.${entry.actor.role}`, { defaultValue: entry.actor.role }) }
       : null,

@@ -3,7 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { type TFunction } from 'i18next'
 import { type z } from 'zod'
-import { type Language, languageTags } from '#app/i18n/config.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type AdminCourse, type AdminLesson, type CourseChoices, type CourseDraft, type LessonDraft, type Video } from '#app/provider/admin-content-course-schemas.ts'
 import {
@@ -31,12 +32,10 @@ import { type FieldTarget, replyToFailure } from './provider-reply.server.ts'
  * with what was typed, and a publish refused for a missing language still keeps it as the draft.
  */
 
-const TIME_ZONE = 'America/Sao_Paulo'
 type Localized = { pt: string; en: string; es: string }
 
-/** When a draft was saved, in the reader's language and São Paulo's time. */
-export const draftDate = (iso: string, language: Language) =>
-  new Intl.DateTimeFormat(languageTags[language], { dateStyle: 'short', timeStyle: 'short', timeZone: TIME_ZONE }).format(new Date(iso))
+/** When a draft was saved, in the reader's language and time zone (decision 0077). */
+export const draftDate = (iso: string, language: Language, timeZone: string) => formatDateAndTime(iso, timeZone, language, { dateStyle: 'short' })
 
 /** A text in the reader's language, or the first language that has it (a draft may lack some). */
 export const inLanguage = (text: Localized, language: Language) => text[language] || text.pt || text.en || text.es

@@ -12,13 +12,13 @@ import { type AdminDashboard, DASHBOARD_METRICS, type DashboardBucket, type Dash
  * draws the charts from numbers and texts made here. Pure: `today` and the answer come in.
  */
 
-/** The days are São Paulo's, as the provider counts them by default (the operators' own). */
+/** The days are the admin's zone's (decision 0077); São Paulo's, the provider's default, when none is known. */
 export const DASHBOARD_TIME_ZONE = 'America/Sao_Paulo'
 export const DEFAULT_PERIOD_DAYS = 30
 export const MAX_PERIOD_DAYS = 366
 
-/** Today's date in São Paulo. */
-export const dashboardToday = (now: Date) => localDate(now, DASHBOARD_TIME_ZONE)
+/** Today's date in the admin's zone (São Paulo by default). */
+export const dashboardToday = (now: Date, timeZone = DASHBOARD_TIME_ZONE) => localDate(now, timeZone)
 
 const DAY_MS = 86_400_000
 const noon = (date: string) => new Date(`${date}T12:00:00Z`)

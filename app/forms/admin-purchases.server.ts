@@ -3,6 +3,7 @@ import { data } from '@remix-run/node'
 import { z } from 'zod'
 import { isDateInRange } from '#app/domain/date-range.ts'
 import { type Cents, formatMoney } from '#app/domain/money.ts'
+import { formatDateAndTime, formatInstantDate, withdrawalEndText } from '#app/domain/viewer-times.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type AdminPurchase, type AdminPurchaseDetail, MISMATCH_REASONS, REFUND_REFUSALS } from '#app/provider/admin-purchase-schemas.ts'
@@ -20,10 +21,9 @@ import { replyToFailure } from './provider-reply.server.ts'
  * reads them, the views the pages draw, and the refund form's action.
  */
 
-const TIME_ZONE = 'America/Sao_Paulo'
 const MAX_SEARCH = 254
 
-/** A São Paulo date the filter may send (YYYY-MM-DD, a real date, 2000-2100); anything else is no filter. */
+/** A date (of the admin's zone, decision 0077) the filter may send (YYYY-MM-DD, a real date, 2000-2100); anything else is no filter. */
 const dateParam = z
   .string()
   .trim()
@@ -49,14 +49,15 @@ export function readPurchaseQuery(url: URL): PurchaseListQuery {
   return reversed ? { ...query, from: '', to: '', reversed } : { ...query, reversed }
 }
 
-/** What the provider is asked for. */
-export function providerQuery(query: PurchaseListQuery): AdminPurchaseQuery {
+/** What the provider is asked for: the dates are days of the admin's zone (`tz`, decision 0077). */
+export function providerQuery(query: PurchaseListQuery, timeZone: string): AdminPurchaseQuery {
   return {
     search: query.search || undefined,
     status: query.status || undefined,
     method: query.method || undefined,
     from: query.from || undefined,
     to: query.to || undefined,
+    tz: timeZone,
   }
 }
 
@@ -69,16 +70,13 @@ export function filterParams(query: PurchaseListQuery, page = 1): string {
   return search ? `?${search}` : ''
 }
 
-/** An instant in Brasília's time, in the page's language: "10/03/2026, 12:00". */
-export function brasiliaDateTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
+/** An instant in the admin's time zone (decision 0077; the console names it), in the page's language: "10/03/2026, 12:00". */
+export function adminDateTime(iso: string, language: Language, timeZone: string): string {
+  return formatDateAndTime(iso, timeZone, language, { dateStyle: 'short' })
 }
 
-/** A São Paulo calendar date (YYYY-MM-DD, or an instant's) in words. */
-function brasiliaDate(value: string, language: Language): string {
-  const instant = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00-03:00`) : new Date(value)
-  return new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'long' }).format(instant)
-}
+/** A calendar date of the terms (YYYY-MM-DD: a refund's business day, São Paulo's) in words; a date has no zone to name. */
+const calendarDate = (value: string, language: Language) => formatInstantDate(`${value}T12:00:00Z`, 'UTC', language)
 
 const money = (cents: number, language: Language) => formatMoney(cents as Cents, language)
 
@@ -93,11 +91,11 @@ function moneyIn(cents: number, currency: string, language: Language): string {
 }
 
 /** A row of the list. */
-export function purchaseRow(purchase: AdminPurchase, language: Language) {
+export function purchaseRow(purchase: AdminPurchase, language: Language, timeZone: string) {
   return {
     id: purchase.id,
     createdAt: purchase.created_at,
-    created: brasiliaDateTime(purchase.created_at, language),
+    created: adminDateTime(purchase.created_at, language, timeZone),
     status: purchase.status,
     method: purchase.method,
     total: money(purchase.total_cents, language),
@@ -108,20 +106,20 @@ export function purchaseRow(purchase: AdminPurchase, language: Language) {
 }
 
 /** The purchase's page: its facts, its history, its refunds, and what the terms would refund now (or why not). */
-export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Language) {
+export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Language, timeZone: string) {
   const quote = purchase.refund_quote
   const refusal = purchase.refund_refusal
   const deadline = (value: AdminPurchaseDetail['refunds'][number]['deadline']) =>
-    value && { method: value.method, billingCycles: value.billing_cycles ?? 2, businessDays: value.business_days ?? 3, date: value.date ? brasiliaDate(value.date, language) : '' }
+    value && { method: value.method, billingCycles: value.billing_cycles ?? 2, businessDays: value.business_days ?? 3, date: value.date ? calendarDate(value.date, language) : '' }
   return {
-    ...purchaseRow(purchase, language),
+    ...purchaseRow(purchase, language, timeZone),
     items: purchase.items.map((item) => ({ productId: item.product_id, kind: item.kind, title: item.title[language], quantity: item.quantity, price: money(item.price_cents, language) })),
-    paid: purchase.paid_at ? brasiliaDateTime(purchase.paid_at, language) : null,
+    paid: purchase.paid_at ? adminDateTime(purchase.paid_at, language, timeZone) : null,
     failure: purchase.failure,
     appointmentId: purchase.appointment_id,
     subscriptionId: purchase.subscription_id,
-    events: purchase.events.map((event) => ({ ...event, when: brasiliaDateTime(event.at, language) })),
-    deliveries: purchase.webhook_deliveries.map((delivery) => ({ ...delivery, received: delivery.received_at ? brasiliaDateTime(delivery.received_at, language) : null })),
+    events: purchase.events.map((event) => ({ ...event, when: adminDateTime(event.at, language, timeZone) })),
+    deliveries: purchase.webhook_deliveries.map((delivery) => ({ ...delivery, received: delivery.received_at ? adminDateTime(delivery.received_at, language, timeZone) : null })),
     refunds: purchase.refunds.map((refund) => ({
       id: refund.id,
       amount: money(refund.amount_cents, language),
@@ -130,11 +128,11 @@ export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Lang
       kind: refund.reason,
       note: refund.note,
       by: refund.by,
-      when: brasiliaDateTime(refund.created_at, language),
+      when: adminDateTime(refund.created_at, language, timeZone),
       deadline: deadline(refund.deadline),
     })),
     mismatches: purchase.payment_mismatches.map((mismatch) => ({
-      when: brasiliaDateTime(mismatch.at, language),
+      when: adminDateTime(mismatch.at, language, timeZone),
       at: mismatch.at,
       reason: (MISMATCH_REASONS as readonly string[]).includes(mismatch.reason) ? mismatch.reason : 'other',
       paymentIntentId: mismatch.payment_intent_id,
@@ -147,13 +145,13 @@ export function purchaseDetailView(purchase: AdminPurchaseDetail, language: Lang
       amount: money(quote.refund_cents, language),
       full: quote.refund_cents === purchase.total_cents,
       reason: quote.reason?.replace(/^refunds\.reason\./, '') ?? null,
-      // The period's last day (its end is given as the next day's first instant).
-      withdrawalEnds: brasiliaDate(new Date(Date.parse(quote.withdrawal_ends_at) - 1).toISOString(), language),
+      // The period's last day in São Paulo, or outside its zone the instant it ends (decision 0077).
+      withdrawalEnds: withdrawalEndText(quote.withdrawal_ends_at, timeZone, language),
       deadline: deadline(quote.deadline),
     },
     refusal: refusal && {
       code: (REFUND_REFUSALS as readonly string[]).includes(refusal.code) ? refusal.code : 'other',
-      withdrawalEnds: refusal.withdrawal_ends_at ? brasiliaDate(new Date(Date.parse(refusal.withdrawal_ends_at) - 1).toISOString(), language) : '',
+      withdrawalEnds: refusal.withdrawal_ends_at ? withdrawalEndText(refusal.withdrawal_ends_at, timeZone, language) : '',
     },
   }
 }

@@ -5,7 +5,8 @@ import { type TFunction } from 'i18next'
 import { z } from 'zod'
 import { type Cents, formatMoney } from '#app/domain/money.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
-import { type Language, languageTags } from '#app/i18n/config.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type AdminUserDetail, accreditProfessional, revokeAccreditation, updateAdminUser } from '#app/provider/admin-users.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
@@ -24,8 +25,6 @@ import { type FieldTarget, replyToFailure } from './provider-reply.server.ts'
  * page with a toast; each refusal, the provider's included, re-renders the form with what was typed.
  */
 
-const TIME_ZONE = 'America/Sao_Paulo'
-
 export const USER_INTENTS = ['groups', 'activity', 'accredit', 'revoke'] as const
 export type UserIntent = (typeof USER_INTENTS)[number]
 
@@ -34,10 +33,9 @@ export function typedMoney(cents: Cents): string {
   return `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`
 }
 
-const dateTime = (iso: string, language: Language) => new Intl.DateTimeFormat(languageTags[language], { timeZone: TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
-
-/** What the page shows of the user, in the page's language. */
-export function adminUserView(user: AdminUserDetail, { language, pillars }: { language: Language; pillars: Pillar[] }) {
+/** What the page shows of the user, in the page's language and the admin's time zone (decision 0077; the console names it). */
+export function adminUserView(user: AdminUserDetail, { language, pillars, timeZone }: { language: Language; pillars: Pillar[]; timeZone: string }) {
+  const dateTime = (iso: string) => formatDateAndTime(iso, timeZone, language, { dateStyle: 'medium' })
   const pillarName = (slug: string) => pillars.find((pillar) => pillar.slug === slug)?.name[language] ?? slug
   const profile = user.professional
   return {
@@ -48,8 +46,8 @@ export function adminUserView(user: AdminUserDetail, { language, pillars }: { la
     role: roleFromGroups(user.groups),
     groups: roles.filter((role) => user.groups.some((group) => group.trim().toLowerCase() === role)),
     active: user.is_active,
-    joined: dateTime(user.date_joined, language),
-    lastLogin: user.last_login ? dateTime(user.last_login, language) : null,
+    joined: dateTime(user.date_joined),
+    lastLogin: user.last_login ? dateTime(user.last_login) : null,
     upcomingAsProfessional: user.counts.future_appointments_as_professional,
     upcomingAsPatient: user.counts.future_appointments_as_patient,
     professional: profile

@@ -1,5 +1,6 @@
-import { timeZoneName } from '#app/domain/appointments.ts'
+import { DEFAULT_TIME_ZONE, timeZoneName } from '#app/domain/appointments.ts'
 import { courseStage } from '#app/domain/courses.ts'
+import { formatInstantDate } from '#app/domain/viewer-times.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { type LiveClass } from '#app/provider/class-schemas.ts'
 import { type Course } from '#app/provider/course-schemas.ts'
@@ -28,14 +29,14 @@ export function myProductsView(
     now,
     courses = null,
     liveClasses = null,
-    timeZone = 'America/Sao_Paulo',
+    timeZone = DEFAULT_TIME_ZONE,
   }: { language: Language; pillars: readonly Pillar[]; now: number; courses?: readonly Course[] | null; liveClasses?: readonly LiveClass[] | null; timeZone?: string },
 ) {
-  const day = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'America/Sao_Paulo' })
   const view = (item: OwnedProduct) => ({
     ...productView(item.product, { language, pillars }),
     purchaseId: item.purchase_id,
-    since: day.format(new Date(item.available_at)),
+    // The date it became the user's where they are (decision 0077).
+    since: formatInstantDate(item.available_at, timeZone, language),
     available: Date.parse(item.available_at) <= now,
   })
   const of = (kind: OwnedProduct['kind']) => owned.filter((item) => item.kind === kind)

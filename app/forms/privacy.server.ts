@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import { type TFunction } from 'i18next'
 import { z } from 'zod'
 import { formatDateTime, formatShortDateTime } from '#app/domain/appointments.ts'
@@ -10,9 +10,10 @@ import { formatEffectiveDate, legalDocuments } from '#app/i18n/legal-documents.t
 import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { CONSENT_DOCUMENTS, type ConsentDocument, type ConsentRecord, type Consents, type DeletionPlan, KEPT_ITEMS, type ResultViewer } from '#app/provider/privacy-schemas.ts'
-import { deleteAccount, recordConsent, revokeResultViewer } from '#app/provider/privacy.server.ts'
+import { deleteAccount, listResultViewers, recordConsent, revokeResultViewer } from '#app/provider/privacy.server.ts'
 import { log } from '#app/http/log.server.ts'
 import { type Auth } from '#app/session/auth.server.ts'
+import { isConfirmed, stepUrl } from '#app/utils/confirm-step.ts'
 import { type Consent, consentCookieHeader, consentFor } from '#app/utils/consent.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
@@ -20,7 +21,7 @@ import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { forgetCartHeader } from './cart.server.ts'
 import { replyToFailure } from './provider-reply.server.ts'
-import { PRIVACY_PATH } from './privacy.ts'
+import { PRIVACY_PATH, REVOKE_PARAM, REVOKE_STEP } from './privacy.ts'
 import { deleteAccountSchema } from './privacy-forms.ts'
 
 /**
@@ -151,13 +152,17 @@ export async function privacyAction(request: Request, auth: Auth) {
     if (intent === 'revoke-share') {
       const professionalId = parseId(form.get('professional_id'))
       if (professionalId === undefined) throw data({ reason: 'invalid' }, { status: 400 })
+      // Access is taken away only from its confirmation step (decision 0079), which says what goes.
+      if (!isConfirmed(form)) return redirect(stepUrl(PRIVACY_PATH, REVOKE_STEP, { [REVOKE_PARAM]: String(professionalId) }), { status: 303 })
+      const viewer = (await listResultViewers(auth)).find((item) => item.professional.id === professionalId)
       try {
         await revokeResultViewer(auth, professionalId)
       } catch (error) {
         // Nothing left to revoke (revoked meanwhile, in another tab): the end state is what was asked.
         if (!(error instanceof ProviderError && error.status === 404)) throw error
       }
-      return redirectWithToast(PRIVACY_PATH, { type: 'success', message: { key: 'privacy:sharing.revoked' } })
+      const name = viewer ? `${viewer.professional.first_name} ${viewer.professional.last_name}`.trim() : null
+      return redirectWithToast(PRIVACY_PATH, { type: 'success', message: name ? { key: 'privacy:sharing.revokedFrom', values: { name } } : { key: 'privacy:sharing.revoked' } })
     }
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error

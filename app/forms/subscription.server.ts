@@ -3,12 +3,13 @@ import { z } from 'zod'
 import { formatMoney } from '#app/domain/money.ts'
 import { getEnv } from '#app/env.server.ts'
 import { type Language } from '#app/i18n/config.ts'
-import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
 import { type Subscription } from '#app/provider/subscription-schemas.ts'
-import { createSubscription, startCardUpdate, subscriptionAction } from '#app/provider/subscriptions.server.ts'
+import { cancelSubscription, createSubscription, getSubscription, startCardUpdate, subscriptionAction, type CancelAt } from '#app/provider/subscriptions.server.ts'
+import { CANCEL_STEP, isConfirmed, stepUrl } from '#app/utils/confirm-step.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { CHECKOUT_KEY_PATTERN } from './checkout.server.ts'
@@ -118,20 +119,61 @@ export function subscriptionView(subscription: Subscription, language: Language)
 
 export type SubscriptionView = ReturnType<typeof subscriptionView>
 
-const INTENTS = { cancel: 'orders:subscriptions.cancelled', resume: 'orders:subscriptions.resumed', 'pay-next': null, card: null } as const
+const INTENTS = ['cancel', 'resume', 'pay-next', 'card'] as const
 
 /** Where Stripe's card page sends the subscriber back: the page, told the card was saved. */
 export const CARD_SAVED_PARAM = 'cartao'
+
+type T = (key: string, values?: Record<string, unknown>) => string
+
+/**
+ * What the toast says once a cancel went through (decision 0079): the withdrawal's refund, how much
+ * and where it goes back by when (from the quote the subscriber confirmed); the period kept, until
+ * when; or that nothing was charged.
+ */
+export function subscriptionCancelledText(t: T, before: Subscription, after: Subscription, language: Language): string {
+  const quote = before.cancellation
+  if (after.status === 'ended' && quote?.withdrawal) {
+    const amount = formatMoney(quote.refund_cents, language)
+    const deadline = quote.deadline
+    const refund =
+      deadline?.method === 'pix' && deadline.date
+        ? t('orders:purchase.refundRequested.pix', { amount, date: calendarDate(deadline.date, language) })
+        : deadline?.method === 'card'
+          ? t('orders:purchase.refundRequested.card', { amount, count: deadline.billing_cycles ?? 2 })
+          : t('orders:purchase.refundRequested.other', { amount })
+    return t('orders:subscriptions.withdrawnRefund', { refund })
+  }
+  if (after.status === 'ended') return t('orders:subscriptions.cancelledUnpaid')
+  return t('orders:subscriptions.cancelledUntil', { date: lastDay(after.current_period_end, language) })
+}
+
+/**
+ * Cancelling, only from its confirmation step (decision 0079): asked without it, the step opens
+ * instead. `at` is the subscriber's choice within the 7 days (decision 0081): `period_end` keeps
+ * the period; anything else asks for the withdrawal, which after the 7 days is the period's end.
+ */
+async function cancelAction(request: Request, auth: SignedInCaller, id: number, form: FormData) {
+  const back = `/assinaturas/${id}`
+  if (!isConfirmed(form)) return redirect(stepUrl(back, CANCEL_STEP), { status: 303 })
+  const before = await getSubscription(auth, id)
+  const at: CancelAt = form.get('at') === 'period_end' || !before.cancellation?.withdrawal ? 'period_end' : 'now'
+  const after = await cancelSubscription(auth, id, at)
+  const [t, language] = await Promise.all([getFixedT(request, ['common', 'orders']), languageOf(request)])
+  return redirectWithToast(back, { type: 'success', message: { text: subscriptionCancelledText(t, before, after, language) } })
+}
 
 /**
  * The page's buttons; each comes back to the page with a toast (paying the next period goes to its
  * PIX code, changing the card to the payment service's page, which comes back with `?cartao=salvo`).
  */
-export async function subscriptionPageAction(request: Request, auth: SignedInCaller, id: number, intent: string) {
+export async function subscriptionPageAction(request: Request, auth: SignedInCaller, id: number, form: FormData) {
   const back = `/assinaturas/${id}`
-  if (!(intent in INTENTS)) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
-  const action = intent as keyof typeof INTENTS
+  const intent = String(form.get('intent') ?? '')
+  if (!(INTENTS as readonly string[]).includes(intent)) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
+  const action = intent as (typeof INTENTS)[number]
   try {
+    if (action === 'cancel') return await cancelAction(request, auth, id, form)
     if (action === 'card') {
       const page = `${getEnv().APP_PUBLIC_URL}${back}`
       const { url } = await startCardUpdate(auth, id, { returnUrl: `${page}?${CARD_SAVED_PARAM}=salvo`, cancelUrl: page })
@@ -139,8 +181,7 @@ export async function subscriptionPageAction(request: Request, auth: SignedInCal
     }
     const subscription = await subscriptionAction(auth, id, action)
     if (action === 'pay-next' && subscription.open_payment_id) return redirect(`/compras/${subscription.open_payment_id}`, { status: 303 })
-    const key = action === 'cancel' && subscription.status === 'ended' ? 'orders:subscriptions.withdrawn' : (INTENTS[action] ?? 'orders:subscriptions.resumed')
-    return redirectWithToast(back, { type: 'success', message: { key } })
+    return redirectWithToast(back, { type: 'success', message: { key: 'orders:subscriptions.resumed' } })
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     const t = await getFixedT(request, ['common', 'orders'])

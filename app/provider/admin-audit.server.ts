@@ -24,7 +24,8 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>
 const auditPage = paginated(auditEntrySchema)
 
 /** The filters as the provider takes them: a person by id or e-mail, an action or its area, São Paulo days (both included). */
-export type AuditQuery = { actor?: string; subject?: string; action?: string; target_type?: string; from?: string; to?: string }
+/** `from` and `to` are days of `tz` (São Paulo's without it), both included. */
+export type AuditQuery = { actor?: string; subject?: string; action?: string; target_type?: string; from?: string; to?: string; tz?: string }
 
 export const listAuditEntries = (auth: SignedInCaller, query: AuditQuery, page: number | 'last', pageSize: number) =>
   auth.call('/admin/audit/', auditPage, { query: { ...query, page: page === 1 ? undefined : page, page_size: pageSize } })

@@ -38,6 +38,6 @@ export const adminDashboardSchema = z.object({
 })
 export type AdminDashboard = z.infer<typeof adminDashboardSchema>
 
-/** The period's metrics; `from` and `to` are local dates of São Paulo (the provider's default zone), both included. */
-export const getAdminDashboard = (auth: SignedInCaller, { from, to }: { from: string; to: string }) =>
-  auth.call('/admin/dashboard/', adminDashboardSchema, { query: { from, to } })
+/** The period's metrics; `from` and `to` are local dates of `tz` (the admin's zone, decision 0077), both included. */
+export const getAdminDashboard = (auth: SignedInCaller, { from, to }: { from: string; to: string }, tz: string) =>
+  auth.call('/admin/dashboard/', adminDashboardSchema, { query: { from, to, tz } })

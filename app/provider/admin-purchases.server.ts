@@ -2,8 +2,8 @@ import { type SignedInCaller } from './fetch.server.ts'
 import { adminPurchaseDetailSchema, adminPurchasePageSchema } from './admin-purchase-schemas.ts'
 import { type PaymentMethod, type PurchaseStatus } from './purchase-schemas.ts'
 
-/** The admin list's filters as the provider takes them: dates are São Paulo days (YYYY-MM-DD), both included. */
-export type AdminPurchaseQuery = { status?: PurchaseStatus; method?: PaymentMethod; from?: string; to?: string; search?: string }
+/** The admin list's filters as the provider takes them: dates are days (YYYY-MM-DD), both included, of `tz` (São Paulo's without it). */
+export type AdminPurchaseQuery = { status?: PurchaseStatus; method?: PaymentMethod; from?: string; to?: string; search?: string; tz?: string }
 
 /** A page of every buyer's purchases, newest first (admins only; docs/product.md §7). */
 export const listAdminPurchases = (auth: SignedInCaller, query: AdminPurchaseQuery, page: number | 'last', pageSize: number) =>

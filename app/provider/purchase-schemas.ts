@@ -61,6 +61,8 @@ export const purchaseDetailSchema = purchaseSchema.extend({
   appointment_id: z.number().int().positive().nullable().optional(),
   /** The subscription it pays a period of, if any. */
   subscription_id: z.number().int().positive().nullable().optional(),
+  /** Cancelled because another purchase of the buyer got its products (decision 0076): that purchase. */
+  replaced_by_purchase_id: z.number().int().positive().nullable().optional(),
 })
 export type PurchaseDetail = z.infer<typeof purchaseDetailSchema>
 

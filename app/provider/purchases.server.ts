@@ -28,6 +28,9 @@ export async function openPurchaseOf(auth: SignedInCaller, productId: number): P
   return page.results[0]?.id ?? null
 }
 
+/** The caller's payments still open (a cart holds 20 lines at most, so one page of 20 names every product they hold). */
+export const listOpenPurchases = (auth: SignedInCaller) => auth.call('/purchases/', purchasePageSchema, { query: { status: 'pending', page_size: 20 } })
+
 export const listPurchases = (auth: SignedInCaller, page: number | 'last', pageSize: number) =>
   auth.call('/purchases/', purchasePageSchema, { query: { page: page === 1 ? undefined : page, page_size: pageSize } })
 

@@ -1,4 +1,5 @@
-import { type Language, languageTags } from '#app/i18n/config.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { ProviderError } from './errors.ts'
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { type Definition, definitionSchema, pageOf, resultSchema, resultSummarySchema, shareListSchema, sharedResultSchema, trendsSchema } from './questionnaire-schemas.ts'
@@ -72,9 +73,9 @@ export const listSharedWithMe = (auth: SignedInCaller, page: number | 'last', pa
 /** The user's language, as the questionnaire texts are keyed. */
 export { languageOf } from '#app/i18n/i18next.server.ts'
 
-/** A submission date as the user reads it (Brazil's time zone). */
-export function formatWhen(iso: string, language: Language) {
-  return new Intl.DateTimeFormat(languageTags[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }).format(new Date(iso))
+/** A submission date as the user reads it, in their own time zone (decision 0077). */
+export function formatWhen(iso: string, language: Language, timeZone: string) {
+  return formatDateAndTime(iso, timeZone, language, { dateStyle: 'medium' })
 }
 
 /** Pillar slug → name in the user's language, from the questionnaire definition. */

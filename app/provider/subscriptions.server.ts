@@ -16,8 +16,13 @@ export const getSubscription = (auth: SignedInCaller, id: number) => auth.call(`
 
 export const listSubscriptions = (auth: SignedInCaller) => auth.call('/subscriptions/', subscriptionPageSchema, { query: { page_size: 50 } })
 
-/** cancel (at the period's end, or within 7 days the withdrawal), resume, pay-next (PIX). */
-export const subscriptionAction = (auth: SignedInCaller, id: number, action: 'cancel' | 'resume' | 'pay-next') => auth.call(`/subscriptions/${id}/${action}/`, subscriptionSchema, { method: 'POST' })
+/** resume, pay-next (PIX). */
+export const subscriptionAction = (auth: SignedInCaller, id: number, action: 'resume' | 'pay-next') => auth.call(`/subscriptions/${id}/${action}/`, subscriptionSchema, { method: 'POST' })
+
+/** Within the 7 days, `now` is the withdrawal (refunded) and `period_end` keeps the period; after them only `period_end` (decision 0081). */
+export type CancelAt = 'now' | 'period_end'
+
+export const cancelSubscription = (auth: SignedInCaller, id: number, at: CancelAt) => auth.call(`/subscriptions/${id}/cancel/`, subscriptionSchema, { method: 'POST', json: { at } })
 
 /** Stripe's page to save a new card for a renewing subscription; it comes back to `returnUrl` (decision 0055). */
 export const startCardUpdate = (auth: SignedInCaller, id: number, { returnUrl, cancelUrl }: { returnUrl: string; cancelUrl: string }) =>

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
+import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { AUDIT_ACTION_FILTERS, actionKey, auditFilterParams, auditProviderQuery, auditRow, readAuditQuery } from '#app/forms/admin-audit.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -18,25 +19,28 @@ export const handle = { i18n: ['admin'] }
 
 /**
  * The audit log (`/admin/audit`, decision 0059): every admin change and every staff read of a
- * patient's health data, newest first; a GET filter form (action, who, whose, São Paulo dates)
- * that works without JavaScript, 50 a page, and the same filters as a CSV export.
+ * patient's health data, newest first; a GET filter form (action, who, whose, dates) that works
+ * without JavaScript, 50 a page, and the same filters as a CSV export. Dates and times are the
+ * admin's zone's, named beside the form (decision 0077).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  const timeZone = timeZoneOr(user.time_zone)
   const query = readAuditQuery(new URL(request.url))
   const [t, language, { list, page }] = await Promise.all([
     getFixedT(request, 'admin'),
     languageOf(request),
-    pageOrLast((page) => listAuditEntries(auth, auditProviderQuery(query), page, PAGE_SIZE), query.page, PAGE_SIZE).catch(errorResponseFor),
+    pageOrLast((page) => listAuditEntries(auth, auditProviderQuery(query, timeZone), page, PAGE_SIZE), query.page, PAGE_SIZE).catch(errorResponseFor),
   ])
   return data(
     {
       meta: { title: `${t('audit.title')} · Innera`, description: t('audit.lead') },
       query: { ...query, page },
       count: list.count,
+      zone: timeZoneLabel(timeZone, language, new Date()),
       exportUrl: `/admin/audit/export${auditFilterParams(query)}`,
       actions: AUDIT_ACTION_FILTERS.map((action) => ({ value: action, label: t(actionKey(action)) })),
-      entries: list.results.map((entry) => auditRow(entry, { language, t })),
+      entries: list.results.map((entry) => auditRow(entry, { language, timeZone, t })),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -45,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function AdminAudit() {
-  const { query, count, entries, actions, exportUrl } = useLoaderData<typeof loader>()
+  const { query, count, zone, entries, actions, exportUrl } = useLoaderData<typeof loader>()
   const { t } = useTranslation('admin')
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   const filtered = Boolean(query.action || query.actor || query.subject || query.from || query.to)
@@ -80,7 +84,7 @@ export default function AdminAudit() {
         ) : null}
       </Form>
       <p id="audit-hint" className="mt-2 text-sm text-muted">
-        {t('audit.hint')}
+        {t('audit.hint', { zone })}
       </p>
       {query.dropped ? (
         <p role="alert" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900">

@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { auditFilterParams, auditProviderQuery, readAuditQuery } from '#app/forms/admin-audit.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { exportAuditEntries } from '#app/provider/admin-audit.server.ts'
@@ -17,10 +18,10 @@ const FILE_NAME = /^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/
  * page with the filters, told why.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const query = readAuditQuery(new URL(request.url))
   try {
-    const file = await exportAuditEntries(auth, auditProviderQuery(query))
+    const file = await exportAuditEntries(auth, auditProviderQuery(query, timeZoneOr(user.time_zone)))
     const type = file.headers.get('Content-Type') ?? ''
     if (!type.startsWith('text/csv')) {
       await file.body?.cancel().catch(() => undefined)

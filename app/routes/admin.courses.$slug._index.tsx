@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { courseAction, courseDefaults, courseOptions, draftDate, inLanguage, slugParam } from '#app/forms/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -19,7 +20,7 @@ export const handle = { i18n: ['admin-courses', 'admin'] }
  * "Nova aula" (or why no lesson can be added: no video without a lesson in the media folder).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const slug = slugParam(params.slug, 80)
   // The lessons are asked for beside the course, not after it. A course that is not published has
   // none (the provider answers 404), and then the answer, whatever it is, is not used.
@@ -38,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       name,
       memberId: course.published?.active ? course.published.id : null,
       state: { published: course.published !== null, draft: course.draft !== null },
-      draftSince: course.draft ? draftDate(course.draft.updated_at, language) : null,
+      draftSince: course.draft ? draftDate(course.draft.updated_at, language, timeZoneOr(user.time_zone)) : null,
       defaults: courseDefaults(course.published, course.draft),
       options: courseOptions(course.choices, slug, language, t),
       lessons: lessons && {

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { draftDate, duration, inLanguage, lessonAction, lessonDefaults, slugParam } from '#app/forms/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -19,7 +20,7 @@ export const handle = { i18n: ['admin-courses', 'admin'] }
  * published; its video is named by the lesson and stays. Another course's lesson is a 404 here.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const course = slugParam(params.slug, 80)
   const slug = slugParam(params.lesson)
   const [t, language, lesson] = await Promise.all([getFixedT(request, 'admin-courses'), languageOf(request), getAdminLesson(auth, slug).catch(nullWhileResubmitting)])
@@ -33,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       slug,
       name,
       state: { published: lesson.published !== null, draft: lesson.draft !== null },
-      draftSince: lesson.draft ? draftDate(lesson.draft.updated_at, language) : null,
+      draftSince: lesson.draft ? draftDate(lesson.draft.updated_at, language, timeZoneOr(user.time_zone)) : null,
       video: t('lesson.videoFile', { file: `${slug}.mp4`, duration: lesson.published ? duration(lesson.published.duration_seconds) : '—' }),
       defaults: lessonDefaults(lesson.published, lesson.draft),
     },

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { draftDate, inLanguage } from '#app/forms/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -18,7 +19,7 @@ export const handle = { i18n: ['admin-courses', 'admin'] }
  * published, and "Novo curso".
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const [t, language, list] = await Promise.all([getFixedT(request, 'admin-courses'), languageOf(request), listAdminCourses(auth).catch(errorResponseFor)])
   const pillarName = new Map(list.choices.pillars.map((pillar) => [pillar.slug, inLanguage(pillar.name, language)]))
   return data(
@@ -31,9 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         lessons: course.lessons_count,
         active: course.active,
         free: course.product_id === null,
-        draft: course.draft ? draftDate(course.draft.updated_at, language) : null,
+        draft: course.draft ? draftDate(course.draft.updated_at, language, timeZoneOr(user.time_zone)) : null,
       })),
-      newDrafts: list.new_drafts.map((draft) => ({ slug: draft.key, title: inLanguage(draft.title, language), since: draftDate(draft.updated_at, language) })),
+      newDrafts: list.new_drafts.map((draft) => ({ slug: draft.key, title: inLanguage(draft.title, language), since: draftDate(draft.updated_at, language, timeZoneOr(user.time_zone)) })),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
+import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { EARLIEST_DATE, LATEST_DATE } from '#app/domain/date-range.ts'
 import { dashboardToday, dashboardView, quickLinks, readDashboardQuery } from '#app/forms/admin-dashboard.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -16,14 +17,16 @@ export const handle = { i18n: ['admin', 'admin-dashboard'] }
 
 /** The users by role, and the period's indicators (issue 26, decision 0062). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
-  const today = dashboardToday(new Date())
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  // The days are the admin's own zone's, named in the lead (decision 0077).
+  const timeZone = timeZoneOr(user.time_zone)
+  const today = dashboardToday(new Date(), timeZone)
   const query = readDashboardQuery(new URL(request.url), today)
   const [t, language, stats, dashboard] = await Promise.all([
     getFixedT(request, 'admin'),
     languageOf(request),
     getUserStats(auth).catch(errorResponseFor),
-    getAdminDashboard(auth, query).catch(errorResponseFor),
+    getAdminDashboard(auth, query, timeZone).catch(errorResponseFor),
   ])
   return data(
     {
@@ -31,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       stats,
       form: { ...query.typed, problem: query.problem },
       quickLinks: quickLinks(query, today),
+      zone: timeZoneLabel(timeZone, language, new Date()),
       ...dashboardView(dashboard, language),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
@@ -40,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function AdminDashboard() {
-  const { stats, form, quickLinks, period, totals, charts } = useLoaderData<typeof loader>()
+  const { stats, form, quickLinks, zone, period, totals, charts } = useLoaderData<typeof loader>()
   const { t } = useTranslation('admin')
   const { t: td } = useTranslation('admin-dashboard')
   const cards = [
@@ -73,7 +77,7 @@ export default function AdminDashboard() {
         <h2 id="period-heading" className="text-xl font-semibold">
           {td('heading')}
         </h2>
-        <p className="mt-2 max-w-3xl text-muted">{td('lead')}</p>
+        <p className="mt-2 max-w-3xl text-muted">{td('lead', { zone })}</p>
         {/* A GET form: it works without JavaScript, and the address says which period is shown. */}
         <Form key={`${form.from}|${form.to}`} method="get" aria-label={td('form.label')} className="mt-6 flex flex-wrap items-end gap-3">
           {(['from', 'to'] as const).map((name) => (

@@ -4,6 +4,7 @@ import { formatInTimeZone } from 'date-fns-tz'
 import { enUS, es, ptBR } from 'date-fns/locale'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { z } from 'zod'
+import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { isLanguage } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { listContactMessages, setContactMessageHandled } from '#app/provider/contact.server.ts'
@@ -20,7 +21,6 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { MAX_ID } from '#app/utils/ids.ts'
 
 const PAGE_SIZE = 20
-const TIME_ZONE = 'America/Sao_Paulo'
 const dateLocales = { pt: ptBR, en: enUS, es }
 
 const querySchema = z.object({
@@ -54,7 +54,9 @@ function listUrl(query: z.infer<typeof querySchema>, page = query.page) {
 export const handle = { i18n: ['admin'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  // The admin's own zone, named in the lead (decision 0077).
+  const timeZone = timeZoneOr(user.time_zone)
   const query = readQuery(new URL(request.url))
   const [t, locale] = await Promise.all([getFixedT(request, 'admin'), i18nServer().getLocale(request)])
   const list = await listContactMessages(auth, {
@@ -69,11 +71,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return errorResponseFor(error)
   })
   const dateLocale = dateLocales[isLanguage(locale) ? locale : 'pt']
-  const format = (iso: string) => formatInTimeZone(new Date(iso), TIME_ZONE, 'PPp', { locale: dateLocale })
+  const format = (iso: string) => formatInTimeZone(new Date(iso), timeZone, 'PPp', { locale: dateLocale })
+  const zone = timeZoneLabel(timeZone, isLanguage(locale) ? locale : 'pt', new Date())
   return data(
     {
-      meta: { title: `${t('messages.title')} · Innera`, description: t('messages.lead') },
+      meta: { title: `${t('messages.title')} · Innera`, description: t('messages.lead', { zone }) },
       query,
+      zone,
       count: list.count,
       messages: list.results.map((message) => ({
         ...message,
@@ -108,13 +112,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminMessages() {
-  const { query, messages, count } = useLoaderData<typeof loader>()
+  const { query, messages, count, zone } = useLoaderData<typeof loader>()
   const { t } = useTranslation('admin')
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   return (
     <main id="main">
       <h1 className="text-3xl font-bold">{t('messages.title')}</h1>
-      <p className="mt-2 text-muted">{t('messages.lead')}</p>
+      <p className="mt-2 text-muted">{t('messages.lead', { zone })}</p>
       <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3">
         <SearchFilter label={t('messages.search')} defaultValue={query.search} />
         <SelectFilter

@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { REFUND_REASON_MAX_LENGTH } from '#app/forms/admin-purchase-forms.ts'
 import { type PurchaseDetailView, purchaseDetailView, refundAction } from '#app/forms/admin-purchases.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -24,11 +25,11 @@ export const handle = { i18n: ['admin-purchases'] }
  * this loader); a failed refund comes back with the reason as typed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const id = routeId(params)
   const [t, language, purchase] = await Promise.all([getFixedT(request, 'admin-purchases'), languageOf(request), getAdminPurchase(auth, id).catch(nullWhileResubmitting)])
   const meta = { title: `${t('detail.title', { id })} · Innera`, description: t('list.lead') }
-  return data({ meta, id, reasonMax: REFUND_REASON_MAX_LENGTH, purchase: purchase && purchaseDetailView(purchase, language) }, { headers: { 'Cache-Control': 'private, no-store' } })
+  return data({ meta, id, reasonMax: REFUND_REASON_MAX_LENGTH, purchase: purchase && purchaseDetailView(purchase, language, timeZoneOr(user.time_zone)) }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
+import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { filterParams, providerQuery, purchaseRow, readPurchaseQuery } from '#app/forms/admin-purchases.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -19,27 +20,30 @@ export const handle = { i18n: ['admin-purchases'] }
 
 /**
  * Every buyer's purchases (`/admin/purchases`, decision 0061): a GET filter form (status, method,
- * São Paulo dates, a search in the buyer or the number) that works without JavaScript, 20 a page,
- * each opening its history, and the same filters as a CSV export.
+ * dates, a search in the buyer or the number) that works without JavaScript, 20 a page, each
+ * opening its history, and the same filters as a CSV export. Dates and times are the admin's
+ * zone's, named beside the form (decision 0077).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  const timeZone = timeZoneOr(user.time_zone)
   const query = readPurchaseQuery(new URL(request.url))
   const [t, language, { list, page }] = await Promise.all([
     getFixedT(request, 'admin-purchases'),
     languageOf(request),
-    pageOrLast((page) => listAdminPurchases(auth, providerQuery(query), page, PAGE_SIZE), query.page, PAGE_SIZE).catch(errorResponseFor),
+    pageOrLast((page) => listAdminPurchases(auth, providerQuery(query, timeZone), page, PAGE_SIZE), query.page, PAGE_SIZE).catch(errorResponseFor),
   ])
   return data(
     {
       meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
       query: { ...query, page },
       count: list.count,
+      zone: timeZoneLabel(timeZone, language, new Date()),
       exportUrl: `/admin/purchases/export${filterParams(query)}`,
       // The choices come with the data: the schemas' module (zod) stays out of the page's first load.
       statuses: PURCHASE_STATUSES,
       methods: PAYMENT_METHODS,
-      purchases: list.results.map((purchase) => purchaseRow(purchase, language)),
+      purchases: list.results.map((purchase) => purchaseRow(purchase, language, timeZone)),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )
@@ -48,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function AdminPurchases() {
-  const { query, count, purchases, exportUrl, statuses, methods } = useLoaderData<typeof loader>()
+  const { query, count, zone, purchases, exportUrl, statuses, methods } = useLoaderData<typeof loader>()
   const { t } = useTranslation('admin-purchases')
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   const filtered = Boolean(query.search || query.status || query.method || query.from || query.to)
@@ -89,7 +93,7 @@ export default function AdminPurchases() {
         ) : null}
       </Form>
       <p id="dates-hint" className="mt-2 text-sm text-muted">
-        {t('list.datesHint')}
+        {t('list.datesHint', { zone })}
       </p>
       {query.reversed ? (
         <p role="alert" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900">

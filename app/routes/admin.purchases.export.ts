@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { providerQuery, readPurchaseQuery } from '#app/forms/admin-purchases.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { exportAdminPurchases } from '#app/provider/admin-purchases.server.ts'
@@ -16,10 +17,11 @@ const SAFE_DISPOSITION = /^attachment; filename="[\w.-]{1,100}"$/
  * failing before the file starts: back to the list, told why.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
   const url = new URL(request.url)
   try {
-    const file = await exportAdminPurchases(auth, providerQuery(readPurchaseQuery(url)))
+    // The list's dates, and a consultation's line, in the admin's zone (decision 0077).
+    const file = await exportAdminPurchases(auth, providerQuery(readPurchaseQuery(url), timeZoneOr(user.time_zone)))
     const disposition = file.headers.get('Content-Disposition') ?? ''
     return new Response(file.body, {
       status: 200,

@@ -4,7 +4,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { replyToFailure } from '#app/forms/provider-reply.server.ts'
 import { newQuestionnaireVersionSchema } from '#app/forms/questionnaire-version.ts'
-import { languageTags } from '#app/i18n/config.ts'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { listQuestionnaireVersions, startQuestionnaireDraft } from '#app/provider/admin-questionnaire.server.ts'
@@ -19,12 +21,13 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['admin-questionnaire', 'admin'] }
 
-const when = (iso: string, language: keyof typeof languageTags) =>
-  new Intl.DateTimeFormat(languageTags[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }).format(new Date(iso))
+/** In the admin's time zone (decision 0077; the console names it). */
+const when = (iso: string, language: Language, timeZone: string) => formatDateAndTime(iso, timeZone, language, { dateStyle: 'medium' })
 
 /** The question bank's versions (decision 0068): the published ones, the new ones in draft, and "Nova versão". */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  const timeZone = timeZoneOr(user.time_zone)
   const [t, language, list] = await Promise.all([getFixedT(request, 'admin-questionnaire'), languageOf(request), listQuestionnaireVersions(auth).catch(errorResponseFor)])
   return data({
     meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
@@ -33,11 +36,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       version: item.version,
       current: item.current,
       title: item.title[language],
-      publishedOn: when(item.published_at, language),
+      publishedOn: when(item.published_at, language, timeZone),
       questions: item.question_count,
       results: item.result_count,
     })),
-    drafts: list.new_drafts.map((draft) => ({ version: draft.version, title: draft.title[language] || draft.title.pt, questions: draft.question_count, savedOn: when(draft.updated_at, language) })),
+    drafts: list.new_drafts.map((draft) => ({ version: draft.version, title: draft.title[language] || draft.title.pt, questions: draft.question_count, savedOn: when(draft.updated_at, language, timeZone) })),
   })
 }
 

@@ -6,7 +6,9 @@ import { localizedFieldTargets } from '#app/forms/localized-text.server.ts'
 import { CONTENT_LANGUAGES, MISSING_LANGUAGES_KEY, type LocalizedDraft } from '#app/forms/localized-text.ts'
 import { replyToFailure, sameNames } from '#app/forms/provider-reply.server.ts'
 import { MAX_QUESTIONS, OPTION_COUNT, newQuestion, questionnaireVersionSchema, textNames } from '#app/forms/questionnaire-version.ts'
-import { type Language, languageTags } from '#app/i18n/config.ts'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { formatDateAndTime } from '#app/domain/viewer-times.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { discardQuestionnaireDraft, getQuestionnaireVersion, publishQuestionnaireVersion, saveQuestionnaireDraft } from '#app/provider/admin-questionnaire.server.ts'
@@ -51,19 +53,20 @@ async function readEditorForm(request: Request): Promise<FormData> {
 }
 
 const versionOf = (params: LoaderFunctionArgs['params']) => params.version ?? ''
-const when = (iso: string, language: Language) =>
-  new Intl.DateTimeFormat(languageTags[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }).format(new Date(iso))
+/** In the admin's time zone (decision 0077; the console names it). */
+const when = (iso: string, language: Language, timeZone: string) => formatDateAndTime(iso, timeZone, language, { dateStyle: 'medium' })
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'admin' })
+  const { auth, user } = await requireUser(request, { role: 'admin' })
+  const timeZone = timeZoneOr(user.time_zone)
   const version = versionOf(params)
   const [t, language, found] = await Promise.all([getFixedT(request, 'admin-questionnaire'), languageOf(request), getQuestionnaireVersion(auth, version).catch(errorResponseFor)])
   return data({
     meta: { title: `${t('editor.title', { version })} · Innera`, description: found.published ? t('editor.publishedLead') : t('editor.draftLead') },
     version,
     pillars: found.pillars.map((pillar) => ({ slug: pillar.slug, name: pillar.name[language] })),
-    published: found.published ? { ...found.published, publishedOn: when(found.published.published_at, language) } : null,
-    draft: found.draft ? { ...found.draft, savedOn: when(found.draft.updated_at, language) } : null,
+    published: found.published ? { ...found.published, publishedOn: when(found.published.published_at, language, timeZone) } : null,
+    draft: found.draft ? { ...found.draft, savedOn: when(found.draft.updated_at, language, timeZone) } : null,
   })
 }
 
@@ -195,7 +198,7 @@ function DraftEditor({ loaded, draft }: { loaded: LoaderData; draft: NonNullable
               return (
                 <li key={question.key}>
                   <fieldset className="space-y-4 rounded-2xl bg-white p-4 shadow-sm sm:p-6">
-                    <legend className="rounded-lg bg-white px-2 text-lg font-semibold">{t('editor.question', { number, code: item.code.value || '—' })}</legend>
+                    <legend className="max-w-full break-words rounded-lg bg-white px-2 text-lg font-semibold">{t('editor.question', { number, code: item.code.value || '—' })}</legend>
                     <div className="grid gap-4 sm:grid-cols-2">
                       <div>
                         <label htmlFor={item.code.id} className="block font-medium">
@@ -298,7 +301,7 @@ function PublishedVersion({ published, pillars }: { published: NonNullable<Loade
         <ol className="mt-3 space-y-4">
           {published.questions.map((question, index) => (
             <li key={question.code} className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
-              <h3 className="text-lg font-semibold">{t('editor.question', { number: index + 1, code: question.code })}</h3>
+              <h3 className="break-words text-lg font-semibold">{t('editor.question', { number: index + 1, code: question.code })}</h3>
               <p className="text-sm text-muted">
                 {t('editor.pillar')}: {pillarName.get(question.pillar) ?? question.pillar} · {t('editor.reverseLabel')}: {question.reverse ? t('editor.yes') : t('editor.no')}
               </p>

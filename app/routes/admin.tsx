@@ -1,18 +1,38 @@
 import { type LoaderFunctionArgs, data } from '@remix-run/node'
-import { Outlet } from '@remix-run/react'
+import { Outlet, useLoaderData } from '@remix-run/react'
+import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
+import { languageOf } from '#app/i18n/i18next.server.ts'
+import { useTranslation } from '#app/i18n/react.tsx'
 import { requireUser } from '#app/session/auth.server.ts'
 import { GeneralErrorBoundary } from '#app/ui/error-boundary.tsx'
 
-/** Every /admin/* page sits under this layout: its loader lets only admins through (403 otherwise). */
+/** The translations its components use, loaded before the page hydrates (besides common). */
+export const handle = { i18n: ['admin'] }
+
+/**
+ * Every /admin/* page sits under this layout: its loader lets only admins through (403 otherwise).
+ * Every date and time of the console is in the admin's own zone, named above each page (decision 0077).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request, { role: 'admin' })
-  return data({})
+  const { user } = await requireUser(request, { role: 'admin' })
+  const language = await languageOf(request)
+  return data({ zone: timeZoneLabel(timeZoneOr(user.time_zone), language, new Date()) })
 }
 
 /** The admin sections are in the signed-in navigation under the header (app/ui/member-navigation.ts). */
 export default function AdminLayout() {
+  const loaded = useLoaderData<typeof loader>()
+  const { t } = useTranslation('admin')
   return (
     <div className="container-page py-8">
+      {loaded?.zone ? (
+        // A landmark of its own, outside each page's main.
+        <aside aria-label={t('zoneLabel')} className="mb-4">
+          <p data-testid="admin-zone" className="text-sm text-muted">
+            {t('zone', { zone: loaded.zone })}
+          </p>
+        </aside>
+      ) : null}
       <Outlet />
     </div>
   )

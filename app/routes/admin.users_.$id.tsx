@@ -1,6 +1,7 @@
 import { type SubmissionResult, getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
 import { CONSULTATION_LANGUAGES, PROFESSION_MAX_LENGTH, REGISTRATION_MAX_LENGTH, REVOCATION_REASON_MAX_LENGTH } from '#app/forms/admin-users.ts'
 import { type UserIntent, adminUserAction, adminUserView } from '#app/forms/admin-users.server.ts'
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getAdminUser(auth, id).catch(nullWhileResubmitting),
     pillarsForDisplay().catch(() => []),
   ])
-  const view = user ? adminUserView(user, { language, pillars }) : null
+  const view = user ? adminUserView(user, { language, pillars, timeZone: timeZoneOr(admin.time_zone) }) : null
   return data(
     {
       meta: { title: `${view?.name ?? t('user.title')} · Innera`, description: t('user.lead') },

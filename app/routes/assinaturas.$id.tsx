@@ -6,9 +6,11 @@ import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { getSubscription } from '#app/provider/subscriptions.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { ConfirmStep } from '#app/ui/confirm-step.tsx'
 import { SubscriptionSummary } from '#app/ui/shop/subscription-summary.tsx'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
+import { CANCEL_STEP, stepOf, stepUrl } from '#app/utils/confirm-step.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -24,7 +26,8 @@ function idOf(params: Record<string, string | undefined>) {
  * A subscription's page (`/assinaturas/{id}`, decision 0052): the subscriber's own (someone else's
  * is a 404). Where it stands, its payments, and its buttons: pay the next period (PIX), continue a
  * first payment, change the card (a renewing plan by card; the way to pay a refused renewal now),
- * cancel (`?cancelar=1` says first what cancelling now does), keep renewing.
+ * cancel (its step, `?confirmar=cancelar`, says first what cancelling does and, within the 7 days,
+ * offers the withdrawal or the period's end: decisions 0079 and 0081), keep renewing.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idOf(params)
@@ -35,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       meta: { title: `${view.plan} · ${t('subscriptions.title')} · Innera`, description: t('subscriptions.lead') },
       subscription: view,
-      confirmCancel: view.canCancel && new URL(request.url).searchParams.get('cancelar') === '1',
+      confirmCancel: view.canCancel && stepOf(request.url, [CANCEL_STEP]) === CANCEL_STEP,
       // Back from the payment service's card page (decision 0055).
       cardSaved: view.canUpdateCard && new URL(request.url).searchParams.get(CARD_SAVED_PARAM) === 'salvo',
     },
@@ -48,7 +51,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = idOf(params)
   const [{ auth }, form] = await Promise.all([requireUser(request, { role: 'paciente' }), readFormData(request)])
-  return subscriptionPageAction(request, auth, id, String(form.get('intent') ?? ''))
+  return subscriptionPageAction(request, auth, id, form)
 }
 
 export default function SubscriptionPage() {
@@ -123,7 +126,7 @@ function Actions({ subscription }: { subscription: SubscriptionView }) {
         </Form>
       ) : null}
       {subscription.canCancel ? (
-        <Link to="?cancelar=1" preventScrollReset className="btn-secondary">
+        <Link to={stepUrl(`/assinaturas/${subscription.id}`, CANCEL_STEP)} preventScrollReset className="btn-secondary">
           {t('subscriptions.cancel')}
         </Link>
       ) : null}
@@ -131,37 +134,40 @@ function Actions({ subscription }: { subscription: SubscriptionView }) {
   )
 }
 
-/** What cancelling now does, said before the subscriber confirms: the withdrawal's refund, the end of the period, or nothing charged. */
+/**
+ * What cancelling does, said before the subscriber confirms (decision 0079): nothing charged for
+ * one not paid yet; within the 7 days the withdrawal's refund (where it goes back, by when) beside
+ * cancelling at the period's end (decision 0081); after them, the period's end.
+ */
 function CancelConfirmation({ subscription }: { subscription: SubscriptionView }) {
   const { t } = useTranslation('orders')
   const quote = subscription.cancellation
   const deadline = quote?.deadline
+  const keep = { keepLabel: t('subscriptions.keep'), keepTo: `/assinaturas/${subscription.id}`, pendingText: t('purchase.working'), className: 'mt-6' }
+  if (quote?.withdrawal) {
+    return (
+      <ConfirmStep
+        {...keep}
+        title={t('subscriptions.cancelTitle')}
+        intent="cancel"
+        fields={{ at: 'now' }}
+        confirmLabel={t('subscriptions.withdrawConfirm', { amount: quote.amount })}
+        alternatives={[{ fields: { at: 'period_end' }, label: t('subscriptions.periodEndConfirm', { date: subscription.periodEnds }), pendingText: t('purchase.working') }]}
+      >
+        <div data-testid="cancel-terms" className="space-y-1">
+          <p>{t('subscriptions.withdrawal', { amount: quote.amount })}</p>
+          {deadline ? (
+            <p>{deadline.method === 'card' ? t('purchase.deadline.card', { count: deadline.billingCycles }) : t('purchase.deadline.pix', { count: deadline.businessDays, date: deadline.dateLabel })}</p>
+          ) : null}
+          <p>{t('subscriptions.orPeriodEnd', { date: subscription.periodEnds })}</p>
+        </div>
+      </ConfirmStep>
+    )
+  }
   return (
-    <Form method="post" className="mt-6 rounded-2xl border border-red-200 p-5">
-      <h3 className="text-lg font-semibold">{t('subscriptions.cancelTitle')}</h3>
-      <div className="mt-2 space-y-1" data-testid="cancel-terms">
-        {!quote ? (
-          <p>{t('subscriptions.cancelUnpaid')}</p>
-        ) : quote.withdrawal ? (
-          <>
-            <p>{t('subscriptions.withdrawal', { amount: quote.amount })}</p>
-            {deadline ? (
-              <p>{deadline.method === 'card' ? t('purchase.deadline.card', { count: deadline.billingCycles }) : t('purchase.deadline.pix', { count: deadline.businessDays, date: deadline.dateLabel })}</p>
-            ) : null}
-          </>
-        ) : (
-          <p>{t('subscriptions.atPeriodEnd', { date: quote.accessEnds })}</p>
-        )}
-      </div>
-      <div className="mt-4 flex flex-wrap gap-3">
-        <button type="submit" name="intent" value="cancel" className="btn-primary bg-red-700 hover:bg-red-800">
-          {t('subscriptions.cancelConfirm')}
-        </button>
-        <Link to="." preventScrollReset className="btn-secondary">
-          {t('subscriptions.keep')}
-        </Link>
-      </div>
-    </Form>
+    <ConfirmStep {...keep} title={t('subscriptions.cancelTitle')} intent="cancel" fields={{ at: 'period_end' }} confirmLabel={t('subscriptions.cancelConfirm')}>
+      <div data-testid="cancel-terms">{!quote ? <p>{t('subscriptions.cancelUnpaid')}</p> : <p>{t('subscriptions.atPeriodEnd', { date: quote.accessEnds })}</p>}</div>
+    </ConfirmStep>
   )
 }
 

@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { formatWhen, getDefinition, getTrends, languageOf, listResults, pillarNames } from '#app/provider/questionnaire.server.ts'
@@ -17,7 +18,8 @@ const PAGE_SIZE = 20
 export const handle = { i18n: ['assessment'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'paciente' })
+  const { auth, user } = await requireUser(request, { role: 'paciente' })
+  const timeZone = timeZoneOr(user.time_zone)
   const [t, language, definition, results, trends] = await Promise.all([
     getFixedT(request, 'assessment'),
     languageOf(request),
@@ -27,7 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   const names = pillarNames(definition, language)
   const charted = Math.max(0, ...trends.pillars.map((pillar) => pillar.series.length))
-  const shortDate = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { day: '2-digit', month: '2-digit', timeZone: 'America/Sao_Paulo' })
+  // The dates the answers were sent on where the patient is (decision 0077).
+  const shortDate = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { day: '2-digit', month: '2-digit', timeZone })
   return data(
     {
       meta: { title: `${t('history.title')} · Innera`, description: t('history.lead') },
@@ -35,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       page: results.page,
       results: results.list.results.map((result) => ({
         id: result.id,
-        submittedAt: formatWhen(result.submitted_at, language),
+        submittedAt: formatWhen(result.submitted_at, language, timeZone),
         focus: result.focus_pillars.map((slug) => names[slug] ?? slug),
       })),
       trends:

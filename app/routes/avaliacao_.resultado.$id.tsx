@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { type ShareList } from '#app/provider/questionnaire-schemas.ts'
@@ -46,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       meta: { title: `${t('result.title')} · Innera`, description: t('result.focusLead') },
       result: {
         id: result.id,
-        submittedAt: formatWhen(result.submitted_at, language),
+        submittedAt: formatWhen(result.submitted_at, language, timeZoneOr(user.time_zone)),
         scores: definition.pillars.map((pillar) => ({ slug: pillar.slug, label: names[pillar.slug] ?? pillar.slug, score: result.scores[pillar.slug] ?? 0 })),
         focus: result.focus_pillars.map((slug) => ({ slug, label: names[slug] ?? slug })),
         patient: !isOwner && result.patient ? fullName(result.patient) : null,

@@ -12,7 +12,7 @@ import { EmptyShopList } from '#app/ui/shop/add-to-cart.tsx'
 import { PaymentForm } from '#app/ui/shop/payment-form.tsx'
 import { ProductFacts } from '#app/ui/shop/product-facts.tsx'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
-import { cartView } from '#app/utils/cart-views.server.ts'
+import { cartHoldings, cartView } from '#app/utils/cart-views.server.ts'
 import { readFormData, textFields } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
@@ -25,14 +25,16 @@ export const handle = { i18n: ['shop'] }
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, language, cart, auth] = await Promise.all([getFixedT(request, 'shop'), languageOf(request), readCart(request), getAuth(request)])
-  const view = await cartView(cart, language).catch(errorResponseFor)
   const role = auth.user ? roleFromGroups(auth.user.groups) : null
+  // A patient is told before paying what they have already or are paying for elsewhere (issue 42).
+  const [view, holdings] = await Promise.all([cartView(cart, language).catch(errorResponseFor), role === 'paciente' ? cartHoldings(auth, cart) : { owned: [], open: [] }])
   return data(
     {
       meta: { title: `${t('cart.title')} · Innera`, description: t('cart.lead') },
       cart: view,
       // Patients buy (docs/product.md §6); a new key with each page, so a repeated click buys once.
       checkout: role === 'paciente' ? { key: randomUUID() } : null,
+      holdings,
       signedIn: role !== null,
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
@@ -51,12 +53,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CartPage() {
-  const { cart, checkout, signedIn } = useLoaderData<typeof loader>()
+  const { cart, checkout, signedIn, holdings } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   const refused = reply && 'checkout' in reply ? reply.checkout : undefined
-  const owned = new Set(refused?.owned ?? [])
-  const inCheckout = new Set(refused?.inCheckout ?? [])
+  // Known before paying (the loader), or told by a refused checkout (the action): either marks the line.
+  const ownedBy = new Map<number, number | null>([...(refused?.owned ?? []).map((id: number) => [id, null] as const), ...holdings.owned.map((item) => [item.productId, item.purchaseId] as const)])
+  const openIn = new Map<number, number | null>([...(refused?.inCheckout ?? []).map((id: number) => [id, refused?.openPurchaseId ?? null] as const), ...holdings.open.map((item) => [item.productId, item.purchaseId] as const)])
+  const blocked = holdings.owned.length > 0 || holdings.open.length > 0
   return (
     <main id="main" className="container-page py-10">
       <h1 className="text-3xl font-bold">{t('cart.title')}</h1>
@@ -86,8 +90,15 @@ export default function CartPage() {
                       </h3>
                       <ProductFacts product={line.product} />
                       <p className="mt-2 text-sm text-muted">{t('cart.quantity', { count: line.quantity })}</p>
-                      {owned.has(line.product.id) ? <p className="mt-2 font-medium text-red-800">{t('cart.owned')}</p> : null}
-                      {inCheckout.has(line.product.id) ? <p className="mt-2 font-medium text-red-800">{t('cart.inCheckout')}</p> : null}
+                      {ownedBy.has(line.product.id) ? (
+                        <p className="mt-2 font-medium text-red-800" data-testid="line-owned">
+                          {t(`cart.ownedKind.${line.product.type}`, { defaultValue: t('cart.owned') })} <PurchaseLink id={ownedBy.get(line.product.id) ?? null} />
+                        </p>
+                      ) : openIn.has(line.product.id) ? (
+                        <p className="mt-2 font-medium text-red-800" data-testid="line-in-checkout">
+                          {t('cart.inCheckout')} <PurchaseLink id={openIn.get(line.product.id) ?? null} />
+                        </p>
+                      ) : null}
                     </div>
                     <p className="text-lg font-bold text-brand-800">{line.total}</p>
                   </div>
@@ -114,7 +125,11 @@ export default function CartPage() {
               </dd>
             </dl>
             <p className="mt-2 text-sm text-muted">{t('product.withdrawal')}</p>
-            {checkout ? (
+            {checkout && blocked ? (
+              <p className="mt-6 rounded-xl bg-amber-50 p-4" data-testid="cart-blocked">
+                {t('cart.blocked')}
+              </p>
+            ) : checkout ? (
               <PaymentForm intent="checkout" idempotencyKey={checkout.key} submitLabel={t('checkout.pay', { total: cart.total ?? '' })} reply={refused}>
                 {refused?.openPurchaseId ? (
                   <p className="mt-1">
@@ -142,5 +157,16 @@ export default function CartPage() {
         </div>
       )}
     </main>
+  )
+}
+
+/** The purchase that has a product already, or is paying for it: one click to it. */
+function PurchaseLink({ id }: { id: number | null }) {
+  const { t } = useTranslation('shop')
+  if (id === null) return null
+  return (
+    <Link to={`/compras/${id}`} className="link whitespace-nowrap">
+      {t('cart.seePurchase', { id })}
+    </Link>
   )
 }

@@ -1,12 +1,15 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import { cartAfterPayment, purchaseAction, purchaseView } from '#app/forms/purchase.server.ts'
+import { purchaseAction, purchasePageExtras } from '#app/forms/purchase-page.server.ts'
+import { cartAfterPayment, purchaseView } from '#app/forms/purchase.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getPurchase } from '#app/provider/purchases.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
+import { ConfirmStep } from '#app/ui/confirm-step.tsx'
+import { CANCEL_STEP, stepUrl } from '#app/utils/confirm-step.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
@@ -21,14 +24,14 @@ const POLL_MS = 5_000
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseId(params.id)
   if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
-  const { auth } = await requireUser(request)
+  const { auth, user } = await requireUser(request)
   const [t, language, purchase] = await Promise.all([getFixedT(request, ['orders', 'shop']), languageOf(request), getPurchase(auth, id).catch(errorResponseFor)])
   // Paid: what it bought leaves this browser's cart, and the page comes again so every part of it
   // (the header's count too) reads the cart as it is now.
   const cartCookie = await cartAfterPayment(request, purchase)
   if (cartCookie) throw redirect(new URL(request.url).pathname, { headers: { 'Set-Cookie': cartCookie, 'Cache-Control': 'private, no-store' } })
-  const view = await purchaseView(purchase, language)
-  return data({ meta: { title: `${t('purchase.title', { id })} · Innera`, description: t('purchase.lead') }, purchase: view }, { headers: { 'Cache-Control': 'private, no-store' } })
+  const [view, page] = await Promise.all([purchaseView(purchase, language, user.time_zone), purchasePageExtras(auth, purchase, request.url)])
+  return data({ meta: { title: `${t('purchase.title', { id })} · Innera`, description: t('purchase.lead') }, purchase: view, page }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
@@ -37,13 +40,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = parseId(params.id)
   if (id === undefined) throw data({ reason: 'not-found' }, { status: 404 })
   const [{ auth }, form] = await Promise.all([requireUser(request, { role: 'paciente' }), readFormData(request)])
-  return purchaseAction(request, auth, id, String(form.get('intent') ?? ''))
+  return purchaseAction(request, auth, id, form)
 }
 
 export default function PurchasePage() {
-  const { purchase } = useLoaderData<typeof loader>()
+  const { purchase, page } = useLoaderData<typeof loader>()
   const { t } = useTranslation('orders')
   const pending = purchase.status === 'pending'
+  const names = new Map(purchase.items.map((item) => [item.productId, item.name]))
   usePolling(pending)
   return (
     <main id="main" className="container-page py-10">
@@ -57,7 +61,32 @@ export default function PurchasePage() {
       <p role="status" data-testid="purchase-status" className={`mt-4 rounded-xl p-4 font-semibold ${purchase.status === 'paid' ? 'bg-brand-50 text-brand-800' : 'bg-white'}`}>
         {t(`purchase.status.${purchase.status}`)}
       </p>
-      {purchase.failureKey && purchase.status !== 'paid' ? <p className="mt-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">{t(purchase.failureKey)}</p> : null}
+      {purchase.failureKey && purchase.status !== 'paid' && !page.replacedBy ? <p className="mt-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">{t(purchase.failureKey)}</p> : null}
+      {page.replacedBy ? (
+        <p className="mt-3 rounded-xl bg-brand-50 p-4" data-testid="replaced">
+          {t(`purchase.replaced.${page.replacedBy.type}`, { defaultValue: t('purchase.replaced.other'), id: page.replacedBy.id })}{' '}
+          <Link to={`/compras/${page.replacedBy.id}`} className="link">
+            {t('purchase.seeOther', { id: page.replacedBy.id })}
+          </Link>
+        </p>
+      ) : null}
+      {page.links.length > 0 ? (
+        <ul className="mt-3 flex flex-wrap gap-3" aria-label={t('purchase.whatItGives')}>
+          {page.links.map((link) => (
+            <li key={link.productId}>
+              {/* A material's file is a download: a document request, not a page of the app. */}
+              <Link
+                to={link.href}
+                reloadDocument={link.label === 'material'}
+                className={page.replacedBy ? 'link' : 'btn-primary'}
+                aria-label={page.links.length > 1 ? `${t(`purchase.open.${link.label}`)}: ${names.get(link.productId) ?? ''}` : undefined}
+              >
+                {t(`purchase.open.${link.label}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {purchase.subscriptionId ? (
         <p className="mt-3">
           <Link to={`/assinaturas/${purchase.subscriptionId}`} className={pending ? 'link' : 'btn-primary mt-1'}>
@@ -106,7 +135,7 @@ export default function PurchasePage() {
               </Form>
             ) : null}
           </div>
-          {purchase.canCancel ? <CancelPanel purchase={purchase} /> : null}
+          {purchase.canCancel && page.step === CANCEL_STEP ? <CancelStep purchase={purchase} keepTo={page.keepTo} /> : purchase.canCancel ? <CancelPanel purchase={purchase} /> : null}
         </section>
         <aside aria-labelledby="purchase-items" className="h-fit rounded-2xl border border-brand-100 bg-white p-6 shadow-sm">
           <h2 id="purchase-items" className="text-xl font-semibold">
@@ -134,7 +163,7 @@ export default function PurchasePage() {
             <span>{t('purchase.total')}</span>
             <span data-testid="purchase-total">{purchase.total}</span>
           </p>
-          <p className="mt-1 text-sm text-muted">{t(`purchase.method.${purchase.method}`)}</p>
+          <p className="mt-1 text-sm text-muted">{t(page.methodKey)}</p>
         </aside>
       </div>
     </main>
@@ -197,31 +226,60 @@ function Countdown({ until }: { until: string }) {
   return <span className="text-muted">{seconds > 0 ? t('purchase.timeLeft', { left }) : t('purchase.codeExpired')}</span>
 }
 
-/** Says what cancelling does before the buyer confirms: nothing is charged, or how much comes back and by when. */
-function CancelPanel({ purchase }: { purchase: View }) {
+/** The refund's or the cancel's facts: how much comes back and by when, or that nothing is charged. */
+function CancelFacts({ purchase }: { purchase: View }) {
   const { t } = useTranslation('orders')
   const refund = purchase.refund
   const deadline = refund?.deadline
+  return purchase.status === 'paid' && refund ? (
+    <>
+      <p className="mt-2">{t(refund.full ? 'purchase.refundFull' : 'purchase.refundPartial', { amount: refund.amount })}</p>
+      {refund.withdrawalEnds ? <p className="mt-1 text-sm text-muted">{t('purchase.withdrawalEnds', { date: refund.withdrawalEnds })}</p> : null}
+      {deadline ? (
+        <p className="mt-1 text-sm text-muted">
+          {deadline.method === 'card' ? t('purchase.deadline.card', { count: deadline.billingCycles }) : t('purchase.deadline.pix', { count: deadline.businessDays, date: deadline.dateLabel })}
+        </p>
+      ) : null}
+    </>
+  ) : (
+    <p className="mt-2">{t('purchase.cancelUnpaid')}</p>
+  )
+}
+
+/** Says what cancelling does; its button opens the confirmation step (decision 0079), which acts. */
+function CancelPanel({ purchase }: { purchase: View }) {
+  const { t } = useTranslation('orders')
   return (
-    <Form method="post" className="mt-8 rounded-2xl border border-brand-100 bg-white p-6">
-      <h3 className="text-lg font-semibold">{t(purchase.status === 'paid' ? 'purchase.refundTitle' : 'purchase.cancelTitle')}</h3>
-      {purchase.status === 'paid' && refund ? (
-        <>
-          <p className="mt-2">{t(refund.full ? 'purchase.refundFull' : 'purchase.refundPartial', { amount: refund.amount })}</p>
-          {refund.withdrawalEnds ? <p className="mt-1 text-sm text-muted">{t('purchase.withdrawalEnds', { date: refund.withdrawalEnds })}</p> : null}
-          {deadline ? (
-            <p className="mt-1 text-sm text-muted">
-              {deadline.method === 'card' ? t('purchase.deadline.card', { count: deadline.billingCycles }) : t('purchase.deadline.pix', { count: deadline.businessDays, date: deadline.dateLabel })}
-            </p>
-          ) : null}
-        </>
-      ) : (
-        <p className="mt-2">{t('purchase.cancelUnpaid')}</p>
-      )}
-      <button type="submit" name="intent" value="cancel" className="btn-secondary mt-4">
+    <section aria-labelledby="cancel-title" className="mt-8 rounded-2xl border border-brand-100 bg-white p-6">
+      <h3 id="cancel-title" className="text-lg font-semibold">
+        {t(purchase.status === 'paid' ? 'purchase.refundTitle' : 'purchase.cancelTitle')}
+      </h3>
+      <CancelFacts purchase={purchase} />
+      <Link to={stepUrl(`/compras/${purchase.id}`, CANCEL_STEP)} preventScrollReset className="btn-secondary mt-4">
         {t(purchase.status === 'paid' ? 'purchase.refundConfirm' : 'purchase.cancelConfirm')}
-      </button>
-    </Form>
+      </Link>
+    </section>
+  )
+}
+
+/** The step itself: the same facts, what the buyer stops having, and the one button that does it. */
+function CancelStep({ purchase, keepTo }: { purchase: View; keepTo: string }) {
+  const { t } = useTranslation('orders')
+  const paid = purchase.status === 'paid' && purchase.refund !== null
+  const losing = purchase.items.filter((item) => item.type !== 'consultation').map((item) => item.name)
+  return (
+    <ConfirmStep
+      className="mt-8"
+      title={t(paid ? 'purchase.confirmRefund.title' : 'purchase.confirmCancel.title', { id: purchase.id })}
+      intent="cancel"
+      confirmLabel={paid ? t('purchase.confirmRefund.yes', { amount: purchase.refund?.amount }) : t('purchase.confirmCancel.yes')}
+      pendingText={t('purchase.working')}
+      keepLabel={t(paid ? 'purchase.confirmRefund.no' : 'purchase.confirmCancel.no')}
+      keepTo={keepTo}
+    >
+      <CancelFacts purchase={purchase} />
+      {paid && losing.length > 0 ? <p>{t('purchase.confirmRefund.loses', { items: losing.join(', ') })}</p> : null}
+    </ConfirmStep>
   )
 }
 

@@ -1,6 +1,8 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { formatMoney } from '#app/domain/money.ts'
+import { formatInstantDate } from '#app/domain/viewer-times.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pageOrLast } from '#app/provider/pages.server.ts'
@@ -19,14 +21,13 @@ export const PURCHASES_PAGE_SIZE = 20
 
 /** My purchases (`/compras`, docs/product.md §2): newest first, 20 a page, each linking to its page. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request)
+  const { auth, user } = await requireUser(request)
   const page = pageParam(new URL(request.url))
   const [t, language, found] = await Promise.all([
     getFixedT(request, ['orders', 'shop']),
     languageOf(request),
     pageOrLast((at) => listPurchases(auth, at, PURCHASES_PAGE_SIZE), page, PURCHASES_PAGE_SIZE).catch(errorResponseFor),
   ])
-  const dateFormat = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: 'America/Sao_Paulo', dateStyle: 'medium' })
   return data(
     {
       meta: { title: `${t('purchases.title')} · Innera`, description: t('purchases.lead') },
@@ -35,7 +36,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       purchases: found.list.results.map((purchase) => ({
         id: purchase.id,
         status: purchase.status,
-        date: dateFormat.format(new Date(purchase.created_at)),
+        // The date it was made on where the buyer is (decision 0077).
+        date: formatInstantDate(purchase.created_at, timeZoneOr(user.time_zone), language, 'medium'),
         total: formatMoney(purchase.total_cents, language),
         names: purchase.items.map((item) => item.name[language]),
       })),

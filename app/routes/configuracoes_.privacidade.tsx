@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { PRIVACY_PATH } from '#app/forms/privacy.ts'
+import { PRIVACY_PATH, REVOKE_PARAM, REVOKE_STEP } from '#app/forms/privacy.ts'
 import { privacyAction, privacyView, type PrivacyView } from '#app/forms/privacy.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -11,7 +11,10 @@ import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { Field, FormError, SubmitButton, useSecretFieldKey } from '#app/ui/forms.tsx'
+import { ConfirmStep } from '#app/ui/confirm-step.tsx'
 import { CheckboxField } from '#app/ui/special-fields.tsx'
+import { stepOf, stepUrl } from '#app/utils/confirm-step.ts'
+import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -38,6 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       meta: { title: `${t('privacy:title')} · Innera`, description: t('privacy:lead') },
       view: privacyView({ consents, viewers, plan }, { t, language, timeZone: timeZoneOr(user.time_zone) }),
+      // The professional whose access the confirmation step is about (decision 0079), if it is open.
+      revoking: stepOf(request.url, [REVOKE_STEP]) ? (parseId(new URL(request.url).searchParams.get(REVOKE_PARAM)) ?? null) : null,
     },
     { headers: PRIVATE },
   )
@@ -51,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function PrivacyPage() {
-  const { view } = useLoaderData<typeof loader>()
+  const { view, revoking } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const { t } = useTranslation('privacy')
   const failed = answer && 'error' in answer ? answer : null
@@ -66,7 +71,7 @@ export default function PrivacyPage() {
       <p className="mt-2 max-w-3xl text-muted">{t('lead')}</p>
       <div className="mt-8 grid gap-8">
         <ConsentSection documents={view.documents} history={view.history} error={failed?.intent === 'consent' ? failed.error : null} />
-        <SharingSection sharing={view.sharing} error={failed?.intent === 'revoke-share' ? failed.error : null} />
+        <SharingSection sharing={view.sharing} revoking={revoking} error={failed?.intent === 'revoke-share' ? failed.error : null} />
         <section aria-labelledby="export-title" className="rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="export-title" className="text-xl font-semibold">
             {t('export.title')}
@@ -162,7 +167,7 @@ function ConsentSection({ documents, history, error }: { documents: PrivacyView[
   )
 }
 
-function SharingSection({ sharing, error }: { sharing: PrivacyView['sharing']; error: string | null }) {
+function SharingSection({ sharing, revoking, error }: { sharing: PrivacyView['sharing']; revoking: number | null; error: string | null }) {
   const { t } = useTranslation('privacy')
   return (
     <section aria-labelledby="sharing-title" className="rounded-2xl bg-white p-6 shadow-sm">
@@ -189,13 +194,29 @@ function SharingSection({ sharing, error }: { sharing: PrivacyView['sharing']; e
                 {viewer.results ? <p className="mt-1">{viewer.results}</p> : null}
                 {viewer.careLink ? <p className="mt-1">{viewer.careLink}</p> : null}
               </div>
-              <Form method="post">
-                <input type="hidden" name="intent" value="revoke-share" />
-                <input type="hidden" name="professional_id" value={viewer.id} />
-                <SubmitButton className="btn-secondary" pendingText={t('consents.working')} aria-label={t('sharing.revokeLabel', { name: viewer.name })} aria-describedby="revoke-hint">
+              {viewer.id === revoking ? (
+                <ConfirmStep
+                  className="w-full"
+                  title={t('sharing.confirm.title', { name: viewer.name })}
+                  intent="revoke-share"
+                  fields={{ professional_id: String(viewer.id) }}
+                  confirmLabel={t('sharing.confirm.yes')}
+                  pendingText={t('consents.working')}
+                  keepLabel={t('sharing.confirm.no')}
+                  keepTo={PRIVACY_PATH}
+                >
+                  <p>{t('sharing.confirm.loses', { name: viewer.name })}</p>
+                  <ul className="list-disc pl-6">
+                    {viewer.results ? <li>{viewer.results}</li> : null}
+                    {viewer.careLink ? <li>{viewer.careLink}</li> : null}
+                  </ul>
+                  <p className="text-sm text-muted">{t('sharing.revokeHint')}</p>
+                </ConfirmStep>
+              ) : (
+                <Link to={stepUrl(PRIVACY_PATH, REVOKE_STEP, { [REVOKE_PARAM]: String(viewer.id) })} preventScrollReset className="btn-secondary" aria-label={t('sharing.revokeLabel', { name: viewer.name })} aria-describedby="revoke-hint">
                   {t('sharing.revoke')}
-                </SubmitButton>
-              </Form>
+                </Link>
+              )}
             </li>
           ))}
         </ul>

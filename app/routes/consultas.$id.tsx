@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { type Canceller, REASON_MAX_LENGTH, isChangeable, refundOnCancel, timeZoneOr } from '#app/domain/appointments.ts'
 import { CONSULTATION_NOTES_MAX_LENGTH } from '#app/domain/appointment-limits.ts'
@@ -19,6 +19,7 @@ import { type FormInput, useDeferredValidation } from '#app/ui/deferred-validati
 import { FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { TextAreaField } from '#app/ui/textarea-field.tsx'
 import { appointmentView } from '#app/utils/appointment-views.server.ts'
+import { CONFIRM_FIELD, CONFIRM_VALUE, isConfirmed } from '#app/utils/confirm-step.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { messageText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
@@ -126,6 +127,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return data({ intent, result }, init)
     }
   }
+  // A cancel moves money or a credit: only from its step, which says what the terms give back (decision 0079).
+  if (!isConfirmed(form)) return redirect(`/consultas/${id}?cancelar=1`, { status: 303 })
   const submission = parseWithZod(form, { schema: cancelSchema })
   if (submission.status !== 'success') return data({ intent: 'cancel', result: submission.reply() }, { status: 400 })
   try {
@@ -332,6 +335,7 @@ function CancelConfirmation({ terms }: { terms: string[] }) {
       ) : null}
       <Form method="post" {...getFormProps(form)} {...validation.formProps} noValidate className="mt-4 space-y-4">
         <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name={CONFIRM_FIELD} value={CONFIRM_VALUE} />
         <TextAreaField meta={fields.reason} label={t('cancel.reason')} hint={t('cancel.reasonHint', { max: REASON_MAX_LENGTH })} rows={3} />
         <div className="flex flex-wrap gap-3">
           <SubmitButton className="btn-primary bg-red-700 hover:bg-red-800" pendingText={t('cancel.cancelling')}>

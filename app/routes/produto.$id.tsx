@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { subscribeAction } from '#app/forms/subscription.server.ts'
+import { planChoice } from '#app/domain/plan-choice.ts'
+import { subscribeAction, subscriptionView } from '#app/forms/subscription.server.ts'
+import { type Language } from '#app/i18n/config.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { getProduct, ownsProduct } from '#app/provider/products.server.ts'
 import { openPurchaseOf } from '#app/provider/purchases.server.ts'
+import { type Subscription } from '#app/provider/subscription-schemas.ts'
+import { listSubscriptions } from '#app/provider/subscriptions.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { ProductFacts, ProductPrice } from '#app/ui/shop/product-facts.tsx'
@@ -43,15 +47,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const owned = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? ownsProduct(auth, id).catch(() => false) : false))
   // And when a payment of it is still open (decision 0072: the one to finish, not a second one to start).
   const open = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? openPurchaseOf(auth, id).catch(() => null) : null))
-  const [t, language, product, pillars, cart, auth, owns, openPurchaseId] = await Promise.all([
+  const asked = getProduct(id).catch(errorResponseFor)
+  // A plan's page says which plan the patient already has (issue 42, decision 0078): their subscriptions, asked once the product is known to be a plan.
+  const plans = Promise.all([asked, signedIn]).then(([item, caller]) =>
+    item.product_type === 'subscription' && caller.user && roleFromGroups(caller.user.groups) === 'paciente' ? listSubscriptions(caller).then((page) => page.results).catch(() => null) : null,
+  )
+  const [t, language, product, pillars, cart, auth, owns, openPurchaseId, subscriptions] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
-    getProduct(id).catch(errorResponseFor),
+    asked,
     pillarsForDisplay().catch(errorResponseFor),
     readCart(request),
     signedIn,
     owned,
     open,
+    plans,
   ])
   const view = productView(product, { language, pillars })
   const role = auth.user ? roleFromGroups(auth.user.groups) : null
@@ -62,7 +72,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     openPurchaseId: !owns && ONCE.includes(view.type) ? openPurchaseId : null,
     inCart: cart.lines.some((line) => line.productId === view.id),
     subscribe: view.type === 'subscription' ? { key: role === 'paciente' ? randomUUID() : null, signedIn: role !== null } : null,
+    plan: subscriptions ? currentPlan(view.id, subscriptions, language) : null,
   })
+}
+
+/** The patient's live plan as this plan's page speaks of it, and what this plan would add (nothing: decision 0078). */
+function currentPlan(productId: number, subscriptions: Subscription[], language: Language) {
+  const choice = planChoice(
+    productId,
+    subscriptions.map((item) => ({ productId: item.plan.id, status: item.status, renews: item.plan.renews, cancelAtPeriodEnd: item.cancel_at_period_end })),
+  )
+  const live = subscriptions.find((item) => item.status !== 'ended')
+  if (choice.kind === 'open' || !live) return null
+  const view = subscriptionView(live, language)
+  return { choice, id: view.id, name: view.plan, periodEnds: view.periodEnds, awaitingPayment: live.status === 'incomplete' }
 }
 
 /** Subscribing to the plan (patients): on to its first payment. */
@@ -75,7 +98,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
 export default function ProductPage() {
-  const { product, owned, openPurchaseId, inCart, subscribe } = useLoaderData<typeof loader>()
+  const { product, owned, openPurchaseId, inCart, subscribe, plan } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   const { t } = useTranslation('shop')
   return (
@@ -122,7 +145,7 @@ export default function ProductPage() {
               <AddToCart product={product} inCart={inCart} className="mt-4" />
             </>
           )}
-          {subscribe ? <Subscribe productId={product.id} price={product.price} subscribe={subscribe} reply={reply && 'subscribe' in reply ? reply.subscribe : undefined} /> : null}
+          {plan ? <CurrentPlan plan={plan} /> : subscribe ? <Subscribe productId={product.id} price={product.price} subscribe={subscribe} reply={reply && 'subscribe' in reply ? reply.subscribe : undefined} /> : null}
           <ul className="mt-4 space-y-2 text-sm text-muted">
             <li>{product.type === 'subscription' && (product.interval === 'trial' || product.interval === 'program') ? t('product.subscriptionOnce') : t(`product.access.${product.type}`)}</li>
             <li>{t('product.withdrawal')}</li>
@@ -131,6 +154,35 @@ export default function ProductPage() {
         </aside>
       </article>
     </main>
+  )
+}
+
+type Plan = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['plan']>
+
+/**
+ * Instead of "Assinar" while the patient has a plan (decision 0078): which one, that this one adds
+ * nothing (every plan opens the same), and how to move to it when the current one ends.
+ */
+function CurrentPlan({ plan }: { plan: Plan }) {
+  const { t } = useTranslation('shop')
+  const { choice } = plan
+  return (
+    <div className="mt-4 rounded-xl bg-brand-50 p-4" data-testid="current-plan">
+      {choice.kind === 'same' ? (
+        <p>{plan.awaitingPayment ? t('product.plan.sameAwaiting') : t('product.plan.same', { date: plan.periodEnds })}</p>
+      ) : (
+        <>
+          <p>{plan.awaitingPayment ? t('product.plan.otherAwaiting', { name: plan.name }) : t('product.plan.other', { name: plan.name, date: plan.periodEnds })}</p>
+          <p className="mt-2">{t('product.plan.nothingMore')}</p>
+          {plan.awaitingPayment ? null : <p className="mt-2">{t(choice.switchAt === 'period_end' ? 'product.plan.switchAtPeriodEnd' : 'product.plan.switchWhenEnds', { date: plan.periodEnds })}</p>}
+        </>
+      )}
+      <p className="mt-2">
+        <Link to={`/assinaturas/${plan.id}`} className="link">
+          {t('product.subscription.seeLive')}
+        </Link>
+      </p>
+    </div>
   )
 }
 

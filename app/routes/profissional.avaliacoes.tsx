@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { formatWhen, getDefinition, languageOf, listSharedWithMe, pillarNames } from '#app/provider/questionnaire.server.ts'
@@ -16,7 +17,7 @@ const PAGE_SIZE = 20
 export const handle = { i18n: ['assessment'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'profissional' })
+  const { auth, user } = await requireUser(request, { role: 'profissional' })
   const [t, language, definition, shared] = await Promise.all([
     getFixedT(request, 'assessment'),
     languageOf(request),
@@ -32,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       results: shared.list.results.map((result) => ({
         id: result.id,
         patient: `${result.patient.first_name} ${result.patient.last_name}`.trim() || result.patient.username,
-        submittedAt: formatWhen(result.submitted_at, language),
+        submittedAt: formatWhen(result.submitted_at, language, timeZoneOr(user.time_zone)),
         focus: result.focus_pillars.map((slug) => names[slug] ?? slug),
       })),
     },

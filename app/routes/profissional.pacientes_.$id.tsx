@@ -1,6 +1,7 @@
 import { type ReactNode } from 'react'
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { timeZoneOr } from '#app/domain/appointments.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getLatestSharedResult, getPatient, getPatientProgram, listPatientAppointments } from '#app/provider/patients.server.ts'
@@ -29,7 +30,7 @@ function unreadable(error: unknown): 'unreadable' {
  * each say so when they could not be read.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'profissional' })
+  const { auth, user } = await requireUser(request, { role: 'profissional' })
   const patientId = routeId(params)
   const [t, language, patient, upcoming, past, shared, program, pillars] = await Promise.all([
     getFixedT(request, 'dashboard'),
@@ -69,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ? shared
         : {
             id: shared.id,
-            submittedAt: formatWhen(shared.submitted_at, language),
+            submittedAt: formatWhen(shared.submitted_at, language, timeZoneOr(user.time_zone)),
             focus: pillarNamesOf(shared.focus_pillars, pillars, language),
           },
     program:

@@ -80,6 +80,15 @@ export default function CataloguePage() {
       <p className="mt-6 text-muted" role="status">
         {t('catalogue.count', { count })}
       </p>
+      {/* Free courses are not sold, so they are not here: where they are (issue 42). */}
+      {query.tipo === '' || query.tipo === 'course' ? (
+        <p className="mt-2" data-testid="free-courses">
+          {t('catalogue.freeCourses')}{' '}
+          <Link to={query.pilar ? `/cursos?pilar=${query.pilar}` : '/cursos'} className="link">
+            {t('catalogue.seeFreeCourses')}
+          </Link>
+        </p>
+      ) : null}
       {products.length === 0 ? (
         <p className="mt-4 rounded-2xl bg-white p-6">{t('catalogue.empty')}</p>
       ) : (

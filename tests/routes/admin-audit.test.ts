@@ -35,7 +35,7 @@ describe('who sees the audit log', () => {
 })
 
 describe('/admin/audit', () => {
-  test('lists the entries with the filters as the provider takes them, in the page language and Brasília time; never cached', async () => {
+  test('lists the entries with the filters as the provider takes them (dates of the admin’s zone), in the page language and the admin’s time; never cached', async () => {
     const sent = adminHandlers({
       audit: () =>
         HttpResponse.json(
@@ -48,7 +48,7 @@ describe('/admin/audit', () => {
     })
     const result = await run(loader, await get('http://app.test/admin/audit?lng=en&action=user&actor=%20ADMIN@innera.local%20&subject=4&from=2026-11-01&to=2026-11-30'))
     expect(result.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(sent).toEqual([{ method: 'GET', path: '/admin/audit/', query: { action: 'user', actor: 'ADMIN@innera.local', subject: '4', from: '2026-11-01', to: '2026-11-30', page_size: '50' }, body: undefined }])
+    expect(sent).toEqual([{ method: 'GET', path: '/admin/audit/', query: { action: 'user', actor: 'ADMIN@innera.local', subject: '4', from: '2026-11-01', to: '2026-11-30', tz: 'America/Sao_Paulo', page_size: '50' }, body: undefined }])
     expect(result.data).toMatchObject({
       count: 3,
       exportUrl: '/admin/audit/export?action=user&actor=ADMIN%40innera.local&subject=4&from=2026-11-01&to=2026-11-30',
@@ -82,8 +82,8 @@ describe('/admin/audit', () => {
     const result = await run(loader, await get('http://app.test/admin/audit?action=user.delete&actor=alice&subject=4&from=2026-11-30&to=2026-11-01&page=9'))
     expect(result.data).toMatchObject({ query: { action: '', actor: '', subject: '4', from: '', to: '', dropped: true, page: 3 }, exportUrl: '/admin/audit/export?subject=4' })
     expect(asked).toEqual([
-      { subject: '4', page: '9', page_size: '50' },
-      { subject: '4', page: 'last', page_size: '50' },
+      { subject: '4', tz: 'America/Sao_Paulo', page: '9', page_size: '50' },
+      { subject: '4', tz: 'America/Sao_Paulo', page: 'last', page_size: '50' },
     ])
   })
 
@@ -108,7 +108,7 @@ describe('/admin/audit/export', () => {
     const bytes = new Uint8Array(await response.arrayBuffer())
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     expect(new TextDecoder().decode(bytes)).toBe('id,at,actor_id\n12,2026-11-27T15:04:05.000Z,1\n')
-    expect(sent).toEqual([{ method: 'GET', path: '/admin/audit/export/', query: { action: 'health.view', subject: '4' }, body: undefined }])
+    expect(sent).toEqual([{ method: 'GET', path: '/admin/audit/export/', query: { action: 'health.view', subject: '4', tz: 'America/Sao_Paulo' }, body: undefined }])
   })
 
   test('the provider refusing, away, or answering no CSV: back to the page with its filters, told why', async () => {

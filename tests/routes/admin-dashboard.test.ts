@@ -28,7 +28,7 @@ describe('/admin/dashboard loader', () => {
     const result = await get('?from=2025-03-01&to=2025-03-03')
     expect(result.status).toBe(200)
     expect(result.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(queries).toEqual([{ from: '2025-03-01', to: '2025-03-03' }])
+    expect(queries).toEqual([{ from: '2025-03-01', to: '2025-03-03', tz: 'America/Sao_Paulo' }])
     const loaded = result.data as Loaded
     // The users by role stay.
     expect(loaded.stats.total).toBe(9)
@@ -44,7 +44,7 @@ describe('/admin/dashboard loader', () => {
     const queries = dashboardAnswers()
     const loaded = (await get()).data as Loaded
     const today = dashboardToday(new Date())
-    expect(queries).toEqual([quickPeriod('30d', today)])
+    expect(queries).toEqual([{ ...quickPeriod('30d', today), tz: 'America/Sao_Paulo' }])
     expect(loaded.form).toEqual({ from: '', to: '', problem: null })
     expect(loaded.quickLinks.filter((link) => link.current).map((link) => link.key)).toEqual(['30d'])
   })
@@ -69,7 +69,7 @@ describe('/admin/dashboard loader', () => {
       expect(loaded.quickLinks.some((link) => link.current)).toBe(false)
     }
     expect(((await get('?from=31/12/2024')).data as Loaded).form).toEqual({ from: '31/12/2024', to: '', problem: 'invalid' })
-    expect(new Set(queries.map((query) => JSON.stringify(query)))).toEqual(new Set([JSON.stringify(quickPeriod('30d', today))]))
+    expect(new Set(queries.map((query) => JSON.stringify(query)))).toEqual(new Set([JSON.stringify({ ...quickPeriod('30d', today), tz: 'America/Sao_Paulo' })]))
   })
 
   test('the provider failing is the error page: down is 503; its 5xx, or an answer the app cannot read, a 500', async () => {

@@ -50,7 +50,7 @@ describe('/admin/purchases', () => {
     const result = await run(listLoader, await get('http://app.test/admin/purchases?lng=en&search=%20pedro%20&status=paid&method=pix&from=2026-11-01&to=2026-11-30&page=1'))
     expect(result.headers.get('Cache-Control')).toBe('private, no-store')
     expect(sent).toEqual([
-      { method: 'GET', path: '/admin/purchases/', query: { search: 'pedro', status: 'paid', method: 'pix', from: '2026-11-01', to: '2026-11-30', page_size: '20' }, body: undefined },
+      { method: 'GET', path: '/admin/purchases/', query: { search: 'pedro', status: 'paid', method: 'pix', from: '2026-11-01', to: '2026-11-30', tz: 'America/Sao_Paulo', page_size: '20' }, body: undefined },
     ])
     expect(result.data).toMatchObject({
       count: 1,
@@ -71,8 +71,8 @@ describe('/admin/purchases', () => {
     const result = await run(listLoader, await get('http://app.test/admin/purchases?status=lost&method=boleto&from=2026-11-30&to=2026-11-01&page=9'))
     expect(result.data).toMatchObject({ query: { status: '', method: '', from: '', to: '', reversed: true, page: 3 }, exportUrl: '/admin/purchases/export' })
     expect(asked).toEqual([
-      { page: '9', page_size: '20' },
-      { page: 'last', page_size: '20' },
+      { tz: 'America/Sao_Paulo', page: '9', page_size: '20' },
+      { tz: 'America/Sao_Paulo', page: 'last', page_size: '20' },
     ])
   })
 })

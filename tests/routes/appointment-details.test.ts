@@ -182,7 +182,7 @@ describe('an appointment', () => {
     expect(((await details()).data as { appointment: { payAt: string } }).appointment.payAt).toBe('http://stripe.test/c/pay/cs_2')
     // Let go: the toast says nothing was charged.
     providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json(appointment({ status: 'cancelled', price_cents: 18_000, payment: payment({ status: 'cancelled' }) }))))
-    const released = await run(detailsAction, formRequest(url, {}, { Cookie: await signedIn() }), { id: '31' })
+    const released = await run(detailsAction, formRequest(url, { confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect(await toastOf(released.headers)).toMatchObject({ message: { key: 'appointments:cancel.doneReleased' } })
   })
 
@@ -194,35 +194,40 @@ describe('an appointment', () => {
         return HttpResponse.json(appointment({ status: 'cancelled', refund: 'none', cancelled_by: 'patient' }))
       }),
     )
-    const result = await run(detailsAction, formRequest(`${url}?cancelar=1`, { reason: ' Imprevisto no trabalho ' }, { Cookie: await signedIn() }), { id: '31' })
+    // Not from the step (an old page, a hand-made post): back to the step, nothing cancelled (decision 0079).
+    const unconfirmed = await run(detailsAction, formRequest(url, { reason: 'Imprevisto' }, { Cookie: await signedIn() }), { id: '31' })
+    expect(unconfirmed.status).toBe(303)
+    expect(unconfirmed.location).toBe('/consultas/31?cancelar=1')
+    expect(body).toBeUndefined()
+    const result = await run(detailsAction, formRequest(`${url}?cancelar=1`, { reason: ' Imprevisto no trabalho ', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect(body).toEqual({ reason: 'Imprevisto no trabalho' })
     expect(result.location).toBe('/consultas/31')
     expect(await toastOf(result.headers)).toMatchObject({ type: 'success', message: { key: 'appointments:cancel.doneNone' } })
 
     providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json(appointment({ status: 'cancelled', refund: 'full' }))))
-    const full = await run(detailsAction, formRequest(url, {}, { Cookie: await signedIn() }), { id: '31' })
+    const full = await run(detailsAction, formRequest(url, { confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect(await toastOf(full.headers)).toMatchObject({ message: { key: 'appointments:cancel.doneFull' } })
   })
 
   test('a refused or failed cancellation keeps the reason and says why', async () => {
     providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json({ detail: 'This appointment is already cancelled.' }, { status: 400 })))
-    const refused = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    const refused = await run(detailsAction, formRequest(url, { reason: 'Viagem', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     type Reply = { result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }
     expect(refused.status).toBe(400)
     expect((refused.data as Reply).result.error?.['']).toEqual(['Esta consulta não pode mais ser cancelada.'])
-    expect((refused.data as Reply).result.initialValue).toEqual({ reason: 'Viagem' })
+    expect((refused.data as Reply).result.initialValue).toEqual({ reason: 'Viagem', confirmado: 'sim' })
     providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.error()))
-    const failed = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    const failed = await run(detailsAction, formRequest(url, { reason: 'Viagem', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect((failed.data as Reply).result.error?.['']).toEqual(['Erro de conexão. Verifique sua internet e configurações.'])
-    const tooLong = await run(detailsAction, formRequest(url, { reason: 'x'.repeat(501) }, { Cookie: await signedIn() }), { id: '31' })
+    const tooLong = await run(detailsAction, formRequest(url, { reason: 'x'.repeat(501), confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect((tooLong.data as Reply).result.error).toEqual({ reason: ['appointments:validation.reasonTooLong'] })
     // Issue 22: cancelling is throttled per user; the wait is said, with Retry-After.
     providerMock.use(http.post(providerUrl('/appointments/:id/cancel/'), () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '600' } })))
-    const throttled = await run(detailsAction, formRequest(url, { reason: 'Viagem' }, { Cookie: await signedIn() }), { id: '31' })
+    const throttled = await run(detailsAction, formRequest(url, { reason: 'Viagem', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '31' })
     expect(throttled.status).toBe(429)
     expect(throttled.headers.get('Retry-After')).toBe('600')
     expect((throttled.data as Reply).result.error?.['']).toEqual(['Muitas tentativas. Tente novamente em 10 minutos.'])
-    expect((throttled.data as Reply).result.initialValue).toEqual({ reason: 'Viagem' })
+    expect((throttled.data as Reply).result.initialValue).toEqual({ reason: 'Viagem', confirmado: 'sim' })
   })
 })
 

@@ -12,7 +12,7 @@ import { action as purchaseAction } from '#app/routes/compras.$id.tsx'
 import ProductPage, { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
-import { monthlyPlanAnswer, productAnswer, productPage } from '#tests/mocks/products.ts'
+import { monthlyPlanAnswer, productAnswer, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
@@ -89,6 +89,31 @@ describe('the cart’s checkout, a payment of its products still open', () => {
   })
 })
 
+describe('the cart before checkout (issue 42)', () => {
+  test('a course the patient has and a material another payment holds are marked with their purchases, and the cart is not offered for payment', async () => {
+    const material = productAnswer({ id: 3, slug: 'diario-do-sono', product_type: 'digital_material', name: { pt: 'Diário do sono', en: 'Sleep diary', es: 'Diario del sueño' }, price_cents: 4900 })
+    providerMock.use(
+      http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([productAnswer({ id: 8 }), material]))),
+      http.get(providerUrl('/products/my-products/'), () =>
+        HttpResponse.json(productPage([{ product: productAnswer({ id: 8 }), purchase_id: 12, kind: 'course', available_at: '2026-11-26T15:05:00.000Z', download_url: null, credits: null }])),
+      ),
+      http.get(providerUrl('/purchases/'), ({ request }) => {
+        expect(new URL(request.url).searchParams.get('status')).toBe('pending')
+        return HttpResponse.json(productPage([{ id: 7, status: 'pending', method: 'pix', total_cents: 4900, refunded_cents: 0, currency: 'BRL', items: [{ product_id: 3, product_type: 'digital_material', name: material.name, quantity: 1, unit_cents: 4900, line_cents: 4900 }], created_at: '2026-11-26T15:00:00.000Z', paid_at: null, checkout_url: null, checkout_expires_at: null, pix: null, failure: null }]))
+      }),
+    )
+    await show('/carrinho', '/carrinho', CartPage, cartLoader, cartAction, await withCart())
+    const owned = await screen.findByTestId('line-owned')
+    expect(owned).toHaveTextContent('Você já tem este curso: tire-o do carrinho.')
+    expect(within(owned).getByRole('link', { name: 'Ver a compra nº 12' })).toHaveAttribute('href', '/compras/12')
+    const open = screen.getByTestId('line-in-checkout')
+    expect(open).toHaveTextContent('Este produto já está em um pagamento em aberto.')
+    expect(within(open).getByRole('link', { name: 'Ver a compra nº 7' })).toHaveAttribute('href', '/compras/7')
+    expect(screen.getByTestId('cart-blocked')).toHaveTextContent('Antes de pagar, tire do carrinho o que está marcado')
+    expect(screen.queryByRole('button', { name: /^Pagar/ })).toBeNull()
+  })
+})
+
 describe('a purchase’s page', () => {
   test('a new PIX code refused because another purchase holds its products says so, not that the purchase changed', async () => {
     providerMock.use(http.post(providerUrl('/purchases/7/renew-pix/'), () => HttpResponse.json({ detail: 'x', code: 'already_in_checkout', purchase_id: 9, product_ids: [8] }, { status: 409 })))
@@ -128,6 +153,8 @@ describe('a product’s page', () => {
     providerMock.use(
       http.get(providerUrl('/products/21/'), () => HttpResponse.json(monthlyPlanAnswer)),
       http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      // The page was drawn before the other plan was bought (in another tab): the provider refuses.
+      http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([], 0))),
       http.post(providerUrl('/subscriptions/create/'), () =>
         HttpResponse.json({ detail: 'You already have a plan.', code: 'another_plan_live', subscription_id: 5 }, { status: 409 }),
       ),
@@ -148,5 +175,32 @@ describe('a product’s page', () => {
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Você já tem um plano, e todos os planos dão o mesmo acesso')
     expect(within(alert).getByRole('link', { name: 'Ver minha assinatura' })).toHaveAttribute('href', '/assinaturas/5')
+  })
+  test('a plan’s page says beforehand which plan the patient has, that this one adds nothing, and how to move to it', async () => {
+    const yearly = { ...monthlyPlanAnswer, id: 22, slug: 'plano-anual', name: { pt: 'Plano anual', en: 'Yearly plan', es: 'Plan anual' }, price_cents: 89900, plan_interval: 'yearly' }
+    let live = subscriptionAnswer()
+    providerMock.use(
+      http.get(providerUrl('/products/22/'), () => HttpResponse.json(yearly)),
+      http.get(providerUrl('/products/21/'), () => HttpResponse.json(monthlyPlanAnswer)),
+      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([subscriptionAnswer({ id: 2, status: 'ended', plan: { ...live.plan, id: 22 } }), live]))),
+    )
+    const cookie = await signedIn()
+    await show('/produto/22', '/produto/:id', ProductPage, productLoader, productAction, cookie)
+    const box = await screen.findByTestId('current-plan')
+    expect(box).toHaveTextContent('Você já tem uma assinatura: Plano mensal, com acesso até 10 de dezembro de 2026.')
+    expect(box).toHaveTextContent('este plano não acrescenta nada ao seu')
+    expect(box).toHaveTextContent('cancele o seu no fim do período, na página dele: você usa o período pago até 10 de dezembro de 2026')
+    expect(within(box).getByRole('link', { name: 'Ver minha assinatura' })).toHaveAttribute('href', '/assinaturas/5')
+    expect(screen.queryByRole('button', { name: /^Assinar/ })).toBeNull()
+    cleanup()
+
+    // Set to end already: it says when this plan can follow. And the plan itself says it is the one the patient has.
+    live = subscriptionAnswer({ cancel_at_period_end: true })
+    await show('/produto/22', '/produto/:id', ProductPage, productLoader, productAction, cookie)
+    expect(await screen.findByTestId('current-plan')).toHaveTextContent('O seu plano termina em 10 de dezembro de 2026: a partir daí, este plano pode ser assinado.')
+    cleanup()
+    await show('/produto/21', '/produto/:id', ProductPage, productLoader, productAction, cookie)
+    expect(await screen.findByTestId('current-plan')).toHaveTextContent('Você já tem este plano, com acesso até 10 de dezembro de 2026.')
   })
 })

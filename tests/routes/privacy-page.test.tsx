@@ -19,13 +19,13 @@ beforeEach(() => {
 })
 afterEach(() => cleanup())
 
-async function renderPage() {
+async function renderPage(path = '/configuracoes/privacidade') {
   const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
   const loader = ({ request, params }: LoaderFunctionArgs) => privacyLoader({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
   const Stub = createRemixStub([{ path: '/configuracoes/privacidade', Component: PrivacyPage, loader }])
   return render(
     <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={['/configuracoes/privacidade']} />
+      <Stub initialEntries={[path]} />
     </TranslationsProvider>,
   )
 }
@@ -47,8 +47,10 @@ describe('the privacy page', () => {
     expect(within(consents).getAllByRole('link', { name: 'Ir para a exclusão da conta' })[0]).toHaveAttribute('href', '#excluir-conta')
 
     const sharing = screen.getByRole('region', { name: 'Compartilhamento' })
-    expect(within(sharing).getByRole('button', { name: 'Revogar o acesso de Paula Ribeiro' })).toBeInTheDocument()
-    expect(within(sharing).getByRole('button', { name: 'Revogar o acesso de Nina Costa' })).toBeInTheDocument()
+    // Each opens the confirmation step (decision 0079); nothing is revoked from this page.
+    expect(within(sharing).getByRole('link', { name: 'Revogar o acesso de Paula Ribeiro' })).toHaveAttribute('href', '/configuracoes/privacidade?confirmar=revogar&profissional=2#confirmar')
+    expect(within(sharing).getByRole('link', { name: 'Revogar o acesso de Nina Costa' })).toHaveAttribute('href', '/configuracoes/privacidade?confirmar=revogar&profissional=3#confirmar')
+    expect(within(sharing).queryByRole('button')).toBeNull()
 
     expect(screen.getByRole('link', { name: 'Exportar meus dados (ZIP)' })).toHaveAttribute('href', '/configuracoes/privacidade/exportar')
 
@@ -69,5 +71,27 @@ describe('the privacy page', () => {
     const deletion = await screen.findByRole('region', { name: 'Excluir minha conta' })
     expect(within(deletion).queryByLabelText('Sua senha')).toBeNull()
     expect(screen.getByText('Nenhum profissional vê seus resultados.')).toBeInTheDocument()
+  })
+
+  test('the revoke step says whose access goes and what they stop seeing, and its button is the only one that revokes', async () => {
+    providerMock.use(
+      http.get(providerUrl('/users/me/consents/'), () => HttpResponse.json(consentsAnswer())),
+      http.get(providerUrl('/users/me/shares/'), () => HttpResponse.json(viewersAnswer())),
+      http.get(providerUrl('/users/me/deletion/'), () => HttpResponse.json(deletionPlanAnswer())),
+    )
+    await renderPage('/configuracoes/privacidade?confirmar=revogar&profissional=2')
+    const step = await screen.findByTestId('confirm-step')
+    expect(within(step).getByRole('heading', { name: 'Revogar o acesso de Paula Ribeiro?' })).toBeInTheDocument()
+    expect(step).toHaveTextContent('Paula Ribeiro deixa de ver:')
+    expect(within(step).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      '2 avaliações compartilhadas, a mais recente desde 2 de maio de 2026',
+      'Acompanha seu programa desde 10 de janeiro de 2026, quando você agendou uma consulta.',
+    ])
+    expect(within(step).getByRole('button', { name: 'Sim, revogar o acesso' }).closest('form')?.getAttribute('method')).toBe('post')
+    expect(step.querySelector('input[name="professional_id"]')).toHaveValue('2')
+    expect(step.querySelector('input[name="confirmado"]')).toHaveValue('sim')
+    expect(within(step).getByRole('link', { name: 'Não, manter o acesso' })).toHaveAttribute('href', '/configuracoes/privacidade')
+    // The other professional keeps the plain link.
+    expect(screen.getByRole('link', { name: 'Revogar o acesso de Nina Costa' })).toBeInTheDocument()
   })
 })

@@ -130,19 +130,27 @@ describe('the consent forms', () => {
     expect(english.data).toEqual({ intent: 'consent', error: expect.stringMatching(/^Too many attempts.* 20 minutes/) })
   })
 
-  test("revoking a professional's access: once, and again (nothing left) is the same", async () => {
+  test("revoking a professional's access: only from its confirmation step; once, and again (nothing left) is the same", async () => {
     const revoked: string[] = []
+    let shared = viewersAnswer()
     providerMock.use(
+      http.get(providerUrl('/users/me/shares/'), () => HttpResponse.json(shared)),
       http.delete(providerUrl('/users/me/shares/:id/'), ({ params }) => {
         revoked.push(String(params.id))
+        shared = shared.filter((viewer) => viewer.professional.id !== Number(params.id))
         return revoked.length === 1 ? new HttpResponse(null, { status: 204 }) : HttpResponse.json({ detail: 'Not found.' }, { status: 404 })
       }),
     )
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const answer = await run(privacyAction, await post({ intent: 'revoke-share', professional_id: '2' }))
-      expect(answer.location).toBe('/configuracoes/privacidade')
-      expect(await toastOf(answer.headers)).toMatchObject({ type: 'success', message: { key: 'privacy:sharing.revoked' } })
-    }
+    // Decision 0079: a post without the step's confirmation (an old page, no JavaScript) opens the step and revokes nothing.
+    const unconfirmed = await run(privacyAction, await post({ intent: 'revoke-share', professional_id: '2' }))
+    expect(unconfirmed.status).toBe(303)
+    expect(unconfirmed.location).toBe('/configuracoes/privacidade?confirmar=revogar&profissional=2#confirmar')
+    expect(revoked).toEqual([])
+    const first = await run(privacyAction, await post({ intent: 'revoke-share', professional_id: '2', confirmado: 'sim' }))
+    expect(first.location).toBe('/configuracoes/privacidade')
+    expect(await toastOf(first.headers)).toMatchObject({ type: 'success', message: { key: 'privacy:sharing.revokedFrom', values: { name: 'Paula Ribeiro' } } })
+    const again = await run(privacyAction, await post({ intent: 'revoke-share', professional_id: '2', confirmado: 'sim' }))
+    expect(await toastOf(again.headers)).toMatchObject({ type: 'success', message: { key: 'privacy:sharing.revoked' } })
     expect(revoked).toEqual(['2', '2'])
     expect((await run(privacyAction, await post({ intent: 'revoke-share', professional_id: 'abc' }))).status).toBe(400)
   })

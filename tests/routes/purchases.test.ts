@@ -118,7 +118,7 @@ describe('paying for the cart', () => {
 describe('the purchase page', () => {
   type Page = { purchase: { status: string; total: string; pix: { qrSvg: string; data: string; expiresLabel: string; instructionsUrl: string } | null; failureKey: string | null } }
 
-  test('an open PIX code: its QR drawn as SVG on the server, the text to copy, the expiry in Brasília’s time', async () => {
+  test('an open PIX code: its QR drawn as SVG on the server, the text to copy, the expiry in the buyer’s time zone (São Paulo here)', async () => {
     providerMock.use(http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(purchase())))
     const result = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: await signedIn() } }), { id: '7' })
     const { purchase: view } = result.data as Page
@@ -159,7 +159,7 @@ describe('the purchase page', () => {
     expect(refreshed.location).toBe('/compras/7')
     expect(refreshed.headers.getSetCookie().some((value) => value.startsWith('innera_toast='))).toBe(true)
     providerMock.use(http.post(providerUrl('/purchases/7/cancel/'), () => HttpResponse.json({ detail: 'The purchase changed.', code: 'status_changed' }, { status: 409 })))
-    const changed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel' }, { Cookie: await signedIn() }), { id: '7' })
+    const changed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '7' })
     expect(changed.location).toBe('/compras/7')
   })
 

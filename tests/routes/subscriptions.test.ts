@@ -76,7 +76,7 @@ describe('my subscriptions', () => {
     const list = await run(subscriptionsLoader, new Request('http://app.test/assinaturas', { headers: { Cookie: await signedIn() } }))
     expect(list.headers.get('cache-control')).toBe('private, no-store')
     expect((list.data as { subscriptions: unknown[] }).subscriptions).toMatchObject([{ id: 5, plan: 'Plano mensal', status: 'active', price: 'R$\u00a089,90', periodEnds: '10 de dezembro de 2026' }])
-    const page = await run(subscriptionLoader, new Request('http://app.test/assinaturas/5?cancelar=1', { headers: { Cookie: await signedIn() } }), { id: '5' })
+    const page = await run(subscriptionLoader, new Request('http://app.test/assinaturas/5?confirmar=cancelar', { headers: { Cookie: await signedIn() } }), { id: '5' })
     expect(page.data).toMatchObject({
       confirmCancel: true,
       subscription: { canCancel: true, canResume: false, payNextFrom: '3 de dezembro de 2026', cancellation: { withdrawal: false, accessEnds: '10 de dezembro de 2026' }, payments: [{ id: 40, total: 'R$\u00a089,90', period: { from: '10 de novembro de 2026', to: '10 de dezembro de 2026' } }] },
@@ -85,14 +85,33 @@ describe('my subscriptions', () => {
     expect((await run(subscriptionLoader, new Request('http://app.test/assinaturas/5', { headers: { Cookie: await signedIn() } }), { id: '5' })).status).toBe(404)
   })
 
-  test('the buttons: cancel says what happened, paying the next period goes to its code, a changed subscription is said', async () => {
-    const act = async (intent: string) => run(subscriptionAction, formRequest('http://app.test/assinaturas/5', { intent }, { Cookie: await signedIn() }), { id: '5' })
-    providerMock.use(http.post(providerUrl('/subscriptions/5/cancel/'), () => HttpResponse.json(subscription({ status: 'ended', ended_reason: 'withdrawn', ended_at: '2026-11-12T10:00:00.000Z' }))))
-    const withdrawn = await act('cancel')
+  test('the buttons: cancel only from its step, says what happened; paying the next period goes to its code; a changed subscription is said', async () => {
+    const act = async (intent: string, fields: Record<string, string> = {}) =>
+      run(subscriptionAction, formRequest('http://app.test/assinaturas/5', { intent, ...fields }, { Cookie: await signedIn() }), { id: '5' })
+    const sent: unknown[] = []
+    const withdrawable = subscription({ cancellation: { refund_cents: 8990, reason: 'refunds.reason.withdrawal', withdrawal: true, access_ends_at: null, deadline: { method: 'pix', billing_cycles: null, business_days: 3, date: '2026-11-17' } } })
+    let after = subscription({ status: 'ended', ended_reason: 'withdrawn', ended_at: '2026-11-12T10:00:00.000Z' })
+    providerMock.use(
+      http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json(withdrawable)),
+      http.post(providerUrl('/subscriptions/5/cancel/'), async ({ request }) => {
+        sent.push(await request.json())
+        return HttpResponse.json(after)
+      }),
+    )
+    // Without the step's confirmation (an old page, a hand-made post): the step, nothing cancelled.
+    const unconfirmed = await act('cancel')
+    expect(unconfirmed.location).toBe('/assinaturas/5?confirmar=cancelar#confirmar')
+    expect(sent).toEqual([])
+    // Within the 7 days: the withdrawal, its refund said; or the period kept, until when.
+    const withdrawn = await act('cancel', { at: 'now', confirmado: 'sim' })
     expect(withdrawn.location).toBe('/assinaturas/5')
-    expect(await toastOf(withdrawn.headers)).toMatchObject({ type: 'success', message: { key: 'orders:subscriptions.withdrawn' } })
-    providerMock.use(http.post(providerUrl('/subscriptions/5/cancel/'), () => HttpResponse.json(subscription({ cancel_at_period_end: true }))))
-    expect(await toastOf((await act('cancel')).headers)).toMatchObject({ message: { key: 'orders:subscriptions.cancelled' } })
+    expect(await toastOf(withdrawn.headers)).toMatchObject({ type: 'success', message: { text: 'Assinatura encerrada. Reembolso de R$\u00a089,90 pedido: volta por PIX à conta que pagou até 17 de novembro de 2026.' } })
+    after = subscription({ cancel_at_period_end: true })
+    expect(await toastOf((await act('cancel', { at: 'period_end', confirmado: 'sim' })).headers)).toMatchObject({ message: { text: 'Assinatura cancelada: o acesso continua até 10 de dezembro de 2026 e nada mais será cobrado.' } })
+    // After the 7 days only the period's end is asked for, whatever the form says.
+    providerMock.use(http.get(providerUrl('/subscriptions/5/'), () => HttpResponse.json(subscription())))
+    await act('cancel', { at: 'now', confirmado: 'sim' })
+    expect(sent).toEqual([{ at: 'now' }, { at: 'period_end' }, { at: 'period_end' }])
     providerMock.use(http.post(providerUrl('/subscriptions/5/pay-next/'), () => HttpResponse.json(subscription({ open_payment_id: 42 }))))
     expect((await act('pay-next')).location).toBe('/compras/42')
     providerMock.use(http.post(providerUrl('/subscriptions/5/resume/'), () => HttpResponse.json({ detail: 'This subscription is ended.', code: 'not_resumable' }, { status: 409 })))

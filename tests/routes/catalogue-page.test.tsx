@@ -1,0 +1,42 @@
+// @vitest-environment jsdom
+import { createRemixStub } from '@remix-run/testing'
+import { cleanup, render, screen, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { translationsFor } from '#app/i18n/i18next.server.ts'
+import { TranslationsProvider } from '#app/i18n/react.tsx'
+import CataloguePage, { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
+import { productPage } from '#tests/mocks/products.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
+import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+
+/** The catalogue with nothing to sell for a filter (issue 42): said in words, and where the free courses are. */
+
+beforeEach(() => ignoreRouterFutureWarnings())
+afterEach(() => cleanup())
+
+function show(path: string) {
+  const Stub = createRemixStub([{ path: '/solucoes', Component: CataloguePage, loader: catalogueLoader }])
+  return render(
+    <TranslationsProvider value={translationsFor('pt')}>
+      <Stub initialEntries={[path]} />
+    </TranslationsProvider>,
+  )
+}
+
+describe('a filter with nothing for sale', () => {
+  test('“Nenhuma solução encontrada”, and the free courses of that pillar one link away', async () => {
+    providerMock.use(http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([], 0))))
+    show('/solucoes?pilar=exercicio')
+    expect(await screen.findByRole('status')).toHaveTextContent(/^Nenhuma solução encontrada$/)
+    const free = screen.getByTestId('free-courses')
+    expect(within(free).getByRole('link', { name: 'Ver os cursos' })).toHaveAttribute('href', '/cursos?pilar=exercicio')
+  })
+
+  test('a type other than courses does not speak of them', async () => {
+    providerMock.use(http.get(providerUrl('/products/'), () => HttpResponse.json(productPage([], 0))))
+    show('/solucoes?tipo=digital_material')
+    expect(await screen.findByRole('status')).toHaveTextContent('Nenhuma solução encontrada')
+    expect(screen.queryByTestId('free-courses')).toBeNull()
+  })
+})
