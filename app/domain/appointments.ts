@@ -89,12 +89,14 @@ export function groupDatesByWeek(dates: readonly string[], weekStartsOn = 1): { 
 
 // Intl formatters are costly to build and a page formats hundreds of times: one per setting.
 const formatters = new Map<string, Intl.DateTimeFormat>()
-function dateTimeFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+/** A cached formatter for a language and options (viewer-times.ts uses it too). */
+export function dateTimeFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${language}|${JSON.stringify(options)}`
   let format = formatters.get(key)
   if (!format) {
     format = new Intl.DateTimeFormat(languageTags[language], options)
-    formatters.set(key, format)
+    // Bounded: a zone per user at most, a few styles each.
+    if (formatters.size < 2000) formatters.set(key, format)
   }
   return format
 }

@@ -1,5 +1,5 @@
-import { type Language, languageTags } from '#app/i18n/config.ts'
-import { shouldLabelTimeZone, timeZoneName, utcOffset } from './appointments.ts'
+import { type Language } from '#app/i18n/config.ts'
+import { dateTimeFormat, shouldLabelTimeZone, timeZoneName, utcOffset } from './appointments.ts'
 import { DEFAULT_TIME_ZONE, cityOf } from './time-zones.ts'
 
 /**
@@ -12,25 +12,13 @@ import { DEFAULT_TIME_ZONE, cityOf } from './time-zones.ts'
 /** The terms' zone (docs/product.md §9): the withdrawal days and the refunds' business days are its dates. */
 export const TERMS_TIME_ZONE = DEFAULT_TIME_ZONE
 
-const formats = new Map<string, Intl.DateTimeFormat>()
-function format(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${language}|${JSON.stringify(options)}`
-  let found = formats.get(key)
-  if (!found) {
-    found = new Intl.DateTimeFormat(languageTags[language], options)
-    // Bounded: a zone per user at most, a few styles each.
-    if (formats.size < 2000) formats.set(key, found)
-  }
-  return found
-}
-
 const timeOf = (instant: string | Date) => (typeof instant === 'string' ? Date.parse(instant) : instant.getTime())
 
 type DateStyle = 'long' | 'medium' | 'short'
 
 /** The date an instant falls on in a zone: "7 de dezembro de 2026", "December 7, 2026", "7 de diciembre de 2026". */
 export function formatInstantDate(instant: string | Date, timeZone: string, language: Language, dateStyle: DateStyle = 'long'): string {
-  return format(language, { dateStyle, timeZone }).format(timeOf(instant))
+  return dateTimeFormat(language, { dateStyle, timeZone }).format(timeOf(instant))
 }
 
 /**
@@ -40,7 +28,7 @@ export function formatInstantDate(instant: string | Date, timeZone: string, lang
  */
 export function formatDateAndTime(instant: string | Date, timeZone: string, language: Language, { dateStyle = 'long', seconds = false }: { dateStyle?: DateStyle; seconds?: boolean } = {}): string {
   const at = timeOf(instant)
-  return `${format(language, { dateStyle, timeZone }).format(at)}, ${format(language, { timeStyle: seconds ? 'medium' : 'short', timeZone }).format(at)}`
+  return `${dateTimeFormat(language, { dateStyle, timeZone }).format(at)}, ${dateTimeFormat(language, { timeStyle: seconds ? 'medium' : 'short', timeZone }).format(at)}`
 }
 
 /** A zone named inside a sentence, without brackets of its own: "Horário Padrão de Brasília, Sao Paulo, GMT-3". */
