@@ -220,7 +220,7 @@ test.describe('the cookie banner at 360 × 740', () => {
   })
 })
 
-test('the public menu is one line at 1280 px in Portuguese, and an admin gets no cart', async ({ browser }) => {
+test('the public menu is one line at 1280 px in Portuguese, a toast clear of the header, and an admin gets no cart', async ({ browser }) => {
   const context = await newContext(browser, { viewport: { width: 1280, height: 800 } })
   const page = await context.newPage()
   await page.goto('/')
@@ -228,6 +228,14 @@ test('the public menu is one line at 1280 px in Portuguese, and an admin gets no
   const tops = new Set<number>()
   for (const link of await links.all()) if (await link.isVisible()) tops.add(Math.round((await link.boundingBox())!.y))
   expect(tops.size, 'rows of the public menu').toBe(1)
+  // A toast on a desktop covers none of the header's controls either.
+  await page.goto('/solucoes?tipo=course')
+  await page.getByTestId('products').getByRole('article').filter({ hasText: 'Curso Sono reparador' }).getByRole('button', { name: /^Adicionar ao carrinho/ }).click()
+  const toast = page.getByRole('status').filter({ hasText: 'foi adicionado ao carrinho' })
+  await expect(toast).toBeVisible()
+  const header = (await page.getByRole('banner').boundingBox())!
+  const toastBox = (await toast.boundingBox())!
+  expect(toastBox.y, 'the toast below the header').toBeGreaterThanOrEqual(header.y + header.height)
   await loginAs(page, demoAccounts.admin)
   await page.goto('/admin/dashboard')
   await expect(page.getByRole('banner').getByRole('link', { name: /^Carrinho/ })).toHaveCount(0)
