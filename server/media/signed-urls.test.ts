@@ -4,7 +4,7 @@ import {
   mediaMaxAgeSeconds,
   mediaSigningKey,
   mediaUrlExpiry,
-  signedLessonMediaUrl,
+  signedLessonMedia,
   signedMediaUrl,
   signMediaPath,
   verifyMediaSignature,
@@ -57,7 +57,7 @@ describe('signing', () => {
     expect(signedMediaUrl('http://127.0.0.1:8000/', PATH, key, now)).toBe(`http://127.0.0.1:8000${PATH}${query}`)
     expect(signedMediaUrl('https://cdn.example.com/innera', PATH, key, now)).toBe(`https://cdn.example.com/innera${PATH}${query}`)
     expect(signedMediaUrl('https://cdn.example.com/innera/', PATH, key, now)).toBe(`https://cdn.example.com/innera${PATH}${query}`)
-    expect(signedLessonMediaUrl('http://127.0.0.1:8000', 'sono-1.mp4', key, now)).toBe(`http://127.0.0.1:8000${PATH}${query}`)
+    expect(signedLessonMedia('http://127.0.0.1:8000', 'sono-1.mp4', key, now)).toEqual({ url: `http://127.0.0.1:8000${PATH}${query}`, expiresAt: expires * 1000 })
   })
 })
 

@@ -57,9 +57,10 @@ export function signedMediaUrl(base: string, path: string, key: Buffer, nowMs: n
   return `${base.replace(/\/+$/, '')}${path}?expires=${expires}&signature=${signature}`
 }
 
-/** The signed URL of a lesson's file ("sono-1.mp4", "sono-1.pt.vtt"): signedMediaUrl of /media/lessons/{file}. */
-export function signedLessonMediaUrl(base: string, file: string, key: Buffer, nowMs: number): string {
-  return signedMediaUrl(base, `${LESSON_MEDIA_PREFIX}${file}`, key, nowMs)
+/** A lesson's file ("sono-1.mp4", "sono-1.pt.vtt"): signedMediaUrl of /media/lessons/{file}, and when that URL stops working (ms). */
+export function signedLessonMedia(base: string, file: string, key: Buffer, nowMs: number): { url: string; expiresAt: number } {
+  const path = `${LESSON_MEDIA_PREFIX}${file}`
+  return { url: signedMediaUrl(base, path, key, nowMs), expiresAt: mediaUrlExpiry(nowMs) * 1000 }
 }
 
 /**

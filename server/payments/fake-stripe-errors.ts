@@ -30,8 +30,6 @@ export const invalidRequest = (message: string, { code, param }: { code?: string
 
 export const missingParam = (param: string) => invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param })
 
-export const invalidParam = (param: string, message: string) => invalidRequest(message, { code: 'parameter_invalid_empty', param })
-
 export const resourceMissing = (kind: string, id: string, param = 'id') =>
   new FakeStripeError(404, { type: 'invalid_request_error', code: 'resource_missing', doc_url: docUrl('resource_missing'), message: `No such ${kind}: '${id}'`, param })
 

@@ -98,8 +98,6 @@ export type Outcome = {
 /** The currency every purchase is in (decision 0048). */
 export const PURCHASE_CURRENCY = 'brl'
 
-/** Statuses in which a payment has not arrived (yet). */
-export const UNPAID_STATUSES: readonly PurchaseStatus[] = ['pending', 'failed', 'expired', 'cancelled']
 /** Statuses that can still end in a payment that is kept. */
 const PAYABLE: readonly PurchaseStatus[] = ['pending', 'failed']
 /** Stripe's code for a PIX code that expired unpaid (the fake's and Stripe's). */

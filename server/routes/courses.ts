@@ -22,7 +22,7 @@ import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound } from '#server/http/errors.ts'
 import { booleanField, choiceField, decimalField, idField, validate } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
-import { mediaSigningKey, signedMediaUrl, signMediaPath } from '#server/media/signed-urls.ts'
+import { LESSON_MEDIA_PREFIX, mediaSigningKey, signedLessonMedia } from '#server/media/signed-urls.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
 
@@ -38,11 +38,8 @@ export function registerCourseRoutes(api: Api, services: Services): void {
   const key = mediaSigningKey(config.jwtSecret)
   const base = (config.mediaBaseUrl ?? config.providerPublicUrl).replace(/\/$/, '')
   const mediaLinks = (now: number): MediaLinks => ({
-    poster: (slug) => `${base}/media/lessons/${slug}.jpg`,
-    signed: (file) => {
-      const path = `/media/lessons/${file}`
-      return { url: signedMediaUrl(base, path, key, now), expiresAt: signMediaPath(key, path, now).expires * 1000 }
-    },
+    poster: (slug) => `${base}${LESSON_MEDIA_PREFIX}${slug}.jpg`,
+    signed: (file) => signedLessonMedia(base, file, key, now),
   })
 
   /** The courses' answers for a caller: their lessons, the caller's progress in them, and access. */
