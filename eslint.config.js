@@ -80,6 +80,16 @@ export default tseslint.config(
     },
   },
   {
+    // The provider stands apart from the app (the app is a client of its API): nothing in server/
+    // imports app/ (issue 43; its tests may, to check what both halves read). `\\#`: a pattern's
+    // leading # would be a comment.
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['\\#app/*', '**/app/*'], message: 'server/ never imports app/: the provider owns its rules, and its API tells the app what it needs.' }] }],
+    },
+  },
+  {
     // Playwright fixtures call `use`, which is not React's.
     files: ['e2e/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

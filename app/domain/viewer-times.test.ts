@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatDateAndTime, formatInstantDate, formatMeetingTime, withdrawalEndText } from './viewer-times.ts'
+import { formatDateAndTime, formatInstantDate, withdrawalEndText } from './viewer-times.ts'
 
 /**
  * Decision 0077: an instant in the reader's zone, the zone named where another's meets it. A
@@ -38,27 +38,6 @@ describe('an instant in the reader’s zone', () => {
     expect(formatDateAndTime('2026-03-29T13:50:00Z', LISBON, 'pt')).toBe('29 de março de 2026, 14:50')
     expect(formatDateAndTime('2026-03-30T13:50:00Z', LISBON, 'pt')).toBe('30 de março de 2026, 14:50')
     for (const day of ['28', '29', '30']) expect(formatDateAndTime(`2026-03-${day}T13:50:00Z`, SAO_PAULO, 'pt')).toBe(`${day} de março de 2026, 10:50`)
-  })
-})
-
-describe('a time where two zones meet', () => {
-  test('the reader’s time, with the reader’s zone named when the other person’s is another', () => {
-    const at = '2026-12-07T13:50:00Z'
-    expect(formatMeetingTime(at, { readerZone: SAO_PAULO, otherZone: LISBON, language: 'pt' })).toBe('7 de dezembro de 2026, 10:50 (Horário Padrão de Brasília, Sao Paulo, GMT-3)')
-    expect(formatMeetingTime(at, { readerZone: LISBON, otherZone: SAO_PAULO, language: 'pt' })).toBe('7 de dezembro de 2026, 13:50 (Horário da Europa Ocidental, Lisbon, GMT+0)')
-    expect(formatMeetingTime(at, { readerZone: SAO_PAULO, otherZone: LISBON, language: 'es' })).toBe('7 de diciembre de 2026, 10:50 (hora estándar de Brasilia, Sao Paulo, GMT-3)')
-    // One zone (or an alias of it): nothing to name.
-    expect(formatMeetingTime(at, { readerZone: SAO_PAULO, otherZone: SAO_PAULO, language: 'pt' })).toBe('7 de dezembro de 2026, 10:50')
-    expect(formatMeetingTime(at, { readerZone: 'Brazil/East', otherZone: SAO_PAULO, language: 'pt' })).toBe('7 de dezembro de 2026, 10:50')
-  })
-
-  test('the named offset is the one of that instant, on either side of a change', () => {
-    const before = formatMeetingTime('2026-03-28T13:50:00Z', { readerZone: LISBON, otherZone: SAO_PAULO, language: 'pt' })
-    const after = formatMeetingTime('2026-03-30T13:50:00Z', { readerZone: LISBON, otherZone: SAO_PAULO, language: 'pt' })
-    expect(before).toBe('28 de março de 2026, 13:50 (Horário da Europa Ocidental, Lisbon, GMT+0)')
-    expect(after).toBe('30 de março de 2026, 14:50 (Horário da Europa Ocidental, Lisbon, GMT+1)')
-    // The patient's side does not move.
-    expect(formatMeetingTime('2026-03-30T13:50:00Z', { readerZone: SAO_PAULO, otherZone: LISBON, language: 'pt' })).toBe('30 de março de 2026, 10:50 (Horário Padrão de Brasília, Sao Paulo, GMT-3)')
   })
 })
 

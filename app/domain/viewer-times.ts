@@ -5,8 +5,8 @@ import { DEFAULT_TIME_ZONE, cityOf } from './time-zones.ts'
 /**
  * Instants as the person reading them sees them (docs/decisions/0077): in the reader's own time
  * zone and language, the zone named where another person's zone meets it. Pure: the zone, the
- * language and the instant come in. The provider's texts (a consultation's line on a purchase,
- * the e-mails) and the app's loaders use the same functions.
+ * language and the instant come in. The app's loaders use them; the provider formats its own
+ * texts (a consultation's line on a purchase, the e-mails) with server/zones.ts.
  */
 
 /** The terms' zone (docs/product.md §9): the withdrawal days and the refunds' business days are its dates. */
@@ -34,15 +34,6 @@ export function formatDateAndTime(instant: string | Date, timeZone: string, lang
 /** A zone named inside a sentence, without brackets of its own: "Horário Padrão de Brasília, Sao Paulo, GMT-3". */
 export function zoneInline(timeZone: string, language: Language, at: string | Date): string {
   return `${timeZoneName(timeZone, language, at)}, ${cityOf(timeZone)}, ${utcOffset(at, timeZone, language)}`
-}
-
-/**
- * A time of day where two zones meet (a consultation: the reader's and the professional's): the
- * date and time in the reader's zone, followed by that zone's name when the other is another one.
- */
-export function formatMeetingTime(instant: string | Date, { readerZone, otherZone, language }: { readerZone: string; otherZone: string; language: Language }): string {
-  const when = formatDateAndTime(instant, readerZone, language)
-  return shouldLabelTimeZone(readerZone, otherZone) ? `${when} (${zoneInline(readerZone, language, instant)})` : when
 }
 
 /**

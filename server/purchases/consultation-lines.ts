@@ -1,9 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm'
-import { timeZoneOr } from '#app/domain/appointments.ts'
-import { formatMeetingTime } from '#app/domain/viewer-times.ts'
-import { supportedLanguages, type Language } from '#app/i18n/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { appointments, professionalProfiles, users, type LocalizedText } from '#server/db/schema.ts'
+import { meetingTimeIn, TEXT_LANGUAGES, zoneOr, type TextLanguage } from '#server/zones.ts'
 import type { PurchaseItemRow } from './repository'
 
 /**
@@ -28,14 +26,14 @@ export type LineConsultation = {
   timeZone: string
 }
 
-const WORDS: Record<Language, string> = { pt: 'Consulta com', en: 'Consultation with', es: 'Consulta con' }
+const WORDS: Record<TextLanguage, string> = { pt: 'Consulta com', en: 'Consultation with', es: 'Consulta con' }
 
 /** The line's name in each language, in `readerZone`: whom and when, the zone named when it is not the professional's. */
 export function consultationLineName({ professional, startsAt, timeZone }: Pick<LineConsultation, 'professional' | 'startsAt' | 'timeZone'>, readerZone: string): LocalizedText {
-  const reader = timeZoneOr(readerZone)
-  const otherZone = timeZoneOr(timeZone)
-  const line = (language: Language) => `${WORDS[language]} ${professional}, ${formatMeetingTime(startsAt, { readerZone: reader, otherZone, language })}`
-  return Object.fromEntries(supportedLanguages.map((language) => [language, line(language)])) as LocalizedText
+  const reader = zoneOr(readerZone)
+  const otherZone = zoneOr(timeZone)
+  const line = (language: TextLanguage) => `${WORDS[language]} ${professional}, ${meetingTimeIn(startsAt, { readerZone: reader, otherZone, language })}`
+  return Object.fromEntries(TEXT_LANGUAGES.map((language) => [language, line(language)])) as LocalizedText
 }
 
 /** The appointments the purchases pay (one at most each), by purchase id. */
@@ -83,5 +81,5 @@ export async function readItems<Item extends Pick<PurchaseItemRow, 'purchaseId' 
 /** A reader's zone as users.time_zone keeps it. */
 export async function timeZoneOfUser(db: Reader, userId: number): Promise<string> {
   const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId))
-  return timeZoneOr(row?.timeZone)
+  return zoneOr(row?.timeZone)
 }

@@ -1,7 +1,6 @@
-import { timeZoneOr } from '#app/domain/appointments.ts'
-import { formatDateAndTime, zoneInline } from '#app/domain/viewer-times.ts'
 import type { LocalizedText } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
+import { dateTimeIn, zoneNamed, zoneOr } from '#server/zones.ts'
 
 /**
  * The buyer's e-mails about a purchase (decision 0054), in the house style (Portuguese, an English
@@ -39,8 +38,8 @@ export type RefundFacts = {
 const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
 /** "7 de dezembro de 2026, 10:50 (Horário Padrão de Brasília, Sao Paulo, GMT-3)", in the buyer's zone. */
 const dateTime = (instant: Date, timeZone: string) => {
-  const zone = timeZoneOr(timeZone)
-  return `${formatDateAndTime(instant, zone, 'pt')} (${zoneInline(zone, 'pt', instant)})`
+  const zone = zoneOr(timeZone)
+  return `${dateTimeIn(instant, zone, 'pt')} (${zoneNamed(zone, 'pt', instant)})`
 }
 const methodName = { card: 'cartão de crédito', pix: 'PIX' } as const
 const link = (appUrl: string, purchaseId: number) => `${appUrl}/compras/${purchaseId}`

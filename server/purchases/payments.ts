@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 // The one rule of how many of a product a cart and a purchase may hold: the app's, pure and import-free (decision 0048).
-import { quantityAllowed } from '#app/domain/product-types.ts'
+import { quantityAllowed } from '#server/products/quantities.ts'
 import { MAX_PURCHASE_CENTS, type LocalizedText, type PurchaseMethod, type PurchaseStatus } from '#server/db/schema.ts'
 import { apiError, ApiError } from '#server/http/errors.ts'
 import { errorFields } from '#server/log.ts'

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm'
-import { timeZoneOr } from '#app/domain/appointments.ts'
-import { formatInstantDate } from '#app/domain/viewer-times.ts'
 import type { Writer } from '#server/db/client.ts'
 import { outbox, products, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
+import { dateIn as dateInZone, zoneOr } from '#server/zones.ts'
 import type { SubscriptionRow } from './repository'
 import { nextPeriodCents } from './terms'
 
@@ -17,7 +16,7 @@ import { nextPeriodCents } from './terms'
  */
 export type SubscriptionMailKind = 'pix_reminder' | 'lapsed' | 'renewal_failed' | 'ended_unpaid' | 'price_change' | 'price_change_withdrawn'
 
-const dateIn = (timeZone: string) => (instant: Date) => formatInstantDate(instant, timeZone, 'pt')
+const dateIn = (timeZone: string) => (instant: Date) => dateInZone(instant, timeZone, 'pt')
 const money = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100)
 
 /** The message for this subscription's subscriber, or undefined when they can no longer be written to. */
@@ -28,7 +27,7 @@ export async function subscriptionMail(tx: Writer, { kind, subscription, appUrl 
     .innerJoin(products, eq(products.id, subscription.productId))
     .where(eq(users.id, subscription.userId))
   if (!row || !row.isActive) return undefined
-  const date = dateIn(timeZoneOr(row.timeZone))
+  const date = dateIn(zoneOr(row.timeZone))
   const plan = row.plan.pt
   const link = `${appUrl}/assinaturas/${subscription.id}`
   const end = subscription.currentPeriodEnd ? date(subscription.currentPeriodEnd) : ''
