@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { LocalizedText } from '#server/db/schema.ts'
-import { PRODUCTS } from '#server/db/seed-data.ts'
+import { PRODUCTS } from '#server/seed/data.ts'
 import { COURSES } from './content'
 
 const LESSONS_DIR = fileURLToPath(new URL('../media/lessons/', import.meta.url))

@@ -13,7 +13,7 @@ export type SlideContent = { heading: LocalizedText; text: LocalizedText }
 
 export type LessonContent = { slug: string; title: LocalizedText; summary: LocalizedText; free: boolean; slides: SlideContent[] }
 
-/** `productSlug` is the catalogue's course product (server/db/seed-data.ts), or null for a free course. */
+/** `productSlug` is the catalogue's course product (server/seed/data.ts), or null for a free course. */
 export type CourseContent = { slug: string; pillarSlug: string; productSlug: string | null; title: LocalizedText; description: LocalizedText; lessons: LessonContent[] }
 
 export const COURSES: CourseContent[] = [

@@ -5,7 +5,7 @@ import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } fr
 import type { Database, DatabaseHandle } from './client'
 import { findMigrationsDir } from './client'
 import { auditLog, consentRecords, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
-import { seedDatabase } from './seed'
+import { seedDatabase } from '#server/seed/seed.ts'
 
 async function tableCounts(db: Database) {
   const countOf = async (table: typeof users | typeof groups | typeof pillars | typeof userGroups | typeof professionalPatients | typeof professionalProfiles | typeof products | typeof courses | typeof lessons | typeof liveClasses) =>

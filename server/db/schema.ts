@@ -923,6 +923,12 @@ export const carts = pgTable(
 /** A purchase's statuses (docs/product.md §4, decision 0048). */
 export const PURCHASE_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number]
+/** The three groups an account belongs to (docs/product.md §6): the roles. */
+export const GROUP_NAMES = ['admin', 'profissional', 'paciente'] as const
+export type GroupName = (typeof GROUP_NAMES)[number]
+/** The six pillars' slugs, in their order (their texts are the admins' to edit; the seed writes the first ones). */
+export const PILLAR_SLUGS = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias'] as const
+
 export const PURCHASE_METHODS = ['card', 'pix'] as const
 export type PurchaseMethod = (typeof PURCHASE_METHODS)[number]
 /** What moved a purchase from one status to another. */

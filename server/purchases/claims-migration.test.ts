@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findMigrationsDir, openDatabase, rowsOf, type DatabaseHandle } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { purchaseClaims } from '#server/db/schema.ts'
-import { seedDatabase } from '#server/db/seed.ts'
+import { seedDatabase } from '#server/seed/seed.ts'
 import { countOwnedGrants } from './repository'
 
 /**

@@ -52,8 +52,7 @@ import { findSessionUserWithProfessionalContext } from '#server/users/repository
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
-import { WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
-import { PILLARS } from '#server/db/seed-data.ts'
+import { PILLAR_SLUGS, WEEKDAYS, type CancelledBy, type WeeklyAvailability } from '#server/db/schema.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { ApiError, apiError, fieldError, notFound, permissionDenied, validationError } from '#server/http/errors.ts'
@@ -104,7 +103,6 @@ export const UPCOMING_LIMIT = 'upcoming_limit'
 const CONSTRAINT = 'appointments_no_overlap'
 const WINDOW_FORMAT = 'Enter a date as YYYY-MM-DD or a date and time with its offset, e.g. 2026-12-01T12:00:00Z.'
 
-const PILLAR_SLUGS = PILLARS.map((pillar) => pillar.slug)
 const STATUS_CHOICES = ['confirmed', 'completed', 'no_show'] as const
 
 /** A choice as DRF echoes it, cut short: the value may be megabytes long. */
@@ -258,7 +256,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       await authenticate(c, services)
       const pillar = c.req.query('pillar')?.trim() || undefined
-      if (pillar !== undefined && !PILLAR_SLUGS.includes(pillar)) throw fieldError('pillar', invalidChoice(pillar))
+      if (pillar !== undefined && !(PILLAR_SLUGS as readonly string[]).includes(pillar)) throw fieldError('pillar', invalidChoice(pillar))
       const professionals = await bookableProfessionals(db, pillar)
       const ids = professionals.map(({ user }) => user.id)
       const now = clock()

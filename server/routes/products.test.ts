@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { databaseError } from '#server/db/errors.ts'
 import { products, users } from '#server/db/schema.ts'
-import { seedDatabase } from '#server/db/seed.ts'
-import { PRODUCTS } from '#server/db/seed-data.ts'
+import { seedDatabase } from '#server/seed/seed.ts'
+import { PRODUCTS } from '#server/seed/data.ts'
 import { client, createMemoryDatabase, PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
-import { GROUP_NAMES } from '#server/db/seed-data.ts'
+import { GROUP_NAMES } from '#server/db/schema.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'

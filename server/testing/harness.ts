@@ -10,9 +10,9 @@ import type { Clock } from '#server/clock.ts'
 import { loadConfig, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, rowsOf, type Database, type DatabaseHandle } from '#server/db/client.ts'
 import { authSessions, professionalProfiles, users } from '#server/db/schema.ts'
-import { seedDatabase } from '#server/db/seed.ts'
+import { seedDatabase } from '#server/seed/seed.ts'
 import { generateFakeSecrets, withFakeSecrets } from '#server/fake-secrets.ts'
-import { DEMO_PASSWORD } from '#server/db/seed-data.ts'
+import { DEMO_PASSWORD } from '#server/seed/data.ts'
 import { type Logger, silentLogger } from '#server/log.ts'
 
 export const PUBLIC_URL = 'http://provider.test'
@@ -83,11 +83,13 @@ async function schemaFingerprint(): Promise<string> {
   const hash = createHash('sha256')
   const migrations = findMigrationsDir()
   for (const file of readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) hash.update(readFileSync(join(migrations, file)))
-  const dbDir = fileURLToPath(new URL('../db/', import.meta.url))
-  for (const file of readdirSync(dbDir).filter((name) => /^(seed.*|schema)\.ts$/.test(name)).sort()) hash.update(readFileSync(join(dbDir, file)))
+  hash.update(readFileSync(fileURLToPath(new URL('../db/schema.ts', import.meta.url))))
+  const seedDir = fileURLToPath(new URL('../seed/', import.meta.url))
+  for (const file of readdirSync(seedDir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort()) hash.update(readFileSync(join(seedDir, file)))
   // The courses' seed: their text, and the lessons' manifest beside the videos.
   // The live classes' seed (their patterns; the dates follow the day the snapshot is made).
-  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json', '../live-classes/seed.ts']) {
+  // A new profile's starting week, which the demo professionals' profiles are seeded with.
+  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json', '../live-classes/seed.ts', '../users/accreditation.ts']) {
     const path = fileURLToPath(new URL(file, import.meta.url))
     if (existsSync(path)) hash.update(readFileSync(path))
   }

@@ -5,13 +5,30 @@ import { actorOf, changedFields } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 import type { Caller } from '#server/auth/authenticate.ts'
 import type { Database, Writer } from '#server/db/client.ts'
-import { appointments, groups, professionalProfiles, userGroups, type AppointmentStatus } from '#server/db/schema.ts'
-import { DEMO_AVAILABILITY, DEMO_SCHEDULE_RULES, PILLARS } from '#server/db/seed-data.ts'
+import { appointments, groups, PILLAR_SLUGS as PILLARS_IN_ORDER, professionalProfiles, userGroups, type AppointmentStatus, type WeeklyAvailability } from '#server/db/schema.ts'
 import { apiError } from '#server/http/errors.ts'
 import { cancelPurchase } from '#server/purchases/payments.ts'
 import { findPurchase } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
 import { groupNamesOf, type UserRow } from './repository'
+
+/**
+ * A new profile's week (the demo professionals' too), in the professional's own time zone: weekdays
+ * 08:00-12:00 and 13:00-18:00, Saturday 09:00-12:00. With a 12-hour notice and a 60-day horizon
+ * there are always free times from now + 12 h on; the professional changes it on their schedule page.
+ */
+export const STARTING_AVAILABILITY: WeeklyAvailability = {
+  monday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  tuesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  wednesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  thursday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  friday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
+  saturday: { enabled: true, slots: [{ start: '09:00', end: '12:00' }] },
+  sunday: { enabled: false, slots: [] },
+}
+
+/** A new profile's rules: 50-minute consultations, 10 minutes between, 12 hours' notice, 60 days ahead. */
+export const STARTING_SCHEDULE_RULES = { consultationMinutes: 50, bufferMinutes: 10, minimumNoticeHours: 12, horizonDays: 60 }
 
 /**
  * A professional's accreditation by an admin (decision 0059): the profile the directory shows
@@ -26,7 +43,7 @@ export const REGISTRATION_MAX_LENGTH = 50
 /** The highest consultation price an admin sets: R$ 10.000,00. */
 export const MAX_CONSULTATION_PRICE_CENTS = 1_000_000
 export const CONSULTATION_LANGUAGES = ['pt', 'en', 'es'] as const
-export const PILLAR_SLUGS = PILLARS.map((pillar) => pillar.slug)
+export const PILLAR_SLUGS: readonly string[] = PILLARS_IN_ORDER
 /** The cancellation reason stored on the appointments a revocation cancels (never shown as someone's words; the admin's reason is the audit entry's). */
 export const ACCREDITATION_REVOKED_REASON = 'professional_not_accredited'
 
@@ -124,7 +141,7 @@ export async function accredit(services: Services, caller: Caller, user: UserRow
     const beforeGroups = await groupNamesOf(tx as unknown as Database, user.id)
     const [after] = await tx
       .insert(professionalProfiles)
-      .values({ userId: user.id, ...fields, ...DEMO_SCHEDULE_RULES, availability: DEMO_AVAILABILITY, timeZone: user.timeZone })
+      .values({ userId: user.id, ...fields, ...STARTING_SCHEDULE_RULES, availability: STARTING_AVAILABILITY, timeZone: user.timeZone })
       .onConflictDoUpdate({ target: professionalProfiles.userId, set: fields })
       .returning()
     const [professional] = await tx.select({ id: groups.id }).from(groups).where(eq(groups.name, 'profissional'))

@@ -1,9 +1,6 @@
-import type { LocalizedText, PlanInterval, ProductType, WeeklyAvailability } from './schema'
+import type { GroupName, LocalizedText, PILLAR_SLUGS, PlanInterval, ProductType } from '#server/db/schema.ts'
 
-export const GROUP_NAMES = ['admin', 'profissional', 'paciente'] as const
-export type GroupName = (typeof GROUP_NAMES)[number]
-
-export type PillarSeed = { slug: string; icon: string; name: LocalizedText; description: LocalizedText }
+export type PillarSeed = { slug: (typeof PILLAR_SLUGS)[number]; icon: string; name: LocalizedText; description: LocalizedText }
 
 /** The six pillars in the order the product shows them; positions alternate from the left. */
 export const PILLARS: PillarSeed[] = [
@@ -95,22 +92,6 @@ export type DemoAccount = {
   professional?: ProfessionalSeed
 }
 
-/**
- * The demo professionals' week, in their own time zone: weekdays 08:00-12:00 and 13:00-18:00,
- * Saturday 09:00-12:00. With a 12-hour notice and a 60-day horizon there are always free times
- * from now + 12 h on.
- */
-export const DEMO_AVAILABILITY: WeeklyAvailability = {
-  monday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
-  tuesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
-  wednesday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
-  thursday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
-  friday: { enabled: true, slots: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] },
-  saturday: { enabled: true, slots: [{ start: '09:00', end: '12:00' }] },
-  sunday: { enabled: false, slots: [] },
-}
-
-export const DEMO_SCHEDULE_RULES = { consultationMinutes: 50, bufferMinutes: 10, minimumNoticeHours: 12, horizonDays: 60 }
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'admin@innera.local', username: 'admin', firstName: 'Alice', lastName: 'Admin', group: 'admin' },

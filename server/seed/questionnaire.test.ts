@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { PILLARS } from './seed-data'
-import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
+import { PILLAR_SLUGS } from '#server/db/schema.ts'
+import { PILLARS } from './data'
+import { optionsOf, QUESTIONNAIRE } from './questionnaire'
 
 const LANGUAGES = ['pt', 'en', 'es'] as const
 
@@ -10,6 +11,8 @@ describe('the question bank', () => {
   it('has 36 questions, 6 per pillar, grouped in the pillars’ order', () => {
     expect(questions).toHaveLength(36)
     const pillars = PILLARS.map((pillar) => pillar.slug)
+    // The seed's pillars are the schema's six, in their order.
+    expect(pillars).toEqual([...PILLAR_SLUGS])
     expect([...new Set(questions.map((question) => question.pillar))]).toEqual(pillars)
     for (const pillar of pillars) expect(questions.filter((question) => question.pillar === pillar)).toHaveLength(6)
   })

@@ -1,4 +1,4 @@
-import type { LocalizedText } from './schema'
+import type { LocalizedText } from '#server/db/schema.ts'
 
 /**
  * The health assessment (question bank), written for Innera in pt-BR, English and Spanish.

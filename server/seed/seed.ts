@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import { hashPassword } from '#server/auth/passwords.ts'
-import type { Database } from './client'
-import { groups, pillars, products, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from './schema'
-import { DEMO_ACCOUNTS, DEMO_AVAILABILITY, DEMO_CARE_LINKS, DEMO_PASSWORD, DEMO_SCHEDULE_RULES, GROUP_NAMES, PILLARS, PRODUCTS } from './seed-data'
-import { optionsOf, QUESTIONNAIRE } from './seed-questionnaire'
+import type { Database } from '#server/db/client.ts'
+import { GROUP_NAMES, groups, pillars, products, professionalPatients, professionalProfiles, questionnaireQuestions, questionnaireVersions, userGroups, users } from '#server/db/schema.ts'
+import { STARTING_AVAILABILITY, STARTING_SCHEDULE_RULES } from '#server/users/accreditation.ts'
+import { DEMO_ACCOUNTS, DEMO_CARE_LINKS, DEMO_PASSWORD, PILLARS, PRODUCTS } from './data'
+import { optionsOf, QUESTIONNAIRE } from './questionnaire'
 import { readLessonManifest, seedCourses } from '#server/courses/seed.ts'
 import { seedLiveClasses } from '#server/live-classes/seed.ts'
 import { recordSignupConsents } from '#server/privacy/repository.ts'
@@ -147,7 +148,7 @@ async function seedProfessionalProfiles(db: Database): Promise<number> {
   const idByEmail = new Map(rows.map((row) => [row.email.toLowerCase(), row.id]))
   const values = accounts.flatMap(({ email, professional }) => {
     const userId = idByEmail.get(email)
-    return userId === undefined ? [] : [{ userId, ...professional!, ...DEMO_SCHEDULE_RULES, availability: DEMO_AVAILABILITY, accredited: true }]
+    return userId === undefined ? [] : [{ userId, ...professional!, ...STARTING_SCHEDULE_RULES, availability: STARTING_AVAILABILITY, accredited: true }]
   })
   if (values.length === 0) return 0
   return (await db.insert(professionalProfiles).values(values).onConflictDoNothing().returning({ userId: professionalProfiles.userId })).length
