@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { PERSON_NAME_MESSAGE } from '#server/users/person-names.ts'
+import { PERSON_NAME_MESSAGE } from '#server/person-names.ts'
 import { isPersonName, normalisePersonName, PROVIDER_PERSON_NAME_MESSAGE, translateNameProblems } from './person-names.ts'
 
 describe('person names in the forms', () => {

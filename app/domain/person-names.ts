@@ -1,6 +1,6 @@
 /**
  * People's names as the forms take them (issue 22, finding 9), the provider's rule
- * (server/users/person-names.ts): words of letters and their marks, joined by an apostrophe or a
+ * (server/person-names.ts): words of letters and their marks, joined by an apostrophe or a
  * hyphen, with an optional closing dot, or initials; single spaces between them (runs of spaces
  * count as one). No links, addresses, digits, line breaks or other control characters. No imports:
  * the browser validates with it too.

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { type Cents, MONEY_INPUT_MAX_LENGTH, parseMoney } from '#app/domain/money.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
-import { contentIntentField, languagesBeforePublishing, localizedDraftField } from './localized-text.ts'
+import { contentIntentField, languagesBeforePublishing, localizedDraftField, SORT_ORDER_MAX } from './localized-text.ts'
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from './product-price-form.ts'
 
 /**
@@ -16,7 +16,6 @@ export const PRODUCT_NAME_MAX = 120
 export const PRODUCT_DESCRIPTION_MAX = 2000
 export const PRODUCT_SLUG_MAX = 80
 export const CATEGORY_MAX = 40
-export const SORT_ORDER_MAX = 1_000_000
 /** The types a product may be created as here (a course's starts off sale: a course is linked to it first); materials come with a file this editor cannot make. */
 export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const
 export type CreatableType = (typeof CREATABLE_TYPES)[number]

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { contentIntentField, languagesBeforePublishing, localizedDraftField } from './localized-text.ts'
+import { contentIntentField, languagesBeforePublishing, localizedDraftField, SORT_ORDER_MAX } from './localized-text.ts'
 
 /**
  * The admin content editor's course and lesson forms (decisions 0064 and 0066): drafts may leave a
@@ -11,7 +11,6 @@ export const COURSE_TITLE_MAX = 120
 export const COURSE_TEXT_MAX = 2000
 export const COURSE_SLUG_MAX = 80
 export const LESSON_SLUG_MAX = 120
-export const SORT_ORDER_MAX = 1_000_000
 export const LESSON_NUMBER_MAX = 200
 /** The tables' slug rule (server/db/schema.ts SLUG_PATTERN). */
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/

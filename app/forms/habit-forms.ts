@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { WEEKDAYS, type Weekday } from '#app/domain/availability.ts'
 import { PILLAR_ORDER } from '#app/domain/pillars.ts'
 import { HABIT_FREQUENCIES, type HabitPayload, TRACK_STATUSES } from '#app/provider/habit-schemas.ts'
 import { requiredText } from './form-fields.ts'
@@ -8,8 +9,6 @@ import { requiredText } from './form-fields.ts'
  * shared by the browser (conform's client validation) and the server. Messages are keys.
  */
 
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
-export type Weekday = (typeof WEEKDAYS)[number]
 export const HABIT_NAME_MAX_LENGTH = 120
 export const HABIT_UNIT_MAX_LENGTH = 30
 export const HABIT_MAX_TARGET = 100_000

@@ -1,5 +1,8 @@
 import { z } from 'zod'
 
+/** The content's order numbers (products, courses, lessons): 0 to this, as the provider's (server/db/schema.ts SORT_ORDER_MAX). */
+export const SORT_ORDER_MAX = 1_000_000
+
 /**
  * Content in the product's three languages, as the admin content editor takes it (decision 0064):
  * a draft may leave a language empty; "publish" refuses until every language of every text is

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { fieldError } from '#server/http/errors.ts'
 import { charField, choiceField, emailField, idField, instantField, listField, validate } from '#server/http/fields.ts'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from './event-store'
 
 /**

@@ -16,6 +16,7 @@ import {
   products,
   professionalProfiles,
   SLUG_PATTERN,
+  SORT_ORDER_MAX,
   users,
   type LocalizedText,
   type PlanInterval,
@@ -41,7 +42,6 @@ const draftText = (maxLength: number) => draftTextField(maxLength).default({ pt:
 
 export const PRODUCT_SLUG_MAX = 80
 export const CATEGORY_MAX = 40
-export const SORT_ORDER_MAX = 1_000_000
 const SLUG = new RegExp(SLUG_PATTERN)
 /**
  * Types an admin may create here (decision 0065). A course's product starts off sale and goes on

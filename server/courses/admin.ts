@@ -10,7 +10,7 @@ import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } fro
 import { draftTextField, MISSING_LANGUAGE_MESSAGE, missingLanguages, type DraftText } from '#server/content/languages.ts'
 import type { Database, Writer } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { contentDrafts, courses, lessons, pillars, products, SLUG_PATTERN, type ContentKind, type LocalizedText } from '#server/db/schema.ts'
+import { contentDrafts, courses, lessons, pillars, products, SLUG_PATTERN, SORT_ORDER_MAX, type ContentKind, type LocalizedText } from '#server/db/schema.ts'
 import { fieldError, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, charField, idField, integerField } from '#server/http/fields.ts'
 import { readLessonManifest, type LessonManifest } from './seed'
@@ -26,7 +26,6 @@ export const COURSE_TITLE_MAX = 120
 export const COURSE_TEXT_MAX = 2000
 export const COURSE_SLUG_MAX = 80
 export const LESSON_SLUG_MAX = 120
-export const SORT_ORDER_MAX = 1_000_000
 export const LESSON_NUMBER_MAX = 200
 const SLUG = new RegExp(SLUG_PATTERN)
 

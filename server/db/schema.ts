@@ -824,6 +824,8 @@ export const PACKAGE_SIZES = [1, 4, 8] as const
 export const MAX_PRICE_CENTS = 10_000_000
 /** Slugs (a product's, a category): lowercase letters and digits in words joined by single hyphens. */
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$'
+/** The admins' order numbers (products, courses, lessons): 0 to this. */
+export const SORT_ORDER_MAX = 1_000_000
 export const PRODUCT_NAME_MAX = 120
 export const PRODUCT_DESCRIPTION_MAX = 2000
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { validationError, type FieldErrors } from './errors'
-import { isPersonName, normalisePersonName, PERSON_NAME_MESSAGE } from '#server/users/person-names.ts'
+import { isPersonName, normalisePersonName, PERSON_NAME_MESSAGE } from '#server/person-names.ts'
 import { checkId, MAX_ID } from './ids'
 
 /**
@@ -30,7 +30,7 @@ export const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 
 export const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
 
 /**
- * A person's name (server/users/person-names.ts): letters, marks, spaces, apostrophes, hyphens and
+ * A person's name (server/person-names.ts): letters, marks, spaces, apostrophes, hyphens and
  * dots, bounded; no links, digits or control characters. Runs of spaces count as one.
  */
 export function personNameField({ maxLength = 150, allowBlank = false } = {}) {

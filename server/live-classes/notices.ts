@@ -1,6 +1,6 @@
 import { longWhen } from '#server/mail/appointment-messages.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 
 /**
  * What a live class's seat holders are told when an admin moves or cancels it (decision 0067), pure:

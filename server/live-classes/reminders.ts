@@ -4,7 +4,7 @@ import type { Database } from '#server/db/client.ts'
 import { liveClasses, liveClassSeats, outbox, users } from '#server/db/schema.ts'
 import { longWhen } from '#server/mail/appointment-messages.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 import { REMINDER_15M_MS, REMINDER_24H_MS, reminderStillUseful, type ReminderKind } from './rules'
 
 /**

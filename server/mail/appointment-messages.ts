@@ -1,5 +1,5 @@
 import type { MailMessage } from './messages'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 import { greeting, render } from './messages'
 
 /**

@@ -1,5 +1,5 @@
 import { escapeHtml } from '#server/http/html.ts'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 
 /** An e-mail ready to queue. Texts are in Brazilian Portuguese with an English line beneath. */
 export type MailMessage = { to: string; subject: string; text: string; html: string }

@@ -3,7 +3,7 @@ import { authenticate } from '#server/auth/authenticate.ts'
 import { pathParam, type Api } from '#server/http/api.ts'
 import { notFound } from '#server/http/errors.ts'
 import type { Services } from '#server/services.ts'
-import { shownFirstName } from '#server/users/person-names.ts'
+import { shownFirstName } from '#server/person-names.ts'
 
 const DAY = 24 * 3600 * 1000
 /** The feed's window: this far back and ahead of now. */

@@ -19,7 +19,7 @@ import {
   uniqueViolation,
   type UserRow,
 } from '#server/users/repository.ts'
-import { sanitisePersonName } from '#server/users/person-names.ts'
+import { sanitisePersonName } from '#server/person-names.ts'
 import { splitFullName } from '#server/users/serializers.ts'
 import { normaliseEmail } from './accounts'
 import { enforceThrottle, requestAddress } from './throttling'

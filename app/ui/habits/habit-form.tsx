@@ -1,6 +1,7 @@
 import { type SubmissionResult, getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { Form, Link } from '@remix-run/react'
-import { HABIT_NAME_MAX_LENGTH, HABIT_UNIT_MAX_LENGTH, type HabitFormValues, WEEKDAYS } from '#app/forms/habit-forms.ts'
+import { WEEKDAYS } from '#app/domain/availability.ts'
+import { HABIT_NAME_MAX_LENGTH, HABIT_UNIT_MAX_LENGTH, type HabitFormValues } from '#app/forms/habit-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'

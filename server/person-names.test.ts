@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isPersonName, normalisePersonName, sanitisePersonName, shownFirstName } from './person-names'
+import { isPersonName, normalisePersonName, sanitisePersonName, shownFirstName } from '#server/person-names.ts'
 
 describe('the name rule', () => {
   it('accepts letters with their marks, spaces, apostrophes, hyphens and dots', () => {
