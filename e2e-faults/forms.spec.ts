@@ -472,9 +472,19 @@ test.describe('booking a consultation', () => {
     await loginAs(page, accounts.paciente)
   })
 
-  async function confirmWith(page: Page, fault: FaultSwitch, mode: FaultMode, aimed: boolean) {
+  /**
+   * Up to the review, then confirmed under the fault. `laterDate`: a time on the second date with
+   * free times, for a request that reaches the provider seconds late: the first time of today may
+   * fall inside the booking notice by then (a 400), as the clock moves on.
+   */
+  async function confirmWith(page: Page, fault: FaultSwitch, mode: FaultMode, aimed: boolean, { laterDate = false } = {}) {
     await fault({ kind: 'pass' })
     await page.goto('/consultas/agendar/2')
+    if (laterDate) {
+      const second = page.getByRole('region', { name: 'Datas com horários livres' }).getByRole('link').nth(1)
+      await second.click()
+      await expect(second).toHaveAttribute('aria-current', 'date')
+    }
     await page.getByRole('radio').first().check()
     await notesField(page).fill(notes)
     await page.getByRole('button', { name: 'Continuar' }).click()
@@ -517,7 +527,7 @@ test.describe('booking a consultation', () => {
     test('a booking that reaches the provider after the app gave up: said it may have gone through; going on finds it, booked once', async ({ page, context, fault, faultProxy }) => {
       const before = await sessionData(context)
       const mark = faultProxy.requests.length
-      await confirmWith(page, fault, { kind: 'stalled', delayMs: BEYOND_TIMEOUT_MS }, true)
+      await confirmWith(page, fault, { kind: 'stalled', delayMs: BEYOND_TIMEOUT_MS }, true, { laterDate: true })
       await expectKept(page, context, messages.network, before)
       await expect(page.getByRole('alert')).toContainText('Seu agendamento pode ter sido feito mesmo assim.')
       const key = await page.locator('input[type="hidden"][name="idempotency_key"]').inputValue()
