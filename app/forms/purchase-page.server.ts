@@ -1,11 +1,11 @@
 import { redirect } from '@remix-run/node'
-import { formatMoney } from '#app/domain/money.ts'
+import { type Cents, formatMoney } from '#app/domain/money.ts'
 import { boughtLinks } from '#app/domain/purchase-links.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listCourses } from '#app/provider/courses.server.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
-import { type PurchaseDetail } from '#app/provider/purchase-schemas.ts'
+import { type PurchaseDetail, type RefundDeadline } from '#app/provider/purchase-schemas.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { cancelPurchase, getPurchase, refreshPurchase, renewPix } from '#app/provider/purchases.server.ts'
 import { CANCEL_STEP, isConfirmed, stepOf, stepUrl } from '#app/utils/confirm-step.ts'
@@ -45,11 +45,20 @@ export async function purchasePageExtras(auth: SignedInCaller, purchase: Purchas
  * What the toast says once a cancel went through: the refund, how much and where it goes back by
  * when (from the quote the buyer confirmed), or that nothing was charged.
  */
-export function cancelledText(t: (key: string, values?: Record<string, unknown>) => string, before: PurchaseDetail, after: PurchaseDetail, language: Language): string {
+export function cancelledText(t: T, before: PurchaseDetail, after: PurchaseDetail, language: Language): string {
   const refunded = after.refunded_cents - before.refunded_cents
   if (refunded <= 0) return t(before.status === 'paid' ? 'orders:purchase.cancelledNoRefund' : 'orders:purchase.cancelledUnpaid')
-  const amount = formatMoney(after.refunded_cents, language)
-  const deadline = before.refund_quote?.deadline
+  return refundRequestedText(t, after.refunded_cents, before.refund_quote?.deadline ?? null, language)
+}
+
+type T = (key: string, values?: Record<string, unknown>) => string
+
+/**
+ * "Reembolso de R$ 197,00 pedido: volta …": how much and where it goes back by when, from the
+ * quote's deadline (a purchase's refund, a subscription's withdrawal).
+ */
+export function refundRequestedText(t: T, amountCents: Cents, deadline: RefundDeadline | null, language: Language): string {
+  const amount = formatMoney(amountCents, language)
   if (deadline?.method === 'pix' && deadline.date) return t('orders:purchase.refundRequested.pix', { amount, date: calendarDate(deadline.date, language) })
   if (deadline?.method === 'card') return t('orders:purchase.refundRequested.card', { amount, count: deadline.billing_cycles ?? 2 })
   return t('orders:purchase.refundRequested.other', { amount })

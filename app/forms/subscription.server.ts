@@ -13,6 +13,7 @@ import { CANCEL_STEP, isConfirmed, stepUrl } from '#app/utils/confirm-step.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { CHECKOUT_KEY_PATTERN } from './checkout.server.ts'
+import { refundRequestedText } from './purchase-page.server.ts'
 import { calendarDate } from './purchase.server.ts'
 
 /**
@@ -134,15 +135,7 @@ type T = (key: string, values?: Record<string, unknown>) => string
 export function subscriptionCancelledText(t: T, before: Subscription, after: Subscription, language: Language): string {
   const quote = before.cancellation
   if (after.status === 'ended' && quote?.withdrawal) {
-    const amount = formatMoney(quote.refund_cents, language)
-    const deadline = quote.deadline
-    const refund =
-      deadline?.method === 'pix' && deadline.date
-        ? t('orders:purchase.refundRequested.pix', { amount, date: calendarDate(deadline.date, language) })
-        : deadline?.method === 'card'
-          ? t('orders:purchase.refundRequested.card', { amount, count: deadline.billing_cycles ?? 2 })
-          : t('orders:purchase.refundRequested.other', { amount })
-    return t('orders:subscriptions.withdrawnRefund', { refund })
+    return t('orders:subscriptions.withdrawnRefund', { refund: refundRequestedText(t, quote.refund_cents, quote.deadline, language) })
   }
   if (after.status === 'ended') return t('orders:subscriptions.cancelledUnpaid')
   return t('orders:subscriptions.cancelledUntil', { date: lastDay(after.current_period_end, language) })

@@ -45,6 +45,7 @@ export type Purchase = z.infer<typeof purchaseSchema>
 
 /** By when a refund reaches the buyer: a card's within billing cycles, a PIX's by a date (business days). */
 export const refundDeadlineSchema = z.object({ method: z.string(), billing_cycles: z.number().nullable(), business_days: z.number().nullable(), date: z.string().nullable() }).nullable()
+export type RefundDeadline = NonNullable<z.infer<typeof refundDeadlineSchema>>
 
 export const purchaseDetailSchema = purchaseSchema.extend({
   refund_quote: z

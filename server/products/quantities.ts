@@ -1,4 +1,4 @@
-import type { ProductType } from "#server/db/schema.ts";
+import type { ProductType } from '#server/db/schema.ts'
 
 /**
  * The most of one product a purchase holds (docs/product.md §9): 1 of every type today, since each
@@ -13,8 +13,8 @@ const QUANTITY_ALLOWED: Readonly<Record<ProductType, number>> = {
   course: 1,
   digital_material: 1,
   subscription: 1,
-};
+}
 
 export function quantityAllowed(type: ProductType): number {
-  return QUANTITY_ALLOWED[type];
+  return QUANTITY_ALLOWED[type]
 }

@@ -53,15 +53,16 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
   /** One purchase for its caller: a consultation's line in the caller's time zone (decision 0077). */
   async function detail(c: AppContext, caller: Caller, purchase: PurchaseRow, status: 200 | 201 = 200) {
     const items = await itemsOf(db, [purchase.id])
-    const [transitions, refunds, quote, appointmentId, read] = await Promise.all([
+    const [transitions, refunds, quote, appointmentId, read, replacing] = await Promise.all([
       transitionsOf(db, purchase.id),
       refundsOf(db, purchase.id),
       refundQuoteOf(services, purchase, items, clock()),
       purchase.holdsTime ? appointmentIdOf(db, purchase.id) : null,
       readItems(db, items, caller.user.timeZone),
+      // The buyer's paid purchase that holds its course, material or program now, for one ended unpaid (decision 0076).
+      replacingPurchases(db, [purchase], items),
     ])
-    // The buyer's paid purchase that holds its course, material or program now, for one ended unpaid (decision 0076).
-    const replacedBy = (await replacingPurchases(db, [purchase], items)).get(purchase.id) ?? null
+    const replacedBy = replacing.get(purchase.id) ?? null
     return c.json(serializePurchaseDetail(purchase, { items: read, transitions, refunds, quote, appointmentId, replacedBy }), status, PRIVATE)
   }
 
@@ -93,8 +94,8 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const filter = { productId, status }
       const page = paginate(c, await countPurchasesOf(db, user.id, filter))
       const rows = await purchasesPageOf(db, user.id, page, filter)
-      const items = await readItems(db, await itemsOf(db, rows.map((row) => row.id)), user.timeZone)
-      const replacedBy = await replacingPurchases(db, rows, items)
+      const stored = await itemsOf(db, rows.map((row) => row.id))
+      const [items, replacedBy] = await Promise.all([readItems(db, stored, user.timeZone), replacingPurchases(db, rows, stored)])
       return c.json(page.envelope(rows.map((row) => serializePurchase(row, items.filter((item) => item.purchaseId === row.id), replacedBy.get(row.id) ?? null))), 200, PRIVATE)
     },
   })
