@@ -2,7 +2,7 @@ import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from
 import type { AppContext } from '#server/http/api.ts'
 import type { Services } from '#server/services.ts'
 import { findSessionUserWithGroups, type UserRow } from '#server/users/repository.ts'
-import { InvalidTokenError, type TokenClaims } from './tokens'
+import { InvalidTokenError, type TokenClaims } from '#server/auth/tokens.ts'
 
 export type Role = 'admin' | 'profissional' | 'paciente'
 export type Caller = { user: UserRow; groups: string[] }

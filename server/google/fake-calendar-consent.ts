@@ -1,5 +1,5 @@
 import { escapeHtml, htmlDocument } from '#server/http/html.ts'
-import { FAKE_GOOGLE_IDENTITIES } from './fake-identities'
+import { FAKE_GOOGLE_IDENTITIES } from '#server/google/fake-identities.ts'
 
 const CONSENT_STYLES = `
   main { max-width: 32rem; border: 1px solid GrayText; border-radius: 1rem; padding: 2rem; }

@@ -4,7 +4,7 @@ import { jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { toSeconds } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeGoogleGrants } from '#server/db/schema.ts'
-import { fakeGoogleKey } from './fake-google-keys'
+import { fakeGoogleKey } from '#server/google/fake-google-keys.ts'
 
 /**
  * The fake Google's tokens: RS256 JWTs signed with its key (access and id tokens), and for

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { customIdentity, FAKE_GOOGLE_IDENTITIES, initialsOf } from './fake-identities'
+import { customIdentity, FAKE_GOOGLE_IDENTITIES, initialsOf } from '#server/google/fake-identities.ts'
 
 describe('fake Google identities', () => {
   it('offers three demo accounts, one with the seeded patient e-mail', () => {

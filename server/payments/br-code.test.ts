@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BrCodeError, buildBrCode, type BrCodeInput, crc16CcittFalse, formatAmount, parseBrCode, PIX_GUI, plainText, readFields } from './br-code'
+import { BrCodeError, buildBrCode, type BrCodeInput, crc16CcittFalse, formatAmount, parseBrCode, PIX_GUI, plainText, readFields } from '#server/payments/br-code.ts'
 
 const CHARGE = {
   key: 'pagamentos@innera.com.br',

@@ -1,8 +1,8 @@
-import { invalidRequest, missingParam } from './fake-stripe-errors'
-import type { FormParams, FormValue } from './fake-stripe-form'
-import { boolean, integer, metadata, object, oneOf, onlyKnown, onlyKnownIn, requiredText, text } from './fake-stripe-params'
-import { inTransaction, type FakeStripeContext } from './fake-stripe-payments'
-import { getObject, insertObject, newId, recordEvent, unixSeconds, type StripeObject, type Writer } from './fake-stripe-store'
+import { invalidRequest, missingParam } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams, FormValue } from '#server/payments/fake-stripe-form.ts'
+import { boolean, integer, metadata, object, oneOf, onlyKnown, onlyKnownIn, requiredText, text } from '#server/payments/fake-stripe-params.ts'
+import { inTransaction, type FakeStripeContext } from '#server/payments/fake-stripe-payments.ts'
+import { getObject, insertObject, newId, recordEvent, unixSeconds, type StripeObject, type Writer } from '#server/payments/fake-stripe-store.ts'
 
 /**
  * The fake Stripe's Products and Prices (one-time and recurring), which Checkout line items and

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '#server/db/client.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
 import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
-import { periodBoundary } from './fake-stripe-subscriptions'
+import { periodBoundary } from '#server/payments/fake-stripe-subscriptions.ts'
 
 /**
  * Checkout Sessions in `mode=subscription` (decision 0046), through the official SDK on a

@@ -1,13 +1,13 @@
 import { and, sql } from 'drizzle-orm'
 import { fakeStripeObjects } from '#server/db/schema.ts'
 import type { Database } from '#server/db/client.ts'
-import { priceOfItem } from './fake-stripe-catalog'
-import { FakeStripeError, invalidRequest, missingParam } from './fake-stripe-errors'
-import type { FormParams } from './fake-stripe-form'
-import { integer, list, metadata, object, oneOf, onlyKnown, onlyKnownIn, text, textList } from './fake-stripe-params'
-import { attachTestCard, checkoutCustomer, inTransaction, insertPaymentIntent, payWithTestCard, type FakeStripeContext, type TestCard } from './fake-stripe-payments'
-import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject, type Writer } from './fake-stripe-store'
-import { checkSubscriptionPrices, insertSubscription } from './fake-stripe-subscriptions'
+import { priceOfItem } from '#server/payments/fake-stripe-catalog.ts'
+import { FakeStripeError, invalidRequest, missingParam } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams } from '#server/payments/fake-stripe-form.ts'
+import { integer, list, metadata, object, oneOf, onlyKnown, onlyKnownIn, text, textList } from '#server/payments/fake-stripe-params.ts'
+import { attachTestCard, checkoutCustomer, inTransaction, insertPaymentIntent, payWithTestCard, type FakeStripeContext, type TestCard } from '#server/payments/fake-stripe-payments.ts'
+import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject, type Writer } from '#server/payments/fake-stripe-store.ts'
+import { checkSubscriptionPrices, insertSubscription } from '#server/payments/fake-stripe-subscriptions.ts'
 
 /**
  * The fake Stripe's Checkout Sessions (decision 0046), cards only (PIX charges are

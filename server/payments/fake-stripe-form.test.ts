@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FakeStripeError } from './fake-stripe-errors'
-import { parseStripeForm } from './fake-stripe-form'
+import { FakeStripeError } from '#server/payments/fake-stripe-errors.ts'
+import { parseStripeForm } from '#server/payments/fake-stripe-form.ts'
 
 describe('parseStripeForm', () => {
   it('reads the SDK’s bracket encoding into objects and arrays', () => {

@@ -1,4 +1,4 @@
-import { invalidRequest } from './fake-stripe-errors'
+import { invalidRequest } from '#server/payments/fake-stripe-errors.ts'
 
 /**
  * Stripe's request parameters as its SDKs send them: form-encoded, with brackets for nesting

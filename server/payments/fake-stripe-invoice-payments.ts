@@ -1,10 +1,10 @@
 import { and } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
-import { invalidRequest } from './fake-stripe-errors'
-import type { FormParams } from './fake-stripe-form'
-import { listParams, object, oneOf, onlyKnown, onlyKnownIn, text } from './fake-stripe-params'
-import { insertPaymentIntent, type FakeStripeContext } from './fake-stripe-payments'
-import { fieldIs, insertObject, listObjects, newId, oldestObjects, pathIs, recordEvent, saveObject, unixSeconds, type ListPage, type StripeObject, type Writer } from './fake-stripe-store'
+import { invalidRequest } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams } from '#server/payments/fake-stripe-form.ts'
+import { listParams, object, oneOf, onlyKnown, onlyKnownIn, text } from '#server/payments/fake-stripe-params.ts'
+import { insertPaymentIntent, type FakeStripeContext } from '#server/payments/fake-stripe-payments.ts'
+import { fieldIs, insertObject, listObjects, newId, oldestObjects, pathIs, recordEvent, saveObject, unixSeconds, type ListPage, type StripeObject, type Writer } from '#server/payments/fake-stripe-store.ts'
 
 /**
  * The fake Stripe's InvoicePayments (decision 0046): since API version 2025-03-31.basil an

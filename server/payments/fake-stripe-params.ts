@@ -1,5 +1,5 @@
-import { invalidRequest, missingParam } from './fake-stripe-errors'
-import type { FormParams, FormValue } from './fake-stripe-form'
+import { invalidRequest, missingParam } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams, FormValue } from '#server/payments/fake-stripe-form.ts'
 
 /**
  * Reading the fake Stripe's parameters as Stripe does: unknown ones refused by name

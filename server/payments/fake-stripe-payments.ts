@@ -1,11 +1,11 @@
 import { and, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects } from '#server/db/schema.ts'
-import { buildBrCode } from './br-code'
-import { invalidRequest, missingParam, resourceMissing, unexpectedState, type StripeErrorBody } from './fake-stripe-errors'
-import type { FormParams } from './fake-stripe-form'
-import { boolean, integer, metadata, object, oneOf, onlyKnown, onlyKnownIn, requiredText, text, textList } from './fake-stripe-params'
-import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type EventContext, type StripeObject, type Writer } from './fake-stripe-store'
+import { buildBrCode } from '#server/payments/br-code.ts'
+import { invalidRequest, missingParam, resourceMissing, unexpectedState, type StripeErrorBody } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams } from '#server/payments/fake-stripe-form.ts'
+import { boolean, integer, metadata, object, oneOf, onlyKnown, onlyKnownIn, requiredText, text, textList } from '#server/payments/fake-stripe-params.ts'
+import { findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type EventContext, type StripeObject, type Writer } from '#server/payments/fake-stripe-store.ts'
 
 /**
  * The fake Stripe's payments (decision 0046): Customers, PaymentMethods, PaymentIntents with

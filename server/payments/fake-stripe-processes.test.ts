@@ -3,9 +3,9 @@ import type { Database } from '#server/db/client.ts'
 import { fakeStripeTick } from '#server/jobs.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
 import { createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
-import { payCheckoutSession } from './fake-stripe-checkout'
-import { FakeStripeError } from './fake-stripe-errors'
-import { settlePixCharge, testCardByNumber, type FakeStripeContext } from './fake-stripe-payments'
+import { payCheckoutSession } from '#server/payments/fake-stripe-checkout.ts'
+import { FakeStripeError } from '#server/payments/fake-stripe-errors.ts'
+import { settlePixCharge, testCardByNumber, type FakeStripeContext } from '#server/payments/fake-stripe-payments.ts'
 
 /**
  * Why the fake Stripe keeps its state in the database (decision 0046): two provider processes on

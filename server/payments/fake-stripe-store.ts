@@ -3,7 +3,7 @@ import { and, asc, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeDeliveries, fakeStripeObjects } from '#server/db/schema.ts'
-import { resourceMissing } from './fake-stripe-errors'
+import { resourceMissing } from '#server/payments/fake-stripe-errors.ts'
 
 /**
  * The fake Stripe's objects, kept as Stripe's JSON in `fake_stripe_objects` (decision 0046), and

@@ -2,7 +2,7 @@ import type Stripe from 'stripe'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { fakeStripeTick } from '#server/jobs.ts'
 import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
-import { periodBoundary } from './fake-stripe-subscriptions'
+import { periodBoundary } from '#server/payments/fake-stripe-subscriptions.ts'
 
 const NOW = Date.parse('2026-01-31T12:00:00Z')
 const DAY = 86_400

@@ -1,11 +1,11 @@
 import { and, sql } from 'drizzle-orm'
 import { fakeStripeObjects } from '#server/db/schema.ts'
-import { FakeStripeError, invalidRequest, missingParam, type StripeErrorBody } from './fake-stripe-errors'
-import type { FormParams } from './fake-stripe-form'
-import { defaultInvoicePayment, markInvoicePaymentPaid } from './fake-stripe-invoice-payments'
-import { boolean, integer, list, metadata, oneOf, onlyKnown, onlyKnownIn, requiredText, text } from './fake-stripe-params'
-import { chargeStoredCard, inTransaction, storedPaymentMethod, type FakeStripeContext } from './fake-stripe-payments'
-import { eventsAbout, findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject } from './fake-stripe-store'
+import { FakeStripeError, invalidRequest, missingParam, type StripeErrorBody } from '#server/payments/fake-stripe-errors.ts'
+import type { FormParams } from '#server/payments/fake-stripe-form.ts'
+import { defaultInvoicePayment, markInvoicePaymentPaid } from '#server/payments/fake-stripe-invoice-payments.ts'
+import { boolean, integer, list, metadata, oneOf, onlyKnown, onlyKnownIn, requiredText, text } from '#server/payments/fake-stripe-params.ts'
+import { chargeStoredCard, inTransaction, storedPaymentMethod, type FakeStripeContext } from '#server/payments/fake-stripe-payments.ts'
+import { eventsAbout, findObject, getObject, insertObject, lockObject, newId, oldestObjects, recordEvent, saveObject, unixSeconds, type StripeObject } from '#server/payments/fake-stripe-store.ts'
 import type { Database } from '#server/db/client.ts'
 
 /**

@@ -6,8 +6,8 @@ import { fakeStripeTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/fake-stripe.ts'
 import { createMemoryDatabase, fakeClock, resetDatabase } from '#server/testing/harness.ts'
-import { newId, recordEvent } from './fake-stripe-store'
-import { createWebhookSender, DUPLICATE_DELAY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS, signatureHeader } from './fake-stripe-webhooks'
+import { newId, recordEvent } from '#server/payments/fake-stripe-store.ts'
+import { createWebhookSender, DUPLICATE_DELAY_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS, signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
 const time = fakeClock(NOW)

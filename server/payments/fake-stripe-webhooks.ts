@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeDeliveries } from '#server/db/schema.ts'
 import type { Logger } from '#server/log.ts'
-import { findObject } from './fake-stripe-store'
+import { findObject } from '#server/payments/fake-stripe-store.ts'
 
 /**
  * The fake Stripe's webhook sender (decision 0046). Each event is POSTed to the endpoint as

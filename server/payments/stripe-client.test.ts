@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { generateFakeSecret } from '#server/fake-secrets.ts'
 import { testConfig } from '#server/testing/harness.ts'
-import { createStripeClient } from './stripe-client'
+import { createStripeClient } from '#server/payments/stripe-client.ts'
 
 type Seen = { method: string; url: string; authorization: string; idempotencyKey: string; body: string }
 

@@ -8,7 +8,7 @@ import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import { withFakeStripe } from '#server/testing/fake-stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
-import { EXPORT_BATCH } from './admin-purchases'
+import { EXPORT_BATCH } from '#server/routes/admin-purchases.ts'
 
 /** The admin console's purchases (issue 26, decision 0061): list, history, refund under the terms, CSV. */
 

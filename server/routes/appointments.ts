@@ -81,7 +81,7 @@ import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, startConsultationPayment } from '#server/purchases/payments.ts'
 import { urlField } from '#server/purchases/input.ts'
 import { countUsableCredits, findPurchase, useCredit, type PurchaseRow } from '#server/purchases/repository.ts'
-import { enforceThrottle } from './throttling'
+import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

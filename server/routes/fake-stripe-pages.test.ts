@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { withFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
 import { PUBLIC_URL } from '#server/testing/harness.ts'
 import { pngQuietZone, svgQuietZone } from '#server/testing/qr.ts'
-import { formProblem } from './fake-stripe-pages'
+import { formProblem } from '#server/routes/fake-stripe-pages.ts'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
 let fake: FakeStripeServer

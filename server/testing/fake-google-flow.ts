@@ -1,6 +1,6 @@
 import type { ProviderApp } from '#server/app.ts'
 import { CALENDAR_SCOPE } from '#server/google/calendar-api.ts'
-import { PUBLIC_URL } from './harness'
+import { PUBLIC_URL } from '#server/testing/harness.ts'
 
 /** The fake Google's base, as the test configuration points at it. */
 export const FAKE_GOOGLE = `${PUBLIC_URL}/fake-google`

@@ -8,7 +8,7 @@ import type { Clock } from '#server/clock.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import type { Logger } from '#server/log.ts'
 import { createStripeClient } from '#server/payments/stripe-client.ts'
-import { createMemoryDatabase, fakeClock, resetDatabase, testApp } from './harness'
+import { createMemoryDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**
  * The provider on a loopback port with the official Stripe SDK pointed at its fake Stripe (Node's

@@ -10,7 +10,7 @@ import { apiError } from '#server/http/errors.ts'
 import { cancelPurchase } from '#server/purchases/payments.ts'
 import { findPurchase } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
-import { groupNamesOf, type UserRow } from './repository'
+import { groupNamesOf, type UserRow } from '#server/users/repository.ts'
 
 /**
  * A new profile's week (the demo professionals' too), in the professional's own time zone: weekdays
