@@ -8,7 +8,8 @@ import { createTokenSealer } from '#server/calendar/token-sealing.ts'
 import { systemClock, type Clock } from '#server/clock.ts'
 import type { ProviderConfig } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
-import { pendingFakeSecrets } from '#server/fake-secrets.ts'
+import { registerFakes, type Fakes } from '#server/fakes/register.ts'
+import { pendingFakeSecrets } from '#server/fakes/secrets.ts'
 import { createGoogleCalendarApi } from '#server/google/calendar-api.ts'
 import { createGoogleIdTokenVerifier } from '#server/google/verify-id-token.ts'
 import { Api, type AppEnv } from '#server/http/api.ts'
@@ -18,8 +19,7 @@ import { RouteTable } from '#server/http/route-table.ts'
 import { createThrottleRedis, Throttle } from '#server/http/throttle.ts'
 import { errorFields, jsonLogger, redactPath, type Logger } from '#server/log.ts'
 import { createSmtpSender, type MailSender } from '#server/mail/delivery.ts'
-import { createWebhookSender } from '#server/payments/fake-stripe-webhooks.ts'
-import { createStripeClient } from '#server/payments/stripe-client.ts'
+import { createStripeClient } from '#server/stripe/client.ts'
 import { registerAccountRoutes } from '#server/routes/accounts.ts'
 import { registerAdminContentQuestionnaireRoutes } from '#server/routes/admin-content-questionnaire.ts'
 import { registerAdminContentCourseRoutes } from '#server/routes/admin-content-courses.ts'
@@ -36,12 +36,6 @@ import { registerCalendarRoutes } from '#server/routes/calendar.ts'
 import { registerCartRoutes } from '#server/routes/cart.ts'
 import { registerCalendarFeedRoutes } from '#server/routes/calendar-feed.ts'
 import { registerContactRoutes } from '#server/routes/contact.ts'
-import { registerDevMailboxRoutes } from '#server/routes/dev-mailbox.ts'
-import { registerFakeGoogleRoutes } from '#server/routes/fake-google.ts'
-import { registerFakeGoogleCalendarRoutes } from '#server/routes/fake-google-calendar.ts'
-import { registerFakeStripeRoutes } from '#server/routes/fake-stripe.ts'
-import { registerFakeStripePageRoutes } from '#server/routes/fake-stripe-pages.ts'
-import { registerFakeZoomRoutes } from '#server/routes/fake-zoom.ts'
 import { registerLiveClassRoutes } from '#server/routes/live-classes.ts'
 import { createZoomClient } from '#server/zoom/client.ts'
 import { registerGoogleAuthRoutes } from '#server/routes/google-auth.ts'
@@ -73,7 +67,7 @@ export type ProviderAppOptions = {
   mailSender?: MailSender
 }
 
-export type ProviderApp = Hono<AppEnv> & { services: Services }
+export type ProviderApp = Hono<AppEnv> & { services: Services; fakes: Fakes }
 
 const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
@@ -85,7 +79,7 @@ const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fak
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
   // A fake without its secret would run keyless (payments off, Zoom refused); main.ts resolves them first.
   const unresolved = pendingFakeSecrets(config)
-  if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fake-secrets.ts) comes before the app`)
+  if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fakes/secrets.ts) comes before the app`)
   const app = new Hono<AppEnv>()
   const routes = new RouteTable()
   const api = new Api(app, routes)
@@ -130,17 +124,6 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     tokenSealer: createTokenSealer(config.jwtSecret),
     stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
     zoom: createZoomClient(config.zoom, { fetch: fetchOverride ?? loopbackFetch, clock }),
-    fakeStripeWebhooks:
-      config.fakeStripe && config.stripe.webhookSecret
-        ? createWebhookSender({
-            db,
-            secret: config.stripe.webhookSecret,
-            clock,
-            log,
-            fetch: fetchOverride ?? loopbackFetch,
-            duplicatePercent: config.stripe.fakeWebhookDuplicatePercent,
-          })
-        : undefined,
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -220,16 +203,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerCourseRoutes(api, services)
   registerLiveClassRoutes(api, services)
   registerAdminContentClassRoutes(api, services)
-  if (config.devMailbox) registerDevMailboxRoutes(api, services)
-  if (config.fakeGoogle) {
-    registerFakeGoogleRoutes(api, services)
-    registerFakeGoogleCalendarRoutes(api, services)
-  }
-  if (config.fakeZoom && config.zoom) registerFakeZoomRoutes(api, services)
-  if (config.fakeStripe) {
-    registerFakeStripeRoutes(api, services)
-    registerFakeStripePageRoutes(api, services)
-  }
+  // The stand-ins for Google, Zoom, Stripe and the mailbox, those the configuration turns on: never imported by the real code.
+  const fakes = registerFakes(api, services, fetchOverride ?? loopbackFetch)
 
   app.notFound((c) => {
     const path = c.req.path
@@ -259,5 +234,5 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     return errorResponse(apiError(500, 'A server error occurred.'))
   })
 
-  return Object.assign(app, { services })
+  return Object.assign(app, { services, fakes })
 }

@@ -3,7 +3,7 @@ import { createProviderApp } from '#server/app.ts'
 import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from '#server/db/client.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
-import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from '#server/fake-secrets.ts'
+import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from '#server/fakes/secrets.ts'
 import { startPeriodicJobs } from '#server/jobs.ts'
 import { jsonLogger } from '#server/log.ts'
 
@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   if (made.length > 0) jsonLogger({ level: 'info', msg: "made the fakes' secrets for this install, kept in its database", secrets: made.map((name) => FAKE_SECRET_VARIABLES[name]) })
   // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
   startPeriodicJobs(app.services)
+  app.fakes.startJobs()
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

@@ -11,7 +11,6 @@ import type { TokenService } from '#server/auth/tokens.ts'
 import type { Throttle } from '#server/http/throttle.ts'
 import type { Logger } from '#server/log.ts'
 import type { MailSender } from '#server/mail/delivery.ts'
-import type { WebhookSender } from '#server/payments/fake-stripe-webhooks.ts'
 import type { ZoomClient } from '#server/zoom/client.ts'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
@@ -36,6 +35,4 @@ export type Services = {
   stripe: Stripe | undefined
   /** Zoom's meetings API at ZOOM_API_URL (the fake's with FAKE_ZOOM), for the live classes. */
   zoom: ZoomClient
-  /** With FAKE_STRIPE: the fake's webhook sender (payments/fake-stripe-webhooks.ts). */
-  fakeStripeWebhooks: WebhookSender | undefined
 }

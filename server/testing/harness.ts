@@ -11,7 +11,7 @@ import { loadConfig, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, rowsOf, type Database, type DatabaseHandle } from '#server/db/client.ts'
 import { authSessions, professionalProfiles, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
-import { generateFakeSecrets, withFakeSecrets } from '#server/fake-secrets.ts'
+import { generateFakeSecrets, withFakeSecrets } from '#server/fakes/secrets.ts'
 import { DEMO_PASSWORD } from '#server/seed/data.ts'
 import { type Logger, silentLogger } from '#server/log.ts'
 

@@ -4,8 +4,8 @@ import { beforeAll, expect } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, outbox, products, purchases, subscriptions } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
-import type { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
+import type { withFakeStripe } from '#server/fakes/stripe/testing.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**
