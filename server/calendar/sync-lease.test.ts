@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { silentLogger } from '#server/log.ts'
-import { answerConsent } from '#server/fakes/google/testing.ts'
+import { answerConsent } from '#server/testing/google-flow.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
 import { syncCalendar } from '#server/calendar/sync.ts'
 

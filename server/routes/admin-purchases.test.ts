@@ -6,7 +6,7 @@ import type { Database } from '#server/db/client.ts'
 import { auditLog, fakeStripeObjects, outbox, products, purchaseGrants, purchaseRefunds, purchases, users } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 import { EXPORT_BATCH } from '#server/routes/admin-purchases.ts'
 

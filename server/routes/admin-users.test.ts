@@ -6,7 +6,7 @@ import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import type { Database } from '#server/db/client.ts'
 import { appointments, auditLog, authSessions, fakeStripeObjects, professionalProfiles, purchaseRefunds, purchases } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 import { ACCREDITATION_REVOKED_REASON } from '#server/users/accreditation.ts'
 

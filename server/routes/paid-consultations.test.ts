@@ -8,7 +8,7 @@ import { appointments, consultationCredits, fakeStripeObjects, outbox, products,
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import { CONSULTATION_HOLD_MS, purchasesTick } from '#server/purchases/payments.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

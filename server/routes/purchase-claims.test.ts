@@ -6,7 +6,7 @@ import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, products, purchaseClaims, purchaseGrants, purchases, purchaseTransitions } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { recordTransition } from '#server/purchases/repository.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, describeOnPostgres, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**

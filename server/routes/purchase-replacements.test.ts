@@ -7,7 +7,7 @@ import { fakeStripeObjects, products, purchaseClaims, purchaseGrants, purchaseRe
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
 import { recordTransition } from '#server/purchases/repository.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, describeOnPostgres, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**

@@ -6,7 +6,7 @@ import { fakeStripeObjects, outbox, purchaseItems, purchases, users } from '#ser
 import { reminderTick } from '#server/jobs.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

@@ -7,7 +7,7 @@ import { auditLog, fakeStripeObjects, products, purchaseGrants, purchaseRefunds,
 import type { LogEntry } from '#server/log.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
-import { startFakeStripe, type FakeStripeServer } from '#server/fakes/stripe/testing.ts'
+import { startFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**

@@ -7,7 +7,7 @@ import { consultationCredits, fakeStripeObjects, products, purchaseGrants, purch
 import { createWebhookSender, signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
 import { recordTransition } from '#server/purchases/repository.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, createPostgresDatabase, PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 import { silentLogger } from '#server/log.ts'
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { purchases } from '#server/db/schema.ts'
 import { subscriptionsTick } from '#server/subscriptions/service.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { subscriptionHelpers } from '#server/testing/subscriptions.ts'
 
 /**

@@ -7,7 +7,7 @@ import { purchaseRefunds, purchases } from '#server/db/schema.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
 import { subscriptionsTick } from '#server/subscriptions/service.ts'
 import { RENEWAL_RETRY_MS } from '#server/subscriptions/terms.ts'
-import { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import type { client } from '#server/testing/harness.ts'
 import { BILLING_EVENTS, subscriptionHelpers, URLS } from '#server/testing/subscriptions.ts'
 

@@ -5,7 +5,7 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, outbox, products, purchases, subscriptions } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
-import type { withFakeStripe } from '#server/fakes/stripe/testing.ts'
+import type { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

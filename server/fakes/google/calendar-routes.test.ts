@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
-import { answerConsent, calendarAuthorizationUrl, FAKE_GOOGLE, fakeCalendarTokens, tokenRequest } from '#server/fakes/google/testing.ts'
+import { answerConsent, calendarAuthorizationUrl, FAKE_GOOGLE, fakeCalendarTokens, tokenRequest } from '#server/testing/google-flow.ts'
 import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo.

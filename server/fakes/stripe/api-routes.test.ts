@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { parseBrCode } from '#server/fakes/stripe/br-code.ts'
 import { FAKE_PIX_KEY, settlePixCharge } from '#server/fakes/stripe/payments.ts'
-import { withFakeStripe, type FakeStripeServer } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 import { PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 
 // Every call below goes through the official SDK, over a loopback socket, to the fake Stripe.

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { withFakeStripeWebhooks } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripeWebhooks } from '#server/testing/stripe.ts'
 import { PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

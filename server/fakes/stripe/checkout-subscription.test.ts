@@ -1,7 +1,7 @@
 import type Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '#server/db/client.ts'
-import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/fakes/stripe/testing.ts'
+import { startFakeStripe, startWebhookEndpoint, type FakeStripeServer, type WebhookEndpoint } from '#server/testing/stripe.ts'
 import { createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase } from '#server/testing/harness.ts'
 import { periodBoundary } from '#server/fakes/stripe/subscriptions.ts'
 

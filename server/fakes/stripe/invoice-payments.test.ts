@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { withFakeStripe, type FakeStripeServer } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 
 /**
  * InvoicePayments and `invoices.pay` (decision 0046), through the official SDK on a loopback

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode'
 import type Stripe from 'stripe'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { withFakeStripe, type FakeStripeServer } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 import { PUBLIC_URL } from '#server/testing/harness.ts'
 import { pngQuietZone, svgQuietZone } from '#server/testing/qr.ts'
 import { formProblem } from '#server/fakes/stripe/page-routes.ts'

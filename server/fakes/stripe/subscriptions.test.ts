@@ -1,6 +1,6 @@
 import type Stripe from 'stripe'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { withFakeStripe, type FakeStripeServer } from '#server/fakes/stripe/testing.ts'
+import { withFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 import { periodBoundary } from '#server/fakes/stripe/subscriptions.ts'
 
 const NOW = Date.parse('2026-01-31T12:00:00Z')
