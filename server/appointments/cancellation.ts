@@ -26,7 +26,7 @@ export type Cancelled = { row: AppointmentRow; notices: QueuedMail[]; refunds: R
  * mail bound the notices count against (null: nobody's). Undefined when it was no longer open.
  *
  * Used by the appointment's own cancel (routes/appointments.ts), a revoked accreditation
- * (users/accreditation.ts) and an account's deletion (privacy/deletion.ts).
+ * (professionals/accreditation.ts) and an account's deletion (privacy/deletion.ts).
  */
 export async function cancelOpenAppointment(
   tx: Writer,

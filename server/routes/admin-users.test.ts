@@ -8,7 +8,7 @@ import { appointments, auditLog, authSessions, fakeStripeObjects, professionalPr
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
-import { ACCREDITATION_REVOKED_REASON } from '#server/users/accreditation.ts'
+import { ACCREDITATION_REVOKED_REASON } from '#server/professionals/accreditation.ts'
 
 /**
  * The admin console's users (issue 26, decision 0059): the list's state filter, an admin's edits

@@ -48,7 +48,7 @@ import { dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppoin
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, type Caller } from '#server/auth/authenticate.ts'
-import { findSessionUserWithProfessionalContext } from '#server/users/repository.ts'
+import { findSessionUserWithProfessionalContext } from '#server/auth/session-users.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
