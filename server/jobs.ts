@@ -8,8 +8,8 @@ import { createDueMeetings } from '#server/live-classes/repository.ts'
 import { errorFields } from '#server/log.ts'
 import { deliverOutbox, type DeliveryReport } from '#server/mail/delivery.ts'
 import { RETENTION_TICK_MS, retentionTick } from '#server/privacy/retention-job.ts'
-import { PURCHASES_TICK_MS, purchasesTick } from '#server/purchases/payments.ts'
-import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { PURCHASES_TICK_MS, purchasesTick } from '#server/billing/tick.ts'
+import { subscriptionsTick } from '#server/billing/subscriptions.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import type { Services } from '#server/services.ts'
 
@@ -86,10 +86,10 @@ export function startPeriodicJobs(services: Services): void {
   background.every('retention', RETENTION_TICK_MS, () => retentionTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
-  // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
+  // Pending purchases past their expiry or not heard of, and refunds to send again (billing/tick.ts).
   if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
   // Receipts of paid purchases and the news of refunds made, by e-mail, once each (purchases/notices.ts).
   if (services.stripe) background.every('purchase notices', config.reminderTickMs, () => purchaseNoticesTick(services))
-  // PIX subscribers reminded 7 days before their period ends, periods over ended, renewals retried, new prices told (subscriptions/service.ts).
+  // PIX subscribers reminded 7 days before their period ends, periods over ended, renewals retried, new prices told (billing/subscriptions.ts).
   if (services.stripe) background.every('subscriptions', config.subscriptionsTickMs, () => subscriptionsTick(services))
 }

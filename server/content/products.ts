@@ -24,7 +24,7 @@ import {
 } from '#server/db/schema.ts'
 import { ApiError, notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, charField, choiceField, idField, integerField } from '#server/http/fields.ts'
-import { MIN_PURCHASE_CENTS } from '#server/purchases/payments.ts'
+import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
 import { validateContent } from '#server/content/catalogue-fields.ts'
 import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from '#server/content/drafts.ts'
 import { draftTextField, requireAllLanguages } from '#server/content/languages.ts'

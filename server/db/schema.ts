@@ -945,6 +945,8 @@ export const REFUND_REASONS = ['cancel', 'late_payment', 'double_payment', 'supe
 export type PurchaseRefundReason = (typeof REFUND_REASONS)[number]
 /** Stripe's largest amount (R$ 999.999,99): a purchase's total is at most this. */
 export const MAX_PURCHASE_CENTS = 99_999_999
+/** Stripe's smallest charge in reais (R$ 0,50): a purchase's total is at least this. */
+export const MIN_PURCHASE_CENTS = 50
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 

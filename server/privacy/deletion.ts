@@ -32,10 +32,10 @@ import {
 } from '#server/db/schema.ts'
 import { ApiError } from '#server/http/errors.ts'
 import { errorFields } from '#server/log.ts'
-import { cancelPurchase } from '#server/purchases/payments.ts'
+import { cancelPurchase } from '#server/billing/cancellation.ts'
 import { findPurchase } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
-import { cancelSubscription } from '#server/subscriptions/service.ts'
+import { cancelSubscription } from '#server/billing/subscriptions.ts'
 import { CLOSED_ACCOUNT_PURCHASE, CLOSED_PATIENT_APPOINTMENT, CLOSED_PROFESSIONAL_APPOINTMENT, closedAccount, signInClosed } from '#server/privacy/anonymise.ts'
 import { appendConsent, latestConsentsOf } from '#server/privacy/repository.ts'
 

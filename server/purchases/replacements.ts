@@ -12,7 +12,7 @@ import { lockPurchase, recordTransition, type PurchaseItemRow, type PurchaseRow 
  * (`replaced_by_purchase_id`, transition source `replaced`): a failed card purchase whose Checkout
  * page is still open at Stripe, a PIX code left open in another tab, can no longer be paid here.
  * Its Checkout Session is expired and its PaymentIntent cancelled at Stripe once that transaction
- * has committed (payments.ts: closeReplaced, retried by the tick); a payment that reaches it all
+ * has committed (billing/stripe-news.ts: closeReplaced, retried by the tick); a payment that reaches it all
  * the same is refunded in full as `superseded` (statuses.ts).
  */
 

@@ -1,8 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, or, sql, type Column, type SQL } from 'drizzle-orm'
 import { type Database, rowsOf, type Writer } from '#server/db/client.ts'
-import { releaseHeldAppointment } from '#server/appointments/holds.ts'
 import { removeFromAccountCart } from '#server/carts/repository.ts'
-import { periodPurchaseEnded } from '#server/subscriptions/periods.ts'
 import {
   appointments,
   carts,
@@ -177,15 +175,15 @@ export async function grantsOf(db: Reader, purchaseId: number): Promise<GrantRow
   return db.select().from(purchaseGrants).where(eq(purchaseGrants.purchaseId, purchaseId)).orderBy(asc(purchaseGrants.id))
 }
 
-/** Statuses in which a purchase ends unpaid: the consultation time it held is released (decision 0051). */
-const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
+/** Statuses in which a purchase ends unpaid: its claims, and what it paid for (billing/transitions.ts), are released (decisions 0051, 0052, 0072). */
+export const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
 
 /**
  * Writes a status change and its record, in one statement; with `grants` (a payment), what the
- * purchase gives too (makeGrants), in the same statement. A purchase that ends unpaid releases the
- * consultation time it held, in the same transaction, whichever path ended it (Stripe's news, a
- * cancel, the tick's expiry, a payment that could not start); its payment books that time
- * (applySignal). It releases its one-time products' claims too (decision 0072); back to pending
+ * purchase gives too (makeGrants), in the same statement. What a purchase pays for beyond its
+ * products (a held consultation time, a subscription's period) is told by billing/transitions.ts,
+ * which every payment path calls instead. A purchase that ends unpaid releases its one-time
+ * products' claims (decision 0072); back to pending
  * (a payment started again, a new PIX code) it takes them again, or throws ProductsClaimed when
  * another purchase of the buyer holds one, and the caller's transaction writes nothing.
  */
@@ -219,12 +217,7 @@ export async function recordTransition(
     const held = await claimProducts(tx, updated, now)
     if (held.length > 0) throw new ProductsClaimed(held)
   }
-  if (ENDED_UNPAID.includes(to)) {
-    await releaseClaims(tx, purchase.id)
-    await releaseHeldAppointment(tx, purchase.id, at)
-    // A subscription never paid ends with its first payment (decision 0052).
-    await periodPurchaseEnded(tx, purchase, now)
-  }
+  if (ENDED_UNPAID.includes(to)) await releaseClaims(tx, purchase.id)
   return updated
 }
 

@@ -21,11 +21,11 @@ import {
   webhookDeliveriesOf,
   type AdminPurchaseFilter,
 } from '#server/purchases/admin-queries.ts'
-import { refundAsAdmin } from '#server/purchases/admin-refund.ts'
+import { refundAsAdmin } from '#server/billing/admin-refund.ts'
 import { CSV_COLUMNS, csvRow, refundAuthor, serializeAdminPurchase, serializeAdminPurchaseDetail } from '#server/purchases/admin-serializers.ts'
 import { readItems } from '#server/purchases/consultation-lines.ts'
 import { mismatchesOf } from '#server/purchases/mismatches.ts'
-import { refundQuoteOf } from '#server/purchases/payments.ts'
+import { refundQuoteOf } from '#server/purchases/refunds.ts'
 import { BUSINESS_TIME_ZONE } from '#server/purchases/refund-rules.ts'
 import { appointmentIdOf, findPurchase, itemsOf, refundsOf, transitionsOf, type PurchaseRow } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'

@@ -11,7 +11,7 @@ import { charField, choiceField, idField, integerField, validate } from '#server
 import { paginate } from '#server/http/pagination.ts'
 import { countListedProducts, findListedProduct, findProductViews, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
-import { MIN_PURCHASE_CENTS } from '#server/purchases/payments.ts'
+import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
 import { findPillarByKey } from '#server/routes/pillars.ts'

@@ -9,7 +9,11 @@ import { findMaterialsDir, readMaterial } from '#server/products/materials.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { findProductViews } from '#server/products/repository.ts'
 import { parseCreateInput } from '#server/purchases/input.ts'
-import { cancelPurchase, createPurchase, PIX_LIFETIME_SECONDS, receiveWebhook, refreshPurchase, refundQuoteOf, renewPix } from '#server/purchases/payments.ts'
+import { cancelPurchase, renewPix } from '#server/billing/cancellation.ts'
+import { createPurchase, PIX_LIFETIME_SECONDS } from '#server/billing/checkout.ts'
+import { receiveWebhook } from '#server/billing/webhook.ts'
+import { refreshPurchase } from '#server/billing/stripe-news.ts'
+import { refundQuoteOf } from '#server/purchases/refunds.ts'
 import {
   appointmentIdOf,
   countOwnedGrants,
@@ -35,7 +39,7 @@ const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 
 /**
  * Purchases (issue 24; docs/product.md §7, decision 0048): thin handlers over
- * server/purchases/payments.ts. Every answer is the caller's own (private, no-store); another
+ * server/billing/ (checkout, cancellation, stripe-news, webhook). Every answer is the caller's own (private, no-store); another
  * user's purchase is a 404, as if it did not exist (admins read any). Patients buy; any signed-in
  * user reads their own purchases and products. The webhook is Stripe's, signed, and needs no user.
  */

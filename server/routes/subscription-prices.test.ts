@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { purchases } from '#server/db/schema.ts'
-import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { subscriptionsTick } from '#server/billing/subscriptions.ts'
 import { withFakeStripe } from '#server/testing/stripe.ts'
 import { subscriptionHelpers } from '#server/testing/subscriptions.ts'
 

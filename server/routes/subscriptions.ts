@@ -10,7 +10,7 @@ import { urlField } from '#server/purchases/input.ts'
 import { PURCHASE_METHODS } from '#server/db/schema.ts'
 import { countSubscriptionsOf, findSubscription, paymentsOf, subscriptionsPageOf, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 import { serializeSubscription } from '#server/subscriptions/serializers.ts'
-import { CANCEL_AT, cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/subscriptions/service.ts'
+import { CANCEL_AT, cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/billing/subscriptions.ts'
 import type { Services } from '#server/services.ts'
 import { enforceThrottle } from '#server/routes/throttling.ts'
 
@@ -30,7 +30,7 @@ const cardSchema = z.object({ success_url: urlField(), cancel_url: urlField() })
 const cancelSchema = z.object({ at: choiceField(CANCEL_AT).optional() })
 
 /**
- * Subscriptions (issue 24, decision 0052): thin handlers over server/subscriptions/service.ts.
+ * Subscriptions (issue 24, decision 0052): thin handlers over server/billing/subscriptions.ts.
  * Patients subscribe, cancel, resume, pay a PIX period and change a renewing card (decision 0055); anyone signed in reads their own (an
  * admin any); someone else's is a 404. Every answer is private, no-store. The periods' payments are
  * purchases (`/purchases/`), and Stripe's events come through the purchases' one webhook.

@@ -1,5 +1,7 @@
 import Stripe from 'stripe'
 import type { ProviderConfig } from '#server/config.ts'
+import { apiError } from '#server/http/errors.ts'
+import type { Services } from '#server/services.ts'
 
 /**
  * The provider's only way to Stripe: the official SDK, one instance per app (services.stripe),
@@ -35,3 +37,18 @@ export function createStripeClient(settings: ProviderConfig['stripe'], { fetch }
     appInfo: { name: 'Innera' },
   })
 }
+
+export const UNAVAILABLE = 'The payment service could not be reached. Nothing was charged; try again in a moment.'
+/** Stripe could not be reached or refused to start: nothing was charged (503). */
+export const unavailableError = () => apiError(503, UNAVAILABLE, { code: 'payment_provider_unavailable' })
+export const paymentsOff = () => apiError(503, 'Payments are not available.', { code: 'payments_off' })
+
+/** The Stripe client, or a 503 when payments are not set up. */
+export function stripeOf(services: Pick<Services, 'stripe'>): Stripe {
+  if (!services.stripe) throw paymentsOff()
+  return services.stripe
+}
+
+export const isStripeError = (error: unknown): error is Stripe.errors.StripeError => error instanceof Stripe.errors.StripeError
+/** Stripe refused the request itself (a 4xx other than a rate limit): repeating it will not help. */
+export const isRefusal = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError

@@ -1,8 +1,9 @@
 import type Stripe from 'stripe'
 import type { Writer } from '#server/db/client.ts'
+import { movePurchase } from '#server/billing/transitions.ts'
 import { products, purchases } from '#server/db/schema.ts'
 import { eq } from 'drizzle-orm'
-import { insertPurchaseIn, recordTransition } from '#server/purchases/repository.ts'
+import { insertPurchaseIn } from '#server/purchases/repository.ts'
 import { queueSubscriptionMail } from '#server/subscriptions/messages.ts'
 import { endSubscription, findSubscriptionByStripe, lockSubscription, updateSubscription, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 
@@ -48,7 +49,7 @@ export function billingSignalOf(event: Stripe.Event): BillingSignal | undefined 
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object
-      // A card saved for a subscription (decision 0055): card.ts's applySavedCard did Stripe's part before the transaction.
+      // A card saved for a subscription (decision 0055): billing/saved-card.ts's applySavedCard did Stripe's part before the transaction.
       if (session.mode === 'setup') return ourId(session.metadata) === undefined ? undefined : { kind: 'card_saved', ref: { subscriptionId: ourId(session.metadata) }, setupIntentId: idOf(session.setup_intent) }
       if (session.mode !== 'subscription') return undefined
       return { kind: 'checkout_completed', ref: { stripeSubscriptionId: idOf(session.subscription), subscriptionId: ourId(session.metadata) } }
@@ -158,7 +159,7 @@ async function recordInvoicePayment(tx: Writer, subscription: SubscriptionRow, s
     [{ productId: subscription.productId, productType: 'subscription', name: plan!.name, quantity: 1, unitCents: signal.amountCents, lineCents: signal.amountCents, consultations: null, professionalId: null }],
     now,
   )
-  await recordTransition(tx, purchase, 'paid', {
+  await movePurchase(tx, purchase, 'paid', {
     source: 'webhook',
     eventId,
     now,

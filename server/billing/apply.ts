@@ -1,10 +1,11 @@
+import { movePurchase } from '#server/billing/transitions.ts'
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { startPaidPeriod } from '#server/subscriptions/periods.ts'
 import { supersededPayment, takeClaims } from '#server/purchases/claims.ts'
 import { recordMismatch } from '#server/purchases/mismatches.ts'
 import { cancelReplaced, type Replacements } from '#server/purchases/replacements.ts'
-import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from '#server/purchases/repository.ts'
+import { insertRefund, lockPurchase, makeGrants, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from '#server/purchases/repository.ts'
 import { decide, type PaymentMismatch, type PaymentSignal } from '#server/purchases/statuses.ts'
 
 export type Applied = {
@@ -78,7 +79,7 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
   let updated = purchase
   // A payment's grants are written with its transition, in the same statement.
   const to = outcome.to !== purchase.status ? outcome.to : undefined
-  if (to) updated = await recordTransition(tx, purchase, to, { source, eventId, now, changes, grants: outcome.grant })
+  if (to) updated = await movePurchase(tx, purchase, to, { source, eventId, now, changes, grants: outcome.grant })
   else if (Object.keys(changes).length > 0) updated = await updatePurchase(tx, purchase.id, changes, now)
 
   let booked: number | null = null
@@ -90,7 +91,7 @@ export async function applySignalToLocked(tx: Writer, purchase: PurchaseRow, sig
     if (purchase.subscriptionId !== null && (await startPaidPeriod(tx, updated, now)).late && updated.stripePaymentIntentId && updated.status === 'paid') {
       const refund = await insertRefund(tx, { purchaseId: updated.id, paymentIntentId: updated.stripePaymentIntentId, amountCents: updated.totalCents, reason: 'late_payment' }, now)
       if (refund) lateRefunds.push(refund)
-      updated = await recordTransition(tx, updated, 'refunded', { source, eventId, now, changes: { refundedCents: updated.totalCents } })
+      updated = await movePurchase(tx, updated, 'refunded', { source, eventId, now, changes: { refundedCents: updated.totalCents } })
     }
   }
   if (outcome.revoke) await revokeGrants(tx, purchase.id, now)

@@ -3,7 +3,11 @@ import type { Writer } from '#server/db/client.ts'
 import type { PurchaseMethod } from '#server/db/schema.ts'
 import { apiError, fieldError } from '#server/http/errors.ts'
 import { findListedProduct, findProductViews, type ProductRow } from '#server/products/repository.ts'
-import { cancelPurchase, MIN_PURCHASE_CENTS, sendRefunds, startPurchasePayment, stripeOf, unavailableError, type Buyer } from '#server/purchases/payments.ts'
+import { cancelPurchase } from '#server/billing/cancellation.ts'
+import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
+import { sendRefunds } from '#server/purchases/refunds.ts'
+import { startPurchasePayment, type Buyer } from '#server/billing/checkout.ts'
+import { stripeOf, unavailableError } from '#server/stripe/client.ts'
 import { insertPurchaseIn, insertRefund, lockPurchase, recordTransition, type PurchaseRow, type RefundRow } from '#server/purchases/repository.ts'
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import type { Services } from '#server/services.ts'
@@ -238,7 +242,7 @@ export async function payNextPeriod(services: Services, subscription: Subscripti
   return startPurchasePayment(services, purchase, buyer, { successUrl: null, cancelUrl: null })
 }
 
-/** The card's change (card.ts): Stripe's page where the subscriber saves a new card; it comes back to `successUrl` (or `cancelUrl` without one). */
+/** The card's change (billing/saved-card.ts): Stripe's page where the subscriber saves a new card; it comes back to `successUrl` (or `cancelUrl` without one). */
 export async function startCardUpdate(services: Services, subscription: SubscriptionRow, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string; expiresAt: number }> {
   if (!cardUpdatable(subscription)) throw conflict('Only a live subscription renewing by card has a card to change.', 'no_card_to_update')
   const stripe = stripeOf(services)

@@ -4,12 +4,12 @@ import type { Caller } from '#server/auth/authenticate.ts'
 import { apiError, ApiError, notFound } from '#server/http/errors.ts'
 import type { Services } from '#server/services.ts'
 import { adminRefundEntries } from '#server/purchases/admin-queries.ts'
-import { cancelPurchase, type CancellationRecorder } from '#server/purchases/payments.ts'
+import { cancelPurchase, type CancellationRecorder } from '#server/billing/cancellation.ts'
 import { findPurchase, type PurchaseRow } from '#server/purchases/repository.ts'
 
 /**
  * An admin refunds a purchase (issue 26, decision 0061): exactly what the terms give now, through
- * the buyer's own cancellation (payments.ts cancelPurchase: the same quote, the same refund row
+ * the buyer's own cancellation (billing/cancellation.ts cancelPurchase: the same quote, the same refund row
  * sent to Stripe, the same end of access, the same e-mail once Stripe made it), with the reason
  * recorded in the audit log in the transaction that refunds. Never more than the terms: past the
  * 7 days a course gives nothing back (409 nothing_to_refund), whoever asks.
