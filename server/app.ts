@@ -1,66 +1,60 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { createLinkTokenGenerator } from './auth/one-time-links'
-import { createTokenService } from './auth/tokens'
-import { createBackgroundTasks } from './background'
-import { createTokenSealer } from './calendar/token-sealing'
-import { systemClock, type Clock } from './clock'
-import type { ProviderConfig } from './config'
-import type { Database } from './db/client'
-import { pendingFakeSecrets } from './fake-secrets'
-import { createGoogleCalendarApi } from './google/calendar-api'
-import { createGoogleIdTokenVerifier } from './google/verify-id-token'
-import { Api, type AppEnv } from './http/api'
-import { NULL_CHARACTERS } from './http/body'
-import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from './http/errors'
-import { RouteTable } from './http/route-table'
-import { createThrottleRedis, Throttle } from './http/throttle'
-import { errorFields, jsonLogger, redactPath, type Logger } from './log'
-import { createSmtpSender, type MailSender } from './mail/delivery'
-import { createWebhookSender } from './payments/fake-stripe-webhooks'
-import { createStripeClient } from './payments/stripe-client'
-import { registerAccountRoutes } from './routes/accounts'
-import { registerAdminContentQuestionnaireRoutes } from './routes/admin-content-questionnaire'
-import { registerAdminContentCourseRoutes } from './routes/admin-content-courses'
-import { registerAdminAuditRoutes } from './routes/admin-audit'
-import { registerAdminContentRoutes } from './routes/admin-content'
-import { registerAdminContentClassRoutes } from './routes/admin-content-classes'
-import { registerAdminDashboardRoutes } from './routes/admin-dashboard'
-import { registerAdminPurchaseRoutes } from './routes/admin-purchases'
-import { registerAdminContentPillarRoutes } from './routes/admin-content-pillars'
-import { registerAdminContentProductRoutes } from './routes/admin-content-products'
-import { registerAppointmentRoutes } from './routes/appointments'
-import { registerAuthenticationRoutes } from './routes/authentication'
-import { registerCalendarRoutes } from './routes/calendar'
-import { registerCartRoutes } from './routes/cart'
-import { registerCalendarFeedRoutes } from './routes/calendar-feed'
-import { registerContactRoutes } from './routes/contact'
-import { registerDevMailboxRoutes } from './routes/dev-mailbox'
-import { registerFakeGoogleRoutes } from './routes/fake-google'
-import { registerFakeGoogleCalendarRoutes } from './routes/fake-google-calendar'
-import { registerFakeStripeRoutes } from './routes/fake-stripe'
-import { registerFakeStripePageRoutes } from './routes/fake-stripe-pages'
-import { registerFakeZoomRoutes } from './routes/fake-zoom'
-import { registerLiveClassRoutes } from './routes/live-classes'
-import { createZoomClient } from './zoom/client'
-import { registerGoogleAuthRoutes } from './routes/google-auth'
-import { registerHabitRoutes } from './routes/habits'
-import { registerHealthRoutes } from './routes/health'
-import { registerMediaRoutes } from './routes/media'
-import { registerCourseRoutes } from './routes/courses'
-import { registerPillarRoutes } from './routes/pillars'
-import { registerProductRoutes } from './routes/products'
-import { registerProfessionalRoutes } from './routes/professionals'
-import { registerProfileRoutes } from './routes/profile'
-import { registerPrivacyRoutes } from './routes/privacy'
-import { registerPurchaseRoutes } from './routes/purchases'
-import { registerSubscriptionRoutes } from './routes/subscriptions'
-import { registerProgramRoutes } from './routes/program'
-import { registerQuestionnaireRoutes } from './routes/questionnaire'
-import { resolveRequestAddress } from './routes/throttling'
-import { registerUserAdminRoutes } from './routes/user-admin'
-import type { Services } from './services'
+import { createLinkTokenGenerator } from '#server/auth/one-time-links.ts'
+import { createTokenService } from '#server/auth/tokens.ts'
+import { createBackgroundTasks } from '#server/background.ts'
+import { createTokenSealer } from '#server/calendar/token-sealing.ts'
+import { systemClock, type Clock } from '#server/clock.ts'
+import type { ProviderConfig } from '#server/config.ts'
+import type { Database } from '#server/db/client.ts'
+import { registerFakes, type Fakes } from '#server/fakes/register.ts'
+import { pendingFakeSecrets } from '#server/fakes/secrets.ts'
+import { createGoogleCalendarApi } from '#server/google/calendar-api.ts'
+import { createGoogleIdTokenVerifier } from '#server/google/verify-id-token.ts'
+import { Api, type AppEnv } from '#server/http/api.ts'
+import { NULL_CHARACTERS } from '#server/http/body.ts'
+import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from '#server/http/errors.ts'
+import { RouteTable } from '#server/http/route-table.ts'
+import { createThrottleRedis, Throttle } from '#server/http/throttle.ts'
+import { errorFields, jsonLogger, redactPath, type Logger } from '#server/log.ts'
+import { createSmtpSender, type MailSender } from '#server/mail/delivery.ts'
+import { createStripeClient } from '#server/stripe/client.ts'
+import { registerAccountRoutes } from '#server/routes/accounts.ts'
+import { registerAdminContentQuestionnaireRoutes } from '#server/routes/admin-content-questionnaire.ts'
+import { registerAdminContentCourseRoutes } from '#server/routes/admin-content-courses.ts'
+import { registerAdminAuditRoutes } from '#server/routes/admin-audit.ts'
+import { registerAdminContentRoutes } from '#server/routes/admin-content.ts'
+import { registerAdminContentClassRoutes } from '#server/routes/admin-content-classes.ts'
+import { registerAdminDashboardRoutes } from '#server/routes/admin-dashboard.ts'
+import { registerAdminPurchaseRoutes } from '#server/routes/admin-purchases.ts'
+import { registerAdminContentPillarRoutes } from '#server/routes/admin-content-pillars.ts'
+import { registerAdminContentProductRoutes } from '#server/routes/admin-content-products.ts'
+import { registerAppointmentRoutes } from '#server/routes/appointments.ts'
+import { registerAuthenticationRoutes } from '#server/routes/authentication.ts'
+import { registerCalendarRoutes } from '#server/routes/calendar.ts'
+import { registerCartRoutes } from '#server/routes/cart.ts'
+import { registerCalendarFeedRoutes } from '#server/routes/calendar-feed.ts'
+import { registerContactRoutes } from '#server/routes/contact.ts'
+import { registerLiveClassRoutes } from '#server/routes/live-classes.ts'
+import { createZoomClient } from '#server/zoom/client.ts'
+import { registerGoogleAuthRoutes } from '#server/routes/google-auth.ts'
+import { registerHabitRoutes } from '#server/routes/habits.ts'
+import { registerHealthRoutes } from '#server/routes/health.ts'
+import { registerMediaRoutes } from '#server/routes/media.ts'
+import { registerCourseRoutes } from '#server/routes/courses.ts'
+import { registerPillarRoutes } from '#server/routes/pillars.ts'
+import { registerProductRoutes } from '#server/routes/products.ts'
+import { registerProfessionalRoutes } from '#server/routes/professionals.ts'
+import { registerProfileRoutes } from '#server/routes/profile.ts'
+import { registerPrivacyRoutes } from '#server/routes/privacy.ts'
+import { registerPurchaseRoutes } from '#server/routes/purchases.ts'
+import { registerSubscriptionRoutes } from '#server/routes/subscriptions.ts'
+import { registerProgramRoutes } from '#server/routes/program.ts'
+import { registerQuestionnaireRoutes } from '#server/routes/questionnaire.ts'
+import { resolveRequestAddress } from '#server/routes/throttling.ts'
+import { registerUserAdminRoutes } from '#server/routes/user-admin.ts'
+import type { Services } from '#server/services.ts'
 
 export type ProviderAppOptions = {
   db: Database
@@ -73,7 +67,7 @@ export type ProviderAppOptions = {
   mailSender?: MailSender
 }
 
-export type ProviderApp = Hono<AppEnv> & { services: Services }
+export type ProviderApp = Hono<AppEnv> & { services: Services; fakes: Fakes }
 
 const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
@@ -85,7 +79,7 @@ const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fak
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
   // A fake without its secret would run keyless (payments off, Zoom refused); main.ts resolves them first.
   const unresolved = pendingFakeSecrets(config)
-  if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fake-secrets.ts) comes before the app`)
+  if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fakes/secrets.ts) comes before the app`)
   const app = new Hono<AppEnv>()
   const routes = new RouteTable()
   const api = new Api(app, routes)
@@ -130,17 +124,6 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     tokenSealer: createTokenSealer(config.jwtSecret),
     stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
     zoom: createZoomClient(config.zoom, { fetch: fetchOverride ?? loopbackFetch, clock }),
-    fakeStripeWebhooks:
-      config.fakeStripe && config.stripe.webhookSecret
-        ? createWebhookSender({
-            db,
-            secret: config.stripe.webhookSecret,
-            clock,
-            log,
-            fetch: fetchOverride ?? loopbackFetch,
-            duplicatePercent: config.stripe.fakeWebhookDuplicatePercent,
-          })
-        : undefined,
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -220,16 +203,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerCourseRoutes(api, services)
   registerLiveClassRoutes(api, services)
   registerAdminContentClassRoutes(api, services)
-  if (config.devMailbox) registerDevMailboxRoutes(api, services)
-  if (config.fakeGoogle) {
-    registerFakeGoogleRoutes(api, services)
-    registerFakeGoogleCalendarRoutes(api, services)
-  }
-  if (config.fakeZoom && config.zoom) registerFakeZoomRoutes(api, services)
-  if (config.fakeStripe) {
-    registerFakeStripeRoutes(api, services)
-    registerFakeStripePageRoutes(api, services)
-  }
+  // The stand-ins for Google, Zoom, Stripe and the mailbox, those the configuration turns on: never imported by the real code.
+  const fakes = registerFakes(api, services, fetchOverride ?? loopbackFetch)
 
   app.notFound((c) => {
     const path = c.req.path
@@ -259,5 +234,5 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     return errorResponse(apiError(500, 'A server error occurred.'))
   })
 
-  return Object.assign(app, { services })
+  return Object.assign(app, { services, fakes })
 }

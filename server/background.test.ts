@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createBackgroundTasks } from './background'
-import type { LogEntry } from './log'
+import { createBackgroundTasks } from '#server/background.ts'
+import type { LogEntry } from '#server/log.ts'
 
 describe('background tasks', () => {
   it('runs tasks one at a time in order, logs failures and keeps going', async () => {

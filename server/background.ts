@@ -1,4 +1,4 @@
-import type { Logger } from './log'
+import type { Logger } from '#server/log.ts'
 
 /**
  * Work that must not hold up a response, or whose duration must not be visible in it: the

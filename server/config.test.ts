@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, describeSmtpUrl, FAKE_ZOOM_CLIENT_ID, loadConfig, parseRate, startupWarnings } from './config'
-import { pendingFakeSecrets } from './fake-secrets'
+import { ConfigError, describeSmtpUrl, FAKE_ZOOM_CLIENT_ID, loadConfig, parseRate, startupWarnings } from '#server/config.ts'
+import { pendingFakeSecrets } from '#server/fakes/secrets.ts'
 
 function problemsOf(env: Record<string, string>): string[] {
   try {

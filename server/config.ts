@@ -49,7 +49,7 @@ export type ProviderConfig = {
     /**
      * The OAuth client's secret, for the calendar's code exchange and refreshes; unset when the
      * calendar cannot be connected, and, with the fake on and no variable naming it, until the
-     * fake's own is resolved at start (fake-secrets.ts, decision 0073).
+     * fake's own is resolved at start (fakes/secrets.ts, decision 0073).
      */
     clientSecret: string | undefined
     /** Google's consent page (the authorization endpoint) for the calendar connection. */
@@ -74,7 +74,7 @@ export type ProviderConfig = {
     /**
      * The API key the provider calls Stripe with (with the fake: the one key the fake accepts);
      * unset when payments are off (no key and no fake), and, with the fake and no variable naming
-     * it, until the fake's own is resolved at start (fake-secrets.ts, decision 0073).
+     * it, until the fake's own is resolved at start (fakes/secrets.ts, decision 0073).
      */
     secretKey: string | undefined
     /** The signing secret of the webhook endpoint (`whsec_…`), for `stripe.webhooks.constructEvent`; with the fake, unset like secretKey. */
@@ -150,7 +150,7 @@ export const FAKE_ZOOM_CLIENT_ID = 'innera-fake-zoom-client'
 const STRIPE_KEY = /^(?:sk|rk)_(?:test|live)_[A-Za-z0-9_]+$/
 const STRIPE_TEST_KEY = /^(?:sk|rk)_test_/
 const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_+/=]+$/
-/** A fake's secret given in the environment is as hard to guess as one it makes (fake-secrets.ts): no short or shared word. */
+/** A fake's secret given in the environment is as hard to guess as one it makes (fakes/secrets.ts): no short or shared word. */
 const FAKE_SECRET_MIN_LENGTH = 32
 
 /** Env variable → rate it controls, with the default. Format "COUNT/WINDOW", e.g. "10/5m", "5/h", "30/300s". */
@@ -524,7 +524,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
         : undefined,
     fakeStripe,
     stripe: {
-      // With the fake and neither variable: made at the first start (fake-secrets.ts), never a constant.
+      // With the fake and neither variable: made at the first start (fakes/secrets.ts), never a constant.
       secretKey: stripeKey ?? (fakeStripe ? values.FAKE_STRIPE_SECRET_KEY : undefined),
       webhookSecret: stripeWebhookSecret ?? (fakeStripe ? values.FAKE_STRIPE_WEBHOOK_SECRET : undefined),
       // The fake answers at the root of the provider's own address, as Stripe does at api.stripe.com.

@@ -11,7 +11,7 @@ import {
   wallClockOf,
   wallTimeResolver,
   weekdayOf,
-} from './dates'
+} from '#server/dates.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (instant: number) => new Date(instant).toISOString()

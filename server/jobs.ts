@@ -1,21 +1,17 @@
-import { dispatchDueMessages, type DispatchReport } from './appointments/reminders'
-import { connectionsDueForSync } from './calendar/connections'
-import { syncCalendar } from './calendar/sync'
-import { autoSyncDueAtOrBefore } from './calendar/sync-freshness'
-import { dispatchHabitReminders, type HabitReminderReport } from './habits/reminders'
-import { dispatchLiveClassReminders, type LiveClassReminderReport } from './live-classes/reminders'
-import { createDueMeetings } from './live-classes/repository'
-import { errorFields } from './log'
-import { deliverOutbox, type DeliveryReport } from './mail/delivery'
-import { expireDueCheckoutSessions } from './payments/fake-stripe-checkout'
-import { RETENTION_TICK_MS, retentionTick } from './privacy/retention-job'
-import { expireDuePixCharges } from './payments/fake-stripe-payments'
-import { advanceDueSubscriptions } from './payments/fake-stripe-subscriptions'
-import { PURCHASES_TICK_MS, purchasesTick } from './purchases/payments'
-import { subscriptionsTick } from './subscriptions/service'
-import { purchaseNoticesTick } from './purchases/notices'
-import type { WebhookReport } from './payments/fake-stripe-webhooks'
-import type { Services } from './services'
+import { dispatchDueMessages, type DispatchReport } from '#server/appointments/reminders.ts'
+import { connectionsDueForSync } from '#server/calendar/connections.ts'
+import { syncCalendar } from '#server/calendar/sync.ts'
+import { autoSyncDueAtOrBefore } from '#server/calendar/sync-freshness.ts'
+import { dispatchHabitReminders, type HabitReminderReport } from '#server/habits/reminders.ts'
+import { dispatchLiveClassReminders, type LiveClassReminderReport } from '#server/live-classes/reminders.ts'
+import { createDueMeetings } from '#server/live-classes/repository.ts'
+import { errorFields } from '#server/log.ts'
+import { deliverOutbox, type DeliveryReport } from '#server/mail/delivery.ts'
+import { RETENTION_TICK_MS, retentionTick } from '#server/privacy/retention-job.ts'
+import { PURCHASES_TICK_MS, purchasesTick } from '#server/purchases/payments.ts'
+import { subscriptionsTick } from '#server/subscriptions/service.ts'
+import { purchaseNoticesTick } from '#server/purchases/notices.ts'
+import type { Services } from '#server/services.ts'
 
 /**
  * The provider's periodic work (issues 12 and 13), each run safe to repeat and to run in several
@@ -80,24 +76,6 @@ export async function calendarSyncTick(services: Services): Promise<CalendarSync
   return report
 }
 
-/** How often the fake Stripe expires PIX charges and sends (or retries) its webhooks. */
-export const FAKE_STRIPE_TICK_MS = 2000
-
-export type FakeStripeReport = WebhookReport & { expired: number; subscriptions: number }
-
-/**
- * With FAKE_STRIPE: PIX charges unpaid past their expiry fail (payment_intent.payment_failed) and
- * open Checkout Sessions past theirs expire (checkout.session.expired), subscriptions whose trial or
- * period has ended move on (a new invoice, charged); then the webhooks due are sent, first attempts and retries (payments/fake-stripe-webhooks.ts).
- */
-export async function fakeStripeTick({ db, clock, config, fakeStripeWebhooks }: Services): Promise<FakeStripeReport | undefined> {
-  if (!fakeStripeWebhooks) return undefined
-  const context = { db, now: clock(), publicUrl: config.providerPublicUrl, webhookUrl: config.stripe.fakeWebhookUrl }
-  const expired = (await expireDuePixCharges(context)) + (await expireDueCheckoutSessions(context))
-  const subscriptions = await advanceDueSubscriptions(context)
-  return { expired, subscriptions, ...(await fakeStripeWebhooks.deliverDue()) }
-}
-
 /** Starts the ticks on the background tasks; `background.stop()` ends them on shutdown. */
 export function startPeriodicJobs(services: Services): void {
   const { background, config } = services
@@ -108,7 +86,6 @@ export function startPeriodicJobs(services: Services): void {
   background.every('retention', RETENTION_TICK_MS, () => retentionTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))
   background.every('calendar sync', config.calendarSyncTickMs, () => calendarSyncTick(services))
-  if (services.fakeStripeWebhooks) background.every('fake stripe', FAKE_STRIPE_TICK_MS, () => fakeStripeTick(services))
   // Pending purchases past their expiry or not heard of, and refunds to send again (purchases/payments.ts).
   if (services.stripe) background.every('purchases', PURCHASES_TICK_MS, () => purchasesTick(services))
   // Receipts of paid purchases and the news of refunds made, by e-mail, once each (purchases/notices.ts).

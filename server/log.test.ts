@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { errorFields, redactPath } from './log'
+import { errorFields, redactPath } from '#server/log.ts'
 
 describe('redactPath', () => {
   it('hides the uid and token of e-mailed links', () => {

@@ -1,11 +1,11 @@
 import { serve, type ServerType } from '@hono/node-server'
-import { createProviderApp } from './app'
-import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from './config'
-import { findMigrationsDir, openDatabase, type DatabaseHandle } from './db/client'
-import { seedDatabase } from './seed/seed'
-import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from './fake-secrets'
-import { startPeriodicJobs } from './jobs'
-import { jsonLogger } from './log'
+import { createProviderApp } from '#server/app.ts'
+import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from '#server/config.ts'
+import { findMigrationsDir, openDatabase, type DatabaseHandle } from '#server/db/client.ts'
+import { seedDatabase } from '#server/seed/seed.ts'
+import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from '#server/fakes/secrets.ts'
+import { startPeriodicJobs } from '#server/jobs.ts'
+import { jsonLogger } from '#server/log.ts'
 
 // In-flight requests get this long to finish on shutdown before the process exits anyway.
 const DRAIN_TIMEOUT_MS = 10_000
@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   if (made.length > 0) jsonLogger({ level: 'info', msg: "made the fakes' secrets for this install, kept in its database", secrets: made.map((name) => FAKE_SECRET_VARIABLES[name]) })
   // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
   startPeriodicJobs(app.services)
+  app.fakes.startJobs()
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

@@ -1,18 +1,17 @@
 import type Stripe from 'stripe'
-import type { BackgroundTasks } from './background'
-import type { TokenSealer } from './calendar/token-sealing'
-import type { Clock } from './clock'
-import type { ProviderConfig } from './config'
-import type { Database } from './db/client'
-import type { GoogleCalendarApi } from './google/calendar-api'
-import type { GoogleIdTokenVerifier } from './google/verify-id-token'
-import type { LinkTokenGenerator } from './auth/one-time-links'
-import type { TokenService } from './auth/tokens'
-import type { Throttle } from './http/throttle'
-import type { Logger } from './log'
-import type { MailSender } from './mail/delivery'
-import type { WebhookSender } from './payments/fake-stripe-webhooks'
-import type { ZoomClient } from './zoom/client'
+import type { BackgroundTasks } from '#server/background.ts'
+import type { TokenSealer } from '#server/calendar/token-sealing.ts'
+import type { Clock } from '#server/clock.ts'
+import type { ProviderConfig } from '#server/config.ts'
+import type { Database } from '#server/db/client.ts'
+import type { GoogleCalendarApi } from '#server/google/calendar-api.ts'
+import type { GoogleIdTokenVerifier } from '#server/google/verify-id-token.ts'
+import type { LinkTokenGenerator } from '#server/auth/one-time-links.ts'
+import type { TokenService } from '#server/auth/tokens.ts'
+import type { Throttle } from '#server/http/throttle.ts'
+import type { Logger } from '#server/log.ts'
+import type { MailSender } from '#server/mail/delivery.ts'
+import type { ZoomClient } from '#server/zoom/client.ts'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
 export type Services = {
@@ -36,6 +35,4 @@ export type Services = {
   stripe: Stripe | undefined
   /** Zoom's meetings API at ZOOM_API_URL (the fake's with FAKE_ZOOM), for the live classes. */
   zoom: ZoomClient
-  /** With FAKE_STRIPE: the fake's webhook sender (payments/fake-stripe-webhooks.ts). */
-  fakeStripeWebhooks: WebhookSender | undefined
 }

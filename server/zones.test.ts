@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dateIn, dateTimeIn, differentZones, meetingTimeIn, zoneNamed, zoneOr } from './zones'
+import { dateIn, dateTimeIn, differentZones, meetingTimeIn, zoneNamed, zoneOr } from '#server/zones.ts'
 
 /** The provider's texts' times (decision 0077), with a patient in São Paulo and a professional in Lisbon. */
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { type Database, rowsOf } from '#server/db/client.ts'
 import { appointments, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
-import type { Period } from './periods'
+import type { Period } from '#server/admin/periods.ts'
 
 /**
  * What the admin dashboard counts (docs/decisions/0062-admin-dashboard.md), counted by the

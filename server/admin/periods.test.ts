@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bucketKindFor, bucketStarts, END_BEFORE_START, PERIOD_TOO_LONG, periodOf, rangeOf, rangeProblems } from './periods'
+import { bucketKindFor, bucketStarts, END_BEFORE_START, PERIOD_TOO_LONG, periodOf, rangeOf, rangeProblems } from '#server/admin/periods.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (instant: number) => new Date(instant).toISOString()

@@ -1,6 +1,6 @@
 import { actorOf, changedFields, type AuditEntry } from '#server/audit/entries.ts'
 import type { Caller } from '#server/auth/authenticate.ts'
-import type { AppointmentRow } from './repository'
+import type { AppointmentRow } from '#server/appointments/repository.ts'
 
 /**
  * The audit entries of an admin's change to someone's appointment (issue 26, decision 0061):

@@ -3,7 +3,7 @@ import { and, asc, eq, gte, lt, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#server/db/client.ts'
 import { appointments, calendarFeeds, users, type AppointmentStatus } from '#server/db/schema.ts'
-import type { UserRow } from './repository'
+import type { UserRow } from '#server/appointments/repository.ts'
 
 /**
  * Private calendar feeds (issue 12). The URL's secret is 32 random bytes (base64url, 43

@@ -5,9 +5,9 @@ import type { MailLimits, QueuedMail } from '#server/mail/outbox.ts'
 import { sendRefunds } from '#server/purchases/payments.ts'
 import { insertRefund, lockPurchase, recordTransition, returnCredit, type RefundRow } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
-import { cancellationQuote } from './paid'
-import { cancelScheduledMessages, logDroppedMail, queueAppointmentNotice } from './reminders'
-import { updateOpenAppointment, type AppointmentRow, type AppointmentView } from './repository'
+import { cancellationQuote } from '#server/appointments/paid.ts'
+import { cancelScheduledMessages, logDroppedMail, queueAppointmentNotice } from '#server/appointments/reminders.ts'
+import { updateOpenAppointment, type AppointmentRow, type AppointmentView } from '#server/appointments/repository.ts'
 
 const HOUR = 60 * 60_000
 /** A patient's cancellation at least this long before the start is refunded in full (docs/product.md §9). */
@@ -26,7 +26,7 @@ export type Cancelled = { row: AppointmentRow; notices: QueuedMail[]; refunds: R
  * mail bound the notices count against (null: nobody's). Undefined when it was no longer open.
  *
  * Used by the appointment's own cancel (routes/appointments.ts), a revoked accreditation
- * (users/accreditation.ts) and an account's deletion (privacy/deletion.ts).
+ * (professionals/accreditation.ts) and an account's deletion (privacy/deletion.ts).
  */
 export async function cancelOpenAppointment(
   tx: Writer,

@@ -9,7 +9,7 @@ import {
   type Booking,
   type DateException,
   type ScheduleRules,
-} from './free-times'
+} from '#server/appointments/free-times.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const iso = (instant: number) => new Date(instant).toISOString()

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Writer } from '#server/db/client.ts'
 import { appointments } from '#server/db/schema.ts'
-import { scheduleBookingMessages } from './reminders'
+import { scheduleBookingMessages } from '#server/appointments/reminders.ts'
 
 /**
  * A paid consultation's time held while its payment is open (decision 0051). The appointment is

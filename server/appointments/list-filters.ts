@@ -3,7 +3,7 @@ import { addDays, startOfLocalDay } from '#server/dates.ts'
 import { APPOINTMENT_STATUSES } from '#server/db/schema.ts'
 import { validationError } from '#server/http/errors.ts'
 import { choiceField, dateField, idField, validate } from '#server/http/fields.ts'
-import type { AppointmentFilters, AppointmentScope } from './repository'
+import type { AppointmentFilters, AppointmentScope } from '#server/appointments/repository.ts'
 
 /**
  * GET /appointments/'s narrower filters (issue 26, decision 0061): `professional` (an admin reading

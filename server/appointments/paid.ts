@@ -1,7 +1,7 @@
 import type { CancelledBy } from '#server/db/schema.ts'
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import { serializeDeadline } from '#server/purchases/serializers.ts'
-import type { AppointmentView } from './repository'
+import type { AppointmentView } from '#server/appointments/repository.ts'
 
 /**
  * What cancelling a paid consultation gives back (docs/product.md §9, decisions 0044 and 0051):

@@ -8,7 +8,7 @@ import { reminderTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { deliverOutbox, type MailSender, type OutgoingMail } from '#server/mail/delivery.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp, watchLockWaits, freeConsultations } from '#server/testing/harness.ts'
-import { scheduledMessagesOf } from './reminders'
+import { scheduledMessagesOf } from '#server/appointments/reminders.ts'
 
 /**
  * Confirmations and reminders (issue 12): scheduled at booking, each sent exactly once even with

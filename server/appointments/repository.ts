@@ -18,9 +18,9 @@ import {
   userGroups,
   users,
 } from '#server/db/schema.ts'
-import type { Booking, DateException } from './free-times'
-import { scheduleBookingMessages } from './reminders'
-import type { ScheduleInput } from './schedule'
+import type { Booking, DateException } from '#server/appointments/free-times.ts'
+import { scheduleBookingMessages } from '#server/appointments/reminders.ts'
+import type { ScheduleInput } from '#server/appointments/schedule.ts'
 
 export type ProfileRow = typeof professionalProfiles.$inferSelect
 export type AppointmentRow = typeof appointments.$inferSelect

@@ -3,7 +3,7 @@ import { clockMinutes } from '#server/dates.ts'
 import { WEEKDAYS, type TimeSlot, type WeeklyAvailability } from '#server/db/schema.ts'
 import { ApiError, type ErrorBody } from '#server/http/errors.ts'
 import { booleanField, DATE_FORMAT_MESSAGE, dateRangeProblem, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
-import type { DateException, ScheduleRules } from './free-times'
+import type { DateException, ScheduleRules } from '#server/appointments/free-times.ts'
 
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
 export type ScheduleInput = ScheduleRules & { exceptions: DateException[] }

@@ -1,8 +1,8 @@
 import { WEEKDAYS, type WeeklyAvailability } from '#server/db/schema.ts'
 import { photoUrl } from '#server/users/serializers.ts'
-import type { DateException, ScheduleRules } from './free-times'
-import type { serializeCancellationQuote } from './paid'
-import type { AppointmentView, ProfileRow, UserRow } from './repository'
+import type { DateException, ScheduleRules } from '#server/appointments/free-times.ts'
+import type { serializeCancellationQuote } from '#server/appointments/paid.ts'
+import type { AppointmentView, ProfileRow, UserRow } from '#server/appointments/repository.ts'
 
 /** The JSON shapes of decision 0023. Every instant is UTC ISO 8601 with "Z". */
 const instant = (value: Date | number) => new Date(value).toISOString()

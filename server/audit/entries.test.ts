@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditRow, changedFields } from './entries'
+import { auditRow, changedFields } from '#server/audit/entries.ts'
 
 describe('changedFields', () => {
   it('keeps only what changed, a field added or removed included', () => {

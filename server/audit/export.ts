@@ -2,7 +2,7 @@ import { Readable, pipeline } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import type { Database } from '#server/db/client.ts'
 import { errorFields, type Logger } from '#server/log.ts'
-import { auditEntriesAfter, cursorOf, serializeAuditEntry, type AuditCursor, type AuditFilter } from './queries'
+import { auditEntriesAfter, cursorOf, serializeAuditEntry, type AuditCursor, type AuditFilter } from '#server/audit/queries.ts'
 
 /**
  * The audit log as CSV (decision 0059), for a spreadsheet: UTF-8 with a BOM (so Excel reads the

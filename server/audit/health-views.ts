@@ -1,7 +1,7 @@
 import type { Caller } from '#server/auth/authenticate.ts'
 import type { Writer } from '#server/db/client.ts'
-import { actorOf } from './entries'
-import { recordAudit } from './repository'
+import { actorOf } from '#server/audit/entries.ts'
+import { recordAudit } from '#server/audit/repository.ts'
 
 /** What of a patient's health data a staff member read: an assessment result, a program, an appointment's private notes. */
 export type HealthView = { targetType: 'questionnaire_result' | 'program' | 'appointment_notes'; targetId: number; patientId: number }

@@ -1,6 +1,6 @@
 import type { Writer } from '#server/db/client.ts'
 import { auditLog } from '#server/db/schema.ts'
-import { auditRow, type AuditEntry } from './entries'
+import { auditRow, type AuditEntry } from '#server/audit/entries.ts'
 
 /**
  * Appends entries to the audit log (decision 0059). Call it with the transaction of the change it

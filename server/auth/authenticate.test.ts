@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '#server/http/errors.ts'
-import { requireRole, roleOf, type Caller } from './authenticate'
+import { requireRole, roleOf, type Caller } from '#server/auth/authenticate.ts'
 
 describe('roles', () => {
   it('maps groups case-insensitively, first recognised wins, default paciente', () => {

@@ -1,8 +1,9 @@
 import { apiError, invalidBearerToken, notAuthenticated, permissionDenied } from '#server/http/errors.ts'
 import type { AppContext } from '#server/http/api.ts'
 import type { Services } from '#server/services.ts'
-import { findSessionUserWithGroups, type UserRow } from '#server/users/repository.ts'
-import { InvalidTokenError, type TokenClaims } from './tokens'
+import { findSessionUserWithGroups } from '#server/auth/session-users.ts'
+import type { UserRow } from '#server/users/repository.ts'
+import { InvalidTokenError, type TokenClaims } from '#server/auth/tokens.ts'
 
 export type Role = 'admin' | 'profissional' | 'paciente'
 export type Caller = { user: UserRow; groups: string[] }

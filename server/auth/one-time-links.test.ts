@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLinkTokenGenerator, decodeUid, encodeUid, type LinkSubject } from './one-time-links'
+import { createLinkTokenGenerator, decodeUid, encodeUid, type LinkSubject } from '#server/auth/one-time-links.ts'
 
 const THREE_DAYS = 3 * 24 * 3600
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PASSWORD_MESSAGES } from './password-messages'
-import { quickRatio, validatePassword } from './password-rules'
+import { PASSWORD_MESSAGES } from '#server/auth/password-messages.ts'
+import { quickRatio, validatePassword } from '#server/auth/password-rules.ts'
 
 describe('quickRatio', () => {
   it('matches Python difflib on known inputs', () => {

@@ -1,5 +1,5 @@
 import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core'
-import { PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, type PasswordMessage } from './password-messages'
+import { PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, type PasswordMessage } from '#server/auth/password-messages.ts'
 
 /**
  * Django's AUTH_PASSWORD_VALIDATORS (minimum length, similarity to the user's attributes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashPassword, hasUsablePassword, makeUnusablePassword, verifyAgainstDummy, verifyPassword } from './passwords'
+import { hashPassword, hasUsablePassword, makeUnusablePassword, verifyAgainstDummy, verifyPassword } from '#server/auth/passwords.ts'
 
 describe('passwords', () => {
   it('stores scrypt hashes with their parameters and a random salt', async () => {

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { calendarFeeds, passwordResetTokens, users } from '#server/db/schema.ts'
 import type { UserRow } from '#server/users/repository.ts'
-import { revokeAllSessions } from './sessions'
+import { revokeAllSessions } from '#server/auth/sessions.ts'
 
 /**
  * Password-reset link tokens: 32 random bytes (base64url, 43 characters) of which only the

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lte, type Placeholder } from 'drizzle-orm'
 import type { Clock } from '#server/clock.ts'
 import type { Database } from '#server/db/client.ts'
 import { authSessions, users } from '#server/db/schema.ts'
-import type { TokenPair, TokenService } from './tokens'
+import type { TokenPair, TokenService } from '#server/auth/tokens.ts'
 
 /**
  * Server-side sessions behind the stateless JWTs. A token counts only while the session named

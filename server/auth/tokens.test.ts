@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { createTokenService, InvalidTokenError } from './tokens'
+import { createTokenService, InvalidTokenError } from '#server/auth/tokens.ts'
 
 function setup() {
   let now = Date.UTC(2025, 2, 18, 12, 0, 0)

@@ -3,10 +3,10 @@ import { appointments, professionalProfiles, users } from '#server/db/schema.ts'
 import { GoogleApiError, type GoogleCalendarSession, type GoogleEvent } from '#server/google/calendar-api.ts'
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
-import { findConnection } from './connections'
-import { googleEventOf } from './event-payload'
-import { removeStoredEvents, storedEventOf, upsertStoredEvents } from './event-store'
-import { withCalendar } from './google-access'
+import { findConnection } from '#server/calendar/connections.ts'
+import { googleEventOf } from '#server/calendar/event-payload.ts'
+import { removeStoredEvents, storedEventOf, upsertStoredEvents } from '#server/calendar/event-store.ts'
+import { withCalendar } from '#server/calendar/google-access.ts'
 
 /**
  * An appointment's event in its professional's Google calendar (decision 0025): booked, it is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isTimeFree } from './booking-check'
+import { isTimeFree } from '#server/calendar/booking-check.ts'
 
 const at = (hour: number, minute = 0) => Date.UTC(2026, 2, 3, hour, minute)
 const window = { start: at(10), end: at(10, 50) }

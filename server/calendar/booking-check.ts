@@ -1,5 +1,5 @@
-import { countsAsBusy } from './busy-time'
-import type { NewStoredEvent } from './event-store'
+import { countsAsBusy } from '#server/calendar/busy-time.ts'
+import type { NewStoredEvent } from '#server/calendar/event-store.ts'
 
 /**
  * A patient's live calendar check at the booking's confirm step (decisions 0025 and 0036, issue

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countsAsBusy } from './busy-time'
+import { countsAsBusy } from '#server/calendar/busy-time.ts'
 
 const event = (overrides: Partial<Parameters<typeof countsAsBusy>[0]> = {}) => ({
   status: 'confirmed',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { BusyInterval } from '#server/appointments/free-times.ts'
 import type { Database } from '#server/db/client.ts'
 import { calendarEvents } from '#server/db/schema.ts'
-import { storedEventsAfter, type StoredEvent } from './event-store'
+import { storedEventsAfter, type StoredEvent } from '#server/calendar/event-store.ts'
 
 /** The professional's answers to an invitation that make its time theirs (decision 0036). */
 const BLOCKING_ANSWERS = new Set(['accepted', 'tentative'])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventDescription, eventTitle, googleEventOf, ownersText, parseEventPayload } from './event-payload'
+import { eventDescription, eventTitle, googleEventOf, ownersText, parseEventPayload } from '#server/calendar/event-payload.ts'
 
 describe('event titles (no more than the first name, LGPD)', () => {
   it('names a consultation by the patient’s first name only', () => {

@@ -3,7 +3,7 @@ import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { fieldError } from '#server/http/errors.ts'
 import { charField, choiceField, emailField, idField, instantField, listField, validate } from '#server/http/fields.ts'
 import { shownFirstName } from '#server/person-names.ts'
-import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from './event-store'
+import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from '#server/calendar/event-store.ts'
 
 /**
  * The event payload of decision 0025 (create and update) and the Google event it becomes. The

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { storedEventOf } from './event-store'
+import { storedEventOf } from '#server/calendar/event-store.ts'
 
 const OWNER = { owners: ['paula@gmail.test'], timeZone: 'America/Sao_Paulo' }
 

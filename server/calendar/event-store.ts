@@ -4,7 +4,7 @@ import type { Database } from '#server/db/client.ts'
 import { calendarEventNotes, calendarEvents, type GoogleAttendee, type GoogleEventTime } from '#server/db/schema.ts'
 import type { GoogleEvent } from '#server/google/calendar-api.ts'
 import { isDateInRange, isInstantInRange, parseInstant } from '#server/http/fields.ts'
-import { MAX_STORED_EVENTS, storedWindow } from './stored-window'
+import { MAX_STORED_EVENTS, storedWindow } from '#server/calendar/stored-window.ts'
 
 /**
  * The synced copy of a professional's calendar (decision 0025): Google's events reduced to what

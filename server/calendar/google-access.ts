@@ -1,8 +1,8 @@
 import { GoogleApiError, type GoogleCalendarSession, type GoogleTokens } from '#server/google/calendar-api.ts'
 import type { Services } from '#server/services.ts'
-import { markTokenInvalid, saveTokens, type CalendarConnection } from './connections'
-import { calendarReconnect } from './errors'
-import { UnreadableTokenError } from './token-sealing'
+import { markTokenInvalid, saveTokens, type CalendarConnection } from '#server/calendar/connections.ts'
+import { calendarReconnect } from '#server/calendar/errors.ts'
+import { UnreadableTokenError } from '#server/calendar/token-sealing.ts'
 
 /**
  * Runs calls on a connected calendar: opens its sealed tokens, keeps whatever tokens Google

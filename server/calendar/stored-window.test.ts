@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { distanceFromNow, eventsToKeep, MAX_STORED_EVENTS, storedWindow } from './stored-window'
+import { distanceFromNow, eventsToKeep, MAX_STORED_EVENTS, storedWindow } from '#server/calendar/stored-window.ts'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
 const HOUR = 3600_000

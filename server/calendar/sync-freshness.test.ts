@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AUTO_SYNC_AFTER_MS, EVENT_CACHE_MS, autoSyncDueAtOrBefore, isCacheFresh, needsAutoSync } from './sync-freshness'
+import { AUTO_SYNC_AFTER_MS, EVENT_CACHE_MS, autoSyncDueAtOrBefore, isCacheFresh, needsAutoSync } from '#server/calendar/sync-freshness.ts'
 
 const MINUTE = 60_000
 const LAST_SYNC = new Date('2026-11-23T12:00:00.000Z')

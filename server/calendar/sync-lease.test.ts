@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { silentLogger } from '#server/log.ts'
-import { answerConsent } from '#server/testing/fake-google-flow.ts'
+import { answerConsent } from '#server/testing/google-flow.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testConfig } from '#server/testing/harness.ts'
-import { syncCalendar } from './sync'
+import { syncCalendar } from '#server/calendar/sync.ts'
 
 const NOW = Date.parse('2026-03-02T12:00:00Z')
 const REDIRECT_URI = 'http://app.test/auth/google/calendar-callback'

@@ -3,11 +3,11 @@ import { and, eq } from 'drizzle-orm'
 import { calendarConnections } from '#server/db/schema.ts'
 import { GoogleApiError, type GoogleCalendarSession, type GoogleEvent } from '#server/google/calendar-api.ts'
 import type { Services } from '#server/services.ts'
-import { acquireSyncLease, findConnection, releaseSyncLease, type CalendarConnection } from './connections'
-import { calendarNotConnected, calendarReconnect, syncInProgress } from './errors'
-import { removeStoredEvents, replaceStoredEvents, storedEventOf, trimStoredEvents, upsertStoredEvents, type NewStoredEvent } from './event-store'
-import { eventsToKeep, MAX_STORED_EVENTS, STORED_DAYS_BACK } from './stored-window'
-import { withCalendar } from './google-access'
+import { acquireSyncLease, findConnection, releaseSyncLease, type CalendarConnection } from '#server/calendar/connections.ts'
+import { calendarNotConnected, calendarReconnect, syncInProgress } from '#server/calendar/errors.ts'
+import { removeStoredEvents, replaceStoredEvents, storedEventOf, trimStoredEvents, upsertStoredEvents, type NewStoredEvent } from '#server/calendar/event-store.ts'
+import { eventsToKeep, MAX_STORED_EVENTS, STORED_DAYS_BACK } from '#server/calendar/stored-window.ts'
+import { withCalendar } from '#server/calendar/google-access.ts'
 
 /**
  * Brings the stored copy of a professional's calendar up to date (decision 0025). Incremental

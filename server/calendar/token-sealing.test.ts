@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTokenSealer, UnreadableTokenError } from './token-sealing'
+import { createTokenSealer, UnreadableTokenError } from '#server/calendar/token-sealing.ts'
 
 const SECRET = 'a-provider-jwt-secret-of-some-length-0123456789'
 

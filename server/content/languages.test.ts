@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '#server/http/errors.ts'
-import { draftTextField, MISSING_LANGUAGE_MESSAGE, missingLanguages, requireAllLanguages } from './languages'
+import { draftTextField, MISSING_LANGUAGE_MESSAGE, missingLanguages, requireAllLanguages } from '#server/content/languages.ts'
 
 describe('content in three languages', () => {
   it('names every language a text lacks, blanks included', () => {

@@ -6,9 +6,9 @@ import { recordAudit } from '#server/audit/repository.ts'
 import type { Database, Writer } from '#server/db/client.ts'
 import { pillars, type LocalizedText } from '#server/db/schema.ts'
 import { notFound } from '#server/http/errors.ts'
-import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from './drafts'
-import { draftTextField, requireAllLanguages } from './languages'
-import { validateContent } from './catalogue-fields'
+import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from '#server/content/drafts.ts'
+import { draftTextField, requireAllLanguages } from '#server/content/languages.ts'
+import { validateContent } from '#server/content/catalogue-fields.ts'
 
 /** A text of a draft: a language, or the whole text, may be missing (empty). */
 const draftText = (maxLength: number) => draftTextField(maxLength).default({ pt: '', en: '', es: '' })

@@ -25,9 +25,9 @@ import {
 import { ApiError, notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, charField, choiceField, idField, integerField } from '#server/http/fields.ts'
 import { MIN_PURCHASE_CENTS } from '#server/purchases/payments.ts'
-import { validateContent } from './catalogue-fields'
-import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from './drafts'
-import { draftTextField, requireAllLanguages } from './languages'
+import { validateContent } from '#server/content/catalogue-fields.ts'
+import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from '#server/content/drafts.ts'
+import { draftTextField, requireAllLanguages } from '#server/content/languages.ts'
 
 /** A text of a draft: a language, or the whole text, may be missing (empty). */
 const draftText = (maxLength: number) => draftTextField(maxLength).default({ pt: '', en: '', es: '' })

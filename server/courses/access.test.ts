@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { courseAccess, lessonPlays, type Entitlements } from './access'
+import { courseAccess, lessonPlays, type Entitlements } from '#server/courses/access.ts'
 
 const patient = (changes: Partial<Entitlements> = {}): Entitlements => ({ role: 'paciente', courseProductIds: new Set(), hasProgram: false, hasLiveSubscription: false, ...changes })
 const paid = { productId: 7 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isContentSlug, unusedVideos } from './admin'
+import { isContentSlug, unusedVideos } from '#server/courses/admin.ts'
 
 const media = (seconds: number) => ({ duration_seconds: seconds, bytes: 100, cues: { pt: [], en: [], es: [] } })
 

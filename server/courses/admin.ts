@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { actorOf } from '#server/audit/entries.ts'
-import { changedFields } from '#server/audit/entries.ts'
+import { actorOf, changedFields } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 import type { Caller } from '#server/auth/authenticate.ts'
 import { discardDraft, listDrafts, readDraft, saveDraft, type ContentDraft } from '#server/content/drafts.ts'
@@ -13,7 +12,7 @@ import { isUniqueViolation } from '#server/db/errors.ts'
 import { contentDrafts, courses, lessons, pillars, products, SLUG_PATTERN, SORT_ORDER_MAX, type ContentKind, type LocalizedText } from '#server/db/schema.ts'
 import { fieldError, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { booleanField, charField, idField, integerField } from '#server/http/fields.ts'
-import { readLessonManifest, type LessonManifest } from './seed'
+import { readLessonManifest, type LessonManifest } from '#server/courses/seed.ts'
 
 /**
  * The admin content editor's courses and lessons (issue 26, decisions 0064 and 0066): drafts kept

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { LocalizedText } from '#server/db/schema.ts'
 import { PRODUCTS } from '#server/seed/data.ts'
-import { COURSES } from './content'
+import { COURSES } from '#server/courses/content.ts'
 
 const LESSONS_DIR = fileURLToPath(new URL('../media/lessons/', import.meta.url))
 const LANGUAGES = ['pt', 'en', 'es'] as const

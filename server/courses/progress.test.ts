@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyReport, courseProgress, creditedWatchMs, reportTooSoon, resumePositionMs, type Progress } from './progress'
+import { applyReport, courseProgress, creditedWatchMs, reportTooSoon, resumePositionMs, type Progress } from '#server/courses/progress.ts'
 
 const at = (iso: string) => new Date(iso)
 const t0 = at('2026-11-27T12:00:00Z').getTime()

@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { Database, Writer } from '#server/db/client.ts'
 import { courses, lessonProgress, lessons, pillars, products, purchaseGrants, subscriptions } from '#server/db/schema.ts'
-import type { Caller } from '#server/auth/authenticate.ts'
-import { roleOf } from '#server/auth/authenticate.ts'
-import type { Entitlements } from './access'
-import { applyReport, reportTooSoon, type Progress } from './progress'
+import { roleOf, type Caller } from '#server/auth/authenticate.ts'
+import type { Entitlements } from '#server/courses/access.ts'
+import { applyReport, reportTooSoon, type Progress } from '#server/courses/progress.ts'
 
 /** The courses' queries (decision 0057). */
 

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { inArray } from 'drizzle-orm'
-import type { Database } from '#server/db/client.ts'
-import { findMigrationsDir } from '#server/db/client.ts'
+import { findMigrationsDir, type Database } from '#server/db/client.ts'
 import { courses, lessons, products, type LessonCues } from '#server/db/schema.ts'
-import { COURSES } from './content'
+import { COURSES } from '#server/courses/content.ts'
 
 /** What scripts/make-lessons.mjs wrote beside the videos: each lesson's length, size and cues. */
 export type LessonManifest = Record<string, { duration_seconds: number; bytes: number; cues: LessonCues }>

@@ -1,7 +1,7 @@
 import type { LessonCue } from '#server/db/schema.ts'
-import type { AccessReason } from './access'
-import { courseProgress, type Progress } from './progress'
-import type { CourseView, LessonRow, ProgressRow } from './repository'
+import type { AccessReason } from '#server/courses/access.ts'
+import { courseProgress, type Progress } from '#server/courses/progress.ts'
+import type { CourseView, LessonRow, ProgressRow } from '#server/courses/repository.ts'
 
 /** The answers of the Videos calls (docs/product.md §3, decision 0057). Times in seconds, one decimal. */
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { findMigrationsDir } from './client'
+import { findMigrationsDir } from '#server/db/client.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'provider-root-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

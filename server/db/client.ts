@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { readMigrationFiles, type MigrationConfig, type MigrationMeta } from 'drizzle-orm/migrator'
-import * as schema from './schema'
+import * as schema from '#server/db/schema.ts'
 
 /** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -48,7 +48,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
-    import('./pglite-statements'),
+    import('#server/db/pglite-statements.ts'),
   ])
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   // pg_trgm: the admins' user search is a trigram index (migration 0025); PostgreSQL ships it in contrib.

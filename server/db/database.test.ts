@@ -2,9 +2,8 @@ import { count, desc, eq } from 'drizzle-orm'
 import { recordAudit } from '#server/audit/repository.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createFreshMemoryDatabase, createPostgresDatabase, testApp } from '#server/testing/harness.ts'
-import type { Database, DatabaseHandle } from './client'
-import { findMigrationsDir } from './client'
-import { auditLog, consentRecords, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from './schema'
+import { findMigrationsDir, type Database, type DatabaseHandle } from '#server/db/client.ts'
+import { auditLog, consentRecords, courses, groups, lessons, liveClasses, pillars, products, professionalPatients, professionalProfiles, userGroups, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
 
 async function tableCounts(db: Database) {

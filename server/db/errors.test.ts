@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { databaseError, isExclusionViolation, isUniqueViolation } from './errors.ts'
+import { databaseError, isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
 
 /** A driver's error as drizzle hands it on: wrapped, the driver's own as `cause`. */
 const wrapped = (fields: Record<string, unknown>) => Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('driver'), fields) })

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enableNamedStatements } from './pglite-statements'
+import { enableNamedStatements } from '#server/db/pglite-statements.ts'
 
 describe('named statements on PGlite', () => {
   let pg: PGlite

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { Database } from './client'
-import { preparedQuery } from './prepared'
+import type { Database } from '#server/db/client.ts'
+import { preparedQuery } from '#server/db/prepared.ts'
 
 describe('preparedQuery', () => {
   it('prepares once per database and reuses it', () => {

@@ -1,4 +1,4 @@
-import type { Database } from './client'
+import type { Database } from '#server/db/client.ts'
 
 /**
  * A query prepared once per database (or transaction) and reused: drizzle builds its SQL once

@@ -213,7 +213,7 @@ export const fakeGoogleKeys = pgTable('fake_google_keys', {
 
 /**
  * The fakes' own secrets (decision 0073): made at the first start with a fake on unless the
- * environment gives them, kept here so restarts and sibling processes agree (fake-secrets.ts).
+ * environment gives them, kept here so restarts and sibling processes agree (fakes/secrets.ts).
  */
 export const fakeSecrets = pgTable(
   'fake_secrets',

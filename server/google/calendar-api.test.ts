@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GoogleApiError, toGoogleApiError } from './calendar-api'
+import { GoogleApiError, toGoogleApiError } from '#server/google/calendar-api.ts'
 
 const gaxiosError = (status: number, data: unknown) => Object.assign(new Error('Request failed'), { response: { status, data } })
 const apiError = (status: number, reason: string) => gaxiosError(status, { error: { code: status, errors: [{ reason }] } })

@@ -13,7 +13,7 @@ import {
   weeklyCompletion,
   type HabitFacts,
   type HabitEntry,
-} from './habit-stats'
+} from '#server/habits/habit-stats.ts'
 
 
 // 2026-03-02 is a Monday.

@@ -3,7 +3,7 @@ import { localDateOf, storedClockMinutes, wallClockOf } from '#server/dates.ts'
 import type { Database } from '#server/db/client.ts'
 import { habitEntries, habitReminders, habits, outbox, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
-import { isDue } from './habit-stats'
+import { isDue } from '#server/habits/habit-stats.ts'
 
 /**
  * Habit reminders (issue 14): at the habit's reminder time, in the user's own time zone, one

@@ -1,6 +1,6 @@
 import { addDays, localDateOf } from '#server/dates.ts'
-import { completionByPillar, currentStreak, bestStreak, habitStrength, heatMap, isDue, weeklyCompletion, type HabitFacts } from './habit-stats'
-import type { HabitEntryRow, HabitRow } from './repository'
+import { completionByPillar, currentStreak, bestStreak, habitStrength, heatMap, isDue, weeklyCompletion, type HabitFacts } from '#server/habits/habit-stats.ts'
+import type { HabitEntryRow, HabitRow } from '#server/habits/repository.ts'
 
 /** Today and the six days before it can be tracked (issue 14: "today, or a day of the past week"). */
 export const TRACKABLE_DAYS = 7

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
-import { pathId } from './ids'
-import type { RouteTable } from './route-table'
+import { pathId } from '#server/http/ids.ts'
+import type { RouteTable } from '#server/http/route-table.ts'
 
 export type AppEnv = { Variables: { requestId: string; clientAddress: string } }
 export type AppContext = Context<AppEnv>

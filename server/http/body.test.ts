@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_DEPTH, MAX_FIELDS, readRequestData } from './body'
-import { ApiError } from './errors'
+import { MAX_DEPTH, MAX_FIELDS, readRequestData } from '#server/http/body.ts'
+import { ApiError } from '#server/http/errors.ts'
 
 const post = (body: BodyInit | null, contentType?: string) =>
   new Request('http://provider.test/x/', {

@@ -1,4 +1,4 @@
-import { apiError, validationError } from './errors'
+import { apiError, validationError } from '#server/http/errors.ts'
 
 /** Request data as DRF's parsers would give it: plain fields plus uploaded files (multipart only). */
 export type RequestData = { fields: Record<string, unknown>; files: Record<string, File> }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clientAddress } from './client-address'
+import { clientAddress } from '#server/http/client-address.ts'
 
 const SECRET = 's'.repeat(40)
 

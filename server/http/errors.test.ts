@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, errorResponse, fieldError, invalidBearerToken, methodNotAllowed, notAuthenticated, throttled } from './errors'
+import { ApiError, errorResponse, fieldError, invalidBearerToken, methodNotAllowed, notAuthenticated, throttled } from '#server/http/errors.ts'
 
 describe('DRF-shaped errors', () => {
   it('renders field errors as lists of messages', async () => {

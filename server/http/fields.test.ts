@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ApiError } from './errors'
+import { ApiError } from '#server/http/errors.ts'
 import {
   booleanField,
   charField,
@@ -19,7 +19,7 @@ import {
   timeZoneField,
   toFieldErrors,
   validate,
-} from './fields'
+} from '#server/http/fields.ts'
 
 function errorsOf(schema: z.ZodType, data: unknown) {
   try {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { validationError, type FieldErrors } from './errors'
+import { validationError, type FieldErrors } from '#server/http/errors.ts'
 import { isPersonName, normalisePersonName, PERSON_NAME_MESSAGE } from '#server/person-names.ts'
-import { checkId, MAX_ID } from './ids'
+import { checkId, MAX_ID } from '#server/http/ids.ts'
 
 /**
  * zod schemas that fail with Django REST Framework's own messages, so validation errors read

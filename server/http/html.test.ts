@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { escapeHtml, htmlDocument, linkify } from './html'
+import { escapeHtml, htmlDocument, linkify } from '#server/http/html.ts'
 
 describe('html helpers', () => {
   it('escapes markup', () => {

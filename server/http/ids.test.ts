@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from './errors'
-import { checkId, MAX_ID, pathId } from './ids'
+import { ApiError } from '#server/http/errors.ts'
+import { checkId, MAX_ID, pathId } from '#server/http/ids.ts'
 
 describe('checkId', () => {
   it('accepts integers and digit strings from 1 to the PostgreSQL integer maximum', () => {

@@ -1,4 +1,4 @@
-import { apiError } from './errors'
+import { apiError } from '#server/http/errors.ts'
 
 /**
  * Database ids are PostgreSQL `integer` columns: a number past this makes the query itself fail

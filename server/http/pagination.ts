@@ -1,5 +1,5 @@
-import type { AppContext } from './api'
-import { apiError } from './errors'
+import type { AppContext } from '#server/http/api.ts'
+import { apiError } from '#server/http/errors.ts'
 
 export const DEFAULT_PAGE_SIZE = 20
 /** What an answer that depends on who asks may be: kept by nobody, shown to nobody else. */

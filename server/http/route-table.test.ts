@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compilePath, RouteTable } from './route-table'
+import { compilePath, RouteTable } from '#server/http/route-table.ts'
 
 describe('compilePath', () => {
   it('matches parameters and honours their constraints', () => {

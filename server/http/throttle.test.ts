@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LogEntry } from '#server/log.ts'
-import { createThrottleRedis, redactRedisUrl, Throttle } from './throttle'
+import { createThrottleRedis, redactRedisUrl, Throttle } from '#server/http/throttle.ts'
 
 const minute = { count: 2, windowSeconds: 60 }
 

@@ -13,9 +13,9 @@ import { apiError, notFound, validationError } from '#server/http/errors.ts'
 import { charField, choiceField, idField, instantField, integerField, validate } from '#server/http/fields.ts'
 import type { Services } from '#server/services.ts'
 import { ZoomUnavailableError } from '#server/zoom/client.ts'
-import { liveClassCancelledMessage, liveClassMovedMessage } from './notices'
-import { createClass, ensureMeeting, newClassProblems, startProblem, type LiveClassRow } from './repository'
-import { endOf, remindersSettledAtReservation } from './rules'
+import { liveClassCancelledMessage, liveClassMovedMessage } from '#server/live-classes/notices.ts'
+import { createClass, ensureMeeting, newClassProblems, startProblem, type LiveClassRow } from '#server/live-classes/repository.ts'
+import { endOf, remindersSettledAtReservation } from '#server/live-classes/rules.ts'
 
 /**
  * The admin's live classes (issue 26, decision 0067): a new class is a draft named by its slug

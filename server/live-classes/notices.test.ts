@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { liveClassCancelledMessage, liveClassMovedMessage } from './notices'
+import { liveClassCancelledMessage, liveClassMovedMessage } from '#server/live-classes/notices.ts'
 
 const to = { email: 'ana@example.com', firstName: 'Ana', timeZone: 'Europe/Lisbon' }
 const base = { to, title: 'Yoga para dormir', teacherFirstName: 'Paula', link: 'http://app.test/aulas-ao-vivo/7' }

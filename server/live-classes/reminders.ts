@@ -5,7 +5,7 @@ import { liveClasses, liveClassSeats, outbox, users } from '#server/db/schema.ts
 import { longWhen } from '#server/mail/appointment-messages.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
 import { shownFirstName } from '#server/person-names.ts'
-import { REMINDER_15M_MS, REMINDER_24H_MS, reminderStillUseful, type ReminderKind } from './rules'
+import { REMINDER_15M_MS, REMINDER_24H_MS, reminderStillUseful, type ReminderKind } from '#server/live-classes/rules.ts'
 
 /**
  * The live classes' reminders (decision 0058): to each person holding a seat, 24 hours and 15

@@ -4,7 +4,7 @@ import type { Database } from '#server/db/client.ts'
 import { groups, liveClasses, liveClassSeats, pillars, professionalProfiles, userGroups, users, type LiveClassAccess, type LocalizedText } from '#server/db/schema.ts'
 import type { Services } from '#server/services.ts'
 import { ZoomUnavailableError } from '#server/zoom/client.ts'
-import { MEETING_AHEAD_MS, remindersSettledAtReservation } from './rules'
+import { MEETING_AHEAD_MS, remindersSettledAtReservation } from '#server/live-classes/rules.ts'
 
 /** The live classes' queries (decision 0058). */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Entitlements } from '#server/courses/access.ts'
 import { wallClockOf, wallTimeResolver } from '#server/dates.ts'
-import { classAccess, joinState, joinWindow, reminderDueAt, remindersSettledAtReservation, reminderStillUseful } from './rules'
+import { classAccess, joinState, joinWindow, reminderDueAt, remindersSettledAtReservation, reminderStillUseful } from '#server/live-classes/rules.ts'
 
 const MINUTE = 60_000
 const patient = (over: Partial<Entitlements> = {}): Entitlements => ({ role: 'paciente', courseProductIds: new Set(), hasProgram: false, hasLiveSubscription: false, ...over })

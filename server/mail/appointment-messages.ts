@@ -1,6 +1,5 @@
-import type { MailMessage } from './messages'
 import { shownFirstName } from '#server/person-names.ts'
-import { greeting, render } from './messages'
+import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
 
 /**
  * The e-mails about a consultation (issue 12): booked, the reminders 24 h and 1 h before, moved

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { appointmentCollapseKey, collapseNotices, readNoticeState, type NoticeState } from './collapse'
+import { appointmentCollapseKey, collapseNotices, readNoticeState, type NoticeState } from '#server/mail/collapse.ts'
 
 const booked: NoticeState = { kind: 'confirmation' }
 const cancelled: NoticeState = { kind: 'cancelled' }

@@ -1,5 +1,5 @@
 import { escapeHtml } from '#server/http/html.ts'
-import { HOUSE_LANGUAGE, mailMessage, type MailMessage } from './messages'
+import { HOUSE_LANGUAGE, mailMessage, type MailMessage } from '#server/mail/messages.ts'
 
 /** Where contact-form notifications go: the team's shared inbox. */
 export const CONTACT_INBOX = 'contato@innera.local'

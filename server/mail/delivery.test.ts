@@ -8,9 +8,9 @@ import { outbox } from '#server/db/schema.ts'
 import { mailTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testConfig } from '#server/testing/harness.ts'
-import { backoffMs, deliverOutbox, describeFailure, isPermanentFailure, MAX_ATTEMPTS } from './delivery'
-import { confirmationMessage } from './messages'
-import { queueMail } from './outbox'
+import { backoffMs, deliverOutbox, describeFailure, isPermanentFailure, MAX_ATTEMPTS } from '#server/mail/delivery.ts'
+import { confirmationMessage } from '#server/mail/messages.ts'
+import { queueMail } from '#server/mail/outbox.ts'
 
 /**
  * SMTP delivery of the outbox (issue 12) against a real SMTP server started here on a free

@@ -9,9 +9,9 @@ import { liveClassReminder } from '#server/live-classes/reminders.ts'
 import { receiptMail, refundMail } from '#server/purchases/messages.ts'
 import { subscriptionMail, type SubscriptionMailKind } from '#server/subscriptions/messages.ts'
 import { createMemoryDatabase } from '#server/testing/harness.ts'
-import { appointmentMessage, type AppointmentMailKind } from './appointment-messages'
-import { contactNotificationMessage } from './contact-notification'
-import { accountExistsMessage, confirmationMessage, type MailMessage, passwordResetMessage } from './messages'
+import { appointmentMessage, type AppointmentMailKind } from '#server/mail/appointment-messages.ts'
+import { contactNotificationMessage } from '#server/mail/contact-notification.ts'
+import { accountExistsMessage, confirmationMessage, type MailMessage, passwordResetMessage } from '#server/mail/messages.ts'
 
 /**
  * Issue 41: the HTML part of every e-mail the provider sends is a whole document in its reader's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { appointmentMessage } from './appointment-messages'
-import { accountExistsMessage, confirmationMessage, mailDocument, passwordResetMessage } from './messages'
+import { appointmentMessage } from '#server/mail/appointment-messages.ts'
+import { accountExistsMessage, confirmationMessage, mailDocument, passwordResetMessage } from '#server/mail/messages.ts'
 
 describe('mail messages', () => {
   it('puts the reset link in the text and html bodies', () => {

@@ -4,8 +4,8 @@ import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { databaseError } from '#server/db/errors.ts'
 import { outbox } from '#server/db/schema.ts'
 import { createMemoryDatabase, describeOnPostgres, resetDatabase, watchLockWaits } from '#server/testing/harness.ts'
-import { appointmentCollapseKey, type NoticeState } from './collapse'
-import { DROPPED_OVER_BOUND, queueCollapsibleMail, type CollapsibleMail } from './outbox'
+import { appointmentCollapseKey, type NoticeState } from '#server/mail/collapse.ts'
+import { DROPPED_OVER_BOUND, queueCollapsibleMail, type CollapsibleMail } from '#server/mail/outbox.ts'
 
 /**
  * The outbox's collapsing and hourly bound (issue 22, finding 4; decision 0035), on PGlite and,

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { outbox } from '#server/db/schema.ts'
-import { collapseNotices, readNoticeState, type NoticeState } from './collapse'
-import type { MailMessage } from './messages'
+import { collapseNotices, readNoticeState, type NoticeState } from '#server/mail/collapse.ts'
+import type { MailMessage } from '#server/mail/messages.ts'
 
 /**
  * Sending an e-mail means queueing it in the outbox table. In development the dev mailbox reads

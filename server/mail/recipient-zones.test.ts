@@ -6,7 +6,7 @@ import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 import { receiptMail } from '#server/purchases/messages.ts'
 import { subscriptionMail } from '#server/subscriptions/messages.ts'
 import { createMemoryDatabase } from '#server/testing/harness.ts'
-import { appointmentMessage } from './appointment-messages'
+import { appointmentMessage } from '#server/mail/appointment-messages.ts'
 
 /**
  * Decision 0077: every e-mail tells its times in its recipient's own zone. A patient in São Paulo

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectImageType } from './image-type'
+import { detectImageType } from '#server/media/image-type.ts'
 
 const bytes = (...values: (number | string)[]) =>
   new Uint8Array(values.flatMap((value) => (typeof value === 'string' ? [...value].map((char) => char.charCodeAt(0)) : [value])))

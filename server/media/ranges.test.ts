@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fileETag, fileResponse, type FileOnDisk, type FileRequest } from './ranges'
+import { fileETag, fileResponse, type FileOnDisk, type FileRequest } from '#server/media/ranges.ts'
 
 // 1000 known bytes: byte i is i % 251 (a prime, so no run repeats along a power of two).
 const SIZE = 1000

@@ -8,7 +8,7 @@ import {
   signedMediaUrl,
   signMediaPath,
   verifyMediaSignature,
-} from './signed-urls'
+} from '#server/media/signed-urls.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const seconds = (iso: string) => at(iso) / 1000

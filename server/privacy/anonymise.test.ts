@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { makeUnusablePassword, hasUsablePassword } from '#server/auth/passwords.ts'
 import { emailField } from '#server/http/fields.ts'
 import { USERNAME_PATTERN } from '#server/users/repository.ts'
-import { CLOSED_ACCOUNT_PURCHASE, CLOSED_PATIENT_APPOINTMENT, CLOSED_PROFESSIONAL_APPOINTMENT, closedAccount, deletedEmail, deletedUsername, isDeletedEmail, signInClosed } from './anonymise'
+import { CLOSED_ACCOUNT_PURCHASE, CLOSED_PATIENT_APPOINTMENT, CLOSED_PROFESSIONAL_APPOINTMENT, closedAccount, deletedEmail, deletedUsername, isDeletedEmail, signInClosed } from '#server/privacy/anonymise.ts'
 
 describe('a closed account', () => {
   it('can no longer sign in from the first step: inactive, an unusable password, no Google identity', () => {

@@ -10,7 +10,7 @@ import {
   VERSION_PATTERN,
   WITHDRAW_REQUIRES_DELETION,
   type ConsentRecordView,
-} from './consents'
+} from '#server/privacy/consents.ts'
 
 const record = (over: Partial<ConsentRecordView>): ConsentRecordView => ({
   id: 1,

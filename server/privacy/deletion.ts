@@ -36,8 +36,8 @@ import { cancelPurchase } from '#server/purchases/payments.ts'
 import { findPurchase } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
 import { cancelSubscription } from '#server/subscriptions/service.ts'
-import { CLOSED_ACCOUNT_PURCHASE, CLOSED_PATIENT_APPOINTMENT, CLOSED_PROFESSIONAL_APPOINTMENT, closedAccount, signInClosed } from './anonymise'
-import { appendConsent, latestConsentsOf } from './repository'
+import { CLOSED_ACCOUNT_PURCHASE, CLOSED_PATIENT_APPOINTMENT, CLOSED_PROFESSIONAL_APPOINTMENT, closedAccount, signInClosed } from '#server/privacy/anonymise.ts'
+import { appendConsent, latestConsentsOf } from '#server/privacy/repository.ts'
 
 /**
  * An account's deletion (LGPD art. 18 VI; docs/product.md §4, decision 0060). Two parts:

@@ -17,7 +17,7 @@ import {
   purchaseCsvRow,
   readme,
   type StoredAppointment,
-} from './export-files'
+} from '#server/privacy/export-files.ts'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 

@@ -1,5 +1,5 @@
 import type { Options as CsvOptions } from 'csv-stringify'
-import type { ConsentRecordView } from './consents'
+import type { ConsentRecordView } from '#server/privacy/consents.ts'
 
 /**
  * The data export's files (LGPD art. 18 II and V; decision 0060), pure: their names in the ZIP, the

@@ -59,7 +59,7 @@ import {
   type ExportFile,
   type ExportLanguage,
   type StoredShare,
-} from './export-files'
+} from '#server/privacy/export-files.ts'
 
 /**
  * The data export (LGPD art. 18 II and V; decision 0060): one ZIP of JSON and CSV files, streamed

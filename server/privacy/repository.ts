@@ -11,7 +11,7 @@ import {
   type ConsentSource,
   type CookieCategories,
 } from '#server/db/schema.ts'
-import { SIGNUP_DOCUMENT_VERSIONS, type ConsentRecordView } from './consents'
+import { SIGNUP_DOCUMENT_VERSIONS, type ConsentRecordView } from '#server/privacy/consents.ts'
 
 /**
  * The privacy area's reads and writes (decision 0060): the consent record, and who can see a

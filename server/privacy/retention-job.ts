@@ -20,8 +20,8 @@ import {
 } from '#server/db/schema.ts'
 import { saoPauloDate } from '#server/dates.ts'
 import type { Services } from '#server/services.ts'
-import { finishDeletion, finishStaleDeletions, requestDeletion } from './deletion'
-import { retentionCutoffs } from './retention'
+import { finishDeletion, finishStaleDeletions, requestDeletion } from '#server/privacy/deletion.ts'
+import { retentionCutoffs } from '#server/privacy/retention.ts'
 
 /**
  * The retention job (docs/product.md §9, decision 0060), every RETENTION_TICK_MS in every provider

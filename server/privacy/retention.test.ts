@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addMonths, addYears, isInactive, keptAfterDeletion, lastActivity, retentionCutoffs, taxRecordsKeptUntil } from './retention'
+import { addMonths, addYears, isInactive, keptAfterDeletion, lastActivity, retentionCutoffs, taxRecordsKeptUntil } from '#server/privacy/retention.ts'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 

@@ -1,6 +1,6 @@
 import type { LocalizedText } from '#server/db/schema.ts'
 import { photoUrl } from '#server/users/serializers.ts'
-import type { ProductView } from './repository'
+import type { ProductView } from '#server/products/repository.ts'
 
 /** jsonb keeps keys in its own order; texts answer in the product's language order, as the pillars do. */
 const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })

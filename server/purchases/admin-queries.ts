@@ -3,7 +3,7 @@ import type { Database } from '#server/db/client.ts'
 import { likePattern } from '#server/db/like-pattern.ts'
 import { appointments, auditLog, purchases, purchaseTransitions, stripeWebhookEvents, users, type CancelledBy, type PurchaseMethod, type PurchaseStatus } from '#server/db/schema.ts'
 import { MAX_ID } from '#server/http/ids.ts'
-import type { PurchaseRow } from './repository'
+import type { PurchaseRow } from '#server/purchases/repository.ts'
 
 /**
  * The admins' reads of purchases (issue 26, decision 0061): every buyer's purchases by status,

@@ -3,9 +3,9 @@ import { recordAudit } from '#server/audit/repository.ts'
 import type { Caller } from '#server/auth/authenticate.ts'
 import { apiError, ApiError, notFound } from '#server/http/errors.ts'
 import type { Services } from '#server/services.ts'
-import { adminRefundEntries } from './admin-queries'
-import { cancelPurchase, type CancellationRecorder } from './payments'
-import { findPurchase, type PurchaseRow } from './repository'
+import { adminRefundEntries } from '#server/purchases/admin-queries.ts'
+import { cancelPurchase, type CancellationRecorder } from '#server/purchases/payments.ts'
+import { findPurchase, type PurchaseRow } from '#server/purchases/repository.ts'
 
 /**
  * An admin refunds a purchase (issue 26, decision 0061): exactly what the terms give now, through

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { csvRow, refundAuthor, refundRefusalOf } from './admin-serializers'
-import type { PurchaseQuote } from './purchase-refund'
-import type { PurchaseItemRow, PurchaseRow, RefundRow } from './repository'
+import { csvRow, refundAuthor, refundRefusalOf } from '#server/purchases/admin-serializers.ts'
+import type { PurchaseQuote } from '#server/purchases/purchase-refund.ts'
+import type { PurchaseItemRow, PurchaseRow, RefundRow } from '#server/purchases/repository.ts'
 
 const at = new Date('2026-03-10T15:00:00Z')
 const purchase = (changes: Partial<PurchaseRow> = {}) => ({ id: 7, status: 'paid', subscriptionId: null, method: 'pix', totalCents: 1990, refundedCents: 0, createdAt: at, paidAt: at, ...changes }) as PurchaseRow

@@ -1,11 +1,11 @@
 import type { CancelledBy, LocalizedText } from '#server/db/schema.ts'
-import type { AdminPurchaseRow, AdminRefundEntry, Buyer, WebhookDelivery } from './admin-queries'
-import type { ReadItem } from './consultation-lines'
-import type { RecordedMismatch } from './mismatches'
-import type { PurchaseQuote } from './purchase-refund'
-import { refundDeadline } from './refund-rules'
-import type { PurchaseRow, RefundRow, TransitionRow } from './repository'
-import { serializeDeadline, serializeLineConsultation, serializeQuote } from './serializers'
+import type { AdminPurchaseRow, AdminRefundEntry, Buyer, WebhookDelivery } from '#server/purchases/admin-queries.ts'
+import type { ReadItem } from '#server/purchases/consultation-lines.ts'
+import type { RecordedMismatch } from '#server/purchases/mismatches.ts'
+import type { PurchaseQuote } from '#server/purchases/purchase-refund.ts'
+import { refundDeadline } from '#server/purchases/refund-rules.ts'
+import type { PurchaseRow, RefundRow, TransitionRow } from '#server/purchases/repository.ts'
+import { serializeDeadline, serializeLineConsultation, serializeQuote } from '#server/purchases/serializers.ts'
 
 /** The admins' shapes of purchases (issue 26, decision 0061; docs/product.md §7). Instants ISO 8601 in UTC; money integer cents. */
 

@@ -1,11 +1,11 @@
 import { confirmHeldAppointment } from '#server/appointments/holds.ts'
 import type { TransitionSource } from '#server/db/schema.ts'
 import { startPaidPeriod } from '#server/subscriptions/periods.ts'
-import { supersededPayment, takeClaims } from './claims'
-import { recordMismatch } from './mismatches'
-import { cancelReplaced, type Replacements } from './replacements'
-import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from './repository'
-import { decide, type PaymentMismatch, type PaymentSignal } from './statuses'
+import { supersededPayment, takeClaims } from '#server/purchases/claims.ts'
+import { recordMismatch } from '#server/purchases/mismatches.ts'
+import { cancelReplaced, type Replacements } from '#server/purchases/replacements.ts'
+import { insertRefund, lockPurchase, makeGrants, recordTransition, revokeGrants, updatePurchase, type PurchaseRow, type RefundRow, type Writer } from '#server/purchases/repository.ts'
+import { decide, type PaymentMismatch, type PaymentSignal } from '#server/purchases/statuses.ts'
 
 export type Applied = {
   purchase: PurchaseRow | undefined

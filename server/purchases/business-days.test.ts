@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_BUSINESS_DAYS, addBusinessDays, brazilNationalHolidays, isBusinessDay } from './business-days.ts'
+import { MAX_BUSINESS_DAYS, addBusinessDays, brazilNationalHolidays, isBusinessDay } from '#server/purchases/business-days.ts'
 
 describe('Brazil’s national public holidays', () => {
   it('lists the national ones of 2026, election Sundays included, and nothing else', () => {

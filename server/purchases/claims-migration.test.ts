@@ -7,7 +7,7 @@ import { findMigrationsDir, openDatabase, rowsOf, type DatabaseHandle } from '#s
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { purchaseClaims } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
-import { countOwnedGrants } from './repository'
+import { countOwnedGrants } from '#server/purchases/repository.ts'
 
 /**
  * Migration 0027 (decision 0072) on a database that already holds what the new rules forbid: a

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { rowsOf, type Database, type Writer } from '#server/db/client.ts'
 import { purchaseClaims, purchaseItems, purchases, type PurchaseStatus } from '#server/db/schema.ts'
-import type { Outcome } from './statuses'
+import type { Outcome } from '#server/purchases/statuses.ts'
 
 /**
  * A course, digital material or program is bought once (issue 41, decision 0072): per buyer and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { consultationLineName } from './consultation-lines'
+import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 
 /**
  * Decision 0077: a consultation's line on its purchase, composed for each reader. Inês works from

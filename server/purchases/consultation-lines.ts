@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { appointments, professionalProfiles, users, type LocalizedText } from '#server/db/schema.ts'
 import { meetingTimeIn, TEXT_LANGUAGES, zoneOr, type TextLanguage } from '#server/zones.ts'
-import type { PurchaseItemRow } from './repository'
+import type { PurchaseItemRow } from '#server/purchases/repository.ts'
 
 /**
  * A consultation's line on its purchase (decision 0051) as each reader reads it (decision 0077):

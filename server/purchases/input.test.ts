@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '#server/http/errors.ts'
-import { parseCreateInput, returnUrl } from './input'
+import { parseCreateInput, returnUrl } from '#server/purchases/input.ts'
 
 const KEY = 'k'.repeat(16)
 const problems = (body: Record<string, unknown>) => {

@@ -3,8 +3,8 @@ import type { Database, Writer } from '#server/db/client.ts'
 import { SYSTEM_ACTOR } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 import { auditLog } from '#server/db/schema.ts'
-import type { PurchaseRow } from './repository'
-import { MISMATCH_REASONS, type MismatchReason, type PaymentMismatch } from './statuses'
+import type { PurchaseRow } from '#server/purchases/repository.ts'
+import { MISMATCH_REASONS, type MismatchReason, type PaymentMismatch } from '#server/purchases/statuses.ts'
 
 /**
  * Payments Stripe spoke of that did not fit their purchase (decision 0074): another or an unknown

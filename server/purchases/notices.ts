@@ -3,10 +3,10 @@ import { outbox, purchaseRefunds, purchases, users } from '#server/db/schema.ts'
 import type { Writer } from '#server/db/client.ts'
 import type { MailMessage } from '#server/mail/messages.ts'
 import type { Services } from '#server/services.ts'
-import { adminRefundEntries, consultationCancelledBy } from './admin-queries'
-import { readItems } from './consultation-lines'
-import { receiptMail, refundMail, type RefundFacts } from './messages'
-import { itemsOf, lockPurchase } from './repository'
+import { adminRefundEntries, consultationCancelledBy } from '#server/purchases/admin-queries.ts'
+import { readItems } from '#server/purchases/consultation-lines.ts'
+import { receiptMail, refundMail, type RefundFacts } from '#server/purchases/messages.ts'
+import { itemsOf, lockPurchase } from '#server/purchases/repository.ts'
 
 /**
  * The buyer's e-mails about purchases (decision 0054): a receipt for each paid purchase (a renewal

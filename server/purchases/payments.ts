@@ -10,11 +10,11 @@ import { findListedProducts } from '#server/products/repository.ts'
 import type { Services } from '#server/services.ts'
 import { applyBilling, billingSignalOf } from '#server/subscriptions/billing.ts'
 import { applySavedCard } from '#server/subscriptions/card.ts'
-import { applySignal, applySignalToLocked, type Applied } from './apply'
-import { returnUrl, type CreateInput } from './input'
-import { claimHolders, ONE_TIME_TYPES, ProductsClaimed, type ClaimHolder } from './claims'
-import { quotePurchaseRefund, type PurchaseQuote } from './purchase-refund'
-import { replacedToClose, replaceIfOwned, type Replacements } from './replacements'
+import { applySignal, applySignalToLocked, type Applied } from '#server/purchases/apply.ts'
+import { returnUrl, type CreateInput } from '#server/purchases/input.ts'
+import { claimHolders, ONE_TIME_TYPES, ProductsClaimed, type ClaimHolder } from '#server/purchases/claims.ts'
+import { quotePurchaseRefund, type PurchaseQuote } from '#server/purchases/purchase-refund.ts'
+import { replacedToClose, replaceIfOwned, type Replacements } from '#server/purchases/replacements.ts'
 import {
   claimEventAndLock,
   creditsOf,
@@ -37,9 +37,9 @@ import {
   type PurchaseRow,
   type RefundRow,
   type Writer,
-} from './repository'
-import type { PaymentSignal } from './statuses'
-import { asStripeSaysNow, signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession, signedAt } from './stripe-signals'
+} from '#server/purchases/repository.ts'
+import type { PaymentSignal } from '#server/purchases/statuses.ts'
+import { asStripeSaysNow, signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession, signedAt } from '#server/purchases/stripe-signals.ts'
 
 /**
  * Purchases at Stripe (decisions 0046 and 0048): starting a payment (a Checkout Session for a card,

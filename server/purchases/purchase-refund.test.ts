@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quotePurchaseRefund } from './purchase-refund'
+import { quotePurchaseRefund } from '#server/purchases/purchase-refund.ts'
 
 // Tuesday 2026-03-10, 14:00 in São Paulo (UTC-3).
 const PAID = Date.parse('2026-03-10T17:00:00Z')

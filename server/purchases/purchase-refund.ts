@@ -1,5 +1,5 @@
 import type { PurchaseMethod } from '#server/db/schema.ts'
-import { quoteRefund, withdrawalEndsAt, refundDeadline, type RefundDeadline, type RefundReason } from './refund-rules'
+import { quoteRefund, withdrawalEndsAt, refundDeadline, type RefundDeadline, type RefundReason } from '#server/purchases/refund-rules.ts'
 
 /**
  * What cancelling a paid purchase gives back (docs/product.md §9, decisions 0044 and 0048): each

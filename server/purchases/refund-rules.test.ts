@@ -15,7 +15,7 @@ import {
   quoteRefund,
   refundDeadline,
   withdrawalEndsAt,
-} from './refund-rules.ts'
+} from '#server/purchases/refund-rules.ts'
 
 /** Instants written as São Paulo wall times (UTC-3 all year since 2019). */
 const sp = (wall: string) => Date.parse(`${wall}-03:00`)

@@ -1,5 +1,5 @@
 import { addDays, saoPauloDate, startOfLocalDay } from '#server/dates.ts'
-import { addBusinessDays } from './business-days.ts'
+import { addBusinessDays } from '#server/purchases/business-days.ts'
 
 /**
  * The terms' refund rules (docs/product.md §9, decision 0044) as pure functions over explicit

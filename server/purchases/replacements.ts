@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm'
 import type { Database, Writer } from '#server/db/client.ts'
 import { purchaseItems, purchases, type PurchaseStatus, type TransitionSource } from '#server/db/schema.ts'
-import { claimHolders, ONE_TIME_TYPES } from './claims'
-import { lockPurchase, recordTransition, type PurchaseItemRow, type PurchaseRow } from './repository'
+import { claimHolders, ONE_TIME_TYPES } from '#server/purchases/claims.ts'
+import { lockPurchase, recordTransition, type PurchaseItemRow, type PurchaseRow } from '#server/purchases/repository.ts'
 
 /**
  * A buyer's other checkouts of what they now own (decision 0076). Once a purchase is paid and

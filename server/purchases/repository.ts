@@ -20,7 +20,7 @@ import {
   type PurchaseStatus,
   type TransitionSource,
 } from '#server/db/schema.ts'
-import { claimProducts, ONE_TIME_TYPES, ProductsClaimed, releaseClaims } from './claims'
+import { claimProducts, ONE_TIME_TYPES, ProductsClaimed, releaseClaims } from '#server/purchases/claims.ts'
 
 /**
  * The purchases' queries (decision 0048). Writes that belong together take a Writer: the

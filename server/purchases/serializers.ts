@@ -1,10 +1,10 @@
 import type { LocalizedText } from '#server/db/schema.ts'
 import type { ProductView } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
-import type { LineConsultation, ReadItem } from './consultation-lines'
-import type { PurchaseQuote } from './purchase-refund'
-import type { RefundDeadline } from './refund-rules'
-import type { CreditRow, GrantRow, PurchaseRow, RefundRow, TransitionRow } from './repository'
+import type { LineConsultation, ReadItem } from '#server/purchases/consultation-lines.ts'
+import type { PurchaseQuote } from '#server/purchases/purchase-refund.ts'
+import type { RefundDeadline } from '#server/purchases/refund-rules.ts'
+import type { CreditRow, GrantRow, PurchaseRow, RefundRow, TransitionRow } from '#server/purchases/repository.ts'
 
 /** The purchases' JSON shapes (docs/product.md §3, decision 0048). Instants ISO 8601 in UTC; money integer cents. */
 

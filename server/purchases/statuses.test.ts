@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decide, PIX_EXPIRED_CODE, type PurchaseState } from './statuses'
+import { decide, PIX_EXPIRED_CODE, type PurchaseState } from '#server/purchases/statuses.ts'
 
 const pix = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ id: 7, status: 'pending', method: 'pix', paymentIntentId: 'pi_1', checkoutSessionId: null, totalCents: 18_000, refundedCents: 0, ...extra })
 const card = (extra: Partial<PurchaseState> = {}): PurchaseState => ({ id: 7, status: 'pending', method: 'card', paymentIntentId: null, checkoutSessionId: 'cs_1', totalCents: 18_000, refundedCents: 0, ...extra })

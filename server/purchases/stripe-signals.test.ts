@@ -1,6 +1,6 @@
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { asStripeSaysNow, purchaseIdOf, signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession, signedAt } from './stripe-signals'
+import { asStripeSaysNow, purchaseIdOf, signalOfCharge, signalOfEvent, signalOfPaymentIntent, signalOfSession, signedAt } from '#server/purchases/stripe-signals.ts'
 
 const intent = (fields: Partial<Stripe.PaymentIntent>) => ({ id: 'pi_1', object: 'payment_intent', amount: 1990, amount_received: 0, currency: 'brl', metadata: { purchase_id: '7' }, last_payment_error: null, ...fields }) as Stripe.PaymentIntent
 const session = (fields: Partial<Stripe.Checkout.Session>) => ({ id: 'cs_1', object: 'checkout.session', amount_total: 1990, currency: 'brl', metadata: { purchase_id: '7' }, payment_intent: null, ...fields }) as Stripe.Checkout.Session

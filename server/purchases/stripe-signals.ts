@@ -1,5 +1,5 @@
 import type Stripe from 'stripe'
-import type { PaymentSignal } from './statuses'
+import type { PaymentSignal } from '#server/purchases/statuses.ts'
 
 /**
  * Stripe's objects and events read as PaymentSignals (statuses.ts), with what names the purchase

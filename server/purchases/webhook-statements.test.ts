@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { carts, consultationCredits, products, purchaseGrants, purchases, purchaseTransitions, stripeWebhookEvents, users } from '#server/db/schema.ts'
 import { createMemoryDatabase, describeOnPostgres, resetDatabase, watchLockWaits } from '#server/testing/harness.ts'
-import { claimEventAndLock, insertPurchase, makeGrants, recordTransition, type PurchaseRow } from './repository'
+import { claimEventAndLock, insertPurchase, makeGrants, recordTransition, type PurchaseRow } from '#server/purchases/repository.ts'
 
 /**
  * The webhook's statements (issue 24: 200 events a second): the event recorded with its purchase

@@ -1,4 +1,4 @@
-import { MAX_ANSWER, MIN_ANSWER } from './scoring'
+import { MAX_ANSWER, MIN_ANSWER } from '#server/questionnaire/scoring.ts'
 
 /** Validation of submitted answers (pure), with one message list per question code. */
 export const ANSWER_REQUIRED = 'This question needs an answer.'

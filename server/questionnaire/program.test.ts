@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { GOAL_LEVELS, GOAL_LIBRARY } from './goal-library'
-import { defaultWeeks, focusLevel, focusStartWeek, orderPillars, planProgram, programProgress } from './program'
+import { GOAL_LEVELS, GOAL_LIBRARY } from '#server/questionnaire/goal-library.ts'
+import { defaultWeeks, focusLevel, focusStartWeek, orderPillars, planProgram, programProgress } from '#server/questionnaire/program.ts'
 
 const PILLARS = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias']
 const SCORES = { estresse: 55, exercicio: 80, alimento: 45, sono: 30, relacionamentos: 90, substancias: 70 }

@@ -1,6 +1,6 @@
 import { daysBetween } from '#server/dates.ts'
-import { GOAL_LEVELS } from './goal-library'
-import { rankPillars, type Scores } from './scoring'
+import { GOAL_LEVELS } from '#server/questionnaire/goal-library.ts'
+import { rankPillars, type Scores } from '#server/questionnaire/scoring.ts'
 
 /**
  * The personalised program (pure): which pillar gets which goal level in which week.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ANSWER_NOT_INTEGER, ANSWER_OUT_OF_RANGE, ANSWER_REQUIRED, parseAnswers, UNKNOWN_QUESTION } from './answers'
-import { focusPillars, itemScore, rankPillars, scorePillars, scoreSubmission, type ScoredQuestion } from './scoring'
+import { ANSWER_NOT_INTEGER, ANSWER_OUT_OF_RANGE, ANSWER_REQUIRED, parseAnswers, UNKNOWN_QUESTION } from '#server/questionnaire/answers.ts'
+import { focusPillars, itemScore, rankPillars, scorePillars, scoreSubmission, type ScoredQuestion } from '#server/questionnaire/scoring.ts'
 
 const PILLARS = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias']
 

@@ -2,9 +2,9 @@ import { addDays } from '#server/dates.ts'
 import type { LocalizedText } from '#server/db/schema.ts'
 import { photoUrl } from '#server/users/serializers.ts'
 import type { UserRow } from '#server/users/repository.ts'
-import { programProgress } from './program'
-import type { GoalRow, ProgramRow } from './program-repository'
-import type { PillarRow, QuestionRow, ResultRow, VersionRow } from './repository'
+import { programProgress } from '#server/questionnaire/program.ts'
+import type { GoalRow, ProgramRow } from '#server/questionnaire/program-repository.ts'
+import type { PillarRow, QuestionRow, ResultRow, VersionRow } from '#server/questionnaire/repository.ts'
 
 /** The JSON shapes of the questionnaire endpoints (documented in server/README.md). */
 

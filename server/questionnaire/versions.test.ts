@@ -12,7 +12,7 @@ import {
   VERSION_PATTERN,
   versionRows,
   type QuestionnaireDraft,
-} from './versions'
+} from '#server/questionnaire/versions.ts'
 
 const text = (word: string) => ({ pt: `${word} pt`, en: `${word} en`, es: `${word} es` })
 const question = (code: string, pillar: string) => ({ code, pillar, text: text(code), options: [0, 1, 2, 3, 4].map((value) => text(`${code}${value}`)), reverse: false })

@@ -5,8 +5,8 @@ import type { Database, Writer } from '#server/db/client.ts'
 import { questionnaireQuestions, questionnaireResults, questionnaireVersions, type LocalizedText, type QuestionOption } from '#server/db/schema.ts'
 import { validationError, type FieldErrors } from '#server/http/errors.ts'
 import { charField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
-import type { VersionRow } from './repository'
-import { MAX_ANSWER, MIN_ANSWER } from './scoring'
+import type { VersionRow } from '#server/questionnaire/repository.ts'
+import { MAX_ANSWER, MIN_ANSWER } from '#server/questionnaire/scoring.ts'
 
 /**
  * The question bank's versions as the admin content editor makes them (decision 0068), pure: a

@@ -24,7 +24,7 @@ import {
   type UserRow,
 } from '#server/users/repository.ts'
 import { splitFullName } from '#server/users/serializers.ts'
-import { enforceThrottle, requestAddress } from './throttling'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const registerSchema = z.object({
   email: emailField(),

@@ -12,7 +12,7 @@ import { Api, type AppEnv } from '#server/http/api.ts'
 import { ApiError, errorResponse } from '#server/http/errors.ts'
 import { RouteTable } from '#server/http/route-table.ts'
 import { client, createMemoryDatabase, fakeClock, testApp } from '#server/testing/harness.ts'
-import { registerAdminContentCourseRoutes } from './admin-content-courses'
+import { registerAdminContentCourseRoutes } from '#server/routes/admin-content-courses.ts'
 
 /**
  * The admin content editor's courses and lessons (issue 26, decisions 0064 and 0066): drafts,

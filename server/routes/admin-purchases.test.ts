@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { auditLog, fakeStripeObjects, outbox, products, purchaseGrants, purchaseRefunds, purchases, users } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
-import { EXPORT_BATCH } from './admin-purchases'
+import { EXPORT_BATCH } from '#server/routes/admin-purchases.ts'
 
 /** The admin console's purchases (issue 26, decision 0061): list, history, refund under the terms, CSV. */
 

@@ -5,10 +5,10 @@ import type { ProviderApp } from '#server/app.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import type { Database } from '#server/db/client.ts'
 import { appointments, auditLog, authSessions, fakeStripeObjects, professionalProfiles, purchaseRefunds, purchases } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
-import { ACCREDITATION_REVOKED_REASON } from '#server/users/accreditation.ts'
+import { ACCREDITATION_REVOKED_REASON } from '#server/professionals/accreditation.ts'
 
 /**
  * The admin console's users (issue 26, decision 0059): the list's state filter, an admin's edits

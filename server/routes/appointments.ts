@@ -48,7 +48,7 @@ import { dispatchDueMessages, logDroppedMail, moveScheduledMessages, queueAppoin
 import { parseSchedule } from '#server/appointments/schedule.ts'
 import { serializeAppointment, serializeBookableProfessional, serializeSchedule } from '#server/appointments/serializers.ts'
 import { authenticate, authenticateWithRole, authenticateWithRoleUsing, roleOf, type Caller } from '#server/auth/authenticate.ts'
-import { findSessionUserWithProfessionalContext } from '#server/users/repository.ts'
+import { findSessionUserWithProfessionalContext } from '#server/auth/session-users.ts'
 import { mirrorAppointmentDeletion, mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { busyIntervalsOf, calendarBusyTimes } from '#server/calendar/busy-time.ts'
 import { isExclusionViolation, isUniqueViolation } from '#server/db/errors.ts'
@@ -81,7 +81,7 @@ import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 import { cancelPurchase, CONSULTATION_HOLD_MS, insertConsultationPurchase, startConsultationPayment } from '#server/purchases/payments.ts'
 import { urlField } from '#server/purchases/input.ts'
 import { countUsableCredits, findPurchase, useCredit, type PurchaseRow } from '#server/purchases/repository.ts'
-import { enforceThrottle } from './throttling'
+import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -11,7 +11,7 @@ import { charField, validate } from '#server/http/fields.ts'
 import type { Services } from '#server/services.ts'
 import { findUserByEmail, groupNamesOf } from '#server/users/repository.ts'
 import { serializeUser } from '#server/users/serializers.ts'
-import { enforceThrottle, requestAddress } from './throttling'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const loginSchema = z.object({
   // simplejwt's serializer takes the USERNAME_FIELD as a plain CharField: no e-mail format check.

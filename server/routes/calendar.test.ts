@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '#server/db/client.ts'
 import { appointments, calendarConnections, calendarEventNotes, calendarEvents, fakeGoogleGrants } from '#server/db/schema.ts'
 import { calendarSyncTick } from '#server/jobs.ts'
 import type { LogEntry } from '#server/log.ts'
-import { answerConsent, FAKE_GOOGLE, fakeCalendarTokens } from '#server/testing/fake-google-flow.ts'
+import { answerConsent, FAKE_GOOGLE, fakeCalendarTokens } from '#server/testing/google-flow.ts'
 import { client, createMemoryDatabase, fakeClock, resetDatabase, testConfig, freeConsultations } from '#server/testing/harness.ts'
 
 // Monday 2026-03-02, 09:00 in São Paulo (UTC-3 all year).

@@ -29,7 +29,7 @@ import { ApiError, fieldError, notFound } from '#server/http/errors.ts'
 import { booleanField, charField, choiceField, dateField, idField, instantField, validate } from '#server/http/fields.ts'
 import { errorFields } from '#server/log.ts'
 import type { Services } from '#server/services.ts'
-import { enforceThrottle } from './throttling'
+import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE

@@ -18,8 +18,8 @@ import { paginate } from '#server/http/pagination.ts'
 import { contactNotificationMessage, type ContactSubject } from '#server/mail/contact-notification.ts'
 import { queueMail } from '#server/mail/outbox.ts'
 import type { Services } from '#server/services.ts'
-import { normaliseEmail } from './accounts'
-import { enforceThrottle, requestAddress } from './throttling'
+import { normaliseEmail } from '#server/routes/accounts.ts'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 export const CONTACT_SUBJECTS = ['patient', 'professional', 'company', 'partnership', 'other'] as const satisfies readonly ContactSubject[]
 

@@ -21,8 +21,8 @@ import {
 } from '#server/users/repository.ts'
 import { sanitisePersonName } from '#server/person-names.ts'
 import { splitFullName } from '#server/users/serializers.ts'
-import { normaliseEmail } from './accounts'
-import { enforceThrottle, requestAddress } from './throttling'
+import { normaliseEmail } from '#server/routes/accounts.ts'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const EXISTING_ACCOUNT = 'Já existe uma conta com este email. Faça login normalmente.'
 

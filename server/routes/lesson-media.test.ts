@@ -12,7 +12,7 @@ import { RouteTable } from '#server/http/route-table.ts'
 import { mediaSigningKey, signedMediaUrl, signMediaPath } from '#server/media/signed-urls.ts'
 import { createMemoryDatabase, fakeClock, PUBLIC_URL, testApp } from '#server/testing/harness.ts'
 import { findLessonsDir } from '#server/courses/seed.ts'
-import { registerMediaRoutes } from './media'
+import { registerMediaRoutes } from '#server/routes/media.ts'
 
 // Tuesday 2026-03-10, 14:20 UTC: URLs signed now expire at 18:00.
 const NOW = Date.parse('2026-03-10T14:20:00Z')

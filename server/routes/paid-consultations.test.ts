@@ -5,10 +5,10 @@ import type { ProviderApp } from '#server/app.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import type { Database } from '#server/db/client.ts'
 import { appointments, consultationCredits, fakeStripeObjects, outbox, products, purchaseRefunds, purchases, scheduledMessages } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
 import { CONSULTATION_HOLD_MS, purchasesTick } from '#server/purchases/payments.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

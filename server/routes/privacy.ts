@@ -33,8 +33,8 @@ import { keptAfterDeletion, REMOVED_NOW } from '#server/privacy/retention.ts'
 import type { Services } from '#server/services.ts'
 import { activeAdminsOtherThan } from '#server/users/repository.ts'
 import { photoUrl } from '#server/users/serializers.ts'
-import { FULL_REFUND_NOTICE_HOURS } from './appointments'
-import { enforceThrottle, requestAddress } from './throttling'
+import { FULL_REFUND_NOTICE_HOURS } from '#server/routes/appointments.ts'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const LAST_ADMIN_MESSAGE = 'You are the only active administrator: give another account the admin role before deleting yours.'
 

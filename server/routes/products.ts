@@ -14,7 +14,7 @@ import { serializeProduct } from '#server/products/serializers.ts'
 import { MIN_PURCHASE_CENTS } from '#server/purchases/payments.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
-import { findPillarByKey } from './pillars'
+import { findPillarByKey } from '#server/routes/pillars.ts'
 
 const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
 

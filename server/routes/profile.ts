@@ -14,7 +14,7 @@ import { detectImageType, MAX_PHOTO_BYTES } from '#server/media/image-type.ts'
 import type { Services } from '#server/services.ts'
 import { changePassword, deletePhoto, findUserById, insertPhoto, updateUser, type UserRow } from '#server/users/repository.ts'
 import { serializeProfile, serializeUser } from '#server/users/serializers.ts'
-import { enforceThrottle, requestAddress } from './throttling'
+import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const PHONE_PATTERN = /^\+?[0-9 ().-]{8,20}$/
 const EARLIEST_BIRTH_DATE = '1900-01-01'

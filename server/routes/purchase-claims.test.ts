@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, products, purchaseClaims, purchaseGrants, purchases, purchaseTransitions } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { recordTransition } from '#server/purchases/repository.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, describeOnPostgres, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { outbox, purchaseRefunds, users } from '#server/db/schema.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { subscriptionHelpers } from '#server/testing/subscriptions.ts'
 
 /**

@@ -4,9 +4,9 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, outbox, purchaseItems, purchases, users } from '#server/db/schema.ts'
 import { reminderTick } from '#server/jobs.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchaseNoticesTick } from '#server/purchases/notices.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**

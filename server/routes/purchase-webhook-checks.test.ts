@@ -5,9 +5,9 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { auditLog, fakeStripeObjects, products, purchaseGrants, purchaseRefunds, purchases, purchaseTransitions, stripeWebhookEvents } from '#server/db/schema.ts'
 import type { LogEntry } from '#server/log.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
-import { startFakeStripe, type FakeStripeServer } from '#server/testing/fake-stripe.ts'
+import { startFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 /**

@@ -29,7 +29,7 @@ import { replacingPurchases } from '#server/purchases/replacements.ts'
 import { CARD_REFUND_BILLING_CYCLES, PIX_REFUND_BUSINESS_DAYS, WITHDRAWAL_DAYS } from '#server/purchases/refund-rules.ts'
 import { serializeOwnedProduct, serializePurchase, serializePurchaseDetail } from '#server/purchases/serializers.ts'
 import type { Services } from '#server/services.ts'
-import { enforceThrottle } from './throttling'
+import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { purchases } from '#server/db/schema.ts'
-import { fakeStripeTick } from '#server/jobs.ts'
 import { subscriptionsTick } from '#server/subscriptions/service.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import { subscriptionHelpers } from '#server/testing/subscriptions.ts'
 
 /**
@@ -94,7 +93,7 @@ describe('a subscriber by card (Stripe Billing)', () => {
     expect(await h.subscriptionRow(id)).toMatchObject({ nextPriceCents: 9990, nextPriceFrom: new Date('2026-05-10T15:00:00Z') })
 
     await until('2026-04-10T15:00:00Z')
-    await fakeStripeTick(h.state.app.services)
+    await h.state.app.fakes.stripeTick()
     await h.deliverAll()
     // The period ending on 10 May is the one before the new price: Stripe is told now, once.
     expect(await tick()).toMatchObject({ stripePrices: 1 })
@@ -102,7 +101,7 @@ describe('a subscriber by card (Stripe Billing)', () => {
     expect((await h.state.stripe.subscriptions.retrieve(stripeId)).items.data[0]!.price.unit_amount).toBe(9990)
 
     await until('2026-05-10T15:00:00Z')
-    await fakeStripeTick(h.state.app.services)
+    await h.state.app.fakes.stripeTick()
     await h.deliverAll()
     const paid = await h.state.db.select({ cents: purchases.totalCents }).from(purchases).where(eq(purchases.subscriptionId, id)).orderBy(purchases.id)
     expect(paid.map((row) => row.cents)).toEqual([8990, 8990, 9990])

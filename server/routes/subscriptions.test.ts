@@ -5,10 +5,9 @@ import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { purchaseRefunds, purchases } from '#server/db/schema.ts'
 import { purchasesTick } from '#server/purchases/payments.ts'
-import { fakeStripeTick } from '#server/jobs.ts'
 import { subscriptionsTick } from '#server/subscriptions/service.ts'
 import { RENEWAL_RETRY_MS } from '#server/subscriptions/terms.ts'
-import { withFakeStripe } from '#server/testing/fake-stripe.ts'
+import { withFakeStripe } from '#server/testing/stripe.ts'
 import type { client } from '#server/testing/harness.ts'
 import { BILLING_EVENTS, subscriptionHelpers, URLS } from '#server/testing/subscriptions.ts'
 
@@ -187,7 +186,7 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     const stripeId = (await subscriptionRow(id)).stripeSubscriptionId!
     await stripe.subscriptions.update(stripeId, { default_payment_method: 'pm_card_chargeCustomerFail' })
     await later(31 * DAY)
-    await fakeStripeTick(app.services)
+    await app.fakes.stripeTick()
     await deliverAll(BILLING)
     return { id, stripeId }
   }
@@ -211,7 +210,7 @@ describe('a renewing plan by card (Stripe Billing)', () => {
   it('renews at the period’s end; cancelled after the 7 days it ends with its period at Stripe', async () => {
     const id = await subscribeByCard()
     await later(31 * DAY)
-    await fakeStripeTick(app.services)
+    await app.fakes.stripeTick()
     await deliverAll(BILLING)
     expect(await subscriptionRow(id)).toMatchObject({ status: 'active', currentPeriodEnd: new Date('2026-05-10T15:00:00Z') })
     expect(await db.select().from(purchases).where(eq(purchases.subscriptionId, id))).toHaveLength(2)
@@ -219,7 +218,7 @@ describe('a renewing plan by card (Stripe Billing)', () => {
     expect(atEnd.json).toMatchObject({ status: 'active', cancel_at_period_end: true })
     expect((await stripe.subscriptions.retrieve((await subscriptionRow(id)).stripeSubscriptionId!)).cancel_at_period_end).toBe(true)
     await later(30 * DAY)
-    await fakeStripeTick(app.services)
+    await app.fakes.stripeTick()
     await deliverAll(BILLING)
     expect(await subscriptionRow(id)).toMatchObject({ status: 'ended', endedReason: 'cancelled' })
   })

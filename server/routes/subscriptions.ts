@@ -12,7 +12,7 @@ import { countSubscriptionsOf, findSubscription, paymentsOf, subscriptionsPageOf
 import { serializeSubscription } from '#server/subscriptions/serializers.ts'
 import { CANCEL_AT, cancellationQuoteOf, cancelSubscription, payNextPeriod, resumeSubscription, startCardUpdate, startSubscription } from '#server/subscriptions/service.ts'
 import type { Services } from '#server/services.ts'
-import { enforceThrottle } from './throttling'
+import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 const URL_REQUIRED_FOR_CARD = 'This field is required for a card payment.'

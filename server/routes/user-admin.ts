@@ -18,7 +18,7 @@ import {
   revokeAccreditation,
   serializeProfessionalProfile,
   upcomingCounts,
-} from '#server/users/accreditation.ts'
+} from '#server/professionals/accreditation.ts'
 import { editUserAsAdmin } from '#server/users/admin-edits.ts'
 import { countUsers, findUserById, groupIdsByName, groupNamesByUser, groupNamesOf, isCareLinked, searchPageWithCount, userCounts, usersPage, type UserFilter, type UserRow } from '#server/users/repository.ts'
 import { serializeUserDetail } from '#server/users/serializers.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PILLAR_SLUGS } from '#server/db/schema.ts'
-import { PILLARS } from './data'
-import { optionsOf, QUESTIONNAIRE } from './questionnaire'
+import { PILLARS } from '#server/seed/data.ts'
+import { optionsOf, QUESTIONNAIRE } from '#server/seed/questionnaire.ts'
 
 const LANGUAGES = ['pt', 'en', 'es'] as const
 

@@ -3,8 +3,8 @@ import type { Writer } from '#server/db/client.ts'
 import { products, purchases } from '#server/db/schema.ts'
 import { eq } from 'drizzle-orm'
 import { insertPurchaseIn, recordTransition } from '#server/purchases/repository.ts'
-import { queueSubscriptionMail } from './messages'
-import { endSubscription, findSubscriptionByStripe, lockSubscription, updateSubscription, type SubscriptionRow } from './repository'
+import { queueSubscriptionMail } from '#server/subscriptions/messages.ts'
+import { endSubscription, findSubscriptionByStripe, lockSubscription, updateSubscription, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 
 /**
  * Stripe Billing's news about a renewing plan paid by card (decision 0052), read from its events

@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import type { Services } from '#server/services.ts'
-import type { BillingSignal } from './billing'
-import { findSubscriptionByStripe, type SubscriptionRow } from './repository'
+import type { BillingSignal } from '#server/subscriptions/billing.ts'
+import { findSubscriptionByStripe, type SubscriptionRow } from '#server/subscriptions/repository.ts'
 
 /**
  * The card a renewing subscription is charged to, changed by its subscriber (decision 0055):

@@ -3,8 +3,8 @@ import type { Writer } from '#server/db/client.ts'
 import { outbox, products, users } from '#server/db/schema.ts'
 import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
 import { dateIn as dateInZone, zoneOr } from '#server/zones.ts'
-import type { SubscriptionRow } from './repository'
-import { nextPeriodCents } from './terms'
+import type { SubscriptionRow } from '#server/subscriptions/repository.ts'
+import { nextPeriodCents } from '#server/subscriptions/terms.ts'
 
 /**
  * The e-mails about a subscription (decision 0052), in the house style (Portuguese, an English

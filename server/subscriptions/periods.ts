@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm'
 import type { Writer } from '#server/db/client.ts'
 import { products, purchases } from '#server/db/schema.ts'
 import type { ProductRow } from '#server/products/repository.ts'
-import { endSubscription, lockSubscription, updateSubscription } from './repository'
-import { paidPeriod, planTerm, type PlanTerm } from './terms'
+import { endSubscription, lockSubscription, updateSubscription } from '#server/subscriptions/repository.ts'
+import { paidPeriod, planTerm, type PlanTerm } from '#server/subscriptions/terms.ts'
 
 /**
  * What a subscription period's purchase does to its subscription (decision 0052), inside the

@@ -4,10 +4,10 @@ import { products } from '#server/db/schema.ts'
 import type { ProductRow } from '#server/products/repository.ts'
 import { stripeOf } from '#server/purchases/payments.ts'
 import type { Services } from '#server/services.ts'
-import { queueSubscriptionMail } from './messages'
-import { termOf } from './periods'
-import { dueForPriceNotice, dueForStripePrice, lockSubscription, updateSubscription, type SubscriptionRow } from './repository'
-import { nextPeriodCents, priceNoticeOf, type PlanTerm } from './terms'
+import { queueSubscriptionMail } from '#server/subscriptions/messages.ts'
+import { termOf } from '#server/subscriptions/periods.ts'
+import { dueForPriceNotice, dueForStripePrice, lockSubscription, updateSubscription, type SubscriptionRow } from '#server/subscriptions/repository.ts'
+import { nextPeriodCents, priceNoticeOf, type PlanTerm } from '#server/subscriptions/terms.ts'
 
 /**
  * A plan's new price reaching its subscribers (docs/product.md §9, decision 0053). The plan's price

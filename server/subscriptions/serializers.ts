@@ -2,9 +2,9 @@ import type { PurchaseRow } from '#server/purchases/repository.ts'
 import type { RefundQuote } from '#server/purchases/refund-rules.ts'
 import { serializeDeadline } from '#server/purchases/serializers.ts'
 import type { ProductRow } from '#server/products/repository.ts'
-import { cardUpdatable } from './card'
-import type { SubscriptionRow } from './repository'
-import { hasAccess, planTerm, reminderDueAt, RENEWAL_GRACE_MS } from './terms'
+import { cardUpdatable } from '#server/subscriptions/card.ts'
+import type { SubscriptionRow } from '#server/subscriptions/repository.ts'
+import { hasAccess, planTerm, reminderDueAt, RENEWAL_GRACE_MS } from '#server/subscriptions/terms.ts'
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null)
 

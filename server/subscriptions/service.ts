@@ -8,9 +8,9 @@ import { insertPurchaseIn, insertRefund, lockPurchase, recordTransition, type Pu
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import type { Services } from '#server/services.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { cardUpdatable } from './card'
-import { queueSubscriptionMail } from './messages'
-import { noticePriceChanges, recurringPrice, setStripePrices } from './price-changes'
+import { cardUpdatable } from '#server/subscriptions/card.ts'
+import { queueSubscriptionMail } from '#server/subscriptions/messages.ts'
+import { noticePriceChanges, recurringPrice, setStripePrices } from '#server/subscriptions/price-changes.ts'
 import {
   dueForReminder,
   pastDue,
@@ -23,9 +23,9 @@ import {
   periodOver,
   updateSubscription,
   type SubscriptionRow,
-} from './repository'
-import { termOf } from './periods'
-import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, RENEWAL_GRACE_MS, RENEWAL_RETRIES, RENEWAL_RETRY_MS, type PlanTerm } from './terms'
+} from '#server/subscriptions/repository.ts'
+import { termOf } from '#server/subscriptions/periods.ts'
+import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, RENEWAL_GRACE_MS, RENEWAL_RETRIES, RENEWAL_RETRY_MS, type PlanTerm } from '#server/subscriptions/terms.ts'
 
 /**
  * Subscriptions (docs/product.md §9, decision 0052). A period is paid by a purchase of one

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasAccess, newPriceFrom, nextPeriodCents, paidPeriod, periodEnd, planTerm, priceNoticeOf, reminderDueAt } from './terms'
+import { hasAccess, newPriceFrom, nextPeriodCents, paidPeriod, periodEnd, planTerm, priceNoticeOf, reminderDueAt } from '#server/subscriptions/terms.ts'
 
 const at = (iso: string) => Date.parse(iso)
 const monthly = planTerm({ planInterval: 'monthly', trialDays: 0, weeks: null })

@@ -11,7 +11,7 @@ import { loadConfig, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, rowsOf, type Database, type DatabaseHandle } from '#server/db/client.ts'
 import { authSessions, professionalProfiles, users } from '#server/db/schema.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
-import { generateFakeSecrets, withFakeSecrets } from '#server/fake-secrets.ts'
+import { generateFakeSecrets, withFakeSecrets } from '#server/fakes/secrets.ts'
 import { DEMO_PASSWORD } from '#server/seed/data.ts'
 import { type Logger, silentLogger } from '#server/log.ts'
 
@@ -89,7 +89,7 @@ async function schemaFingerprint(): Promise<string> {
   // The courses' seed: their text, and the lessons' manifest beside the videos.
   // The live classes' seed (their patterns; the dates follow the day the snapshot is made).
   // A new profile's starting week, which the demo professionals' profiles are seeded with.
-  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json', '../live-classes/seed.ts', '../users/accreditation.ts']) {
+  for (const file of ['../courses/content.ts', '../courses/seed.ts', '../media/lessons/manifest.json', '../live-classes/seed.ts', '../professionals/accreditation.ts']) {
     const path = fileURLToPath(new URL(file, import.meta.url))
     if (existsSync(path)) hash.update(readFileSync(path))
   }

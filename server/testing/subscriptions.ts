@@ -4,9 +4,9 @@ import { beforeAll, expect } from 'vitest'
 import type { ProviderApp } from '#server/app.ts'
 import type { Database } from '#server/db/client.ts'
 import { fakeStripeObjects, outbox, products, purchases, subscriptions } from '#server/db/schema.ts'
-import { signatureHeader } from '#server/payments/fake-stripe-webhooks.ts'
-import type { withFakeStripe } from './fake-stripe'
-import { client, PUBLIC_URL } from './harness'
+import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
+import type { withFakeStripe } from '#server/testing/stripe.ts'
+import { client, PUBLIC_URL } from '#server/testing/harness.ts'
 
 /**
  * What the subscriptions' provider tests do again and again (decision 0052): sign the seeded people

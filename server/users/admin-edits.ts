@@ -5,7 +5,7 @@ import type { Caller } from '#server/auth/authenticate.ts'
 import { revokeAllSessions } from '#server/auth/sessions.ts'
 import type { Database } from '#server/db/client.ts'
 import { users } from '#server/db/schema.ts'
-import { groupNamesOf, setUserGroups, updateUser, type UserChanges } from './repository'
+import { groupNamesOf, setUserGroups, updateUser, type UserChanges } from '#server/users/repository.ts'
 
 /** What an admin changes of a user through PATCH /users/{id}/ (checked by the route). */
 export type AdminEdit = { names?: Pick<UserChanges, 'firstName' | 'lastName'>; isActive?: boolean; groups?: string[] }

@@ -3,7 +3,8 @@ import { newSessionId } from '#server/auth/sessions.ts'
 import type { DatabaseHandle } from '#server/db/client.ts'
 import { authSessions } from '#server/db/schema.ts'
 import { createMemoryDatabase } from '#server/testing/harness.ts'
-import { findSessionUserWithGroups, findUserByEmail, groupNamesOf, setUserGroups } from './repository'
+import { findSessionUserWithGroups } from '#server/auth/session-users.ts'
+import { findUserByEmail, groupNamesOf, setUserGroups } from '#server/users/repository.ts'
 
 let database: DatabaseHandle
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { UserRow } from './repository'
-import { photoUrl, serializeUser, splitFullName } from './serializers'
+import type { UserRow } from '#server/users/repository.ts'
+import { photoUrl, serializeUser, splitFullName } from '#server/users/serializers.ts'
 
 describe('splitFullName', () => {
   it('splits on the first space and tidies whitespace', () => {

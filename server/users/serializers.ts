@@ -1,4 +1,4 @@
-import type { UserRow } from './repository'
+import type { UserRow } from '#server/users/repository.ts'
 
 /**
  * The JSON shapes of a user in the API responses. `photoBase` is PROVIDER_PUBLIC_URL: photos
