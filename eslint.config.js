@@ -28,6 +28,31 @@ const selectorsOf = (layer) => [
   ...(layer.files ? [{ type: 'app', fileInternalPath: layer.files }] : []),
 ]
 
+/**
+ * The provider's layers, top to bottom (issue 43, decision 0082): a file of server/ imports its own
+ * folder (or file) and what lies in a layer below, never one above nor a neighbour of its own
+ * layer, so no two of its folders import each other. Type-only imports are free (services.ts is
+ * the types' hub). The fakes are mounted by app.ts alone; the test support (testing/) uses them.
+ */
+const serverLayers = [
+  ['server/main.ts', 'server/testing'],
+  ['server/app.ts'],
+  ['server/fakes', 'server/jobs.ts', 'server/routes', 'server/seed'],
+  ['server/privacy', 'server/professionals'],
+  ['server/billing'],
+  ['server/appointments', 'server/subscriptions'],
+  ['server/purchases'],
+  ['server/courses', 'server/live-classes', 'server/products', 'server/questionnaire'],
+  ['server/contact', 'server/content', 'server/users'],
+  ['server/audit', 'server/habits'],
+  ['server/admin', 'server/auth', 'server/calendar', 'server/mail', 'server/stripe', 'server/zones.ts'],
+  ['server/carts', 'server/dates.ts', 'server/http'],
+  ['server/background.ts', 'server/clock.ts', 'server/config.ts', 'server/db', 'server/google', 'server/log.ts', 'server/media', 'server/person-names.ts', 'server/services.ts', 'server/zoom', 'server/drizzle.config.ts'],
+]
+/** A unit as an element selector: a folder is an element; a file directly in server/ is the `server` element's file. */
+const serverSelector = (unit) => (unit.endsWith('.ts') ? { type: 'server', fileInternalPath: unit.replace('server/', '') } : { type: unit })
+const serverFolders = serverLayers.flat().filter((unit) => !unit.endsWith('.ts'))
+
 export default tseslint.config(
   { ignores: ['build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/', '.tmp/', 'server/db/migrations/'] },
   js.configs.recommended,
@@ -87,6 +112,34 @@ export default tseslint.config(
     ignores: ['server/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['\\#app/*', '**/app/*'], message: 'server/ never imports app/: the provider owns its rules, and its API tells the app what it needs.' }] }],
+    },
+  },
+  {
+    // The direction of server/'s imports (issue 43): layers, no arrow up, no two folders of one layer tied.
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { [`${import.meta.dirname}/scripts/lint/import-resolver.cjs`]: {} },
+      'boundaries/elements': [...serverFolders.map((folder) => ({ type: folder, pattern: folder, partialMatch: false })), { type: 'server', pattern: 'server', partialMatch: false }],
+      'boundaries/files': [{ category: 'test', pattern: '**/*.test.ts' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          checkInternals: true,
+          checkUnknownLocals: true,
+          message: `{{from.file.path}} may not import '{{dependency.source}}': server/'s imports point down its layers (${serverLayers.map((layer) => layer.map((unit) => unit.replace('server/', '')).join(', ')).join(' > ')}), never up nor across one (issue 43)`,
+          policies: [
+            ...serverLayers.flatMap((layer, index) =>
+              layer.map((unit) => ({ from: { element: serverSelector(unit) }, allow: { to: { element: [serverSelector(unit), ...serverLayers.slice(index + 1).flat().map(serverSelector)] } } })),
+            ),
+            { from: { element: serverLayers.flat().map(serverSelector) }, allow: { dependency: { kind: 'type' } } },
+          ],
+        },
+      ],
     },
   },
   {
