@@ -53,6 +53,9 @@ const serverLayers = [
 const serverSelector = (unit) => (unit.endsWith('.ts') ? { type: 'server', fileInternalPath: unit.replace('server/', '') } : { type: unit })
 const serverFolders = serverLayers.flat().filter((unit) => !unit.endsWith('.ts'))
 
+/** Resolves `#app/*` and `#server/*` (package.json "imports") as Node does; the boundaries plugin's default resolver does not. */
+const importResolver = { [`${import.meta.dirname}/scripts/lint/import-resolver.cjs`]: {} }
+
 export default tseslint.config(
   { ignores: ['build/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/', '.tmp/', 'server/db/migrations/'] },
   js.configs.recommended,
@@ -75,8 +78,7 @@ export default tseslint.config(
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
-      // Resolves `#app/*` (package.json "imports") as Node does; the plugin's default resolver does not.
-      'import/resolver': { [`${import.meta.dirname}/scripts/lint/import-resolver.cjs`]: {} },
+      'import/resolver': importResolver,
       'boundaries/elements': [
         ...layers.flatMap((layer) => layer.folders).map((folder) => ({ type: folder, pattern: folder, partialMatch: false })),
         // app/'s own files: after its folders, as the first pattern that matches a file names its element.
@@ -120,7 +122,7 @@ export default tseslint.config(
     ignores: ['server/**/*.test.ts'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { [`${import.meta.dirname}/scripts/lint/import-resolver.cjs`]: {} },
+      'import/resolver': importResolver,
       'boundaries/elements': [...serverFolders.map((folder) => ({ type: folder, pattern: folder, partialMatch: false })), { type: 'server', pattern: 'server', partialMatch: false }],
       'boundaries/files': [{ category: 'test', pattern: '**/*.test.ts' }],
     },

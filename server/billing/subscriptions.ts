@@ -8,9 +8,10 @@ import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
 import { sendRefunds } from '#server/purchases/refunds.ts'
 import { startPurchasePayment, type Buyer } from '#server/billing/checkout.ts'
 import { stripeOf, unavailableError } from '#server/stripe/client.ts'
-import { insertPurchaseIn, insertRefund, lockPurchase, recordTransition, type PurchaseRow, type RefundRow } from '#server/purchases/repository.ts'
+import { insertPurchaseIn, insertRefund, lockPurchase, type PurchaseRow, type RefundRow } from '#server/purchases/repository.ts'
 import { quoteRefund, type RefundQuote } from '#server/purchases/refund-rules.ts'
 import type { Services } from '#server/services.ts'
+import { movePurchase } from '#server/billing/transitions.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { cardUpdatable } from '#server/subscriptions/card.ts'
 import { queueSubscriptionMail } from '#server/subscriptions/messages.ts'
@@ -215,7 +216,7 @@ async function withdraw(services: Services, subscription: SubscriptionRow, payme
     if (paid?.status === 'paid' && paid.stripePaymentIntentId) {
       const refund = await insertRefund(tx, { purchaseId: paid.id, paymentIntentId: paid.stripePaymentIntentId, amountCents: quote.refundCents, reason: 'cancel' }, at)
       if (refund) refunds.push(refund)
-      await recordTransition(tx, paid, 'refunded', { source: 'cancel', now: at, changes: { refundedCents: quote.refundCents } })
+      await movePurchase(tx, paid, 'refunded', { source: 'cancel', now: at, changes: { refundedCents: quote.refundCents } })
     }
     return endSubscription(tx, locked, 'withdrawn', at)
   })

@@ -7,9 +7,11 @@ import { periodPurchaseEnded } from '#server/subscriptions/periods.ts'
  * ending unpaid (failed, expired, cancelled), whichever path ended it (Stripe's news, a cancel,
  * the tick's expiry, a payment that could not start), it releases the consultation time it held
  * (decision 0051) and ends the subscription its first payment was to start (decision 0052); paid,
- * applySignal books that time and starts that period. Every payment path moves a purchase through
- * here; purchases/ knows neither appointments nor subscriptions. (A checkout cancelled for another
- * purchase, purchases/replacements.ts, holds one-time products only: no time, no period.)
+ * applySignal books that time and starts that period. Every path of billing/ moves a purchase
+ * through here, so purchases/ knows neither appointments nor subscriptions. The two moves made
+ * outside it cannot end one unpaid: a consultation's refund (appointments/cancellation.ts, to
+ * refunded) and a checkout cancelled for another purchase (purchases/replacements.ts), which holds
+ * one-time products only: no time, no period.
  */
 export async function movePurchase(tx: Writer, purchase: Pick<PurchaseRow, 'id' | 'status' | 'subscriptionId'>, to: PurchaseRow['status'], options: Parameters<typeof recordTransition>[3]): Promise<PurchaseRow> {
   const moved = await recordTransition(tx, purchase, to, options)
