@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, byLocalDate, mondayOf, timeUntil, todayIn, weekToShow } from './agenda'
+import { byLocalDate, timeUntil, todayIn, weekToShow } from './agenda'
+import { addDays, mondayOf } from './calendar-dates'
 
 describe('the professional week', () => {
   it('finds Mondays and steps over month, year and DST changes by calendar days', () => {

@@ -1,23 +1,12 @@
 import { localDate } from './appointments.ts'
+import { addDays, mondayOf } from './calendar-dates.ts'
 import { isDateInRange } from './date-range.ts'
 
 /**
  * The professional's week (issue 12): which local dates a week holds, the weeks before and after,
  * and the appointments of each day. Pure: dates are wall-calendar dates (YYYY-MM-DD) of the
- * professional's time zone, and "now" is passed in.
+ * professional's time zone (their arithmetic in ./calendar-dates.ts), and "now" is passed in.
  */
-const DAY_MS = 24 * 60 * 60 * 1000
-
-/** The date `days` after (or before) a calendar date. */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
-}
-
-/** The Monday of the week a calendar date falls in. */
-export function mondayOf(date: string): string {
-  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay() // 0 = Sunday
-  return addDays(date, -((weekday + 6) % 7))
-}
 
 /** Today's date in a time zone. */
 export function todayIn(timeZone: string, now: Date): string {

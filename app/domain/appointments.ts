@@ -1,4 +1,5 @@
 import { type Language, languageTags } from '#app/i18n/config.ts'
+import { dateAt } from './calendar-dates.ts'
 import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
 
 /**
@@ -124,7 +125,7 @@ export function formatDate(date: string, language: Language, style: 'short' | 'l
       : style === 'dayMonth'
         ? { day: 'numeric', month: 'long', timeZone: 'UTC' }
         : { dateStyle: 'full', timeZone: 'UTC' }
-  return dateTimeFormat(language, options).format(new Date(`${date}T12:00:00Z`))
+  return dateTimeFormat(language, options).format(dateAt(date))
 }
 
 function zonePart(instant: number, timeZone: string, language: Language, timeZoneName: 'longGeneric' | 'shortOffset'): string {

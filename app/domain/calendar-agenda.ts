@@ -1,5 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz'
-import { addDays, mondayOf, todayIn } from './agenda.ts'
+import { todayIn } from './agenda.ts'
+import { addDays, mondayOf } from './calendar-dates.ts'
 import { isIsoDate, localDate } from './appointments.ts'
 import { minutesOf } from './availability.ts'
 import { type CalendarEvent, REFRESH_WINDOW_DAYS, conflictWindow, eventInterval, overlaps, refreshWindow, wallClock } from './calendar.ts'

@@ -1,4 +1,4 @@
-import { addDays } from './agenda.ts'
+import { addDays, weekdayIndex } from './calendar-dates.ts'
 import { WEEKDAYS, minutesOf, type Slot, type Weekday, type WeeklyAvailability } from './availability.ts'
 import { type CalendarEvent, type Interval, conflictWindow, eventInterval, isInneraEvent, overlaps, wallClock, windowDates } from './calendar.ts'
 
@@ -70,7 +70,7 @@ export function conflictSeverity(events: readonly CalendarEvent[]): ConflictSeve
 
 /** The weekday key of a calendar date. */
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!
+  return WEEKDAYS[weekdayIndex(date)]!
 }
 
 /** A date's slots: its exception's when it has one, else its weekday's when that day is enabled. */

@@ -1,5 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz'
-import { addDays, mondayOf, todayIn } from './agenda.ts'
+import { todayIn } from './agenda.ts'
+import { addDays, mondayOf } from './calendar-dates.ts'
 import { isIsoDate } from './appointments.ts'
 
 /**

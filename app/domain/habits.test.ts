@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { addDays, formatAmount, heatMapGrid, heatMapTally, shortDate, weekdayIndex, weekdayNames } from './habits'
+import { addDays, weekdayIndex } from './calendar-dates'
+import { formatAmount, heatMapGrid, heatMapTally, shortDate, weekdayNames } from './habits'
 
 describe('habit dates', () => {
   test('days move across months and years; weeks start on Monday', () => {

@@ -1,25 +1,14 @@
 import { type Language, languageTags } from '#app/i18n/config.ts'
+import { addDays, dateAt, weekdayIndex } from './calendar-dates.ts'
 
 /**
  * Habits as the pages show them (issue 14; decision 0027). The provider computes every figure
  * (streaks, strength, rates, heat-map levels); this only lays them out and words dates in the
- * reader's language. Pure: dates are local dates ("YYYY-MM-DD") the provider gave.
+ * reader's language. Pure: dates are local dates ("YYYY-MM-DD") the provider gave, counted and
+ * formatted by ./calendar-dates.ts.
  */
 
 export const WEEKDAY_KEYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
-
-const DAY_MS = 24 * 60 * 60 * 1000
-const noon = (date: string) => new Date(`${date}T12:00:00Z`)
-
-/** The date `days` after (or before) a local date. */
-export function addDays(date: string, days: number): string {
-  return new Date(noon(date).getTime() + days * DAY_MS).toISOString().slice(0, 10)
-}
-
-/** 0 for Monday to 6 for Sunday. */
-export function weekdayIndex(date: string): number {
-  return (noon(date).getUTCDay() + 6) % 7
-}
 
 const formats = new Map<string, Intl.DateTimeFormat>()
 function format(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
@@ -33,16 +22,16 @@ function format(language: Language, options: Intl.DateTimeFormatOptions): Intl.D
 }
 
 /** A local date for a day button or a heading: "qua., 25 de nov." */
-export const shortDate = (date: string, language: Language) => format(language, { weekday: 'short', day: 'numeric', month: 'short' }).format(noon(date))
+export const shortDate = (date: string, language: Language) => format(language, { weekday: 'short', day: 'numeric', month: 'short' }).format(dateAt(date))
 /** A local date in full: "25 de novembro de 2026". */
-export const longDate = (date: string, language: Language) => format(language, { day: 'numeric', month: 'long', year: 'numeric' }).format(noon(date))
+export const longDate = (date: string, language: Language) => format(language, { day: 'numeric', month: 'long', year: 'numeric' }).format(dateAt(date))
 /** "25 de nov." */
-export const dayMonth = (date: string, language: Language) => format(language, { day: 'numeric', month: 'short' }).format(noon(date))
+export const dayMonth = (date: string, language: Language) => format(language, { day: 'numeric', month: 'short' }).format(dateAt(date))
 
 /** The weekdays' short names, Monday first ("seg.", "ter.", …). */
 export function weekdayNames(language: Language, style: 'short' | 'long' = 'short'): string[] {
   // 2024-01-01 was a Monday.
-  return WEEKDAY_KEYS.map((_, index) => format(language, { weekday: style }).format(noon(addDays('2024-01-01', index))))
+  return WEEKDAY_KEYS.map((_, index) => format(language, { weekday: style }).format(dateAt(addDays('2024-01-01', index))))
 }
 
 /** A number as the reader writes it: "2,5" in pt and es, "2.5" in en. */
@@ -71,7 +60,7 @@ export function heatMapGrid<Day extends { date: string; level: number; status: s
     // A month that begins in the last rows of a column is labelled on the next one, unless it is the first.
     const column = cell.row === 0 || months.length === 0 ? cell.column : cell.column + 1
     if (months.length && column - months.at(-1)!.column < 3) continue
-    months.push({ column, label: format(language, { month: 'short' }).format(noon(cell.date)) })
+    months.push({ column, label: format(language, { month: 'short' }).format(dateAt(cell.date)) })
   }
   return { cells, columns, months }
 }

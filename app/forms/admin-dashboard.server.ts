@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { localDate } from '#app/domain/appointments.ts'
+import { addDays, dateAt, daysBetween } from '#app/domain/calendar-dates.ts'
 import { barHeight, chartTop } from '#app/domain/chart-scale.ts'
 import { isDateInRange } from '#app/domain/date-range.ts'
 import { formatMoney, isCents } from '#app/domain/money.ts'
@@ -19,11 +20,6 @@ export const MAX_PERIOD_DAYS = 366
 
 /** Today's date in the admin's zone (São Paulo by default). */
 export const dashboardToday = (now: Date, timeZone = DASHBOARD_TIME_ZONE) => localDate(now, timeZone)
-
-const DAY_MS = 86_400_000
-const noon = (date: string) => new Date(`${date}T12:00:00Z`)
-export const addDays = (date: string, days: number) => new Date(noon(date).getTime() + days * DAY_MS).toISOString().slice(0, 10)
-const daysBetween = (from: string, to: string) => Math.round((noon(to).getTime() - noon(from).getTime()) / DAY_MS)
 
 /** What is wrong with the dates typed: not dates (2000-2100), the end first, or more than a year. */
 export type PeriodProblem = 'invalid' | 'order' | 'tooLong'
@@ -96,7 +92,7 @@ const DAY_MONTH: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' }
 const FULL_DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' }
 
 /** "1 de mar. de 2025 – 30 de mar. de 2025" as the language writes a range of dates (shared parts once). */
-export const formatDateRange = (from: string, to: string, language: Language) => dateFormat(language, FULL_DATE).formatRange(noon(from), noon(to))
+export const formatDateRange = (from: string, to: string, language: Language) => dateFormat(language, FULL_DATE).formatRange(dateAt(from), dateAt(to))
 
 /** A count as the language writes it: "1.234" in pt. */
 export const formatCount = (value: number, language: Language) => cached(`count|${language}`, () => new Intl.NumberFormat(languageTags[language])).format(value)
@@ -112,11 +108,11 @@ export function formatCents(cents: number, language: Language): string {
 /** A bucket's label under the chart ("3 de mar.", "mar. de 2025") and in the table ("seg., 3 de mar.", "3 – 9 de mar.", "março de 2025"). */
 function bucketLabels(bucket: DashboardBucket, start: string, end: string, language: Language): { axis: string; row: string } {
   if (bucket === 'month') {
-    return { axis: dateFormat(language, { month: 'short', year: 'numeric' }).format(noon(start)), row: dateFormat(language, { month: 'long', year: 'numeric' }).format(noon(start)) }
+    return { axis: dateFormat(language, { month: 'short', year: 'numeric' }).format(dateAt(start)), row: dateFormat(language, { month: 'long', year: 'numeric' }).format(dateAt(start)) }
   }
-  const axis = dateFormat(language, DAY_MONTH).format(noon(start))
-  if (bucket === 'day') return { axis, row: dateFormat(language, { weekday: 'short', ...DAY_MONTH }).format(noon(start)) }
-  return { axis, row: start === end ? axis : dateFormat(language, DAY_MONTH).formatRange(noon(start), noon(end)) }
+  const axis = dateFormat(language, DAY_MONTH).format(dateAt(start))
+  if (bucket === 'day') return { axis, row: dateFormat(language, { weekday: 'short', ...DAY_MONTH }).format(dateAt(start)) }
+  return { axis, row: start === end ? axis : dateFormat(language, DAY_MONTH).formatRange(dateAt(start), dateAt(end)) }
 }
 
 /** The charts of the page, in its order: one per metric, revenue's two methods stacked in one. */

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
-import { mondayOf } from '#app/domain/agenda.ts'
+import { mondayOf } from '#app/domain/calendar-dates.ts'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { eventInstants } from '#app/domain/calendar-agenda.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'

@@ -1,5 +1,6 @@
 import { type TFunction } from 'i18next'
-import { addDays, byLocalDate } from '#app/domain/agenda.ts'
+import { byLocalDate } from '#app/domain/agenda.ts'
+import { addDays } from '#app/domain/calendar-dates.ts'
 import { formatDate, formatShortDateTime, formatTime, timeZoneOr } from '#app/domain/appointments.ts'
 import { type CalendarEvent, calendarStats, eventInterval, isAllDay, isInneraEvent } from '#app/domain/calendar.ts'
 import { type AppointmentItem, type EventItem, calendarWeek, eventFormTimes, eventsByDay, inRefreshWindow, isAppointmentEvent, isDeclined } from '#app/domain/calendar-agenda.ts'

@@ -1,5 +1,6 @@
 import QRCode from 'qrcode'
 import { formatTime } from '#app/domain/appointments.ts'
+import { dateAt } from '#app/domain/calendar-dates.ts'
 import { type Cart, removeFromCart } from '#app/domain/cart.ts'
 import { formatMoney } from '#app/domain/money.ts'
 import { formatDateAndTime, withdrawalEndText } from '#app/domain/viewer-times.ts'
@@ -23,7 +24,7 @@ function viewerTime(iso: string, language: Language, timeZone: string, withDate 
 
 /** A São Paulo calendar date (YYYY-MM-DD) in words. */
 export const calendarDate = (date: string, language: Language) =>
-  new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${date}T12:00:00Z`))
+  new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(dateAt(date))
 
 /**
  * The purchase as its page shows it (docs/product.md §2): what was bought and for how much, where

@@ -1,6 +1,7 @@
 import { localDate } from '#app/domain/appointments.ts'
 import { PILLAR_ORDER, inPillarOrder } from '#app/domain/pillars.ts'
-import { WEEKDAY_KEYS, addDays, dayMonth, formatAmount, heatMapGrid, heatMapTally, longDate, percent, shortDate, weekdayNames } from '#app/domain/habits.ts'
+import { addDays } from '#app/domain/calendar-dates.ts'
+import { WEEKDAY_KEYS, dayMonth, formatAmount, heatMapGrid, heatMapTally, longDate, percent, shortDate, weekdayNames } from '#app/domain/habits.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { type HabitDetail, type HabitList, type HabitSummary } from '#app/provider/habit-schemas.ts'
 import { type Pillar } from '#app/provider/schemas.ts'
