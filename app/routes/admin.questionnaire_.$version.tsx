@@ -15,42 +15,19 @@ import { discardQuestionnaireDraft, getQuestionnaireVersion, publishQuestionnair
 import { ProviderError } from '#app/provider/errors.ts'
 import { forgetDefinition } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
-import { currentRequestContext } from '#app/http/request-context.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
 import { ContentSubmitButtons, LocalizedFields } from '#app/ui/localized-fields.tsx'
 import { ErrorList, FormError } from '#app/ui/forms.tsx'
-import { FORM_TOO_LARGE_REASON, MAX_TEXT_VALUE_LENGTH } from '#app/utils/form-data.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['admin-questionnaire', 'admin'] }
 
-/** Every input of a full version's form: 22 per question (code, pillar, reverse, 3 texts, 15 labels) and the version's own. */
+/** Every input of a full version's form: 22 per question (code, pillar, reverse, 3 texts, 15 labels) and the version's own; some 800 for 36 questions, past readFormData's default 300. */
 const MAX_ENTRIES = MAX_QUESTIONS * 22 + 20
-
-/**
- * The editor's form, read as readFormData reads every form (the body's limit, no enormous value)
- * but with room for its inputs: a version of 36 questions has some 800 (readFormData stops at 300).
- */
-async function readEditorForm(request: Request): Promise<FormData> {
-  const tooLarge = () => data({ reason: FORM_TOO_LARGE_REASON }, { status: 413 })
-  if (currentRequestContext()?.bodyTooLarge) throw tooLarge()
-  let form: FormData
-  try {
-    form = await request.formData()
-  } catch {
-    if (currentRequestContext()?.bodyTooLarge) throw tooLarge()
-    throw data({ reason: 'not-a-form' }, { status: 400 })
-  }
-  let entries = 0
-  for (const [, value] of form) {
-    entries += 1
-    if (entries > MAX_ENTRIES || (typeof value === 'string' && value.length > MAX_TEXT_VALUE_LENGTH)) throw tooLarge()
-  }
-  return form
-}
 
 const versionOf = (params: LoaderFunctionArgs['params']) => params.version ?? ''
 /** In the admin's time zone (decision 0077; the console names it). */
@@ -75,7 +52,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: 'admin' })
   const version = versionOf(params)
-  const formData = await readEditorForm(request)
+  const formData = await readFormData(request, { maxEntries: MAX_ENTRIES })
   if (formData.get('intent') === 'discard') {
     await discardQuestionnaireDraft(auth, version).catch((error: unknown) => (error instanceof ProviderError && error.status === 404 ? undefined : Promise.reject(error)))
     return redirectWithToast('/admin/questionnaire', { type: 'success', message: { key: 'admin:content.draftDiscarded', values: { name: version } } })

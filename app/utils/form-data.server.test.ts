@@ -61,6 +61,13 @@ describe('readFormData refuses a form too big to handle with 413', () => {
     expect(await statusOf(readFormData(post(fields(MAX_FORM_ENTRIES + 1), 'application/x-www-form-urlencoded')))).toBe(413)
   })
 
+  it('a form with more inputs names its own limit', async () => {
+    const fields = (count: number) => Array.from({ length: count }, (_, index) => `f${index}=x`).join('&')
+    expect((await readFormData(post(fields(MAX_FORM_ENTRIES + 500), 'application/x-www-form-urlencoded'), { maxEntries: MAX_FORM_ENTRIES + 500 })).get('f0')).toBe('x')
+    expect(await statusOf(readFormData(post(fields(MAX_FORM_ENTRIES + 501), 'application/x-www-form-urlencoded'), { maxEntries: MAX_FORM_ENTRIES + 500 }))).toBe(413)
+    expect(await statusOf(readFormData(post(`${fields(10)}&long=${'x'.repeat(MAX_TEXT_VALUE_LENGTH + 1)}`, 'application/x-www-form-urlencoded'), { maxEntries: 1000 }))).toBe(413)
+  })
+
   it(`a text value longer than ${MAX_TEXT_VALUE_LENGTH} characters, so that no page echoes it back`, async () => {
     const value = (length: number) => `message=${'x'.repeat(length)}`
     expect(await statusOf(readFormData(post(value(MAX_TEXT_VALUE_LENGTH), 'application/x-www-form-urlencoded')))).toBe('resolved')

@@ -15,9 +15,10 @@ const tooLarge = () => data({ reason: FORM_TOO_LARGE_REASON }, { status: 413 })
  * all (no body, JSON, text, a broken multipart: never a browser, sometimes a script) is refused
  * with 400 and the error page, never a 500. A form that is too big (a body over the HTTP layer's
  * limit, too many fields, one enormous value) is refused with 413, so no action ever renders a
- * megabyte of someone's input back into a page.
+ * megabyte of someone's input back into a page. A form with more inputs than MAX_FORM_ENTRIES (the
+ * questionnaire's editor) names its own `maxEntries`.
  */
-export async function readFormData(request: Request): Promise<FormData> {
+export async function readFormData(request: Request, { maxEntries = MAX_FORM_ENTRIES }: { maxEntries?: number } = {}): Promise<FormData> {
   // The HTTP server has already seen a Content-Length over the limit and passed on no body.
   if (currentRequestContext()?.bodyTooLarge) throw tooLarge()
   let form: FormData
@@ -31,7 +32,7 @@ export async function readFormData(request: Request): Promise<FormData> {
   let entries = 0
   for (const [, value] of form) {
     entries += 1
-    if (entries > MAX_FORM_ENTRIES) throw tooLarge()
+    if (entries > maxEntries) throw tooLarge()
     if (typeof value === 'string' && value.length > MAX_TEXT_VALUE_LENGTH) throw tooLarge()
   }
   return form
