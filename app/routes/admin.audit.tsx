@@ -8,7 +8,7 @@ import { listAuditEntries } from '#app/provider/admin-audit.server.ts'
 import { pageOrLast } from '#app/provider/pages.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
+import { DateRangeFilter, Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageInfo } from '#app/utils/pagination.ts'
 
@@ -53,7 +53,6 @@ export default function AdminAudit() {
   const { t } = useTranslation('admin')
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   const filtered = Boolean(query.action || query.actor || query.subject || query.from || query.to)
-  const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'
   return (
     <main id="main">
       <h1 className="text-3xl font-bold">{t('audit.title')}</h1>
@@ -62,18 +61,7 @@ export default function AdminAudit() {
         <SelectFilter name="action" label={t('audit.action')} defaultValue={query.action} allLabel={t('audit.allActions')} options={actions} />
         <SearchFilter name="actor" label={t('audit.actor')} defaultValue={query.actor} />
         <SearchFilter name="subject" label={t('audit.subject')} defaultValue={query.subject} />
-        <div>
-          <label htmlFor="from" className="block font-medium">
-            {t('audit.from')}
-          </label>
-          <input id="from" name="from" type="date" min="2000-01-01" max="2100-12-31" defaultValue={query.from} aria-describedby="audit-hint" className={control} />
-        </div>
-        <div>
-          <label htmlFor="to" className="block font-medium">
-            {t('audit.to')}
-          </label>
-          <input id="to" name="to" type="date" min="2000-01-01" max="2100-12-31" defaultValue={query.to} aria-describedby="audit-hint" className={control} />
-        </div>
+        <DateRangeFilter from={query.from} to={query.to} labels={{ from: t('audit.from'), to: t('audit.to') }} describedBy="audit-hint" />
         <button type="submit" className="btn-primary">
           {t('audit.apply')}
         </button>

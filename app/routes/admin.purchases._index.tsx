@@ -9,7 +9,7 @@ import { pageOrLast } from '#app/provider/pages.server.ts'
 import { PAYMENT_METHODS, PURCHASE_STATUSES } from '#app/provider/purchase-schemas.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
-import { Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
+import { DateRangeFilter, Pagination, SearchFilter, SelectFilter } from '#app/ui/list-controls.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageInfo } from '#app/utils/pagination.ts'
 
@@ -56,7 +56,6 @@ export default function AdminPurchases() {
   const { t } = useTranslation('admin-purchases')
   const info = pageInfo({ count, page: query.page, pageSize: PAGE_SIZE })
   const filtered = Boolean(query.search || query.status || query.method || query.from || query.to)
-  const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'
   return (
     <main id="main">
       <h1 className="text-3xl font-bold">{t('list.title')}</h1>
@@ -71,18 +70,7 @@ export default function AdminPurchases() {
           options={statuses.map((status) => ({ value: status, label: t(`status.${status}`) }))}
         />
         <SelectFilter name="method" label={t('list.method')} defaultValue={query.method} allLabel={t('list.allMethods')} options={methods.map((method) => ({ value: method, label: t(`method.${method}`) }))} />
-        <div>
-          <label htmlFor="from" className="block font-medium">
-            {t('list.from')}
-          </label>
-          <input id="from" name="from" type="date" min="2000-01-01" max="2100-12-31" defaultValue={query.from} aria-describedby="dates-hint" className={control} />
-        </div>
-        <div>
-          <label htmlFor="to" className="block font-medium">
-            {t('list.to')}
-          </label>
-          <input id="to" name="to" type="date" min="2000-01-01" max="2100-12-31" defaultValue={query.to} aria-describedby="dates-hint" className={control} />
-        </div>
+        <DateRangeFilter from={query.from} to={query.to} labels={{ from: t('list.from'), to: t('list.to') }} describedBy="dates-hint" />
         <button type="submit" className="btn-primary">
           {t('list.apply')}
         </button>

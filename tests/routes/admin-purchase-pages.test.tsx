@@ -42,6 +42,10 @@ describe('admin purchase pages', () => {
     expect(form).toHaveAttribute('method', 'get')
     expect(within(form).getByRole('combobox', { name: 'Situação' })).toHaveValue('paid')
     expect(within(form).getByRole('searchbox', { name: /Comprador/ })).toHaveValue('pedro')
+    // The dates (app/ui's DateRangeFilter): empty when not asked, described by the zone's hint.
+    expect(within(form).getByLabelText('De')).toHaveValue('')
+    expect(within(form).getByLabelText('Até')).toHaveAttribute('type', 'date')
+    expect(within(form).getByLabelText('Até')).toHaveAccessibleDescription(/Datas e horários em/)
     expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute('href', '/admin/purchases/export?search=pedro&status=paid')
     const table = screen.getByRole('table', { name: 'Compras' })
     expect(within(table).getByRole('link', { name: 'Abrir a compra nº 42' })).toHaveAttribute('href', '/admin/purchases/42')
