@@ -3,13 +3,13 @@ import { useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { CLASSES_PAGE_SIZE, classesFor, groupByDay, liveClassView, readClassQuery } from '#app/forms/live-classes.server.ts'
 import { pillarNamesOf } from '#app/forms/courses.server.ts'
-import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { LiveClassCard } from '#app/ui/classes/class-parts.tsx'
-import { Pagination, PillarFilterForm } from '#app/ui/list-controls.tsx'
+import { Pagination } from '#app/ui/list-controls.tsx'
+import { PillarFilteredList } from '#app/ui/pillar-filtered-list.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -52,39 +52,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function LiveClassesPage() {
   const { pilar, pillars, count, page, pageSize, days } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('classes')
   return (
-    <main id="main" className="container-page py-10">
-      <h1 className="text-3xl font-bold">{t('list.title')}</h1>
-      <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
-      <PillarFilterForm
-        clearTo="/aulas-ao-vivo"
-        pilar={pilar}
-        pillars={pillars}
-        texts={{ filters: t('list.filters'), pillar: t('list.pillar'), allPillars: t('list.allPillars'), apply: t('list.apply'), clear: t('list.clear') }}
-      />
-      <p className="mt-6 text-muted" role="status">
-        {t('list.count', { count })}
-      </p>
-      {days.length === 0 ? (
-        <p className="mt-4 rounded-2xl bg-white p-6">{t('list.empty')}</p>
-      ) : (
-        days.map((day) => (
-          <section key={day.day} aria-labelledby={`day-${day.day}`} className="mt-8">
-            <h2 id={`day-${day.day}`} className="text-2xl font-semibold first-letter:uppercase">
-              {day.title}
-            </h2>
-            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid={`classes-${day.day}`}>
-              {day.classes.map((cls) => (
-                <li key={cls.id}>
-                  <LiveClassCard cls={cls} />
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))
-      )}
+    <PillarFilteredList
+      namespace="classes"
+      clearTo="/aulas-ao-vivo"
+      pilar={pilar}
+      pillars={pillars}
+      count={count}
+      sections={days.map((day) => ({ key: day.day, title: day.title, items: day.classes }))}
+      idPrefix="day"
+      testIdPrefix="classes"
+      titleClassName="first-letter:uppercase"
+      renderItem={(cls) => <LiveClassCard cls={cls} />}
+    >
       <Pagination count={count} page={page} pageSize={pageSize} />
-    </main>
+    </PillarFilteredList>
   )
 }

@@ -1,13 +1,12 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { coursePillarNames, courseView, coursesFor, readCourseQuery } from '#app/forms/courses.server.ts'
-import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { CourseCard } from '#app/ui/courses/course-parts.tsx'
-import { PillarFilterForm } from '#app/ui/list-controls.tsx'
+import { PillarFilteredList } from '#app/ui/pillar-filtered-list.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
@@ -50,38 +49,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function CoursesPage() {
   const { pilar, pillars, count, groups } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('courses')
   return (
-    <main id="main" className="container-page py-10">
-      <h1 className="text-3xl font-bold">{t('list.title')}</h1>
-      <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
-      <PillarFilterForm
-        clearTo="/cursos"
-        pilar={pilar}
-        pillars={pillars}
-        texts={{ filters: t('list.filters'), pillar: t('list.pillar'), allPillars: t('list.allPillars'), apply: t('list.apply'), clear: t('list.clear') }}
-      />
-      <p className="mt-6 text-muted" role="status">
-        {t('list.count', { count })}
-      </p>
-      {groups.length === 0 ? (
-        <p className="mt-4 rounded-2xl bg-white p-6">{t('list.empty')}</p>
-      ) : (
-        groups.map((group) => (
-          <section key={group.slug} aria-labelledby={`pillar-${group.slug}`} className="mt-8">
-            <h2 id={`pillar-${group.slug}`} className="text-2xl font-semibold">
-              {group.name}
-            </h2>
-            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid={`courses-${group.slug}`}>
-              {group.courses.map((course) => (
-                <li key={course.id}>
-                  <CourseCard course={course} />
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))
-      )}
-    </main>
+    <PillarFilteredList
+      namespace="courses"
+      clearTo="/cursos"
+      pilar={pilar}
+      pillars={pillars}
+      count={count}
+      sections={groups.map((group) => ({ key: group.slug, title: group.name, items: group.courses }))}
+      idPrefix="pillar"
+      testIdPrefix="courses"
+      renderItem={(course) => <CourseCard course={course} />}
+    />
   )
 }
