@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { type SessionUser } from '#app/provider/schemas.ts'
 import { providerMock, providerUrl } from './provider.ts'
-import { demoPatient, fakeJwt, sessionCookie } from './session.ts'
+import { demoPatient } from './session.ts'
 
 /**
  * The appointments API of decision 0023 as the app's tests see it: a professional in São Paulo,
@@ -59,8 +59,6 @@ export function appointment(overrides: Record<string, unknown> = {}) {
 export function payment(overrides: Record<string, unknown> = {}) {
   return { kind: 'purchase', purchase_id: 90, method: 'pix', status: 'paid', hold_expires_at: null, checkout_url: null, ...overrides }
 }
-
-export const signedIn = (user: SessionUser = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
 
 export const inLisbon: SessionUser = { ...demoPatient, time_zone: 'Europe/Lisbon' }
 

@@ -1,5 +1,6 @@
 import { type RequestContext, currentRequestContext, requestContextStorage } from '#app/http/request-context.server.ts'
 import { commitSession } from '#app/http/session-commit.server.ts'
+import { getToast } from '#app/utils/toast.server.ts'
 
 type Loaded = { status: number; headers: Headers; data: unknown; location: string | null }
 
@@ -57,6 +58,17 @@ function isDataWithInit(value: unknown): value is { type: 'DataWithResponseInit'
   return typeof value === 'object' && value !== null && (value as { type?: string }).type === 'DataWithResponseInit'
 }
 
+/** A GET of the url, with this Cookie header when one is given. */
+export const getRequest = (url: string, cookie?: string) => new Request(url, { headers: cookie ? { Cookie: cookie } : {} })
+
+/** The toast an outcome flashes (its `innera_toast` cookie), read as the next page's loader reads it; null when none. */
+export async function toastOf(outcome: Headers | { headers: Headers }) {
+  const headers = outcome instanceof Headers ? outcome : outcome.headers
+  const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
+  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
+}
+
+/** A POST of a form as a browser sends it (urlencoded). */
 export function formRequest(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return new Request(url, { method: 'POST', body: new URLSearchParams(fields), headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } })
 }

@@ -34,6 +34,13 @@ export async function sessionCookie(data: { access?: string; refresh?: string; u
   return setCookie.split(';')[0]!
 }
 
+/**
+ * The Cookie header of a signed-in user with fresh tokens, the route tests' usual session;
+ * `checked` also marks the user as just checked with the provider (no /me call on the first load).
+ */
+export const signedIn = (user: SessionUser = demoPatient, { checked = false }: { checked?: boolean } = {}) =>
+  sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, ...(checked ? { userCheckedAt: Date.now() } : {}) })
+
 /** Reads the session a response sets (or null when it clears it or sets none). */
 export async function sessionFrom(response: { headers: Headers }) {
   const cookies = response.headers.getSetCookie().filter((cookie) => cookie.startsWith('__session='))

@@ -3,21 +3,15 @@ import { describe, expect, test } from 'vitest'
 import { loader as layoutLoader } from '#app/routes/admin.tsx'
 import { loader } from '#app/routes/admin.audit.tsx'
 import { loader as exportLoader } from '#app/routes/admin.audit_.export.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { adminHandlers, auditEntryAnswer, page } from '#tests/mocks/admin.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** The audit log in the app (issue 26, decision 0059), against msw's provider. */
 
-const cookieOf = (user = demoAdmin) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const get = async (url: string, user = demoAdmin) => new Request(url, { headers: { Cookie: await cookieOf(user) } })
-
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
-}
+const cookieOf = (user = demoAdmin) => signedIn(user, { checked: true })
+const get = async (url: string, user = demoAdmin) => getRequest(url, await cookieOf(user))
 
 describe('who sees the audit log', () => {
   test('patients and professionals get 403 from the page, its .data and the export; nobody asks the provider', async () => {

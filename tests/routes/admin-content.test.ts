@@ -2,8 +2,8 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader } from '#app/routes/admin.content.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** /admin/content (decision 0064): each kind of content, what is published and the drafts waiting. */
 
@@ -18,8 +18,8 @@ const summary = {
 describe('/admin/content', () => {
   test('says per kind what is published and how many drafts wait, with the way to each editor', async () => {
     providerMock.use(http.get(providerUrl('/admin/content/'), () => HttpResponse.json(summary)))
-    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
-    const result = await run(loader, new Request('http://app.test/admin/content', { headers: { Cookie: cookie } }))
+    const cookie = await signedIn(demoAdmin)
+    const result = await run(loader, getRequest('http://app.test/admin/content', cookie))
     expect(result.status).toBe(200)
     expect(result.headers.get('cache-control')).toBe('private, no-store')
     const sections = (result.data as { sections: { key: string; to: string; counts: string[]; drafts: number }[] }).sections
@@ -42,8 +42,8 @@ describe('/admin/content', () => {
         return HttpResponse.json(summary)
       }),
     )
-    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    const result = await run(loader, new Request('http://app.test/admin/content', { headers: { Cookie: cookie } }))
+    const cookie = await signedIn(demoPatient)
+    const result = await run(loader, getRequest('http://app.test/admin/content', cookie))
     expect(result.status).toBe(403)
     expect(asked).toBe(false)
   })

@@ -2,8 +2,8 @@ import { delay, http, HttpResponse, type JsonBodyType } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader } from '#app/routes/admin.courses.$slug._index.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, signedIn } from '#tests/mocks/session.ts'
 
 /** /admin/courses/{slug}: the course (published and draft) and its lessons, asked for side by side. */
 
@@ -18,8 +18,8 @@ const lessons = {
 }
 
 async function openPage(slug: string) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
-  return run(loader, new Request(`http://app.test/admin/courses/${slug}`, { headers: { Cookie: cookie } }), { slug })
+  const cookie = await signedIn(demoAdmin)
+  return run(loader, getRequest(`http://app.test/admin/courses/${slug}`, cookie), { slug })
 }
 
 type PageData = { name: string; state: { published: boolean; draft: boolean }; lessons: { results: { slug: string; title: string }[]; videos: number } | null }

@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminDashboardPage, { loader } from '#app/routes/admin.dashboard.tsx'
 import { dashboardAnswers } from '#tests/mocks/admin-dashboard.ts'
-import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoAdmin, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** /admin/dashboard as the browser draws it (decision 0062): the period form, the quick links, each chart and its table. */
 
@@ -20,14 +16,7 @@ afterEach(() => cleanup())
 const NBSP = '\u00a0'
 
 async function renderAt(path: string) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
-  const asAdmin = ({ request, params }: LoaderFunctionArgs) => loader({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
-  const Stub = createRemixStub([{ path: '/admin/dashboard', Component: AdminDashboardPage, loader: asAdmin }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: '/admin/dashboard', Component: AdminDashboardPage, loader }], { cookie: await signedIn(demoAdmin) })
 }
 
 describe('the admin dashboard page', () => {

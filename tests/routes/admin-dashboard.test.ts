@@ -4,13 +4,13 @@ import { dashboardToday, quickPeriod } from '#app/forms/admin-dashboard.server.t
 import { loader as layoutLoader } from '#app/routes/admin.tsx'
 import { loader } from '#app/routes/admin.dashboard.tsx'
 import { dashboardAnswer, dashboardAnswers } from '#tests/mocks/admin-dashboard.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** /admin/dashboard (issue 26, decision 0062): the users by role and the period's indicators, admins only. */
 
-const cookieOf = (user: typeof demoAdmin) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
-const get = async (search = '', user = demoAdmin) => run(loader, new Request(`http://app.test/admin/dashboard${search}`, { headers: { Cookie: await cookieOf(user) } }))
+const cookieOf = (user: typeof demoAdmin) => signedIn(user)
+const get = async (search = '', user = demoAdmin) => run(loader, getRequest(`http://app.test/admin/dashboard${search}`, await cookieOf(user)))
 const NBSP = '\u00a0'
 
 type Loaded = {
@@ -84,7 +84,7 @@ describe('/admin/dashboard loader', () => {
   test('no one else sees it, the page nor its .data: patients and professionals 403, visitors to sign in', async () => {
     const queries = dashboardAnswers()
     for (const user of [demoPatient, demoProfessional]) {
-      const request = new Request('http://app.test/admin/dashboard.data', { headers: { Cookie: await cookieOf(user) } })
+      const request = getRequest('http://app.test/admin/dashboard.data', await cookieOf(user))
       // Remix runs the layout's loader and the page's for a .data request: both refuse.
       expect((await run(layoutLoader, request)).status).toBe(403)
       expect((await run(loader, request)).status).toBe(403)

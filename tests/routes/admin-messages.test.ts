@@ -1,18 +1,12 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/admin.messages.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** The toast a response flashes, read back as the next page would. */
-async function toastOf(response: { headers: Headers }) {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
-}
-
-const adminCookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
+const adminCookie = () => signedIn(demoAdmin)
 
 const message: Record<string, unknown> & { handled: boolean; handled_at: string | null } = {
   id: 7,
@@ -44,7 +38,7 @@ type Loaded = { count: number; messages: (typeof message & { receivedAt: string;
 describe('/admin/messages loader', () => {
   test('lists the messages with dates in São Paulo time', async () => {
     const queries = listAnswers([message, { ...message, id: 6, handled: true, handled_at: '2025-03-19T01:30:00.000Z' }])
-    const result = await run(loader, new Request('http://app.test/admin/messages', { headers: { Cookie: await adminCookie() } }))
+    const result = await run(loader, getRequest('http://app.test/admin/messages', await adminCookie()))
     expect(result.status).toBe(200)
     const loaded = result.data as Loaded
     expect(loaded.count).toBe(2)
@@ -56,36 +50,36 @@ describe('/admin/messages loader', () => {
 
   test('formats dates in the user language', async () => {
     listAnswers()
-    const result = await run(loader, new Request('http://app.test/admin/messages?lng=en', { headers: { Cookie: await adminCookie() } }))
+    const result = await run(loader, getRequest('http://app.test/admin/messages?lng=en', await adminCookie()))
     expect((result.data as Loaded).messages[0]?.receivedAt).toBe('Mar 18, 2025, 9:00 AM')
   })
 
   test('passes search, subject, handled and page on; ignores values it does not know', async () => {
     const queries = listAnswers()
     const cookie = await adminCookie()
-    await run(loader, new Request('http://app.test/admin/messages?search=%20parceria%20&subject=partnership&handled=false&page=2', { headers: { Cookie: cookie } }))
+    await run(loader, getRequest('http://app.test/admin/messages?search=%20parceria%20&subject=partnership&handled=false&page=2', cookie))
     expect(Object.fromEntries(queries[0]!)).toEqual({ search: 'parceria', subject: 'partnership', handled: 'false', page: '2', page_size: '20' })
-    await run(loader, new Request('http://app.test/admin/messages?subject=doctor&handled=maybe&page=-1', { headers: { Cookie: cookie } }))
+    await run(loader, getRequest('http://app.test/admin/messages?subject=doctor&handled=maybe&page=-1', cookie))
     expect(Object.fromEntries(queries[1]!)).toEqual({ page: '1', page_size: '20' })
   })
 
   test('a page past the end goes back to the first page with the same filters', async () => {
     listAnswers()
-    const result = await run(loader, new Request('http://app.test/admin/messages?handled=false&page=9', { headers: { Cookie: await adminCookie() } }))
+    const result = await run(loader, getRequest('http://app.test/admin/messages?handled=false&page=9', await adminCookie()))
     expect(result.status).toBe(302)
     expect(result.location).toBe('/admin/messages?handled=false')
   })
 
   test('a patient gets 403 and a visitor the sign-in page', async () => {
-    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    expect((await run(loader, new Request('http://app.test/admin/messages', { headers: { Cookie: patient } }))).status).toBe(403)
+    const patient = await signedIn(demoPatient)
+    expect((await run(loader, getRequest('http://app.test/admin/messages', patient))).status).toBe(403)
     const visitor = await run(loader, new Request('http://app.test/admin/messages'))
     expect(visitor.location).toBe('/auth?mode=login&redirectTo=%2Fadmin%2Fmessages')
   })
 
   test('the provider being down is the network error page', async () => {
     providerMock.use(http.get(providerUrl('/contact/'), () => HttpResponse.error()))
-    const result = await run(loader, new Request('http://app.test/admin/messages', { headers: { Cookie: await adminCookie() } }))
+    const result = await run(loader, getRequest('http://app.test/admin/messages', await adminCookie()))
     expect(result.status).toBe(503)
   })
 })
@@ -136,7 +130,7 @@ describe('/admin/messages action', () => {
 
   test('only admins may change a message', async () => {
     const patches = patchAnswers()
-    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
+    const patient = await signedIn(demoPatient)
     const result = await run(action, formRequest('http://app.test/admin/messages', { intent: 'mark-handled', id: '7' }, { Cookie: patient }))
     expect(result.status).toBe(403)
     expect(patches).toEqual([])

@@ -4,12 +4,12 @@ import { action, loader } from '#app/routes/admin.products.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
 import { monthlyPlanAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** /admin/products (decisions 0053, 0065): every product with its state and price, and an admin's new price. */
 
-const adminCookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin })
+const adminCookie = () => signedIn(demoAdmin)
 const NBSP = '\u00a0'
 
 const plan = monthlyPlanAnswer
@@ -32,10 +32,10 @@ function answers(patch?: () => Response) {
 describe('/admin/products', () => {
   test('lists the products with their prices in the page language; only admins', async () => {
     answers()
-    const result = await run(loader, new Request('http://app.test/admin/products?lng=en', { headers: { Cookie: await adminCookie() } }))
+    const result = await run(loader, getRequest('http://app.test/admin/products?lng=en', await adminCookie()))
     expect(result.data).toMatchObject({ count: 1, products: [{ id: 21, slug: 'plano-mensal', name: 'Monthly plan', type: 'subscription', active: true, draftSince: null, renews: true, price: 'R$89.90' }], newDrafts: [] })
-    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    expect((await run(loader, new Request('http://app.test/admin/products', { headers: { Cookie: patient } }))).status).toBe(403)
+    const patient = await signedIn(demoPatient)
+    expect((await run(loader, getRequest('http://app.test/admin/products', patient))).status).toBe(403)
     expect((await run(action, formRequest('http://app.test/admin/products', { product_id: '21', price: '99,90' }, { Cookie: patient }))).status).toBe(403)
   })
 

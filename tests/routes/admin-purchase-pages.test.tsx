@@ -1,17 +1,14 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { HttpResponse } from 'msw'
 import { type ComponentType } from 'react'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminPurchasePage, { action as detailAction, loader as detailLoader } from '#app/routes/admin.purchases.$id.tsx'
 import AdminPurchases, { loader as listLoader } from '#app/routes/admin.purchases._index.tsx'
 import { adminPurchaseDetailAnswer, adminPurchaseHandlers, refundedAnswer } from '#tests/mocks/admin-purchases.ts'
-import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings, type ServerFunction, withCookie as asAdmin } from '#tests/mocks/route-stub.ts'
+import { demoAdmin, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute, type ServerFunction } from '#tests/mocks/route-stub.ts'
 
 /**
  * The admin purchase pages as the browser draws them, over their real loaders and action (msw as
@@ -25,13 +22,7 @@ beforeEach(() => {
 afterEach(cleanup)
 
 async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action?: ServerFunction) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin, userCheckedAt: Date.now() })
-  const Stub = createRemixStub([{ path: pattern, Component, loader: asAdmin(loader, cookie), action: action ? asAdmin(action, cookie) : undefined }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: pattern, Component, loader, action }], { cookie: await signedIn(demoAdmin, { checked: true }) })
 }
 
 describe('admin purchase pages', () => {

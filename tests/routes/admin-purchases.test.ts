@@ -5,24 +5,18 @@ import { action as detailAction, loader as detailLoader } from '#app/routes/admi
 import { loader as listLoader } from '#app/routes/admin.purchases._index.tsx'
 import { loader as exportLoader } from '#app/routes/admin.purchases.export.ts'
 import { loader as appointmentsLoader } from '#app/routes/consultas._index.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { adminPurchaseAnswer, adminPurchaseDetailAnswer, adminPurchaseHandlers, purchasePage } from '#tests/mocks/admin-purchases.ts'
 import { appointment } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** The admin console's purchases in the app (issue 26, decision 0061), against msw's provider. */
 
 const NBSP = '\u00a0'
-const cookieOf = (user = demoAdmin) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const get = async (url: string, user = demoAdmin) => new Request(url, { headers: { Cookie: await cookieOf(user) } })
+const cookieOf = (user = demoAdmin) => signedIn(user, { checked: true })
+const get = async (url: string, user = demoAdmin) => getRequest(url, await cookieOf(user))
 const post = async (url: string, fields: Record<string, string>, user = demoAdmin) => formRequest(url, fields, { Cookie: await cookieOf(user) })
-
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
-}
 
 describe('who sees the admin purchases', () => {
   test('patients and professionals get 403 from every loader and the action (a `.data` request runs only these); nobody asks the provider', async () => {

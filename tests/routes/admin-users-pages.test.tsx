@@ -1,17 +1,13 @@
 // @vitest-environment jsdom
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminAuditPage, { loader as auditLoader } from '#app/routes/admin.audit.tsx'
 import AdminUserPage, { action as userAction, loader as userLoader } from '#app/routes/admin.users_.$id.tsx'
 import { adminHandlers, adminUserAnswer, auditEntryAnswer, page } from '#tests/mocks/admin.ts'
-import { demoAdmin, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoAdmin, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** An admin's user page and the audit log as the browser draws them (decision 0059). */
 
@@ -21,26 +17,11 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function renderAt(path: string) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoAdmin, userCheckedAt: Date.now() })
-  const asAdmin = (request: Request) => {
-    const init: RequestInit = { method: request.method, headers: { Cookie: cookie, 'Content-Type': request.headers.get('Content-Type') ?? '' } }
-    if (request.method !== 'GET') Object.assign(init, { body: request.body, duplex: 'half' })
-    return new Request(request.url, init)
-  }
-  const Stub = createRemixStub([
-    {
-      path: '/admin/users/:id',
-      Component: AdminUserPage,
-      loader: ({ request, params }: LoaderFunctionArgs) => userLoader({ request: asAdmin(request), params, context: {} }),
-      action: ({ request, params }: ActionFunctionArgs) => userAction({ request: asAdmin(request), params, context: {} }),
-    },
-    { path: '/admin/audit', Component: AdminAuditPage, loader: ({ request, params }: LoaderFunctionArgs) => auditLoader({ request: asAdmin(request), params, context: {} }) },
-  ])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  const routes = [
+    { path: '/admin/users/:id', Component: AdminUserPage, loader: userLoader, action: userAction },
+    { path: '/admin/audit', Component: AdminAuditPage, loader: auditLoader },
+  ]
+  return renderRoute(path, routes, { cookie: await signedIn(demoAdmin, { checked: true }) })
 }
 
 describe("an admin's user page", () => {

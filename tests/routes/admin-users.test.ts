@@ -3,17 +3,16 @@ import { describe, expect, test } from 'vitest'
 import { loader as layoutLoader } from '#app/routes/admin.tsx'
 import { loader as listLoader } from '#app/routes/admin.users.tsx'
 import { action, loader } from '#app/routes/admin.users_.$id.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { adminHandlers, adminUserAnswer, page } from '#tests/mocks/admin.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** The admin console's users in the app (issue 26, decision 0059), against msw's provider. */
 
 const NBSP = '\u00a0'
-const cookieOf = (user = demoAdmin) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const get = async (url: string, user = demoAdmin) => new Request(url, { headers: { Cookie: await cookieOf(user) } })
+const cookieOf = (user = demoAdmin) => signedIn(user, { checked: true })
+const get = async (url: string, user = demoAdmin) => getRequest(url, await cookieOf(user))
 /** A form post; a field given a list is sent once per value (checkboxes). */
 async function post(url: string, fields: Record<string, string | string[]>, user = demoAdmin) {
   const body = new URLSearchParams()
@@ -22,11 +21,6 @@ async function post(url: string, fields: Record<string, string | string[]>, user
 }
 const USER_URL = 'http://app.test/admin/users/3'
 const params = { id: '3' }
-
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
-}
 
 const ACCREDITATION = { intent: 'accredit', profession: 'Nutricionista', registration_number: 'CRN-3 12345', pillars: ['sono', 'alimento'], languages: ['pt'], price: '150,00' }
 

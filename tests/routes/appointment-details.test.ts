@@ -5,11 +5,10 @@ import { action as detailsAction, loader as detailsLoader } from '#app/routes/co
 import { loader as consultationLoader } from '#app/routes/consultas.$id_.consulta.tsx'
 import { action as rescheduleAction, loader as rescheduleLoader } from '#app/routes/consultas.$id_.remarcar.tsx'
 import { loader as listLoader } from '#app/routes/consultas._index.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
-import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, payment, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, payment } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoProfessional } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] })
@@ -26,11 +25,6 @@ function serves(answer: Record<string, unknown>) {
   providerMock.use(http.get(providerUrl('/appointments/:id/'), () => HttpResponse.json(answer)))
 }
 
-async function toastOf(headers: Headers) {
-  const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
-}
-
 describe('my appointments', () => {
   test('upcoming and past, each with the time in the patient’s zone, the professional and the status', async () => {
     const asked: string[] = []
@@ -43,7 +37,7 @@ describe('my appointments', () => {
           : HttpResponse.json(page([appointment({ id: 20, status: 'no_show', start_time: '2026-11-10T12:00:00.000Z', end_time: '2026-11-10T12:50:00.000Z' })], { previous: 'http://provider.test/appointments/?when=past', next: 'http://provider.test/appointments/?when=past&page=3' }))
       }),
     )
-    const result = await run(listLoader, new Request('http://app.test/consultas?page=2', { headers: { Cookie: await signedIn(inLisbon) } }))
+    const result = await run(listLoader, getRequest('http://app.test/consultas?page=2', await signedIn(inLisbon)))
     expect(asked.sort()).toEqual(['?when=past&page=2&page_size=20', '?when=upcoming'])
     const data = result.data as { upcoming: { items: unknown[] }; past: { items: unknown[]; page: number; previous: boolean; next: boolean }; zone: string; canBook: boolean }
     expect(data.upcoming.items).toEqual([
@@ -67,7 +61,7 @@ describe('my appointments', () => {
         return HttpResponse.json({ count: 45, next: at < 3 ? 'http://provider.test/appointments/?when=past&page=9' : null, previous: at > 1 ? 'http://provider.test/appointments/?when=past' : null, results: [appointment({ id: at })] })
       }),
     )
-    const load = async (search: string) => run(listLoader, new Request(`http://app.test/consultas${search}`, { headers: { Cookie: await signedIn() } }))
+    const load = async (search: string) => run(listLoader, getRequest(`http://app.test/consultas${search}`, await signedIn()))
     for (const junk of ['?page=x', '?page=-3', '?page=0', '?page=1e99']) expect(((await load(junk)).data as { past: { page: number } }).past.page, junk).toBe(1)
     expect(asked).toEqual(['1', '1', '1', '1'])
     const past = await load('?page=7')
@@ -77,13 +71,13 @@ describe('my appointments', () => {
 
   test('nothing yet: the empty state (the page links to the directory)', async () => {
     providerMock.use(http.get(providerUrl('/appointments/'), () => HttpResponse.json(page([]))))
-    const result = await run(listLoader, new Request('http://app.test/consultas', { headers: { Cookie: await signedIn() } }))
+    const result = await run(listLoader, getRequest('http://app.test/consultas', await signedIn()))
     expect(result.data).toMatchObject({ upcoming: { items: [] }, past: { items: [], page: 1 }, zone: null, canBook: true })
   })
 
   test('a professional reads whom they see', async () => {
     providerMock.use(http.get(providerUrl('/appointments/'), () => HttpResponse.json(page([appointment()]))))
-    const result = await run(listLoader, new Request('http://app.test/consultas', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const result = await run(listLoader, getRequest('http://app.test/consultas', await signedIn(demoProfessional)))
     expect((result.data as { upcoming: { items: { withWhom: string }[] } }).upcoming.items[0]?.withWhom).toBe('Pedro Santos')
   })
 })
@@ -233,7 +227,7 @@ describe('an appointment', () => {
 
 describe('the professional runs the consultation', () => {
   const url = 'http://app.test/consultas/31'
-  const details = async (cookie: string) => (await run(detailsLoader, new Request(url, { headers: { Cookie: cookie } }), { id: '31' })).data as { manage: Record<string, unknown> | null }
+  const details = async (cookie: string) => (await run(detailsLoader, getRequest(url, cookie), { id: '31' })).data as { manage: Record<string, unknown> | null }
   type Reply = { intent: string; result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } }
   function patches(answer: () => Response = () => HttpResponse.json(appointment({ status: 'confirmed' }))) {
     const bodies: unknown[] = []
@@ -298,7 +292,7 @@ describe('rescheduling', () => {
   test('the picker of the same professional, the appointment’s own time on offer, the notes filled in', async () => {
     serves(appointment())
     const asked = directoryAndAvailability() // the provider's free times leave out the appointment's own
-    const result = await run(rescheduleLoader, new Request(`${url}?data=2026-12-02`, { headers: { Cookie: await signedIn() } }), { id: '31' })
+    const result = await run(rescheduleLoader, getRequest(`${url}?data=2026-12-02`, await signedIn()), { id: '31' })
     const data = result.data as { picker: PickerView; current: { notes: string; when: string }; changeable: boolean }
     expect(asked.availability[0]?.get('professional_id')).toBe('7')
     expect(data.changeable).toBe(true)
@@ -339,7 +333,7 @@ describe('rescheduling', () => {
     expect(reply.result.initialValue).toMatchObject({ notes: 'Manter' })
 
     serves(appointment({ start_time: '2026-11-30T11:30:00.000Z', end_time: '2026-11-30T12:20:00.000Z' }))
-    const started = await run(rescheduleLoader, new Request(url, { headers: { Cookie: await signedIn() } }), { id: '31' })
+    const started = await run(rescheduleLoader, getRequest(url, await signedIn()), { id: '31' })
     expect((started.data as { changeable: boolean }).changeable).toBe(false)
   })
 
@@ -382,7 +376,7 @@ describe('rescheduling', () => {
   })
 
   test('professionals do not reschedule here', async () => {
-    const result = await run(rescheduleLoader, new Request(url, { headers: { Cookie: await signedIn(demoProfessional) } }), { id: '31' })
+    const result = await run(rescheduleLoader, getRequest(url, await signedIn(demoProfessional)), { id: '31' })
     expect(result.status).toBe(403)
   })
 })
@@ -402,7 +396,7 @@ describe('the consultation page', () => {
   const open = async (answer: Record<string, unknown>, appointmentOverrides: Record<string, unknown> = {}) => {
     serves(appointment({ status: 'confirmed', ...appointmentOverrides }))
     providerMock.use(http.get(providerUrl('/appointments/:id/consultation/'), () => HttpResponse.json(answer)))
-    return (await run(consultationLoader, new Request(url, { headers: { Cookie: await signedIn() } }), { id: '31' })).data as Record<string, unknown>
+    return (await run(consultationLoader, getRequest(url, await signedIn()), { id: '31' })).data as Record<string, unknown>
   }
 
   test('before the window: when it opens, no link; the professional’s notes', async () => {

@@ -1,19 +1,17 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { type ComponentType } from 'react'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import BookingPage, { action as bookAction, loader as bookLoader } from '#app/routes/consultas.agendar.$professionalId.tsx'
 import AppointmentPage, { loader as detailsLoader } from '#app/routes/consultas.$id.tsx'
 import MyAppointmentsPage, { loader as listLoader } from '#app/routes/consultas._index.tsx'
 import DirectoryPage, { loader as directoryLoader } from '#app/routes/consultas.profissionais.tsx'
-import { NOW, appointment, directoryAndAvailability, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, appointment, directoryAndAvailability } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { ignoreRouterFutureWarnings, type ServerFunction, withCookie as asPatient } from '#tests/mocks/route-stub.ts'
+import { ignoreRouterFutureWarnings, renderRoute, type ServerFunction } from '#tests/mocks/route-stub.ts'
+import { signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The pages as the browser draws them, over their real loaders and actions (msw as the provider):
@@ -31,13 +29,7 @@ afterEach(() => {
 })
 
 async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action?: ServerFunction) {
-  const cookie = await signedIn()
-  const Stub = createRemixStub([{ path: pattern, Component, loader: asPatient(loader, cookie), action: action ? asPatient(action, cookie) : undefined }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: pattern, Component, loader, action }], { cookie: await signedIn() })
 }
 
 describe('consultation pages', () => {

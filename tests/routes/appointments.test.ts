@@ -4,10 +4,10 @@ import { type BookingReply, type PickerView } from '#app/forms/appointment-forms
 import { action as bookAction, loader as bookLoader } from '#app/routes/consultas.agendar.$professionalId.tsx'
 import { loader as directoryLoader } from '#app/routes/consultas.profissionais.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
-import { NOW, ana, appointment, directoryAndAvailability, freeTimes, inLisbon, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, ana, appointment, directoryAndAvailability, freeTimes, inLisbon } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoProfessional } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoAdmin, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 beforeEach(() => {
   // Only the clock: msw and the fetch timeouts keep real timers.
@@ -42,15 +42,10 @@ const chosen = '2026-12-01T13:00:00.000Z'
 const MAY_HAVE_GONE_THROUGH = 'Seu agendamento pode ter sido feito mesmo assim. Continue e confirme de novo: se ele já foi feito, você vai direto para ele, sem agendar duas vezes.'
 /** A key as the review step makes them (decision 0034). */
 const KEY = 'Zq3k_-9vX2mP0aBcDeFgHiJk'
-const toastOf = async (result: { headers: Headers }) => {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
-}
-
 describe('the directory', () => {
   test('each professional with profession, registration, pillars, languages, length, price in BRL and the next free time in the patient’s zone', async () => {
     const asked = directoryAndAvailability()
-    const result = await run(directoryLoader, new Request('http://app.test/consultas/profissionais', { headers: { Cookie: await signedIn() } }))
+    const result = await run(directoryLoader, getRequest('http://app.test/consultas/profissionais', await signedIn()))
     const data = result.data as { professionals: Professional[]; canBook: boolean; pillar: string | null; pillars: { slug: string }[] }
     expect(asked.directory[0]?.get('pillar')).toBeNull()
     expect(data.canBook).toBe(true)
@@ -72,22 +67,22 @@ describe('the directory', () => {
   test('filters by pillar with ?pilar=; an unknown pillar shows everyone', async () => {
     const asked = directoryAndAvailability()
     const cookie = await signedIn()
-    const filtered = await run(directoryLoader, new Request('http://app.test/consultas/profissionais?pilar=sono', { headers: { Cookie: cookie } }))
+    const filtered = await run(directoryLoader, getRequest('http://app.test/consultas/profissionais?pilar=sono', cookie))
     expect(asked.directory[0]?.get('pillar')).toBe('sono')
     expect((filtered.data as { pillar: string }).pillar).toBe('sono')
-    await run(directoryLoader, new Request('http://app.test/consultas/profissionais?pilar=astrologia', { headers: { Cookie: cookie } }))
+    await run(directoryLoader, getRequest('http://app.test/consultas/profissionais?pilar=astrologia', cookie))
     expect(asked.directory[1]?.get('pillar')).toBeNull()
   })
 
   test('a patient in Lisbon reads the next free time in Lisbon, with the zone named; a professional sees no booking link', async () => {
     directoryAndAvailability()
-    const lisbon = await run(directoryLoader, new Request('http://app.test/consultas/profissionais?lng=en', { headers: { Cookie: await signedIn(inLisbon) } }))
+    const lisbon = await run(directoryLoader, getRequest('http://app.test/consultas/profissionais?lng=en', await signedIn(inLisbon)))
     expect((lisbon.data as { professionals: Professional[] }).professionals[0]).toMatchObject({
       nextFree: 'Tue, Dec 1, 2026, 12:00 PM',
       price: 'R$180.00',
       zoneLabel: 'Western European Time (Lisbon, GMT+0)',
     })
-    const professional = await run(directoryLoader, new Request('http://app.test/consultas/profissionais', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const professional = await run(directoryLoader, getRequest('http://app.test/consultas/profissionais', await signedIn(demoProfessional)))
     expect((professional.data as { canBook: boolean }).canBook).toBe(false)
   })
 })
@@ -273,7 +268,7 @@ describe('booking: pick, review, confirm', () => {
     expect(result.status).toBe(303)
     expect(result.location).toBe('/consultas/55')
     const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-    const { toast } = await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))
+    const { toast } = await getToast(getRequest('http://app.test/', cookie))
     expect(toast?.message).toEqual({ key: 'appointments:booking.booked' })
   })
 

@@ -6,8 +6,8 @@ import { action as resultAction, loader as resultLoader } from '#app/routes/aval
 import { loader as sharedLoader } from '#app/routes/profissional.avaliacoes.tsx'
 import { forgetDefinition } from '#app/provider/questionnaire.server.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 const text = (pt: string) => ({ pt, en: `${pt} (en)`, es: `${pt} (es)` })
 const slugs = ['estresse', 'exercicio', 'alimento', 'sono', 'relacionamentos', 'substancias']
@@ -39,7 +39,6 @@ const fullResult = { ...result, answers: {}, patient: { id: demoPatient.id, user
 const paula = { id: 2, username: 'profissional', first_name: 'Paula', last_name: 'Ribeiro', email: 'profissional@innera.local', photo: null, specialty: 'MEV' }
 
 const definitionHandler = http.get(providerUrl('/questionnaire/get/'), () => HttpResponse.json(definition))
-const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
 /** The cookies a response sets, merged over the ones sent. */
 function nextCookie(previous: string, headers: Headers) {
   const jar = new Map(previous.split('; ').filter(Boolean).map((pair) => [pair.split('=')[0]!, pair] as const))
@@ -57,7 +56,7 @@ async function post(cookie: string, fields: Record<string, string>) {
   return { response, cookie: nextCookie(cookie, response.headers) }
 }
 async function wizard(cookie: string) {
-  return ((await run(wizardLoader, new Request('http://app.test/avaliacao', { headers: { Cookie: cookie } }))).data as { wizard: Wizard }).wizard
+  return ((await run(wizardLoader, getRequest('http://app.test/avaliacao', cookie))).data as { wizard: Wizard }).wizard
 }
 async function answerAll(cookie: string) {
   for (const [index, slug] of slugs.entries()) {
@@ -76,7 +75,7 @@ describe('assessment wizard', () => {
 
   test('a patient sees the first step in their language', async () => {
     providerMock.use(definitionHandler)
-    const data = (await run(wizardLoader, new Request('http://app.test/avaliacao?lng=en', { headers: { Cookie: await signedIn() } }))).data as { wizard: Wizard }
+    const data = (await run(wizardLoader, getRequest('http://app.test/avaliacao?lng=en', await signedIn()))).data as { wizard: Wizard }
     expect(data.wizard.step).toBe(0)
     expect(data.wizard.steps).toHaveLength(6)
     expect(data.wizard.steps[0]!.questions[0]!.text).toBe('Pergunta estresse 1? (en)')
@@ -179,7 +178,7 @@ describe('assessment results', () => {
       http.get(providerUrl('/questionnaire/share/professionals/'), () => HttpResponse.json({ questionnaire: 7, professionals: [{ ...paula, shared_at: '2025-03-18T12:01:00.000Z' }] })),
       http.get(providerUrl('/users/professionals/'), () => HttpResponse.json([paula])),
     )
-    const loaded = await run(resultLoader, new Request('http://app.test/avaliacao/resultado/7', { headers: { Cookie: await signedIn() } }), { id: '7' })
+    const loaded = await run(resultLoader, getRequest('http://app.test/avaliacao/resultado/7', await signedIn()), { id: '7' })
     const data = loaded.data as { isOwner: boolean; result: { scores: { score: number }[]; focus: { label: string }[] }; sharing: { shares: { id: number }[] } }
     expect(data.isOwner).toBe(true)
     expect(data.result.scores.map((row) => row.score)).toEqual([0, 20, 40, 60, 80, 100])
@@ -189,13 +188,13 @@ describe('assessment results', () => {
 
   test('a professional reads a shared result without sharing controls', async () => {
     providerMock.use(definitionHandler, http.get(providerUrl('/questionnaire/7/'), () => HttpResponse.json(fullResult)))
-    const loaded = await run(resultLoader, new Request('http://app.test/avaliacao/resultado/7', { headers: { Cookie: await signedIn(demoProfessional) } }), { id: '7' })
+    const loaded = await run(resultLoader, getRequest('http://app.test/avaliacao/resultado/7', await signedIn(demoProfessional)), { id: '7' })
     expect(loaded.data).toMatchObject({ isOwner: false, sharing: null, result: { patient: 'Pedro Santos' } })
   })
 
   test('an unknown result is 404', async () => {
     providerMock.use(definitionHandler, http.get(providerUrl('/questionnaire/9/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
-    const loaded = await run(resultLoader, new Request('http://app.test/avaliacao/resultado/9', { headers: { Cookie: await signedIn() } }), { id: '9' })
+    const loaded = await run(resultLoader, getRequest('http://app.test/avaliacao/resultado/9', await signedIn()), { id: '9' })
     expect(loaded.status).toBe(404)
   })
 
@@ -236,7 +235,7 @@ describe('history and shared with me', () => {
         }),
       ),
     )
-    const data = (await run(historyLoader, new Request('http://app.test/avaliacao/historico', { headers: { Cookie: await signedIn() } }))).data as { results: { id: number }[]; trends: { points: unknown[] }[] }
+    const data = (await run(historyLoader, getRequest('http://app.test/avaliacao/historico', await signedIn()))).data as { results: { id: number }[]; trends: { points: unknown[] }[] }
     expect(data.results.map((row) => row.id)).toEqual([9, 7])
     expect(data.trends).toHaveLength(6)
     expect(data.trends[0]!.points).toHaveLength(2)
@@ -245,7 +244,7 @@ describe('history and shared with me', () => {
   test('the trends say when they chart only the newest submissions', async () => {
     const series = (n: number) => Array.from({ length: n }, (_, index) => ({ id: index + 1, submitted_at: result.submitted_at, score: 40 }))
     const trends = (count: number, points: number) => http.get(providerUrl('/questionnaire/trends/'), () => HttpResponse.json({ count, pillars: slugs.map((slug) => ({ slug, latest: 40, change: 0, series: series(points) })) }))
-    const load = async () => (await run(historyLoader, new Request('http://app.test/avaliacao/historico', { headers: { Cookie: await signedIn() } }))).data as { trendsOf: number | null }
+    const load = async () => (await run(historyLoader, getRequest('http://app.test/avaliacao/historico', await signedIn()))).data as { trendsOf: number | null }
     providerMock.use(definitionHandler, http.get(providerUrl('/questionnaire/results/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [result] })), trends(300, 24))
     expect((await load()).trendsOf).toBe(24)
     providerMock.use(trends(5, 5))
@@ -258,7 +257,7 @@ describe('history and shared with me', () => {
       http.get(providerUrl('/questionnaire/results/'), () => HttpResponse.json({ count: 1, next: null, previous: null, results: [result] })),
       http.get(providerUrl('/questionnaire/trends/'), () => HttpResponse.json({ count: 1, pillars: [] })),
     )
-    const data = (await run(historyLoader, new Request('http://app.test/avaliacao/historico', { headers: { Cookie: await signedIn() } }))).data as { trends: unknown[] }
+    const data = (await run(historyLoader, getRequest('http://app.test/avaliacao/historico', await signedIn()))).data as { trends: unknown[] }
     expect(data.trends).toEqual([])
   })
 
@@ -269,12 +268,12 @@ describe('history and shared with me', () => {
         HttpResponse.json({ count: 1, next: null, previous: null, results: [{ ...result, shared_at: result.submitted_at, patient: fullResult.patient }] }),
       ),
     )
-    const data = (await run(sharedLoader, new Request('http://app.test/profissional/avaliacoes', { headers: { Cookie: await signedIn(demoProfessional) } }))).data as { results: { id: number; patient: string }[] }
+    const data = (await run(sharedLoader, getRequest('http://app.test/profissional/avaliacoes', await signedIn(demoProfessional)))).data as { results: { id: number; patient: string }[] }
     expect(data.results).toEqual([expect.objectContaining({ id: 7, patient: 'Pedro Santos' })])
   })
 
   test('a patient cannot open the professional list', async () => {
-    const loaded = await run(sharedLoader, new Request('http://app.test/profissional/avaliacoes', { headers: { Cookie: await signedIn() } }))
+    const loaded = await run(sharedLoader, getRequest('http://app.test/profissional/avaliacoes', await signedIn()))
     expect(loaded.status).toBe(403)
   })
 })

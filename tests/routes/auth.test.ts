@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { action as authAction, loader as authLoader } from '#app/routes/auth.tsx'
 import { action as resetAction } from '#app/routes/auth_.reset.$uid.$token.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie, sessionFrom } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, fakeJwt, sessionFrom, signedIn } from '#tests/mocks/session.ts'
 
 function loginAnswers(user = demoPatient) {
   providerMock.use(
@@ -86,8 +86,8 @@ describe('login', () => {
 
   test('a signed-in visitor of the login page goes to the default route', async () => {
     providerMock.use(http.get(providerUrl('/users/me/'), () => HttpResponse.json(demoPatient)))
-    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    const result = await run(authLoader, new Request('http://app.test/auth?mode=login', { headers: { Cookie: cookie } }))
+    const cookie = await signedIn(demoPatient)
+    const result = await run(authLoader, getRequest('http://app.test/auth?mode=login', cookie))
     expect(result.location).toBe('/dashboard')
   })
 })

@@ -4,10 +4,9 @@ import { STATE_TTL_MS } from '#app/forms/calendar-connect.server.ts'
 import { loader as callback } from '#app/routes/auth_.google.calendar-callback.ts'
 import { loader as connect } from '#app/routes/agenda_.calendario_.conectar.ts'
 import { sessionStorage } from '#app/session/session.server.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { calendarProvider } from '#tests/mocks/calendar.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * Connecting Google Calendar (docs/product.md §4, §8; decision 0025): the start keeps a random `state` in the
@@ -23,7 +22,7 @@ type Pending = { state: string; popup: boolean; createdAt: number }
 
 /** A professional's session, with an authorization waiting when given. */
 async function paulaCookie(pending?: Pending, user = demoProfessional) {
-  const session = await sessionStorage().getSession(await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() }))
+  const session = await sessionStorage().getSession(await signedIn(user, { checked: true }))
   if (pending) session.set('calendarOAuth', pending)
   return (await sessionStorage().commitSession(session)).split(';')[0]!
 }
@@ -35,12 +34,7 @@ async function sessionAfter(result: { headers: Headers }, sent: string) {
   return { cookie, pending: (await sessionStorage().getSession(cookie)).get('calendarOAuth') ?? null }
 }
 
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
-}
-
-const get = (loader: typeof callback, url: string, cookie: string) => run(loader, new Request(url, { headers: { Cookie: cookie } }))
+const get = (loader: typeof callback, url: string, cookie: string) => run(loader, getRequest(url, cookie))
 const STATE = 'Zq3v_8mR-2LtY6pW0sN4bK9cX1hJ5gF7dA3eU2iO0yT'
 
 describe('the start', () => {

@@ -3,11 +3,9 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { getEnv } from '#app/env.server.ts'
 import { loader as feedLoader } from '#app/routes/calendario.$token[.]ics.ts'
 import { action as settingsAction, loader as settingsLoader } from '#app/routes/configuracoes.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
-import { signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { formRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The private calendar feed in the app (issue 12): /calendario/<token>.ics asks the provider with
@@ -117,11 +115,6 @@ describe('settings: the calendar link', () => {
   const settings = 'http://app.test/configuracoes'
   const load = async (cookie?: string) => run(settingsLoader, new Request(settings, { headers: { Cookie: cookie ?? (await signedIn()) } }))
   const post = async (fields: Record<string, string>, cookie?: string) => run(settingsAction, formRequest(settings, fields, { Cookie: cookie ?? (await signedIn()) }))
-  const toastOf = async (headers: Headers) => {
-    const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-    return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
-  }
-
   test('says whether a link is active, and since when, in the user’s zone and language', async () => {
     providerMock.use(http.get(providerUrl(FEED), () => HttpResponse.json({ active: false, created_at: null })))
     expect((await load()).data).toMatchObject({ calendar: { active: false, createdAt: null } })

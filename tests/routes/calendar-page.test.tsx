@@ -1,16 +1,12 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { act, cleanup, render, screen, within } from '@testing-library/react'
+import { act, cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import CalendarPage, { action, loader } from '#app/routes/agenda_.calendario.tsx'
 import { CALENDAR_POPUP_CHANNEL, POPUP_MESSAGE_TYPE } from '#app/utils/calendar-popup-message.ts'
-import { signedIn } from '#tests/mocks/appointments.ts'
 import { calendarProvider, notConnected } from '#tests/mocks/calendar.ts'
-import { demoProfessional } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings, withCookie as signedInAs } from '#tests/mocks/route-stub.ts'
+import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /**
  * The calendar page as the browser draws it, over its real loader and action (msw as the
@@ -30,13 +26,7 @@ afterEach(() => {
 })
 
 async function show() {
-  const cookie = await signedIn(demoProfessional)
-  const Stub = createRemixStub([{ path: '/agenda/calendario', Component: CalendarPage, loader: signedInAs(loader, cookie), action: signedInAs(action, cookie) }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={['/agenda/calendario']} />
-    </TranslationsProvider>,
-  )
+  return renderRoute('/agenda/calendario', [{ path: '/agenda/calendario', Component: CalendarPage, loader, action }], { cookie: await signedIn(demoProfessional) })
 }
 
 const connectionRegion = () => screen.getByRole('region', { name: 'Conexão' })

@@ -9,13 +9,12 @@ import { loader as availabilityLoader } from '#app/routes/agenda_.disponibilidad
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { todayIn } from '#app/domain/agenda.ts'
 import { mondayOf } from '#app/domain/calendar-dates.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { NOW, appointment, directoryAndAvailability, freeTimes, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, appointment, directoryAndAvailability, freeTimes } from '#tests/mocks/appointments.ts'
 import { calendarProvider, integrationStatus, notConnected } from '#tests/mocks/calendar.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoProfessional } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The calendar elsewhere (issue 13): booking's confirm step asks the professional's Google
@@ -30,11 +29,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers()
 })
-
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
-}
 
 describe('booking: the confirm step asks the professional’s Google Calendar', () => {
   const BOOK_URL = 'http://app.test/consultas/agendar/7'
@@ -203,7 +197,7 @@ describe('the professional’s dashboard', () => {
   test('a week beyond the years 2000-2100 (?semana=0999-01-04, 9999-12-27) shows this week: the provider is never asked for it', async () => {
     for (const far of ['0999-01-04', '9999-12-27']) {
       const asked = calendarProvider()
-      const result = await run(dashboardLoader, new Request(`${DASHBOARD}?semana=${far}`, { headers: { Cookie: await signedIn(demoProfessional) } }))
+      const result = await run(dashboardLoader, getRequest(`${DASHBOARD}?semana=${far}`, await signedIn(demoProfessional)))
       expect(result.status).toBe(200)
       expect(asked.dashboard.map((query) => query.get('start'))).toEqual([mondayOf(todayIn('America/Sao_Paulo', NOW))])
     }
@@ -215,7 +209,7 @@ describe('the professional’s dashboard', () => {
       http.get(providerUrl('/program/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
       http.get(providerUrl('/appointments/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
     )
-    await run(dashboardLoader, new Request(DASHBOARD, { headers: { Cookie: await signedIn() } })).catch(() => undefined)
+    await run(dashboardLoader, getRequest(DASHBOARD, await signedIn())).catch(() => undefined)
     expect(asked.integration).toBe(0)
   })
 })
@@ -223,7 +217,7 @@ describe('the professional’s dashboard', () => {
 describe('the availability editor', () => {
   const EDITOR = 'http://app.test/agenda/disponibilidade'
   const editor = async () => {
-    const result = await run(availabilityLoader, new Request(EDITOR, { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const result = await run(availabilityLoader, getRequest(EDITOR, await signedIn(demoProfessional)))
     return (result.data as { conflicts: ConflictView[] | null }).conflicts
   }
 
@@ -248,7 +242,7 @@ describe('the availability editor', () => {
     calendarProvider({ eventsAnswer: () => HttpResponse.json({ detail: 'boom' }, { status: 502 }) })
     expect(await editor()).toBeNull()
     calendarProvider({ integrationAnswer: () => HttpResponse.error() })
-    const unreachable = await run(availabilityLoader, new Request(EDITOR, { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const unreachable = await run(availabilityLoader, getRequest(EDITOR, await signedIn(demoProfessional)))
     expect(unreachable.status).toBe(200)
     expect((unreachable.data as { conflicts: unknown }).conflicts).toBeNull()
   })

@@ -6,11 +6,10 @@ import { type CalendarReply } from '#app/forms/calendar-forms.ts'
 import { type CalendarPage } from '#app/forms/calendar-page.server.ts'
 import { action, loader } from '#app/routes/agenda_.calendario.tsx'
 import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { getToast } from '#app/utils/toast.server.ts'
-import { NOW, appointment, signedIn } from '#tests/mocks/appointments.ts'
+import { NOW, appointment } from '#tests/mocks/appointments.ts'
 import { calendarProvider, googleEvent, integrationStatus, notConnected, paulaSchedule, weekEvents } from '#tests/mocks/calendar.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { formRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 import { barrier } from '#tests/mocks/barrier.ts'
 
 /** `/agenda/calendario` (issue 13, decision 0025): the professional's Google Calendar page, its loader and its action against msw. */
@@ -33,10 +32,6 @@ const page = async (url = PAGE, cookie?: string) => {
 const post = async (fields: Record<string, string>, url = PAGE, cookie?: string) => {
   const result = await run(action, formRequest(url, fields, { Cookie: cookie ?? (await paula()) }))
   return { ...result, reply: result.data as CalendarReply }
-}
-async function toastOf(result: { headers: Headers }) {
-  const cookie = result.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast
 }
 const formError = (reply: CalendarReply) => (reply.form === 'event' ? reply.result.error?.[''] : [reply.error])
 const pt = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../locales/pt/calendar.json'), 'utf8')) as Record<string, Record<string, string>>

@@ -7,8 +7,8 @@ import { action as logoutAction } from '#app/routes/logout.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, fakeJwt, signedIn } from '#tests/mocks/session.ts'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
 
 /** Course number `id`, any field replaced. */
@@ -23,7 +23,6 @@ function setCart(headers: Headers): string | undefined {
   const cookie = headers.getSetCookie().find((value) => value.startsWith('innera_cart='))
   return cookie === undefined ? undefined : cookie.split(';')[0]!.slice('innera_cart='.length)
 }
-const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
 
 function catalogue(...products: ReturnType<typeof product>[]) {
   const asked: string[] = []
@@ -55,7 +54,7 @@ describe('the cart page', () => {
   test('prices the cookie’s products from the catalogue in one call, in the page’s language', async () => {
     const asked = catalogue(product(8, { price_cents: 123456 }), product(2, { product_type: 'digital_material', price_cents: 4990 }))
     const cookie = await cartCookie([{ productId: 8, quantity: 1 }, { productId: 2, quantity: 1 }])
-    const result = await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: cookie } }))
+    const result = await run(cartLoader, getRequest('http://app.test/carrinho', cookie))
     const { cart } = result.data as CartData
     expect(asked).toEqual(['?id__in=8%2C2&page_size=2'])
     expect(cart.lines.map((line) => [line.product.id, line.total])).toEqual([
@@ -63,14 +62,14 @@ describe('the cart page', () => {
       [2, 'R$\u00a049,90'],
     ])
     expect(cart).toMatchObject({ total: 'R$\u00a01.284,46', count: 2, changed: false })
-    const english = await run(cartLoader, new Request('http://app.test/carrinho?lng=en', { headers: { Cookie: cookie } }))
+    const english = await run(cartLoader, getRequest('http://app.test/carrinho?lng=en', cookie))
     expect((english.data as CartData).cart.total).toBe('R$1,284.46')
   })
 
   test('drops what is no longer for sale and says the cart changed', async () => {
     catalogue(product(8))
     const cookie = await cartCookie([{ productId: 8, quantity: 1 }, { productId: 99, quantity: 1 }])
-    const { cart } = (await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: cookie } }))).data as CartData
+    const { cart } = (await run(cartLoader, getRequest('http://app.test/carrinho', cookie))).data as CartData
     expect(cart.lines.map((line) => line.product.id)).toEqual([8])
     expect(cart.changed).toBe(true)
   })
@@ -80,9 +79,9 @@ describe('the cart page', () => {
     const forged = `innera_cart=${encodeURIComponent(btoa(JSON.stringify(serializeCart({ lines: [{ productId: 8, quantity: 1 }] }))))}`
     const tampered = (await cartCookie([{ productId: 8, quantity: 1 }])).replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))
     for (const cookie of [forged, tampered, 'innera_cart=' + 'x'.repeat(4000)]) {
-      const result = await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: cookie } }))
+      const result = await run(cartLoader, getRequest('http://app.test/carrinho', cookie))
       expect((result.data as CartData).cart.lines).toEqual([])
-      const root = await run(rootLoader, new Request('http://app.test/carrinho', { headers: { Cookie: cookie } }))
+      const root = await run(rootLoader, getRequest('http://app.test/carrinho', cookie))
       expect((root.data as { cartCount: number }).cartCount).toBe(0)
     }
     expect(asked).toEqual([])
@@ -91,7 +90,7 @@ describe('the cart page', () => {
   test('a provider that cannot be reached is the network page, not an empty cart', async () => {
     providerMock.use(http.get(providerUrl('/products/'), () => HttpResponse.error()))
     const cookie = await cartCookie([{ productId: 8, quantity: 1 }])
-    const result = await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: cookie } }))
+    const result = await run(cartLoader, getRequest('http://app.test/carrinho', cookie))
     expect(result.status).toBe(503)
   })
 })
@@ -104,7 +103,7 @@ describe('changing the cart', () => {
     expect(result.location).toBe('/produto/8')
     const cookie = `innera_cart=${setCart(result.headers)}`
     expect(result.headers.getSetCookie().some((value) => value.startsWith('innera_toast='))).toBe(true)
-    const root = await run(rootLoader, new Request('http://app.test/produto/8', { headers: { Cookie: cookie } }))
+    const root = await run(rootLoader, getRequest('http://app.test/produto/8', cookie))
     expect((root.data as { cartCount: number }).cartCount).toBe(1)
     // Twice is refused: a course is bought once. The cookie is not rewritten.
     const again = await run(cartAction, formRequest('http://app.test/carrinho', { intent: 'add', productId: '8', returnTo: '/solucoes?tipo=course' }, { Cookie: cookie }))
@@ -150,7 +149,7 @@ describe('changing the cart', () => {
         return HttpResponse.json({ items: [{ product_id: 8, quantity: 1 }], updated_at: '2026-11-26T12:00:00Z' })
       }),
     )
-    const session = await signedIn()
+    const session = await signedIn(demoPatient, { checked: true })
     const result = await run(cartAction, formRequest('http://app.test/carrinho', { intent: 'add', productId: '8', returnTo: '/produto/8' }, { Cookie: session }))
     expect(put).toEqual([{ items: [{ product_id: 8, quantity: 1 }] }])
     expect(setCart(result.headers)).toBeTruthy()
@@ -217,7 +216,7 @@ describe('signing in and out', () => {
 
   test('signing out removes the cart from the browser', async () => {
     providerMock.use(http.post(providerUrl('/authentication/token/blacklist/'), () => HttpResponse.json({})))
-    const result = await run(logoutAction, new Request('http://app.test/logout', { method: 'POST', headers: { Cookie: await signedIn() } }))
+    const result = await run(logoutAction, new Request('http://app.test/logout', { method: 'POST', headers: { Cookie: await signedIn(demoPatient, { checked: true }) } }))
     expect(setCart(result.headers)).toBe('')
   })
 })

@@ -1,14 +1,11 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import CataloguePage, { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
 import { productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** The catalogue with nothing to sell for a filter (issue 42): said in words, and where the free courses are. */
 
@@ -16,12 +13,7 @@ beforeEach(() => ignoreRouterFutureWarnings())
 afterEach(() => cleanup())
 
 function show(path: string) {
-  const Stub = createRemixStub([{ path: '/solucoes', Component: CataloguePage, loader: catalogueLoader }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: '/solucoes', Component: CataloguePage, loader: catalogueLoader }])
 }
 
 describe('a filter with nothing for sale', () => {

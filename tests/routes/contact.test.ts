@@ -2,8 +2,8 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/contato.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 type Reply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }
 
@@ -126,8 +126,8 @@ describe('the contact page loader', () => {
   })
 
   test('fills in the name and e-mail of a signed-in user', async () => {
-    const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-    const result = await run(loader, new Request('http://app.test/contato', { headers: { Cookie: cookie } }))
+    const cookie = await signedIn(demoPatient)
+    const result = await run(loader, getRequest('http://app.test/contato', cookie))
     expect(result.data).toMatchObject({ defaults: { name: 'Pedro Santos', email: 'paciente@innera.local' } })
   })
 })

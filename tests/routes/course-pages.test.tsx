@@ -1,18 +1,14 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import LessonPage, { loader } from '#app/routes/aula.$id.tsx'
 import CoursePage, { loader as courseLoader } from '#app/routes/cursos.$id.tsx'
 import CoursesPage, { loader as coursesLoader } from '#app/routes/cursos._index.tsx'
 import { courseAnswer, coursePage, coursePillarsAnswer, freeCourseAnswer, lessonAnswer, lessonDetailAnswer, lockedLessonAnswer } from '#tests/mocks/courses.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** The course pages as the browser draws them (decision 0057): cards, marks, the lock box, the player's markup. */
 
@@ -22,21 +18,12 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function renderAt(path: string) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-  const asPatient =
-    (fn: (args: LoaderFunctionArgs) => Promise<unknown>) =>
-    ({ request, params }: LoaderFunctionArgs) =>
-      fn({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
-  const Stub = createRemixStub([
-    { path: '/cursos', Component: CoursesPage, loader: asPatient(coursesLoader) },
-    { path: '/cursos/:id', Component: CoursePage, loader: asPatient(courseLoader) },
-    { path: '/aula/:id', Component: LessonPage, loader: asPatient(loader) },
-  ])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  const routes = [
+    { path: '/cursos', Component: CoursesPage, loader: coursesLoader },
+    { path: '/cursos/:id', Component: CoursePage, loader: courseLoader },
+    { path: '/aula/:id', Component: LessonPage, loader },
+  ]
+  return renderRoute(path, routes, { cookie: await signedIn(demoPatient) })
 }
 
 async function renderLesson(answer: ReturnType<typeof lessonDetailAnswer>) {

@@ -7,18 +7,15 @@ import { loader as courseLoader } from '#app/routes/cursos.$id.tsx'
 import { loader as coursesLoader } from '#app/routes/cursos._index.tsx'
 import { loader as myProductsLoader } from '#app/routes/meus-produtos._index.tsx'
 import { loader as pillarsLoader } from '#app/routes/pilares.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { courseAnswer, coursePage, coursePillarsAnswer, freeCourseAnswer, lessonAnswer, lessonDetailAnswer, lockedLessonAnswer } from '#tests/mocks/courses.ts'
 import { productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** Courses, lessons and progress (decision 0057) against the provider's shapes. */
 
-const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
-const get = async (url: string) => new Request(`http://app.test${url}`, { headers: { Cookie: await signedIn() } })
-const toastOf = async (headers: Headers) => (await getToast(new Request('http://app.test/', { headers: { Cookie: headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]! } }))).toast
+const get = async (url: string) => getRequest(`http://app.test${url}`, await signedIn(demoPatient, { checked: true }))
 
 describe('courses', () => {
   test('the list: by pillar, the filter passed to the provider, an unknown pillar showing all; each card worded; private', async () => {
@@ -150,7 +147,7 @@ describe('courses', () => {
         fail ? HttpResponse.json({ detail: 'boom' }, { status: 500 }) : HttpResponse.json({ position_seconds: 8.5, watched_seconds: 8, completed: true, completed_at: '2026-09-21T12:00:00Z' }),
       ),
     )
-    const complete = async () => run(lessonAction, formRequest('http://app.test/aula/12', { intent: 'complete' }, { Cookie: await signedIn() }), { id: '12' })
+    const complete = async () => run(lessonAction, formRequest('http://app.test/aula/12', { intent: 'complete' }, { Cookie: await signedIn(demoPatient, { checked: true }) }), { id: '12' })
     const done = await complete()
     expect(done.location).toBe('/aula/12')
     expect(await toastOf(done.headers)).toMatchObject({ type: 'success', message: { key: 'courses:toast.completed' } })
@@ -172,7 +169,7 @@ describe('courses', () => {
       }),
     )
     const report = async (fields: Record<string, string>, cookie?: string) =>
-      run(progressAction, formRequest('http://app.test/aula/12/progresso', fields, { Cookie: cookie ?? (await signedIn()) }), { id: '12' })
+      run(progressAction, formRequest('http://app.test/aula/12/progresso', fields, { Cookie: cookie ?? (await signedIn(demoPatient, { checked: true })) }), { id: '12' })
 
     const sent = await report({ position_seconds: '14', watched_seconds: '5.5' })
     expect(sent.status).toBe(200)

@@ -1,18 +1,15 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import HabitPage, { loader as habitLoader } from '#app/routes/habitos.$id.tsx'
 import HabitsPage, { action as listAction, loader as listLoader } from '#app/routes/habitos._index.tsx'
 import NewHabitPage, { loader as newLoader } from '#app/routes/habitos.novo.tsx'
 import { CLIENT_TOAST_EVENT } from '#app/ui/toast-state.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings, withCookie as asPatient } from '#tests/mocks/route-stub.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute, type StubRoute } from '#tests/mocks/route-stub.ts'
 
 /** The habit pages as the browser draws them, over their real loaders and actions (msw as the provider). */
 
@@ -46,14 +43,8 @@ beforeEach(() => {
 })
 afterEach(() => cleanup())
 
-async function renderRoutes(path: string, routes: (cookie: string) => Parameters<typeof createRemixStub>[0]) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-  const Stub = createRemixStub(routes(cookie))
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+async function renderRoutes(path: string, routes: StubRoute[]) {
+  return renderRoute(path, routes, { cookie: await signedIn(demoPatient) })
 }
 
 describe('habit pages', () => {
@@ -69,7 +60,7 @@ describe('habit pages', () => {
         return HttpResponse.json(summary(saved))
       }),
     )
-    await renderRoutes('/habitos', (cookie) => [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: asPatient(listLoader, cookie), action: asPatient(listAction, cookie) }] }])
+    await renderRoutes('/habitos', [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: listLoader, action: listAction }] }])
     const card = await screen.findByRole('article', { name: 'Beber água' })
     expect(within(card).getByRole('link', { name: 'Beber água' })).toHaveAttribute('href', '/habitos/12')
     expect(screen.getByRole('heading', { level: 2, name: 'Alimentação' })).toBeInTheDocument()
@@ -108,7 +99,7 @@ describe('habit pages', () => {
         return HttpResponse.json({ today: TODAY, time_zone: 'America/Sao_Paulo', count: 45, next: 'http://provider.test/habits/?archived=true&page=3', previous: 'http://provider.test/habits/?archived=true', results })
       }),
     )
-    await renderRoutes('/habitos?arquivados=1&page=2', (cookie) => [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: asPatient(listLoader, cookie), action: asPatient(listAction, cookie) }] }])
+    await renderRoutes('/habitos?arquivados=1&page=2', [{ path: '/habitos', children: [{ index: true, Component: HabitsPage, loader: listLoader, action: listAction }] }])
     expect(await screen.findByRole('link', { name: 'Arquivado 21' })).toHaveAttribute('href', '/habitos/200')
     expect(screen.getAllByRole('button', { name: /^Restaurar/ })).toHaveLength(20)
     const pages = screen.getByRole('navigation', { name: 'Páginas' })
@@ -129,7 +120,7 @@ describe('habit pages', () => {
         }),
       ),
     )
-    await renderRoutes('/habitos/12', (cookie) => [{ path: '/habitos/:id', Component: HabitPage, loader: asPatient(habitLoader, cookie) }])
+    await renderRoutes('/habitos/12', [{ path: '/habitos/:id', Component: HabitPage, loader: habitLoader }])
     expect(await screen.findByRole('heading', { level: 1, name: 'Beber água' })).toBeInTheDocument()
     expect(screen.getByText('4 dias')).toBeInTheDocument()
     const map = screen.getByRole('img', { name: /^Mapa de calor de/ })
@@ -155,7 +146,7 @@ describe('habit pages', () => {
         }),
       ),
     )
-    await renderRoutes('/habitos/novo', (cookie) => [{ path: '/habitos/novo', Component: NewHabitPage, loader: asPatient(newLoader, cookie) }])
+    await renderRoutes('/habitos/novo', [{ path: '/habitos/novo', Component: NewHabitPage, loader: newLoader }])
     const link = await screen.findByRole('link', { name: 'Deitar no mesmo horário' })
     expect(link.getAttribute('href')).toBe('/habitos/novo?name=Deitar+no+mesmo+hor%C3%A1rio&pillar=sono&frequency=weekly&times_per_week=5')
     expect(screen.getByText('Ajuda na meta desta semana: Dormir 7 horas')).toBeInTheDocument()

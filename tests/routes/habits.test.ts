@@ -6,8 +6,8 @@ import { action as habitAction, loader as habitLoader } from '#app/routes/habito
 import { action as editAction, loader as editLoader } from '#app/routes/habitos.$id_.editar.tsx'
 import { action as dashboardAction, loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 const TODAY = '2026-11-25'
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
@@ -47,8 +47,7 @@ const detail = () => ({
   entries: [],
 })
 
-const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
-const listRequest = async (search = '') => new Request(`http://app.test/habitos${search}`, { headers: { Cookie: await signedIn() } })
+const listRequest = async (search = '') => getRequest(`http://app.test/habitos${search}`, await signedIn())
 const post = async (url: string, fields: Record<string, string>) => formRequest(url, fields, { Cookie: await signedIn(), Origin: 'http://app.test' })
 
 describe('my habits', () => {
@@ -82,7 +81,7 @@ describe('my habits', () => {
   })
 
   test('a professional gets 403', async () => {
-    const result = await run(listLoader, new Request('http://app.test/habitos', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const result = await run(listLoader, getRequest('http://app.test/habitos', await signedIn(demoProfessional)))
     expect(result.status).toBe(403)
   })
 })
@@ -239,10 +238,10 @@ describe('the create form', () => {
         }),
       ),
     )
-    const result = await run(newLoader, new Request('http://app.test/habitos/novo', { headers: { Cookie: await signedIn() } }))
+    const result = await run(newLoader, getRequest('http://app.test/habitos/novo', await signedIn()))
     const suggestion = (result.data as { suggestions: { href: string }[] }).suggestions[0]!
     expect(suggestion.href).toBe('/habitos/novo?name=Beber+%C3%A1gua&pillar=alimento&frequency=daily&target=8&unit=copos')
-    const prefilled = await run(newLoader, new Request(`http://app.test${suggestion.href}`, { headers: { Cookie: await signedIn() } }))
+    const prefilled = await run(newLoader, getRequest(`http://app.test${suggestion.href}`, await signedIn()))
     expect((prefilled.data as { defaultValue: unknown }).defaultValue).toMatchObject({ name: 'Beber água', pillar: 'alimento', frequency: 'daily', target: '8', unit: 'copos' })
   })
 
@@ -299,7 +298,7 @@ describe('the create form', () => {
 describe('the habit page', () => {
   test('shows the figures, the heat map laid out in weeks and the twelve weeks', async () => {
     providerMock.use(http.get(providerUrl('/habits/12/'), () => HttpResponse.json(detail())))
-    const result = await run(habitLoader, new Request('http://app.test/habitos/12', { headers: { Cookie: await signedIn() } }), { id: '12' })
+    const result = await run(habitLoader, getRequest('http://app.test/habitos/12', await signedIn()), { id: '12' })
     const view = (result.data as { habit: { bestStreak: unknown; heatMap: { cells: unknown[]; columns: number; tally: unknown }; weeks: unknown[] } }).habit
     expect(view.bestStreak).toEqual({ length: 5, unit: 'day' })
     expect(view.heatMap.cells).toHaveLength(182)
@@ -309,7 +308,7 @@ describe('the habit page', () => {
 
   test("someone else's habit is a 404; deleting asks the provider and goes back to the list", async () => {
     providerMock.use(http.get(providerUrl('/habits/99/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
-    const missing = await run(habitLoader, new Request('http://app.test/habitos/99', { headers: { Cookie: await signedIn() } }), { id: '99' })
+    const missing = await run(habitLoader, getRequest('http://app.test/habitos/99', await signedIn()), { id: '99' })
     expect(missing.status).toBe(404)
 
     let deleted = false
@@ -333,7 +332,7 @@ describe('the habit page', () => {
         return HttpResponse.json(detail())
       }),
     )
-    const page = await run(editLoader, new Request('http://app.test/habitos/12/editar', { headers: { Cookie: await signedIn() } }), { id: '12' })
+    const page = await run(editLoader, getRequest('http://app.test/habitos/12/editar', await signedIn()), { id: '12' })
     expect((page.data as { defaultValue: unknown }).defaultValue).toEqual({ name: 'Beber água', pillar: 'alimento', frequency: 'daily', weekdays: [], times_per_week: '3', target: '8', unit: 'copos', reminder_time: '' })
     const result = await run(editAction, await post('http://app.test/habitos/12/editar', { name: 'Beber água', pillar: 'alimento', frequency: 'weekly', times_per_week: '5', target: '', unit: '' }), { id: '12' })
     expect(body).toEqual({ name: 'Beber água', pillar: 'alimento', frequency: 'weekly', times_per_week: 5, target: null, unit: '', reminder_time: null })
@@ -360,7 +359,7 @@ describe('the habit page', () => {
 })
 
 describe("the dashboard's habits of today", () => {
-  const dashboard = async () => new Request('http://app.test/dashboard', { headers: { Cookie: await signedIn() } })
+  const dashboard = async () => getRequest('http://app.test/dashboard', await signedIn())
 
   test('lists the habits due today or answered today, each with its form; the others stay on /habitos', async () => {
     // A habit whose today is not due, and one not due but answered anyway.
@@ -440,7 +439,7 @@ describe('the habit forms after a failed save, with the provider out of reach', 
     const resubmitted = await run(editLoader, await post('http://app.test/habitos/12/editar', { name: 'Beber água' }), { id: '12' })
     expect(resubmitted.status).toBe(200)
     expect(resubmitted.data).toMatchObject({ id: 12, name: null, meta: { title: 'Editar hábito · Innera' } })
-    const visit = await run(editLoader, new Request('http://app.test/habitos/12/editar', { headers: { Cookie: await signedIn() } }), { id: '12' })
+    const visit = await run(editLoader, getRequest('http://app.test/habitos/12/editar', await signedIn()), { id: '12' })
     expect(visit.status).toBe(503)
   })
 })

@@ -1,17 +1,13 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import LiveClassPage, { loader as classLoader } from '#app/routes/aulas-ao-vivo.$id.tsx'
 import LiveClassesPage, { loader as classesLoader } from '#app/routes/aulas-ao-vivo._index.tsx'
 import { liveClassAnswer, liveClassPage } from '#tests/mocks/classes.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** The live classes' pages as the browser draws them (decision 0058): the cards, the class's actions and lock. */
 
@@ -26,20 +22,11 @@ const upcoming = (overrides: Record<string, unknown> = {}) =>
   liveClassAnswer({ starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 50 * 60_000).toISOString(), join_opens_at: new Date(starts.getTime() - 10 * 60_000).toISOString(), ...overrides })
 
 async function renderAt(path: string) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-  const asPatient =
-    (fn: (args: LoaderFunctionArgs) => Promise<unknown>) =>
-    ({ request, params }: LoaderFunctionArgs) =>
-      fn({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
-  const Stub = createRemixStub([
-    { path: '/aulas-ao-vivo', Component: LiveClassesPage, loader: asPatient(classesLoader) },
-    { path: '/aulas-ao-vivo/:id', Component: LiveClassPage, loader: asPatient(classLoader) },
-  ])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  const routes = [
+    { path: '/aulas-ao-vivo', Component: LiveClassesPage, loader: classesLoader },
+    { path: '/aulas-ao-vivo/:id', Component: LiveClassPage, loader: classLoader },
+  ]
+  return renderRoute(path, routes, { cookie: await signedIn(demoPatient) })
 }
 
 describe('live class pages', () => {

@@ -5,20 +5,18 @@ import { action as classAction, loader as classLoader } from '#app/routes/aulas-
 import { loader as classesLoader } from '#app/routes/aulas-ao-vivo._index.tsx'
 import { loader as myProductsLoader } from '#app/routes/meus-produtos._index.tsx'
 import { loader as pillarsLoader } from '#app/routes/pilares.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { liveClassAnswer, liveClassPage } from '#tests/mocks/classes.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
 import { type SessionUser } from '#app/provider/schemas.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** The live classes' pages (decision 0058) against the provider's shapes. */
 
 const NOW = new Date('2026-12-01T12:00:00Z')
-const cookie = (user: SessionUser = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const get = async (url: string, user?: SessionUser) => new Request(`http://app.test${url}`, { headers: { Cookie: await cookie(user) } })
+const cookie = (user: SessionUser = demoPatient) => signedIn(user, { checked: true })
+const get = async (url: string, user?: SessionUser) => getRequest(`http://app.test${url}`, await cookie(user))
 const post = async (fields: Record<string, string>, user?: SessionUser) => formRequest('http://app.test/aulas-ao-vivo/7', fields, { Cookie: await cookie(user) })
-const toastOf = async (headers: Headers) => (await getToast(new Request('http://app.test/', { headers: { Cookie: headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]! } }))).toast
 const classPage = async (answer: Record<string, unknown>, user?: SessionUser) => {
   providerMock.use(http.get(providerUrl('/products/zoom/sessions/7/'), () => HttpResponse.json(liveClassAnswer(answer))))
   return (await run(classLoader, await get('/aulas-ao-vivo/7', user), { id: '7' })) as { status: number; headers: Headers; data: { cls: Record<string, unknown>; actions: Record<string, boolean> } }

@@ -2,15 +2,13 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as downloadLoader } from '#app/routes/meus-produtos.$id.arquivo.ts'
 import { loader as myProductsLoader } from '#app/routes/meus-produtos._index.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import { productAnswer, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** "My products" and a material's download (docs/product.md §2, decision 0056), against the provider's shapes. */
 
-const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
 const PDF = Buffer.from('%PDF-1.3\n% a material\n%%EOF\n', 'latin1')
 
 const owned = (kind: string, product: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -37,7 +35,7 @@ describe('my products', () => {
       http.get(providerUrl('/products/my-products/'), ({ request }) => (new URL(request.url).searchParams.get('page_size') === '100' ? HttpResponse.json(ownedAnswer) : HttpResponse.json({}, { status: 400 }))),
       http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([subscriptionAnswer(), subscriptionAnswer({ id: 6, status: 'ended', ended_reason: 'cancelled', ended_at: '2026-11-01T00:00:00.000Z' })]))),
     )
-    const page = await run(myProductsLoader, new Request('http://app.test/meus-produtos', { headers: { Cookie: await signedIn() } }))
+    const page = await run(myProductsLoader, getRequest('http://app.test/meus-produtos', await signedIn(demoPatient, { checked: true })))
     expect(page.headers.get('cache-control')).toBe('private, no-store')
     expect(page.data).toMatchObject({
       products: {
@@ -62,7 +60,7 @@ describe('my products', () => {
       http.get(providerUrl('/products/my-products/14/download/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
       http.get(providerUrl('/products/my-products/15/download/'), () => HttpResponse.error()),
     )
-    const download = async (id: string) => run(downloadLoader, new Request(`http://app.test/meus-produtos/${id}/arquivo`, { headers: { Cookie: await signedIn() } }), { id })
+    const download = async (id: string) => run(downloadLoader, getRequest(`http://app.test/meus-produtos/${id}/arquivo`, await signedIn(demoPatient, { checked: true })), { id })
     const file = await download('12')
     expect(file.status).toBe(200)
     expect(file.headers.get('content-type')).toBe('application/pdf')
@@ -71,7 +69,6 @@ describe('my products', () => {
     expect(file.headers.get('content-length')).toBe(String(PDF.length))
     expect(file.data).toBe(PDF.toString('latin1'))
 
-    const toastOf = async (headers: Headers) => (await getToast(new Request('http://app.test/', { headers: { Cookie: headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]! } }))).toast
     const early = await download('13')
     expect(early.location).toBe('/meus-produtos')
     expect(await toastOf(early.headers)).toMatchObject({ type: 'error', message: { text: 'Este material ainda não está disponível. Tente de novo mais tarde.' } })

@@ -1,12 +1,9 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { type ComponentType } from 'react'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import CartPage, { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
 import { action as purchaseAction } from '#app/routes/compras.$id.tsx'
 import ProductPage, { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
@@ -14,9 +11,9 @@ import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { monthlyPlanAnswer, productAnswer, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings, type ServerFunction, withCookie } from '#tests/mocks/route-stub.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute, type ServerFunction } from '#tests/mocks/route-stub.ts'
 
 /**
  * One open or paid purchase per buyer and course, material or program (issue 41, decision 0072),
@@ -27,8 +24,7 @@ import { ignoreRouterFutureWarnings, type ServerFunction, withCookie } from '#te
  */
 
 const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
-const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
-const withCart = async () => `${await signedIn()}; ${(await cartCookieHeader({ lines: [{ productId: 8, quantity: 1 }, { productId: 3, quantity: 1 }] })).split(';')[0]}`
+const withCart = async () => `${await signedIn(demoPatient, { checked: true })}; ${(await cartCookieHeader({ lines: [{ productId: 8, quantity: 1 }, { productId: 3, quantity: 1 }] })).split(';')[0]}`
 
 const inCheckout = () =>
   http.post(providerUrl('/purchases/create/'), () =>
@@ -44,12 +40,7 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function show(path: string, pattern: string, Component: ComponentType, loader: ServerFunction, action: ServerFunction, cookie: string) {
-  const Stub = createRemixStub([{ path: pattern, Component, loader: withCookie(loader, cookie), action: withCookie(action, cookie) }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: pattern, Component, loader, action }], { cookie })
 }
 
 describe('the cart’s checkout, a payment of its products still open', () => {
@@ -117,10 +108,10 @@ describe('the cart before checkout (issue 42)', () => {
 describe('a purchase’s page', () => {
   test('a new PIX code refused because another purchase holds its products says so, not that the purchase changed', async () => {
     providerMock.use(http.post(providerUrl('/purchases/7/renew-pix/'), () => HttpResponse.json({ detail: 'x', code: 'already_in_checkout', purchase_id: 9, product_ids: [8] }, { status: 409 })))
-    const renewed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'renew' }, { Cookie: await signedIn() }), { id: '7' })
+    const renewed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'renew' }, { Cookie: await signedIn(demoPatient, { checked: true }) }), { id: '7' })
     expect(renewed.location).toBe('/compras/7')
     const cookie = renewed.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]!
-    expect((await getToast(new Request('http://app.test/', { headers: { Cookie: cookie } }))).toast).toMatchObject({
+    expect((await getToast(getRequest('http://app.test/', cookie))).toast).toMatchObject({
       type: 'error',
       message: { text: 'Os produtos desta compra já estão em outra compra sua, paga ou aguardando pagamento: nenhum código novo foi gerado. Veja em Minhas compras.' },
     })
@@ -139,8 +130,8 @@ describe('a product’s page', () => {
         return HttpResponse.json(productPage([{ ...open, checkout_url: null, checkout_expires_at: null, pix: null, failure: null }], 1))
       }),
     )
-    const cookie = await signedIn()
-    const loaded = await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: cookie } }), { id: '9' })
+    const cookie = await signedIn(demoPatient, { checked: true })
+    const loaded = await run(productLoader, getRequest('http://app.test/produto/9', cookie), { id: '9' })
     expect(loaded.data).toMatchObject({ owned: false, openPurchaseId: 7 })
     expect(asked).toEqual(['?product_id=9&status=pending&page_size=1'])
     await show('/produto/9', '/produto/:id', ProductPage, productLoader, productAction, cookie)
@@ -159,7 +150,7 @@ describe('a product’s page', () => {
         HttpResponse.json({ detail: 'You already have a plan.', code: 'another_plan_live', subscription_id: 5 }, { status: 409 }),
       ),
     )
-    const cookie = await signedIn()
+    const cookie = await signedIn(demoPatient, { checked: true })
     const replied = await run(productAction, formRequest('http://app.test/produto/21', { intent: 'subscribe', method: 'pix', idempotencyKey: KEY }, { Cookie: cookie }), { id: '21' })
     expect(replied.status).toBe(409)
     expect(replied.data).toEqual({
@@ -185,7 +176,7 @@ describe('a product’s page', () => {
       http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
       http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([subscriptionAnswer({ id: 2, status: 'ended', plan: { ...live.plan, id: 22 } }), live]))),
     )
-    const cookie = await signedIn()
+    const cookie = await signedIn(demoPatient, { checked: true })
     await show('/produto/22', '/produto/:id', ProductPage, productLoader, productAction, cookie)
     const box = await screen.findByTestId('current-plan')
     expect(box).toHaveTextContent('Você já tem uma assinatura: Plano mensal, com acesso até 10 de dezembro de 2026.')

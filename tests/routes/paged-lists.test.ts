@@ -6,8 +6,8 @@ import { loader as patientsLoader } from '#app/routes/profissional.pacientes.tsx
 import { forgetDefinition } from '#app/provider/questionnaire.server.ts'
 import { type SessionUser } from '#app/provider/schemas.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The pages that list what users can grow (issue 22): each reads one page of 20 from the
@@ -62,7 +62,7 @@ function fortyFive(path: string, item: (id: number) => unknown) {
 }
 
 describe.each(lists)('$name, by pages', ({ path, loader, url, user, item }) => {
-  const load = async (search = '') => run(loader, new Request(`http://app.test${url}${search}`, { headers: { Cookie: await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user }) } }))
+  const load = async (search = '') => run(loader, getRequest(`http://app.test${url}${search}`, await signedIn(user)))
   const rows = (data: Paged) => (data.results ?? data.patients)!
 
   test('reads one page of 20, the one in ?page=', async () => {

@@ -1,18 +1,14 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import PatientPage, { loader } from '#app/routes/profissional.pacientes_.$id.tsx'
-import { appointment, signedIn } from '#tests/mocks/appointments.ts'
+import { appointment } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 import { barrier } from '#tests/mocks/barrier.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /**
  * A professional's page about one patient (issue 12), over msw as the provider: the profile
@@ -278,25 +274,7 @@ describe('the patient page', () => {
   afterEach(() => cleanup())
 
   async function show() {
-    const cookie = await signedIn(demoProfessional)
-    const asProfessional = ({ request, params }: LoaderFunctionArgs) =>
-      loader({
-        request: new Request(request.url, { headers: { Cookie: cookie } }),
-        params,
-        context: {},
-      })
-    const Stub = createRemixStub([
-      {
-        path: '/profissional/pacientes/:id',
-        Component: PatientPage,
-        loader: asProfessional,
-      },
-    ])
-    return render(
-      <TranslationsProvider value={translationsFor('pt')}>
-        <Stub initialEntries={[`/profissional/pacientes/${PEDRO}`]} />
-      </TranslationsProvider>,
-    )
+    return renderRoute(`/profissional/pacientes/${PEDRO}`, [{ path: '/profissional/pacientes/:id', Component: PatientPage, loader }], { cookie: await signedIn(demoProfessional) })
   }
 
   test('the name, the appointments with their status and link, the shared result, the program’s pillars', async () => {

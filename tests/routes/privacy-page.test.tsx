@@ -1,16 +1,12 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import PrivacyPage, { loader as privacyLoader } from '#app/routes/configuracoes_.privacidade.tsx'
 import { consentsAnswer, deletionPlanAnswer, viewersAnswer } from '#tests/mocks/privacy.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
 
 /** The privacy page as the browser draws it (decision 0060): every form a plain form, the export a plain link. */
 
@@ -20,14 +16,7 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function renderPage(path = '/configuracoes/privacidade') {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient })
-  const loader = ({ request, params }: LoaderFunctionArgs) => privacyLoader({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
-  const Stub = createRemixStub([{ path: '/configuracoes/privacidade', Component: PrivacyPage, loader }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: '/configuracoes/privacidade', Component: PrivacyPage, loader: privacyLoader }], { cookie: await signedIn(demoPatient) })
 }
 
 describe('the privacy page', () => {

@@ -4,18 +4,16 @@ import { action as cookieConsentAction } from '#app/routes/resources.cookie-cons
 import { loader as exportLoader } from '#app/routes/configuracoes_.privacidade_.exportar.ts'
 import { action as privacyAction, loader as privacyLoader } from '#app/routes/configuracoes_.privacidade.tsx'
 import { parseConsent } from '#app/utils/consent.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { consentRecord, consentsAnswer, deletionPlanAnswer, viewersAnswer } from '#tests/mocks/privacy.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie, sessionFrom } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
+import { demoPatient, sessionFrom, signedIn } from '#tests/mocks/session.ts'
 
 /** The privacy page, its forms and the export (decision 0060), against the provider's shapes. */
 
-const cookie = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
-const page = async () => new Request('http://app.test/configuracoes/privacidade', { headers: { Cookie: await cookie() } })
+const cookie = () => signedIn(demoPatient, { checked: true })
+const page = async () => getRequest('http://app.test/configuracoes/privacidade', await cookie())
 const post = async (fields: Record<string, string>) => formRequest('http://app.test/configuracoes/privacidade', fields, { Cookie: await cookie() })
-const toastOf = async (headers: Headers) => (await getToast(new Request('http://app.test/', { headers: { Cookie: headers.getSetCookie().find((value) => value.startsWith('innera_toast='))!.split(';')[0]! } }))).toast
 
 function providerAnswers() {
   providerMock.use(
@@ -228,7 +226,7 @@ describe('the export', () => {
         return new HttpResponse(body, { headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="innera-dados-2026-11-27.zip"', 'Cache-Control': 'private, no-store' } })
       }),
     )
-    const request = new Request('http://app.test/configuracoes/privacidade/exportar?lng=en', { headers: { Cookie: await cookie() } })
+    const request = getRequest('http://app.test/configuracoes/privacidade/exportar?lng=en', await cookie())
     const answer = await exportLoader({ request, params: {}, context: {} })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toBe('application/zip')
@@ -241,11 +239,11 @@ describe('the export', () => {
 
   test('refused (throttled) or the provider away: back to the page, told why', async () => {
     providerMock.use(http.get(providerUrl('/users/me/export/'), () => HttpResponse.json({ detail: 'Request was throttled. Expected available in 3000 seconds.' }, { status: 429, headers: { 'Retry-After': '3000' } })))
-    const throttled = await run(exportLoader, new Request('http://app.test/configuracoes/privacidade/exportar', { headers: { Cookie: await cookie() } }))
+    const throttled = await run(exportLoader, getRequest('http://app.test/configuracoes/privacidade/exportar', await cookie()))
     expect(throttled.location).toBe('/configuracoes/privacidade')
     expect(await toastOf(throttled.headers)).toMatchObject({ type: 'error', message: { text: expect.stringMatching(/^Muitas tentativas/) } })
     providerMock.use(http.get(providerUrl('/users/me/export/'), () => HttpResponse.error()))
-    const away = await run(exportLoader, new Request('http://app.test/configuracoes/privacidade/exportar', { headers: { Cookie: await cookie() } }))
+    const away = await run(exportLoader, getRequest('http://app.test/configuracoes/privacidade/exportar', await cookie()))
     expect(away.location).toBe('/configuracoes/privacidade')
   })
 })

@@ -2,8 +2,8 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { action, loader } from '#app/routes/meu-programa.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 const text = (pt: string) => ({ pt, en: `${pt} (en)`, es: `${pt} (es)` })
 const program = {
@@ -43,10 +43,6 @@ const habitSummary = {
   strength: 0,
 }
 
-async function signedIn(user = demoPatient) {
-  return sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
-}
-
 describe('my program', () => {
   test("shows this week's goals and the progress; each goal names the habits of its pillar", async () => {
     const habit = (id: number, name: string, pillar: string) => ({ ...habitSummary, id, name, pillar })
@@ -55,7 +51,7 @@ describe('my program', () => {
       http.get(providerUrl('/habits/'), () => HttpResponse.json({ today: '2026-11-25', time_zone: 'America/Sao_Paulo', count: 2, next: null, previous: null, results: [habit(3, 'Deitar no mesmo horário', 'sono'), habit(4, 'Caminhada', 'exercicio')] })),
       http.get(providerUrl('/videos/courses/pillars/'), () => HttpResponse.json([{ pillar: 'sono', pillar_id: 4, name: { pt: 'Sono', en: 'Sleep', es: 'Sueño' }, courses_count: 1 }])),
     )
-    const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
+    const result = await run(loader, getRequest('http://app.test/meu-programa', await signedIn()))
     const data = result.data as { program: { currentWeek: number; thisWeek: { text: string; habits: unknown; coursesPillar: string | null }[]; progress: { percent: number }; focus: string[] } }
     expect(data.program.currentWeek).toBe(2)
     expect(data.program.thisWeek.map((goal) => goal.text)).toEqual(['Meta 2'])
@@ -71,13 +67,13 @@ describe('my program', () => {
       http.get(providerUrl('/program/'), () => HttpResponse.json(program)),
       http.get(providerUrl('/habits/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })),
     )
-    const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
+    const result = await run(loader, getRequest('http://app.test/meu-programa', await signedIn()))
     expect((result.data as { program: { thisWeek: { habits: unknown }[] } }).program.thisWeek[0]!.habits).toBeNull()
   })
 
   test('no program yet: the page offers to build one', async () => {
     providerMock.use(http.get(providerUrl('/program/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
-    const result = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn() } }))
+    const result = await run(loader, getRequest('http://app.test/meu-programa', await signedIn()))
     expect((result.data as { program: unknown }).program).toBeNull()
   })
 
@@ -117,7 +113,7 @@ describe('my program', () => {
   test('a bad length is refused; a professional cannot open it', async () => {
     const bad = await run(action, formRequest('http://app.test/meu-programa', { intent: 'create', source: 'questionnaire', weeks: '20' }, { Cookie: await signedIn() }))
     expect(bad.status).toBe(400)
-    const professional = await run(loader, new Request('http://app.test/meu-programa', { headers: { Cookie: await signedIn(demoProfessional) } }))
+    const professional = await run(loader, getRequest('http://app.test/meu-programa', await signedIn(demoProfessional)))
     expect(professional.status).toBe(403)
   })
 })

@@ -1,18 +1,15 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen, within } from '@testing-library/react'
+import { cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import PurchasePage, { action as purchaseAction, loader as purchaseLoader } from '#app/routes/compras.$id.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
 import { courseAnswer, coursePage } from '#tests/mocks/courses.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { ignoreRouterFutureWarnings, withCookie } from '#tests/mocks/route-stub.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The purchase page as a buyer reads it (issue 42): how it is to be paid until it is paid, where
@@ -20,7 +17,6 @@ import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
  * moves money only from its own confirmation step, without JavaScript (plain posts) as with it.
  */
 
-const signedIn = () => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
 const course = { product_id: 8, product_type: 'course', name: { pt: 'Curso Sono reparador', en: 'Restful sleep course', es: 'Curso Sueño reparador' }, quantity: 1, unit_cents: 19700, line_cents: 19700 }
 const material = { product_id: 9, product_type: 'digital_material', name: { pt: 'Diário do sono (PDF)', en: 'Sleep diary (PDF)', es: 'Diario del sueño (PDF)' }, quantity: 1, unit_cents: 2990, line_cents: 2990 }
 
@@ -52,13 +48,7 @@ beforeEach(() => ignoreRouterFutureWarnings())
 afterEach(() => cleanup())
 
 async function show(path: string) {
-  const cookie = await signedIn()
-  const Stub = createRemixStub([{ path: '/compras/:id', Component: PurchasePage, loader: withCookie(purchaseLoader, cookie), action: withCookie(purchaseAction, cookie) }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  return renderRoute(path, [{ path: '/compras/:id', Component: PurchasePage, loader: purchaseLoader, action: purchaseAction }], { cookie: await signedIn(demoPatient, { checked: true }) })
 }
 
 describe('what the purchase page says', () => {
@@ -129,13 +119,13 @@ describe('a refund moves money only from its confirmation step', () => {
         return HttpResponse.json(purchase({ status: 'refunded', refunded_cents: 22690, refund_quote: null, can_cancel: false }))
       }),
     )
-    const cookie = await signedIn()
+    const cookie = await signedIn(demoPatient, { checked: true })
     const unconfirmed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel' }, { Cookie: cookie }), { id: '7' })
     expect(unconfirmed.status).toBe(303)
     expect(unconfirmed.location).toBe('/compras/7?confirmar=cancelar#confirmar')
     expect(cancelled).toBe(0)
 
-    const step = await run(purchaseLoader, new Request('http://app.test/compras/7?confirmar=cancelar', { headers: { Cookie: cookie } }), { id: '7' })
+    const step = await run(purchaseLoader, getRequest('http://app.test/compras/7?confirmar=cancelar', cookie), { id: '7' })
     expect(step.data).toMatchObject({ page: { step: 'cancelar' } })
 
     const confirmed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel', confirmado: 'sim' }, { Cookie: cookie }), { id: '7' })
@@ -153,7 +143,7 @@ describe('a refund moves money only from its confirmation step', () => {
       http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(answer)),
       http.post(providerUrl('/purchases/7/cancel/'), () => HttpResponse.json(after)),
     )
-    const cookie = await signedIn()
+    const cookie = await signedIn(demoPatient, { checked: true })
     const toastOf = async (headers: Headers) => (await getToast(new Request('http://app.test/', { headers: { Cookie: headers.getSetCookie().map((value) => value.split(';')[0]).join('; ') } }))).toast?.message
     const pix = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel', confirmado: 'sim' }, { Cookie: cookie }), { id: '7' })
     expect(await toastOf(pix.headers)).toEqual({ text: 'Reembolso de R$\u00a0197,00 pedido: volta por PIX à conta que pagou até 10 de dezembro de 2026.' })

@@ -6,12 +6,11 @@ import { loader as purchasesLoader } from '#app/routes/compras._index.tsx'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
 import { svgQuietZone } from '#server/testing/qr.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, demoProfessional, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 const KEY = '3f0c8a55-4b1e-4f7a-9a57-0c6de1f2a901'
-const signedIn = (user = demoPatient) => sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() })
-const cookies = async (lines: { productId: number; quantity: number }[], user = demoPatient) => `${await signedIn(user)}; ${(await cartCookieHeader({ lines })).split(';')[0]}`
+const cookies = async (lines: { productId: number; quantity: number }[], user = demoPatient) => `${await signedIn(user, { checked: true })}; ${(await cartCookieHeader({ lines })).split(';')[0]}`
 
 function purchase(overrides: Record<string, unknown> = {}) {
   return {
@@ -100,17 +99,17 @@ describe('paying for the cart', () => {
     const cookie = await cookies([{ productId: 8, quantity: 1 }])
     expect((await checkout({ method: 'pix', idempotencyKey: 'nope' }, cookie)).status).toBe(400)
     expect((await checkout({ method: 'boleto', idempotencyKey: KEY }, cookie)).data).toMatchObject({ checkout: { method: 'pix' } })
-    expect((await checkout({ method: 'pix', idempotencyKey: KEY }, await signedIn())).location).toBe('/carrinho')
+    expect((await checkout({ method: 'pix', idempotencyKey: KEY }, await signedIn(demoPatient, { checked: true }))).location).toBe('/carrinho')
     expect((await checkout({ method: 'pix', idempotencyKey: KEY }, await cookies([{ productId: 8, quantity: 1 }], demoProfessional))).status).toBe(403)
   })
 
   test('the cart page gives a patient a new key each time, and no checkout to others', async () => {
     providerMock.use(http.get(providerUrl('/products/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })))
-    const first = (await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: await signedIn() } }))).data as { checkout: { key: string } }
-    const second = (await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: await signedIn() } }))).data as { checkout: { key: string } }
+    const first = (await run(cartLoader, getRequest('http://app.test/carrinho', await signedIn(demoPatient, { checked: true })))).data as { checkout: { key: string } }
+    const second = (await run(cartLoader, getRequest('http://app.test/carrinho', await signedIn(demoPatient, { checked: true })))).data as { checkout: { key: string } }
     expect(first.checkout.key).toMatch(/^[0-9a-f-]{36}$/)
     expect(first.checkout.key).not.toBe(second.checkout.key)
-    const professional = (await run(cartLoader, new Request('http://app.test/carrinho', { headers: { Cookie: await signedIn(demoProfessional) } }))).data
+    const professional = (await run(cartLoader, getRequest('http://app.test/carrinho', await signedIn(demoProfessional, { checked: true })))).data
     expect(professional).toMatchObject({ checkout: null, signedIn: true })
   })
 })
@@ -120,7 +119,7 @@ describe('the purchase page', () => {
 
   test('an open PIX code: its QR drawn as SVG on the server, the text to copy, the expiry in the buyer’s time zone (São Paulo here)', async () => {
     providerMock.use(http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(purchase())))
-    const result = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: await signedIn() } }), { id: '7' })
+    const result = await run(purchaseLoader, getRequest('http://app.test/compras/7', await signedIn(demoPatient, { checked: true })), { id: '7' })
     const { purchase: view } = result.data as Page
     expect(view.pix?.qrSvg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
     // Issue 41: the quiet zone of 4 modules ISO/IEC 18004 asks for, on every side.
@@ -132,34 +131,34 @@ describe('the purchase page', () => {
 
   test('a refused payment says why in the page’s language', async () => {
     providerMock.use(http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(purchase({ method: 'card', pix: null, failure: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' } }))))
-    const { purchase: view } = (await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: await signedIn() } }), { id: '7' })).data as Page
+    const { purchase: view } = (await run(purchaseLoader, getRequest('http://app.test/compras/7', await signedIn(demoPatient, { checked: true })), { id: '7' })).data as Page
     expect(view.failureKey).toBe('orders:purchase.failures.insufficient_funds')
   })
 
   test('paid: what it bought leaves the browser’s cart, and the page comes again to show it', async () => {
     providerMock.use(http.get(providerUrl('/purchases/7/'), () => HttpResponse.json(purchase({ status: 'paid', pix: null, paid_at: '2026-11-26T15:05:00.000Z', can_cancel: true }))))
     const cookie = await cookies([{ productId: 8, quantity: 1 }, { productId: 2, quantity: 1 }])
-    const result = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: cookie } }), { id: '7' })
+    const result = await run(purchaseLoader, getRequest('http://app.test/compras/7', cookie), { id: '7' })
     expect(result.status).toBe(302)
     expect(result.location).toBe('/compras/7')
-    const again = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: `${await signedIn()}; ${setCart(result.headers)!.split(';')[0]}` } }), { id: '7' })
+    const again = await run(purchaseLoader, new Request('http://app.test/compras/7', { headers: { Cookie: `${await signedIn(demoPatient, { checked: true })}; ${setCart(result.headers)!.split(';')[0]}` } }), { id: '7' })
     expect(again.status).toBe(200)
     expect(setCart(again.headers)).toBeUndefined()
   })
 
   test('someone else’s purchase is the not-found page; a malformed id too', async () => {
     providerMock.use(http.get(providerUrl('/purchases/9/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
-    expect((await run(purchaseLoader, new Request('http://app.test/compras/9', { headers: { Cookie: await signedIn() } }), { id: '9' })).status).toBe(404)
-    expect((await run(purchaseLoader, new Request('http://app.test/compras/x', { headers: { Cookie: await signedIn() } }), { id: 'x' })).status).toBe(404)
+    expect((await run(purchaseLoader, getRequest('http://app.test/compras/9', await signedIn(demoPatient, { checked: true })), { id: '9' })).status).toBe(404)
+    expect((await run(purchaseLoader, getRequest('http://app.test/compras/x', await signedIn(demoPatient, { checked: true })), { id: 'x' })).status).toBe(404)
   })
 
   test('its buttons come back to the page with a toast; a purchase that changed meanwhile says so', async () => {
     providerMock.use(http.post(providerUrl('/purchases/7/refresh-status/'), () => HttpResponse.json(purchase({ status: 'paid', pix: null }))))
-    const refreshed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'refresh' }, { Cookie: await signedIn() }), { id: '7' })
+    const refreshed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'refresh' }, { Cookie: await signedIn(demoPatient, { checked: true }) }), { id: '7' })
     expect(refreshed.location).toBe('/compras/7')
     expect(refreshed.headers.getSetCookie().some((value) => value.startsWith('innera_toast='))).toBe(true)
     providerMock.use(http.post(providerUrl('/purchases/7/cancel/'), () => HttpResponse.json({ detail: 'The purchase changed.', code: 'status_changed' }, { status: 409 })))
-    const changed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel', confirmado: 'sim' }, { Cookie: await signedIn() }), { id: '7' })
+    const changed = await run(purchaseAction, formRequest('http://app.test/compras/7', { intent: 'cancel', confirmado: 'sim' }, { Cookie: await signedIn(demoPatient, { checked: true }) }), { id: '7' })
     expect(changed.location).toBe('/compras/7')
   })
 
@@ -171,7 +170,7 @@ describe('the purchase page', () => {
         return HttpResponse.json({ count: 1, next: null, previous: null, results: [purchase({ status: 'paid', pix: null })] })
       }),
     )
-    const result = await run(purchasesLoader, new Request('http://app.test/compras', { headers: { Cookie: await signedIn() } }))
+    const result = await run(purchasesLoader, getRequest('http://app.test/compras', await signedIn(demoPatient, { checked: true })))
     expect(asked?.searchParams.get('page_size')).toBe('20')
     expect(result.data).toMatchObject({ count: 1, purchases: [{ id: 7, status: 'paid', total: 'R$\u00a0197,00', names: ['Curso Sono reparador'] }] })
   })

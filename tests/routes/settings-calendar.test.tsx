@@ -1,17 +1,14 @@
 // @vitest-environment jsdom
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen } from '@testing-library/react'
+import { cleanup, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { getEnv } from '#app/env.server.ts'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import SettingsPage, { action, loader } from '#app/routes/configuracoes.tsx'
-import { signedIn } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
-import { ignoreRouterFutureWarnings, withCookie as signedInAs } from '#tests/mocks/route-stub.ts'
+import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'
+import { signedIn } from '#tests/mocks/session.ts'
 
 /** The settings page's calendar section as the browser draws it, over its real loader and action (msw as the provider). */
 
@@ -24,13 +21,7 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function show() {
-  const cookie = await signedIn()
-  const Stub = createRemixStub([{ path: '/configuracoes', Component: SettingsPage, loader: signedInAs(loader, cookie), action: signedInAs(action, cookie) }])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={['/configuracoes']} />
-    </TranslationsProvider>,
-  )
+  return renderRoute('/configuracoes', [{ path: '/configuracoes', Component: SettingsPage, loader, action }], { cookie: await signedIn() })
 }
 
 describe('settings: the calendar section', () => {

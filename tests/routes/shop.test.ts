@@ -4,8 +4,8 @@ import { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
 import { loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /** The 4-consultation package, any field replaced. */
 const product = (overrides: Record<string, unknown> = {}) =>
@@ -96,14 +96,14 @@ describe('a product page', () => {
         return HttpResponse.json(productPage([{}], 1))
       }),
     )
-    const patient = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user: demoPatient, userCheckedAt: Date.now() })
-    const owned = await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: patient } }), { id: '9' })
+    const patient = await signedIn(demoPatient, { checked: true })
+    const owned = await run(productLoader, getRequest('http://app.test/produto/9', patient), { id: '9' })
     expect(owned.data).toMatchObject({ owned: true, product: { name: 'Curso Sono reparador' } })
     expect(asked).toEqual(['?product_id=9&page_size=1'])
     expect((await run(productLoader, new Request('http://app.test/produto/9'), { id: '9' })).data).toMatchObject({ owned: false })
     expect(asked).toHaveLength(1)
     providerMock.use(http.get(providerUrl('/products/my-products/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })))
-    expect((await run(productLoader, new Request('http://app.test/produto/9', { headers: { Cookie: patient } }), { id: '9' })).data).toMatchObject({ owned: false })
+    expect((await run(productLoader, getRequest('http://app.test/produto/9', patient), { id: '9' })).data).toMatchObject({ owned: false })
   })
 
   test('an id that is not one, or a product not for sale, is a 404', async () => {

@@ -7,8 +7,8 @@ import { loader as purchaseLoader } from '#app/routes/compras.$id.tsx'
 import { loader as purchasesLoader } from '#app/routes/compras._index.tsx'
 import { adminPurchaseHandlers } from '#tests/mocks/admin-purchases.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
-import { run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
+import { getRequest, run } from '#tests/mocks/route.ts'
+import { demoAdmin, demoPatient, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * Decision 0077: a page's times are its viewer's, in the zone of their profile. A patient and an
@@ -17,7 +17,7 @@ import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/ses
  */
 
 const LISBON = 'Europe/Lisbon'
-const request = async (url: string, user: typeof demoPatient) => new Request(url, { headers: { Cookie: await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user, userCheckedAt: Date.now() }) } })
+const request = async (url: string, user: typeof demoPatient) => getRequest(url, await signedIn(user, { checked: true }))
 const inLisbon = <User extends typeof demoPatient>(user: User): User => ({ ...user, time_zone: LISBON })
 
 /** A paid consultation's purchase as the provider answers its buyer (its line already in the caller's zone). */
