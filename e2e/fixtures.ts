@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test'
-import { acceptNecessaryCookies, loginAs } from './support/sign-in.ts'
+import { type APIRequestContext, type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test'
+import { DEMO_PASSWORD, acceptNecessaryCookies, demoAccounts, loginAs } from './support/sign-in.ts'
 
 export { DEMO_PASSWORD, acceptNecessaryCookies, demoAccounts, loginAs } from './support/sign-in.ts'
 
@@ -101,12 +101,53 @@ export async function newContext(browser: Browser, options: BrowserContextOption
   return context
 }
 
+/** The seeded content a walk edits through the admin's pages, kept as it was found. */
+export type SeededContent = {
+  /** A course's published fields (title, description, pillar, order, product) as they are now: published back after the test. */
+  keepCourse: (slug: string) => Promise<void>
+  /** A pillar's published texts (name, description) as they are now: published back after the test. */
+  keepPillar: (slug: string) => Promise<void>
+}
+
+/** An Authorization header of the seeded admin, signed in on the provider now. */
+async function adminAuthorization(api: APIRequestContext) {
+  const login = await api.post('/authentication/custom-login/', { data: { email: demoAccounts.admin, password: DEMO_PASSWORD } })
+  expect(login.status(), 'admin login on the provider').toBe(200)
+  return { Authorization: `Bearer ${((await login.json()) as { access: string }).access}` }
+}
+
 /**
  * Every test's page starts with the cookie choice made, unless it asks for `consent: false`. And
  * every test fails on an uncaught error in its pages (a failed hydration is one: React reports a
  * mismatch that way, then redraws the page and loses what was typed).
+ *
+ * `seeded` puts back the seeded content a test edits, through the provider's API after the test
+ * whatever happened (a failed step, a timeout): a later test, or a retry, finds the seed's.
  */
-export const test = base.extend<{ consent: boolean }>({
+export const test = base.extend<{ consent: boolean; seeded: SeededContent }>({
+  seeded: async ({ playwright }, use) => {
+    const api = await playwright.request.newContext({ baseURL: providerUrl })
+    const restores: ((headers: Record<string, string>) => Promise<void>)[] = []
+    const keep = (kind: 'courses' | 'pillars', fields: readonly string[]) => async (slug: string) => {
+      const path = `/admin/content/${kind}/${encodeURIComponent(slug)}/`
+      const found = await api.get(path, { headers: await adminAuthorization(api) })
+      expect(found.status(), `${path} before the test`).toBe(200)
+      const { published } = (await found.json()) as { published: Record<string, unknown> | null }
+      expect(published, `${path} is published`).not.toBeNull()
+      const body = Object.fromEntries(fields.map((field) => [field, published![field]]))
+      restores.push(async (headers) => {
+        // Publishing removes the draft the test may have left.
+        const put = await api.post(`${path}publish/`, { headers, data: body })
+        expect(put.status(), `${path} published back: ${await put.text()}`).toBe(200)
+      })
+    }
+    await use({ keepCourse: keep('courses', ['title', 'description', 'pillar', 'sort_order', 'active', 'product_id']), keepPillar: keep('pillars', ['name', 'description']) })
+    if (restores.length) {
+      const headers = await adminAuthorization(api)
+      for (const restore of restores.reverse()) await restore(headers)
+    }
+    await api.dispose()
+  },
   consent: [true, { option: true }],
   context: async ({ context, consent, baseURL }, use) => {
     if (consent) await acceptNecessaryCookies(context, baseURL!)
