@@ -131,7 +131,7 @@ const schema = z
     APP_PUBLIC_URL: new URL(env.APP_PUBLIC_URL ?? `http://localhost:${env.PORT}`).origin,
   }))
 
-export type Env = z.infer<typeof schema>
+type Env = z.infer<typeof schema>
 
 export class EnvError extends Error {}
 

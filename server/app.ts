@@ -56,7 +56,7 @@ import { resolveRequestAddress } from '#server/routes/throttling.ts'
 import { registerUserAdminRoutes } from '#server/routes/user-admin.ts'
 import type { Services } from '#server/services.ts'
 
-export type ProviderAppOptions = {
+type ProviderAppOptions = {
   db: Database
   config: ProviderConfig
   clock?: Clock

@@ -129,7 +129,7 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_SMTP_FROM = 'Innera <nao-responda@innera.local>'
+const DEFAULT_SMTP_FROM = 'Innera <nao-responda@innera.local>'
 const DEV_JWT_SECRET = 'innera-dev-only-jwt-secret-do-not-use-in-production'
 const GOOGLE_ISSUER = 'https://accounts.google.com'
 const GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs'
@@ -240,7 +240,7 @@ function isHttpsBaseUrl(value: string): boolean {
 }
 
 /** An smtp:// or smtps:// URL naming a host (user and password optional, percent-encoded). */
-export function isSmtpUrl(value: string): boolean {
+function isSmtpUrl(value: string): boolean {
   try {
     const url = new URL(value)
     return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== ''

@@ -31,7 +31,7 @@ export function habitReminderTick({ db, clock, config }: Services): Promise<Habi
   return dispatchHabitReminders(db, { now: clock(), appPublicUrl: config.appPublicUrl })
 }
 
-export type LiveClassTickReport = LiveClassReminderReport & { meetings: { created: number; failed: number } }
+type LiveClassTickReport = LiveClassReminderReport & { meetings: { created: number; failed: number } }
 
 /**
  * The live classes (decision 0058): Zoom meetings for classes starting within 48 hours that have
@@ -53,7 +53,7 @@ export async function mailTick({ db, clock, log, mailSender }: Services): Promis
 /** At most this many calendars per tick, one after the other: the next tick takes the rest. */
 const CALENDARS_PER_TICK = 20
 
-export type CalendarSyncReport = { synced: number; failed: number }
+type CalendarSyncReport = { synced: number; failed: number }
 
 /**
  * Syncs the connected calendars whose last sync is 15 minutes old or more (`needsAutoSync` of

@@ -25,7 +25,7 @@ const SECRET_PATHS: { prefix: string; secretSegments: number }[] = [
   { prefix: '/appointments/calendar-feed/', secretSegments: 1 },
 ]
 
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 
 /**
  * The path as it may be logged: no query string (it can carry codes and e-mails) and the

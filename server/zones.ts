@@ -13,7 +13,7 @@ export const TEXT_LANGUAGES: readonly TextLanguage[] = ['pt', 'en', 'es']
 const TAGS: Record<TextLanguage, string> = { pt: 'pt-BR', en: 'en', es: 'es' }
 
 /** The zone a user's times are shown in when theirs is missing or unknown: São Paulo's, the terms'. */
-export const DEFAULT_ZONE = 'America/Sao_Paulo'
+const DEFAULT_ZONE = 'America/Sao_Paulo'
 
 /** `value` when it is a zone the runtime knows, else São Paulo's. */
 export function zoneOr(value: string | null | undefined): string {

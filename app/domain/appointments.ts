@@ -11,14 +11,14 @@ import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
 export { DEFAULT_TIME_ZONE }
 export { NOTES_MAX_LENGTH, REASON_MAX_LENGTH } from './appointment-limits.ts'
 /** docs/product.md §9: consultations cancelled at least this long ahead are refunded in full. */
-export const FULL_REFUND_NOTICE_MS = 24 * 60 * 60 * 1000
+const FULL_REFUND_NOTICE_MS = 24 * 60 * 60 * 1000
 /** The consultation page opens this long before the start and closes at the end. */
-export const OPENS_BEFORE_MS = 10 * 60 * 1000
+const OPENS_BEFORE_MS = 10 * 60 * 1000
 /** How far ahead the booking page reads free times (the provider answers at most 62 days). */
-export const AVAILABILITY_WINDOW_DAYS = 60
+const AVAILABILITY_WINDOW_DAYS = 60
 
 export type Slot = { start: string; end: string }
-export type RefundOutcome = 'full' | 'none'
+type RefundOutcome = 'full' | 'none'
 export type Canceller = 'patient' | 'professional' | 'admin'
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/
@@ -215,7 +215,7 @@ export function isChangeable({ status, start }: { status: string; start: string 
   return LIVE_STATUSES.includes(status) && now.getTime() < Date.parse(start)
 }
 
-export type ConsultationWindow = { opensAt: string; closesAt: string; state: 'before' | 'open' | 'ended' }
+type ConsultationWindow = { opensAt: string; closesAt: string; state: 'before' | 'open' | 'ended' }
 
 /** The consultation page's window: open from 10 minutes before the start until the end. */
 export function consultationWindow({ start, end }: { start: string; end: string }, now: Date): ConsultationWindow {

@@ -2,15 +2,15 @@
  * The assessment wizard's rules, pure: one step per pillar, then the review step. The draft (answers
  * so far and the current step) lives in a cookie; these functions say what each intent does to it.
  */
-export type StepQuestion = { code: string }
+type StepQuestion = { code: string }
 export type Step = { slug: string; questions: StepQuestion[] }
 export type Draft = { version: string; step: number; answers: Record<string, number> }
-export type AnswerProblem = 'missing' | 'range'
+type AnswerProblem = 'missing' | 'range'
 export type Intent = 'next' | 'back' | 'review' | 'submit' | 'edit'
 
 export const emptyDraft = (version: string): Draft => ({ version, step: 0, answers: {} })
 
-export const reviewStep = (steps: readonly Step[]) => steps.length
+const reviewStep = (steps: readonly Step[]) => steps.length
 
 /** Reads one answer from the form: an integer within the scale, missing, or out of range. */
 export function readAnswer(raw: unknown, scale: { min: number; max: number }): number | AnswerProblem {
@@ -21,7 +21,7 @@ export function readAnswer(raw: unknown, scale: { min: number; max: number }): n
 }
 
 /** Merges the posted answers of a step into the draft; reports each question that has none or a bad one. */
-export function applyStep(draft: Draft, step: Step, form: Record<string, unknown>, scale: { min: number; max: number }) {
+function applyStep(draft: Draft, step: Step, form: Record<string, unknown>, scale: { min: number; max: number }) {
   const answers = { ...draft.answers }
   const problems: Record<string, AnswerProblem> = {}
   for (const { code } of step.questions) {
@@ -35,7 +35,7 @@ export function applyStep(draft: Draft, step: Step, form: Record<string, unknown
   return { draft: { ...draft, answers }, problems }
 }
 
-export const isStepComplete = (step: Step, answers: Record<string, number>) => step.questions.every(({ code }) => answers[code] !== undefined)
+const isStepComplete = (step: Step, answers: Record<string, number>) => step.questions.every(({ code }) => answers[code] !== undefined)
 
 /** The first step with a missing answer, or the review step when all are answered. */
 export function firstIncompleteStep(steps: readonly Step[], answers: Record<string, number>) {
@@ -83,7 +83,7 @@ export function mergeUnchecked(stored: Record<string, unknown>, form: Record<str
   return merged
 }
 
-export type Outcome = { draft: Draft; problems: Record<string, AnswerProblem>; submit: boolean }
+type Outcome = { draft: Draft; problems: Record<string, AnswerProblem>; submit: boolean }
 
 /**
  * What an intent does. Next, review and submit need every answer of the current step; back and edit

@@ -7,7 +7,7 @@ export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday',
 export type Weekday = (typeof WEEKDAYS)[number]
 
 export type Slot = { start: string; end: string }
-export type DayAvailability = { enabled: boolean; slots: Slot[] }
+type DayAvailability = { enabled: boolean; slots: Slot[] }
 export type WeeklyAvailability = Record<Weekday, DayAvailability>
 
 /** At most this many slots a day (the provider's bound). */
@@ -25,7 +25,7 @@ export function minutesOf(time: string): number | null {
 }
 
 export type SlotProblem = 'format' | 'order' | 'overlap'
-export type SlotIssue = { index: number; field: 'start' | 'end'; problem: SlotProblem }
+type SlotIssue = { index: number; field: 'start' | 'end'; problem: SlotProblem }
 
 /**
  * What is wrong with one day's slots, each problem on the row and field it belongs to: a malformed

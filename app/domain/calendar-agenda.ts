@@ -14,9 +14,9 @@ import { type CalendarConflict } from './calendar-conflicts.ts'
  */
 
 /** The refresh window holds this many weeks (docs/product.md §9: 35 days from this week's Monday). */
-export const CALENDAR_WEEKS = REFRESH_WINDOW_DAYS / 7
+const CALENDAR_WEEKS = REFRESH_WINDOW_DAYS / 7
 
-export type CalendarWeek = { start: string; days: string[]; today: string; previous: string | null; next: string | null }
+type CalendarWeek = { start: string; days: string[]; today: string; previous: string | null; next: string | null }
 
 /**
  * The week to show: the one holding the requested date when it lies in the refresh window, else

@@ -9,7 +9,7 @@
 /** docs/product.md §9: a last sync this old or older makes the shown events stale. */
 export const STALE_AFTER_MS = 15 * 60 * 1000
 
-export type LastSync = string | number | Date | null | undefined
+type LastSync = string | number | Date | null | undefined
 
 /** How long ago the last sync was, in ms (negative when it is ahead of this clock); null when it never happened or cannot be read. */
 function syncAge(lastSync: LastSync, now: Date | number): number | null {

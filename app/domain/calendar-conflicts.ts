@@ -10,7 +10,7 @@ import { type CalendarEvent, type Interval, conflictWindow, eventInterval, isInn
  */
 
 export type ConflictSeverity = 'high' | 'medium' | 'low'
-export const SEVERITIES: readonly ConflictSeverity[] = ['high', 'medium', 'low']
+const SEVERITIES: readonly ConflictSeverity[] = ['high', 'medium', 'low']
 
 /** What the conflicts need of a schedule (the provider's `Schedule` fits). */
 export type ConflictSchedule = {
@@ -21,7 +21,7 @@ export type ConflictSchedule = {
 }
 
 /** A sentence for the app to translate: `t(key, values)`. */
-export type Resolution = { key: string; values: Record<string, string | number> }
+type Resolution = { key: string; values: Record<string, string | number> }
 
 export type CalendarConflict = {
   /** Stable across reads: `${date}-${start}-${end}`. */
@@ -39,7 +39,7 @@ export type CalendarConflict = {
 }
 
 /** The keys of the suggested resolution, one per severity (values: count, title, date, timeSlot). */
-export const RESOLUTION_KEYS: Record<ConflictSeverity, string> = {
+const RESOLUTION_KEYS: Record<ConflictSeverity, string> = {
   high: 'calendar:conflicts.resolution.high',
   medium: 'calendar:conflicts.resolution.medium',
   low: 'calendar:conflicts.resolution.low',

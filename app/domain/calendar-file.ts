@@ -7,7 +7,7 @@ import { ICalCalendar, ICalEventStatus } from 'ical-generator'
  * person's first name, and the only other text is the link to manage the appointment (LGPD:
  * sensitive data stays in the product).
  */
-export type CalendarAppointment = {
+type CalendarAppointment = {
   id: number
   status: string
   start: string
@@ -16,7 +16,7 @@ export type CalendarAppointment = {
   otherFirstName: string
 }
 
-export type CalendarTexts = {
+type CalendarTexts = {
   /** "Consulta Innera com {{name}}" */
   title: (name: string) => string
   /** "Remarque ou cancele em: {{url}}" */

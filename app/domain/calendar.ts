@@ -11,9 +11,9 @@ import { isIsoDate } from './appointments.ts'
  */
 
 /** A timed start/end (`dateTime`, with its UTC offset) or an all-day one (`date`). */
-export type EventTime = { dateTime?: string | null; date?: string | null; timeZone?: string | null }
-export type EventAttendee = { email: string; displayName?: string | null; responseStatus?: string | null; self?: boolean | null }
-export type EventStatus = 'confirmed' | 'tentative' | 'cancelled'
+type EventTime = { dateTime?: string | null; date?: string | null; timeZone?: string | null }
+type EventAttendee = { email: string; displayName?: string | null; responseStatus?: string | null; self?: boolean | null }
+type EventStatus = 'confirmed' | 'tentative' | 'cancelled'
 
 export type CalendarEvent = {
   id: string
@@ -39,7 +39,7 @@ export type CalendarStats = { totalEvents: number; inneraEvents: number; externa
 /** docs/product.md §9: the events read for the agenda cover this many days from this week's Monday. */
 export const REFRESH_WINDOW_DAYS = 35
 /** docs/product.md §9: conflicts are looked for this many days from today. */
-export const CONFLICT_WINDOW_DAYS = 30
+const CONFLICT_WINDOW_DAYS = 30
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -132,7 +132,7 @@ export function overlaps(a: Interval, b: Interval): boolean {
 }
 
 /** Days from a start date in a zone: the dates (end exclusive) and the instants [start, end). */
-export type DateWindow = { startDate: string; endDate: string; start: number; end: number }
+type DateWindow = { startDate: string; endDate: string; start: number; end: number }
 
 function windowFrom(startDate: string, days: number, timeZone: string): DateWindow {
   const endDate = addDays(startDate, days)

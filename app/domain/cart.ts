@@ -17,18 +17,18 @@ export const CART_MAX_BYTES = 1024
 /** Product ids are the provider's ids: 1 to 2^31 - 1 (docs/product.md §9, request bounds). */
 export const MAX_PRODUCT_ID = 2_147_483_647
 
-export type CartLine = { readonly productId: number; readonly quantity: number }
+type CartLine = { readonly productId: number; readonly quantity: number }
 export type Cart = { readonly lines: readonly CartLine[] }
 /** What the catalogue says of a product in the cart; undefined when it is not for sale (any more). */
 export type CartProduct = { readonly type: ProductType; readonly priceCents: Cents }
 
-export type CartError = 'cart.errors.full' | 'cart.errors.quantityLimit' | 'cart.errors.invalidProduct'
+type CartError = 'cart.errors.full' | 'cart.errors.quantityLimit' | 'cart.errors.invalidProduct'
 /** A change to a cart: the new cart, or why not (with the cart unchanged). */
-export type CartChange = { ok: true; cart: Cart } | { ok: false; error: CartError; cart: Cart }
+type CartChange = { ok: true; cart: Cart } | { ok: false; error: CartError; cart: Cart }
 
 export const EMPTY_CART: Cart = Object.freeze({ lines: Object.freeze([]) })
 
-export function isProductId(value: unknown): value is number {
+function isProductId(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_PRODUCT_ID
 }
 
@@ -161,8 +161,8 @@ export function parseCart(value: unknown): Cart {
   return { lines }
 }
 
-export type PricedLine = CartLine & { readonly type: ProductType; readonly unitCents: Cents; readonly lineCents: Cents }
-export type PricedCart =
+type PricedLine = CartLine & { readonly type: ProductType; readonly unitCents: Cents; readonly lineCents: Cents }
+type PricedCart =
   | { ok: true; cart: Cart; lines: readonly PricedLine[]; totalCents: Cents; changed: boolean }
   | { ok: false; error: 'cart.errors.totalTooLarge' }
 

@@ -10,7 +10,7 @@ export function clockTime(totalSeconds: number): string {
 }
 
 /** Less than this left of a lesson, and it opens from the start again (decision 0057). */
-export const RESUME_MARGIN_SECONDS = 5
+const RESUME_MARGIN_SECONDS = 5
 
 /**
  * Where a lesson's video opens: its resume point as a media fragment (`#t=42`), or nothing when it
@@ -22,7 +22,7 @@ export function resumeFragment(progress: { position_seconds: number; completed: 
   return `#t=${position}`
 }
 
-export type CourseStage = 'new' | 'started' | 'done'
+type CourseStage = 'new' | 'started' | 'done'
 
 /** Not started, under way, or every lesson done ("Começar", "Continuar", "Curso concluído"). */
 export function courseStage(progress: { started: boolean; completed_lessons: number; total_lessons: number; next_lesson_id: number | null }): CourseStage {

@@ -40,7 +40,6 @@ export const formatAmount = (value: number, language: Language) => new Intl.Numb
 /** A 0-1 rate as a whole percentage. */
 export const percent = (rate: number) => Math.round(rate * 100)
 
-export type HeatCell = { date: string; level: number; status: string; column: number; row: number }
 
 /**
  * The heat map's grid: one column per week (Monday at the top), the first column starting on the

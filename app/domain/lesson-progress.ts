@@ -9,7 +9,7 @@
 
 export const REPORT_INTERVAL_MS = 5_000
 /** The most seconds one report may claim (the provider's bound: 0-60). */
-export const MAX_WATCHED_PER_REPORT = 60
+const MAX_WATCHED_PER_REPORT = 60
 /**
  * A step of the play head between two time updates longer than this was not played (a jump the
  * seeking event did not announce). Browsers fire timeupdate every 15-250 ms, so even 2× stays far below.
@@ -21,13 +21,13 @@ export type ProgressReport = { position_seconds: number; watched_seconds: number
 /** How a report went: taken; to be sent again later (throttled, network); or no use going on (locked, signed out). */
 export type SendOutcome = 'sent' | 'retry' | 'stop'
 
-export type Clock = {
+type Clock = {
   now(): number
   setTimeout(callback: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
 }
 
-export type ReporterOptions = {
+type ReporterOptions = {
   send(report: ProgressReport): Promise<SendOutcome>
   /** For leaving the page: a request that outlives it (navigator.sendBeacon). */
   beacon(report: ProgressReport): void
@@ -36,7 +36,7 @@ export type ReporterOptions = {
   initialPosition?: number
 }
 
-export type ProgressReporter = {
+type ProgressReporter = {
   play(time: number): void
   timeUpdate(time: number): void
   seeking(): void

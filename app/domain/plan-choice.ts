@@ -6,11 +6,11 @@
  * current period's end: the paid period is used in full, nothing is prorated or charged twice.
  * Pure; no I/O.
  */
-export const LIVE_STATUSES = ['incomplete', 'trialing', 'active', 'past_due'] as const
+const LIVE_STATUSES = ['incomplete', 'trialing', 'active', 'past_due'] as const
 
-export type PlanOfUser = { productId: number; status: string; renews: boolean; cancelAtPeriodEnd: boolean }
+type PlanOfUser = { productId: number; status: string; renews: boolean; cancelAtPeriodEnd: boolean }
 
-export type PlanChoice =
+type PlanChoice =
   /** No plan live: the form is offered. */
   | { kind: 'open' }
   /** This very plan is live (or its first payment is open). */

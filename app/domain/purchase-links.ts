@@ -5,8 +5,8 @@ import { type ProductType } from './product-types.ts'
  * a material to its file, a program to the program, a package to booking with it. A consultation's
  * line and a plan's have their own button on the page (the consultation, the subscription). Pure.
  */
-export type BoughtItem = { productId: number | null; type: ProductType | 'consultation' }
-export type BoughtLink = { productId: number; href: string; label: 'course' | 'material' | 'program' | 'package' }
+type BoughtItem = { productId: number | null; type: ProductType | 'consultation' }
+type BoughtLink = { productId: number; href: string; label: 'course' | 'material' | 'program' | 'package' }
 
 /** `courseIdOf`: the course a course product sells, when known (else the course is found in "my products"). */
 export function boughtLinks(items: readonly BoughtItem[], courseIdOf: (productId: number) => number | undefined): BoughtLink[] {

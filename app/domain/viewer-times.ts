@@ -10,7 +10,7 @@ import { DEFAULT_TIME_ZONE, cityOf } from './time-zones.ts'
  */
 
 /** The terms' zone (docs/product.md §9): the withdrawal days and the refunds' business days are its dates. */
-export const TERMS_TIME_ZONE = DEFAULT_TIME_ZONE
+const TERMS_TIME_ZONE = DEFAULT_TIME_ZONE
 
 const timeOf = (instant: string | Date) => (typeof instant === 'string' ? Date.parse(instant) : instant.getTime())
 
@@ -32,7 +32,7 @@ export function formatDateAndTime(instant: string | Date, timeZone: string, lang
 }
 
 /** A zone named inside a sentence, without brackets of its own: "Horário Padrão de Brasília, Sao Paulo, GMT-3". */
-export function zoneInline(timeZone: string, language: Language, at: string | Date): string {
+function zoneInline(timeZone: string, language: Language, at: string | Date): string {
   return `${timeZoneName(timeZone, language, at)}, ${cityOf(timeZone)}, ${utcOffset(at, timeZone, language)}`
 }
 

@@ -5,8 +5,8 @@ import { EARLIEST_BIRTH_DATE, isDateInRange } from '#app/domain/date-range.ts'
 import { isPersonName } from '#app/domain/person-names.ts'
 import { DEFAULT_TIME_ZONE, isTimeZone } from '#app/domain/time-zones.ts'
 
-export const MAX_PHOTO_BYTES = 2 * 1024 * 1024
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
+const MAX_PHOTO_BYTES = 2 * 1024 * 1024
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
 
 const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).optional().default('')
 

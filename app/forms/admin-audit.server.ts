@@ -62,7 +62,7 @@ const querySchema = z.object({
   to: date,
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 })
-export type AuditListQuery = z.infer<typeof querySchema> & { dropped: boolean }
+type AuditListQuery = z.infer<typeof querySchema> & { dropped: boolean }
 
 /** The filters from the page's URL. A person that is neither an id nor an e-mail, or a reversed range, is dropped and said. */
 export function readAuditQuery(url: URL): AuditListQuery {

@@ -10,17 +10,17 @@ import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from './product-price-form.ts'
  * (forms/form-validation.ts). A draft may leave a language empty; "publish" needs them all.
  */
 
-export const PILLAR_NAME_MAX = 60
-export const PILLAR_DESCRIPTION_MAX = 2000
-export const PRODUCT_NAME_MAX = 120
-export const PRODUCT_DESCRIPTION_MAX = 2000
-export const PRODUCT_SLUG_MAX = 80
-export const CATEGORY_MAX = 40
+const PILLAR_NAME_MAX = 60
+const PILLAR_DESCRIPTION_MAX = 2000
+const PRODUCT_NAME_MAX = 120
+const PRODUCT_DESCRIPTION_MAX = 2000
+const PRODUCT_SLUG_MAX = 80
+const CATEGORY_MAX = 40
 /** The types a product may be created as here (a course's starts off sale: a course is linked to it first); materials come with a file this editor cannot make. */
 export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const
-export type CreatableType = (typeof CREATABLE_TYPES)[number]
-export const PACKAGE_SIZES = ['1', '4', '8'] as const
-export const PLAN_INTERVALS = ['monthly', 'yearly', 'trial', 'program'] as const
+type CreatableType = (typeof CREATABLE_TYPES)[number]
+const PACKAGE_SIZES = ['1', '4', '8'] as const
+const PLAN_INTERVALS = ['monthly', 'yearly', 'trial', 'program'] as const
 /** `/admin/products/new` is the creation page: no product may take that slug. */
 const RESERVED_SLUGS = ['new']
 

@@ -11,13 +11,13 @@ import { contentIntentField, languagesBeforePublishing, localizedDraftField } fr
  * Used by the server and, deferred, the browser (forms/form-validation.ts). Messages are keys.
  */
 
-export const CLASS_TITLE_MAX = 120
-export const CLASS_DESCRIPTION_MAX = 2000
+const CLASS_TITLE_MAX = 120
+const CLASS_DESCRIPTION_MAX = 2000
 export const CLASS_SLUG_MAX = 120
 export const CANCEL_REASON_MAX = 500
 export const DURATION_BOUNDS = { min: 15, max: 240 } as const
 export const SEATS_BOUNDS = { min: 1, max: 1000 } as const
-export const CLASS_ACCESS = ['free', 'members'] as const
+const CLASS_ACCESS = ['free', 'members'] as const
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const CLOCK_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/

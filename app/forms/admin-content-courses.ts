@@ -7,13 +7,13 @@ import { contentIntentField, languagesBeforePublishing, localizedDraftField, SOR
  * by the server and, deferred, the browser (forms/form-validation.ts).
  */
 
-export const COURSE_TITLE_MAX = 120
-export const COURSE_TEXT_MAX = 2000
-export const COURSE_SLUG_MAX = 80
-export const LESSON_SLUG_MAX = 120
-export const LESSON_NUMBER_MAX = 200
+const COURSE_TITLE_MAX = 120
+const COURSE_TEXT_MAX = 2000
+const COURSE_SLUG_MAX = 80
+const LESSON_SLUG_MAX = 120
+const LESSON_NUMBER_MAX = 200
 /** The tables' slug rule (server/db/schema.ts SLUG_PATTERN). */
-export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** Addresses the editor's own pages take: /admin/courses/new is the new-course form. */
 const RESERVED_SLUGS = ['new']
 

@@ -14,16 +14,16 @@ import { type AdminDashboard, DASHBOARD_METRICS, type DashboardBucket, type Dash
  */
 
 /** The days are the admin's zone's (decision 0077); São Paulo's, the provider's default, when none is known. */
-export const DASHBOARD_TIME_ZONE = 'America/Sao_Paulo'
-export const DEFAULT_PERIOD_DAYS = 30
-export const MAX_PERIOD_DAYS = 366
+const DASHBOARD_TIME_ZONE = 'America/Sao_Paulo'
+const DEFAULT_PERIOD_DAYS = 30
+const MAX_PERIOD_DAYS = 366
 
 /** Today's date in the admin's zone (São Paulo by default). */
 export const dashboardToday = (now: Date, timeZone = DASHBOARD_TIME_ZONE) => localDate(now, timeZone)
 
 /** What is wrong with the dates typed: not dates (2000-2100), the end first, or more than a year. */
-export type PeriodProblem = 'invalid' | 'order' | 'tooLong'
-export type DashboardQuery = {
+type PeriodProblem = 'invalid' | 'order' | 'tooLong'
+type DashboardQuery = {
   /** The period shown: the one asked for, or the last 30 days when it cannot be. */
   from: string
   to: string
@@ -49,8 +49,8 @@ export function readDashboardQuery(url: URL, today: string): DashboardQuery {
   return { from, to, typed, problem: null }
 }
 
-export const QUICK_PERIODS = ['7d', '30d', '90d', '12m'] as const
-export type QuickPeriod = (typeof QUICK_PERIODS)[number]
+const QUICK_PERIODS = ['7d', '30d', '90d', '12m'] as const
+type QuickPeriod = (typeof QUICK_PERIODS)[number]
 
 /** The quick links' periods, all ending today: 7, 30 or 90 days, or the 12 calendar months up to this one. */
 export function quickPeriod(period: QuickPeriod, today: string): { from: string; to: string } {
@@ -66,7 +66,7 @@ export function quickPeriod(period: QuickPeriod, today: string): { from: string;
   return { from: addDays(today, -(days - 1)), to: today }
 }
 
-export const dashboardHref = ({ from, to }: { from: string; to: string }) => `/admin/dashboard?${new URLSearchParams({ from, to })}`
+const dashboardHref = ({ from, to }: { from: string; to: string }) => `/admin/dashboard?${new URLSearchParams({ from, to })}`
 
 export function quickLinks(query: DashboardQuery, today: string) {
   return QUICK_PERIODS.map((key) => {
@@ -92,10 +92,10 @@ const DAY_MONTH: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' }
 const FULL_DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric' }
 
 /** "1 de mar. de 2025 – 30 de mar. de 2025" as the language writes a range of dates (shared parts once). */
-export const formatDateRange = (from: string, to: string, language: Language) => dateFormat(language, FULL_DATE).formatRange(dateAt(from), dateAt(to))
+const formatDateRange = (from: string, to: string, language: Language) => dateFormat(language, FULL_DATE).formatRange(dateAt(from), dateAt(to))
 
 /** A count as the language writes it: "1.234" in pt. */
-export const formatCount = (value: number, language: Language) => cached(`count|${language}`, () => new Intl.NumberFormat(languageTags[language])).format(value)
+const formatCount = (value: number, language: Language) => cached(`count|${language}`, () => new Intl.NumberFormat(languageTags[language])).format(value)
 
 /** Money in BRL by app/domain/money.ts; a sum past its bound (R$ 10 million) is written the same way, not refused. */
 export function formatCents(cents: number, language: Language): string {
@@ -116,7 +116,7 @@ function bucketLabels(bucket: DashboardBucket, start: string, end: string, langu
 }
 
 /** The charts of the page, in its order: one per metric, revenue's two methods stacked in one. */
-export const DASHBOARD_CHARTS = [
+const DASHBOARD_CHARTS = [
   { key: 'new_users', metrics: ['new_users'] },
   { key: 'assessments', metrics: ['assessments'] },
   { key: 'appointments_booked', metrics: ['appointments_booked'] },
@@ -125,11 +125,11 @@ export const DASHBOARD_CHARTS = [
   { key: 'revenue', metrics: ['revenue_pix_cents', 'revenue_card_cents'] },
   { key: 'refunds_cents', metrics: ['refunds_cents'] },
 ] as const satisfies readonly { key: string; metrics: readonly DashboardMetric[] }[]
-export type ChartKey = (typeof DASHBOARD_CHARTS)[number]['key']
+type ChartKey = (typeof DASHBOARD_CHARTS)[number]['key']
 
 const isMoney = (metric: DashboardMetric) => metric.endsWith('_cents')
 
-export type ChartBarView = {
+type ChartBarView = {
   start: string
   /** Under the chart (the first and last bars'). */
   axisLabel: string
@@ -141,7 +141,7 @@ export type ChartBarView = {
   shown: string[]
   total: string
 }
-export type ChartView = {
+type ChartView = {
   key: ChartKey
   metrics: DashboardMetric[]
   money: boolean
@@ -199,4 +199,3 @@ export function dashboardView(answer: AdminDashboard, language: Language) {
     charts,
   }
 }
-export type DashboardView = ReturnType<typeof dashboardView>

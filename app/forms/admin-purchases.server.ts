@@ -39,7 +39,7 @@ const querySchema = z.object({
   to: dateParam,
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 })
-export type PurchaseListQuery = z.infer<typeof querySchema> & { reversed: boolean }
+type PurchaseListQuery = z.infer<typeof querySchema> & { reversed: boolean }
 
 /** The list's filters from the page's URL; unreadable values are no filter, and a reversed range is dropped (and said). */
 export function readPurchaseQuery(url: URL): PurchaseListQuery {
@@ -71,7 +71,7 @@ export function filterParams(query: PurchaseListQuery, page = 1): string {
 }
 
 /** An instant in the admin's time zone (decision 0077; the console names it), in the page's language: "10/03/2026, 12:00". */
-export function adminDateTime(iso: string, language: Language, timeZone: string): string {
+function adminDateTime(iso: string, language: Language, timeZone: string): string {
   return formatDateAndTime(iso, timeZone, language, { dateStyle: 'short' })
 }
 

@@ -25,11 +25,11 @@ import { type FieldTarget, replyToFailure } from './provider-reply.server.ts'
  * page with a toast; each refusal, the provider's included, re-renders the form with what was typed.
  */
 
-export const USER_INTENTS = ['groups', 'activity', 'accredit', 'revoke'] as const
+const USER_INTENTS = ['groups', 'activity', 'accredit', 'revoke'] as const
 export type UserIntent = (typeof USER_INTENTS)[number]
 
 /** An amount as a person types it back into the price field: "150,00", "1234,50". */
-export function typedMoney(cents: Cents): string {
+function typedMoney(cents: Cents): string {
   return `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`
 }
 

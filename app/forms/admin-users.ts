@@ -13,7 +13,7 @@ export const PROFESSION_MAX_LENGTH = 150
 export const REGISTRATION_MAX_LENGTH = 50
 export const REVOCATION_REASON_MAX_LENGTH = 500
 /** R$ 10.000,00: the highest consultation price an admin sets. */
-export const MAX_CONSULTATION_PRICE_CENTS = 1_000_000
+const MAX_CONSULTATION_PRICE_CENTS = 1_000_000
 export const CONSULTATION_LANGUAGES = ['pt', 'en', 'es'] as const
 
 const REQUIRED = 'errors.required'

@@ -10,15 +10,15 @@ import { type Message } from '#app/provider/errors.ts'
  * validation) and the server (the actions). Messages are translation keys.
  */
 
-export const bookingIntents = ['review', 'confirm', 'back'] as const
-export type BookingIntent = (typeof bookingIntents)[number]
+const bookingIntents = ['review', 'confirm', 'back'] as const
+type BookingIntent = (typeof bookingIntents)[number]
 
 /**
  * The key the review step makes for one booking or reschedule (decision 0034): sent with the
  * confirmation, and kept through a failure, so that sending it again is the same booking at the
  * provider, never a second one. Random and URL-safe; anything else is no key.
  */
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
 
 /** Pick a time and write notes; the same fields travel hidden through the review step. */
 export const bookingSchema = z.object({
@@ -35,14 +35,13 @@ export const bookingSchema = z.object({
   // provider refuses a priced booking without one, so anything else is no choice.
   payment: z.enum(CONSULTATION_PAYMENTS).optional().catch(undefined),
 })
-export type BookingInput = z.input<typeof bookingSchema>
 
 export const cancelSchema = z.object({
   reason: z.string().trim().max(REASON_MAX_LENGTH, { error: 'appointments:validation.reasonTooLong' }).optional().default(''),
 })
 
 /** What the professional may set (docs/product.md §7 `/appointments/{id}/status/`): each is a button of one form. */
-export const statusChanges = ['confirmed', 'completed', 'no_show'] as const
+const statusChanges = ['confirmed', 'completed', 'no_show'] as const
 export const statusSchema = z.object({
   status: z.enum(statusChanges, { error: 'appointments:manage.statusInvalid' }),
 })
@@ -91,7 +90,7 @@ export function upcomingLimitMessage(providerDetail: string | undefined): Messag
 }
 
 /** What the booking page's picker shows (built on the server: booking.server.ts). */
-export type PickerTime = { value: string; label: string; current: boolean }
+type PickerTime = { value: string; label: string; current: boolean }
 export type PickerView = {
   /** The patient's zone, named when it is not the professional's (times are in it either way). */
   zoneLabel: string | null

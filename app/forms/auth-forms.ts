@@ -62,7 +62,7 @@ export const resetSchema = z
   .object({ password: newPasswordField, confirmPassword: passwordField, website: honeypot })
   .refine(passwordsMatch('password', 'confirmPassword').check, passwordsMatch('password', 'confirmPassword').params)
 
-export const authModes = ['login', 'register', 'forgot', 'resend'] as const
+const authModes = ['login', 'register', 'forgot', 'resend'] as const
 export type AuthMode = (typeof authModes)[number]
 
 export function authModeOf(value: string | null): AuthMode {

@@ -49,7 +49,7 @@ export const fetchAvailability = (auth: SignedInCaller, professionalId: number, 
   getAvailability(auth, professionalId, availabilityWindow(new Date()), byDate ? { timeZone: byDate.timeZone, date: isDateInRange(byDate.date) ? byDate.date : undefined } : {})
 
 /** Adds the appointment's own time (rescheduling: it counts as free) when the provider left it out. */
-export function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
+function withOwnSlot(slots: readonly Slot[], own: Slot | undefined): Slot[] {
   if (!own || slots.some((slot) => Date.parse(slot.start) === Date.parse(own.start))) return [...slots]
   return [...slots, own]
 }
@@ -117,7 +117,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * The calendar check waits at most this long: Google is asked live behind it, and a slow answer
  * counts as a failed check (the booking goes on) rather than a booking lost to a timeout.
  */
-export const CALENDAR_CHECK_TIMEOUT_MS = 4_000
+const CALENDAR_CHECK_TIMEOUT_MS = 4_000
 
 /** The end of the chosen time: the review's (a hidden field), else the appointment's own length, else the default. */
 function chosenEnd(raw: FormDataEntryValue | null, start: string, own: Slot | undefined): string {

@@ -18,12 +18,12 @@ import { CALENDAR_PATH, calendarFailureText } from './calendar.server.ts'
  * hands the outcome to the page that opened it; without one, a redirect with a toast.
  */
 
-export const CALLBACK_PATH = '/auth/google/calendar-callback'
+const CALLBACK_PATH = '/auth/google/calendar-callback'
 /** How long an authorization may take, from the start to Google's return. */
 export const STATE_TTL_MS = 15 * 60 * 1000
 
 /** Absolute, from the configured origin: never from the request's Host, which the visitor chooses. */
-export const callbackUrl = () => new URL(CALLBACK_PATH, getEnv().APP_PUBLIC_URL).toString()
+const callbackUrl = () => new URL(CALLBACK_PATH, getEnv().APP_PUBLIC_URL).toString()
 
 type Outcome = { outcome: PopupOutcome; key: string } | { outcome: 'error'; text: string }
 
@@ -102,7 +102,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * same-origin channel, then closes itself. Left open (a window the script may not close, or one
  * opened by hand), it says what happened and links back. Its one inline script runs by its nonce.
  */
-export function popupPage({ outcome, text, t, language }: { outcome: PopupOutcome; text: string; t: TFunction; language: Language }): Response {
+function popupPage({ outcome, text, t, language }: { outcome: PopupOutcome; text: string; t: TFunction; language: Language }): Response {
   const nonce = randomBytes(16).toString('base64')
   // The opener shows its own texts; an error's text travels with it, being the callback's to say.
   const message = scriptJson(outcome === 'error' ? popupMessage(outcome, text) : popupMessage(outcome))

@@ -13,7 +13,7 @@ import { EVENT_ID_MAX_LENGTH, EVENT_MAX_ATTENDEES, EVENT_MEETING_LINK_MAX_LENGTH
 
 const MAX_ID = 2_147_483_647
 
-export const calendarIntents = ['create', 'update', 'delete', 'sync', 'sync-full', 'disconnect'] as const
+const calendarIntents = ['create', 'update', 'delete', 'sync', 'sync-full', 'disconnect'] as const
 export type CalendarIntent = (typeof calendarIntents)[number]
 
 export function calendarIntentOf(value: FormDataEntryValue | null): CalendarIntent | null {
@@ -91,7 +91,6 @@ export const eventFormSchema = z
     const end = minutesOf(values.end)
     if (start !== null && end !== null && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: 'calendar:validation.order' })
   })
-export type EventFormInput = z.input<typeof eventFormSchema>
 
 /** The event form's values as the page fills it (editing an event, or a new one). */
 export type EventFormDefaults = {

@@ -24,7 +24,7 @@ import { eventTime, eventTitle, eventsInZone, readEvents } from './calendar.serv
  */
 
 /** A row of the week with its sort key (appointments and events share a day's list). */
-export type WeekItem = (AppointmentItem | EventItem) & { sort: number }
+type WeekItem = (AppointmentItem | EventItem) & { sort: number }
 
 /** Timed items sort after every all-day event of the day (instants are far below this). */
 const TIMED = 1e15

@@ -39,7 +39,7 @@ export function calendarFailureText(t: TFunction, error: unknown, actionKey: str
   return t(actionKey)
 }
 
-export type EventsRead =
+type EventsRead =
   | { state: 'ok'; list: EventList }
   | { state: 'not-connected' }
   | { state: 'reconnect' }

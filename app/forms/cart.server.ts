@@ -22,12 +22,12 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const productId = z.coerce.number().int().min(1).max(MAX_PRODUCT_ID)
 const returnTo = z.string().max(500).optional()
-export const cartChangeSchema = z.discriminatedUnion('intent', [
+const cartChangeSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('add'), productId, returnTo }),
   z.object({ intent: z.literal('remove'), productId, returnTo }),
 ])
 
-export type CartAuth = SignedInCaller & { readonly isSignedIn: boolean }
+type CartAuth = SignedInCaller & { readonly isSignedIn: boolean }
 
 export async function cartAction(request: Request, auth: CartAuth, form: FormData): Promise<Response> {
   const fields = textFields(form)

@@ -11,7 +11,7 @@ const querySchema = z.object({
   pilar: z.enum(PILLAR_ORDER).or(z.literal('')).catch(''),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
 })
-export type CatalogueQuery = z.infer<typeof querySchema>
+type CatalogueQuery = z.infer<typeof querySchema>
 
 export function readCatalogueQuery(url: URL): CatalogueQuery {
   return querySchema.parse({ tipo: url.searchParams.get('tipo') ?? '', pilar: url.searchParams.get('pilar') ?? '', page: url.searchParams.get('page') ?? 1 })

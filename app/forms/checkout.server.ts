@@ -12,7 +12,7 @@ import { failureInit, failureText } from '#app/utils/messages.server.ts'
 /** The key a checkout form carries (a UUID made with the page), so a second click buys nothing more. */
 export const CHECKOUT_KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export const checkoutSchema = z.object({
+const checkoutSchema = z.object({
   intent: z.literal('checkout'),
   method: z.enum(PAYMENT_METHODS),
   idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN),
@@ -23,7 +23,7 @@ export const checkoutSchema = z.object({
  * (`already_owned`), or those in a payment still open and that purchase (`already_in_checkout`,
  * decision 0072: its page finishes or cancels it).
  */
-export type CheckoutReply = { checkout: { method: string; error: string; owned?: number[]; inCheckout?: number[]; openPurchaseId?: number } }
+type CheckoutReply = { checkout: { method: string; error: string; owned?: number[]; inCheckout?: number[]; openPurchaseId?: number } }
 
 /**
  * Paying for the cart (docs/product.md §2, decision 0048): the provider prices the cart's products

@@ -24,7 +24,7 @@ export const contactSchema = z.object({
 })
 
 export type ContactFormInput = z.input<typeof contactSchema>
-export type ContactField = keyof z.infer<typeof contactSchema>
+type ContactField = keyof z.infer<typeof contactSchema>
 export const contactFields = Object.keys(contactSchema.shape) as ContactField[]
 
 /**

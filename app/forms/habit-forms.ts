@@ -11,9 +11,9 @@ import { requiredText } from './form-fields.ts'
 
 export const HABIT_NAME_MAX_LENGTH = 120
 export const HABIT_UNIT_MAX_LENGTH = 30
-export const HABIT_MAX_TARGET = 100_000
+const HABIT_MAX_TARGET = 100_000
 /** A day's amount may pass the target (a long walk); the provider takes ten times it at most. */
-export const HABIT_MAX_AMOUNT = HABIT_MAX_TARGET * 10
+const HABIT_MAX_AMOUNT = HABIT_MAX_TARGET * 10
 
 const CLOCK_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/
 const DECIMAL = /^\d{1,9}(?:[.,]\d{1,3})?$/

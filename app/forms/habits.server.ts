@@ -21,7 +21,7 @@ import { trackSchema } from './habit-forms.ts'
 
 const TRACK_TOASTS = { done: 'habits:toast.done', not_done: 'habits:toast.notDone', skipped: 'habits:toast.skipped', none: 'habits:toast.cleared' } as const
 
-export type TrackFailure = { habit: number | null; date: string; amount: string; error: string }
+type TrackFailure = { habit: number | null; date: string; amount: string; error: string }
 
 /** `back(habitId)`: where a post without JavaScript returns once the answer is saved. */
 export async function trackAction(request: Request, auth: SignedInCaller, form: FormData, back: (habitId: number) => string) {

@@ -10,12 +10,12 @@ export const SORT_ORDER_MAX = 1_000_000
  */
 
 export const CONTENT_LANGUAGES = ['pt', 'en', 'es'] as const
-export type ContentLanguage = (typeof CONTENT_LANGUAGES)[number]
+type ContentLanguage = (typeof CONTENT_LANGUAGES)[number]
 export type LocalizedDraft = Record<ContentLanguage, string>
 
 /** Save the draft, or publish it (the button pressed: `<button name="intent" value="publish">`). */
-export const CONTENT_INTENTS = ['save', 'publish'] as const
-export type ContentIntent = (typeof CONTENT_INTENTS)[number]
+const CONTENT_INTENTS = ['save', 'publish'] as const
+type ContentIntent = (typeof CONTENT_INTENTS)[number]
 export const contentIntentField = () => z.enum(CONTENT_INTENTS).catch('save')
 
 export const MISSING_LANGUAGE_KEY = 'admin:content.missingLanguage'

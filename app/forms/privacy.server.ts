@@ -35,7 +35,7 @@ import { deleteAccountSchema } from './privacy-forms.ts'
  * The version of each document the app shows, sent with a consent. Marketing e-mail is described
  * in the privacy policy: its opt-in is to that version.
  */
-export const shownVersion = (document: ConsentDocument): string => legalDocuments[document === 'marketing' ? 'privacy' : document].version
+const shownVersion = (document: ConsentDocument): string => legalDocuments[document === 'marketing' ? 'privacy' : document].version
 
 type DocumentRow = {
   document: ConsentDocument

@@ -9,7 +9,7 @@ import { failureInit, failureText } from '#app/utils/messages.server.ts'
  */
 export type FieldTarget = string | { field: string; messages?: (provided: string[]) => string[] }
 
-export type FailureReplyOptions = {
+type FailureReplyOptions = {
   /** Provider field name → form field. Errors of fields not listed fall back to the form's message. */
   fields?: Record<string, FieldTarget>
   /** A status → translation key, for the form's message (e.g. a refused login). */

@@ -45,7 +45,7 @@ export async function purchasePageExtras(auth: SignedInCaller, purchase: Purchas
  * What the toast says once a cancel went through: the refund, how much and where it goes back by
  * when (from the quote the buyer confirmed), or that nothing was charged.
  */
-export function cancelledText(t: T, before: PurchaseDetail, after: PurchaseDetail, language: Language): string {
+function cancelledText(t: T, before: PurchaseDetail, after: PurchaseDetail, language: Language): string {
   const refunded = after.refunded_cents - before.refunded_cents
   if (refunded <= 0) return t(before.status === 'paid' ? 'orders:purchase.cancelledNoRefund' : 'orders:purchase.cancelledUnpaid')
   return refundRequestedText(t, after.refunded_cents, before.refund_quote?.deadline ?? null, language)

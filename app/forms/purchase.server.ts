@@ -12,7 +12,7 @@ import { cartCookieHeader, readCart } from '#app/utils/cart-cookie.server.ts'
 const KNOWN_FAILURES = ['generic_decline', 'card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'payment_intent_payment_attempt_expired'] as const
 
 /** The key of the text that says why a payment was refused. */
-export function failureKey(code: string | null | undefined): string {
+function failureKey(code: string | null | undefined): string {
   const known = KNOWN_FAILURES.find((item) => item === code)
   return `orders:purchase.failures.${known === 'card_declined' ? 'generic_decline' : (known ?? 'generic')}`
 }
@@ -77,7 +77,6 @@ export async function purchaseView(purchase: PurchaseDetail, language: Language,
   }
 }
 
-export type PurchaseView = Awaited<ReturnType<typeof purchaseView>>
 
 /**
  * Once a purchase is paid, what it bought leaves this browser's cart too (the account's copy left

@@ -46,7 +46,7 @@ const question = z.object({
 type Value = { intent: 'save' | 'publish'; title: LocalizedDraft; description: LocalizedDraft; questions: { code: string; text: LocalizedDraft; options: LocalizedDraft[] }[] }
 
 /** Each text of the form by its path: the version's, every question's and every option label. */
-export function textPaths(value: Pick<Value, 'title' | 'description' | 'questions'>): [(string | number)[], LocalizedDraft][] {
+function textPaths(value: Pick<Value, 'title' | 'description' | 'questions'>): [(string | number)[], LocalizedDraft][] {
   return [
     [['title'], value.title],
     [['description'], value.description],

@@ -9,7 +9,7 @@ import { isTimeZone } from '#app/domain/time-zones.ts'
  * Shared by the browser (conform) and the server; messages are translation keys. A slot row left
  * blank is dropped, so the form can always offer an empty row to fill in.
  */
-export const MAX_EXCEPTIONS = 100
+const MAX_EXCEPTIONS = 100
 
 const SLOT_MESSAGES: Record<SlotProblem, string> = {
   format: 'schedule:validation.time',
@@ -121,7 +121,7 @@ export const scheduleSchema = z
     exceptions: exceptionsOf(value.exceptions ?? []),
   }))
 
-export type ScheduleValue = z.output<typeof scheduleSchema>
+type ScheduleValue = z.output<typeof scheduleSchema>
 
 /** The editor's form values for a saved schedule: each day's slots plus one blank row to fill in. */
 export function scheduleFormValues(schedule: ScheduleValue) {

@@ -22,10 +22,10 @@ import { calendarDate } from './purchase.server.ts'
  * what cancelling now does, and offers cancel, resume and (PIX) paying the next period.
  */
 
-export const subscribeSchema = z.object({ intent: z.literal('subscribe'), method: z.enum(PAYMENT_METHODS), idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN) })
+const subscribeSchema = z.object({ intent: z.literal('subscribe'), method: z.enum(PAYMENT_METHODS), idempotencyKey: z.string().regex(CHECKOUT_KEY_PATTERN) })
 
 /** A refused or failed subscribe: the method chosen, why, and where the live plan is (`subscriptionId`: its page; else the list). */
-export type SubscribeReply = { subscribe: { method: string; error: string; subscriptionsLink?: boolean; subscriptionId?: number } }
+type SubscribeReply = { subscribe: { method: string; error: string; subscriptionsLink?: boolean; subscriptionId?: number } }
 
 /** Where the next step is: a card's payment page, or the PIX code of its purchase. */
 function nextStep(subscription: Subscription): Response {
@@ -132,7 +132,7 @@ type T = (key: string, values?: Record<string, unknown>) => string
  * and where it goes back by when (from the quote the subscriber confirmed); the period kept, until
  * when; or that nothing was charged.
  */
-export function subscriptionCancelledText(t: T, before: Subscription, after: Subscription, language: Language): string {
+function subscriptionCancelledText(t: T, before: Subscription, after: Subscription, language: Language): string {
   const quote = before.cancellation
   if (after.status === 'ended' && quote?.withdrawal) {
     return t('orders:subscriptions.withdrawnRefund', { refund: refundRequestedText(t, quote.refund_cents, quote.deadline, language) })

@@ -28,7 +28,7 @@ export function declaresTooMuch(contentLength: string | undefined, limit: number
 }
 
 /** How the body of a request came in, before the request may take a render slot. */
-export type ReceivedBody =
+type ReceivedBody =
   | { kind: 'complete'; body: Buffer }
   /** `drain`: the rest of the body is being read into nothing, so the connection may stay open. */
   | { kind: 'too-large'; drain: boolean }

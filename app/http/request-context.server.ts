@@ -31,7 +31,7 @@ export type RequestContext = {
 }
 
 /** What the HTTP layer needs of the session: its Set-Cookie when this request changed it. */
-export type PendingSession = { setCookie(): Promise<string | undefined> }
+type PendingSession = { setCookie(): Promise<string | undefined> }
 
 // Kept on globalThis: the HTTP server and the Remix build are separate bundles, and both must see one store.
 const key = Symbol.for('innera.request-context')

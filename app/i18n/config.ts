@@ -4,7 +4,7 @@ export type Language = (typeof supportedLanguages)[number]
 /** The language shown when nothing else chooses one. */
 export const defaultLanguage: Language = 'pt'
 /** The language a missing key falls back to. */
-export const fallbackLanguage: Language = 'en'
+const fallbackLanguage: Language = 'en'
 export const defaultNamespace = 'common'
 
 /** BCP 47 tags for `<html lang>`, hreflang and Intl formatting. */

@@ -4,8 +4,8 @@ import { type LegalDocumentName, formatEffectiveDate, legalDocuments } from './l
 import type legal from '../../locales/pt/legal.json'
 import type pages from '../../locales/pt/pages.json'
 
-export type PagesContent = typeof pages
-export type LegalContent = typeof legal
+type PagesContent = typeof pages
+type LegalContent = typeof legal
 
 /**
  * The long texts of the public pages are read here, in the loader, and reach the browser as loader

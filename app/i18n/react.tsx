@@ -14,7 +14,7 @@ export function TranslationsProvider({ value, children }: { value: Translations;
   return <TranslationsContext.Provider value={value}>{children}</TranslationsContext.Provider>
 }
 
-export type UseTranslation = {
+type UseTranslation = {
   t: TFunction
   i18n: { language: string; exists: (key: string) => boolean }
 }

@@ -8,7 +8,7 @@
 import { defaultNamespace } from './config.ts'
 
 export type Namespace = Record<string, unknown>
-export type TranslateOptions = {
+type TranslateOptions = {
   count?: number
   context?: string
   defaultValue?: string

@@ -6,7 +6,7 @@ import { paginated } from './schemas.ts'
 
 const changes = z.record(z.string(), z.unknown()).nullable()
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.number(),
   at: z.string(),
   /** Null: the provider's own jobs. A person since deleted keeps their id and role, without a name. */

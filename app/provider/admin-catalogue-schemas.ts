@@ -10,7 +10,6 @@ const draftText = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 const interval = z.enum(['monthly', 'yearly', 'trial', 'program'])
 
 export const adminPillarSchema = z.object({ id: z.number().int(), slug: z.string(), order: z.number().int(), icon: z.string(), name: localized, description: localized })
-export type AdminPillar = z.infer<typeof adminPillarSchema>
 
 export const adminPillarListSchema = z.object({ results: z.array(adminPillarSchema.extend({ draft: draftMark })), new_drafts: z.array(z.object({ key: z.string() })) })
 

@@ -15,7 +15,7 @@ const draftText = z
   .optional()
   .transform((text) => ({ pt: text?.pt ?? '', en: text?.en ?? '', es: text?.es ?? '' }))
 
-export const ADMIN_CLASS_STATES = ['scheduled', 'started', 'cancelled'] as const
+const ADMIN_CLASS_STATES = ['scheduled', 'started', 'cancelled'] as const
 
 export const adminClassSchema = z.object({
   id: z.number().int().positive(),
@@ -54,7 +54,6 @@ export const adminClassPageSchema = paginated(adminClassSchema.extend({ draft: z
 })
 
 export const adminClassDetailSchema = z.object({ published: adminClassSchema.nullable(), draft: classDraftSchema.nullable() })
-export type AdminClassDetail = z.infer<typeof adminClassDetailSchema>
 
 export const scheduleAnswerSchema = adminClassSchema.extend({ notified: z.number().int(), meeting_updated: z.boolean().nullable() })
 export const cancelAnswerSchema = adminClassSchema.extend({ notified: z.number().int(), meeting_deleted: z.boolean().nullable() })

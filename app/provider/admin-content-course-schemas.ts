@@ -38,7 +38,7 @@ export const courseDraftSchema = z.object({
 })
 export type CourseDraft = z.infer<typeof courseDraftSchema>
 
-export const courseChoicesSchema = z.object({
+const courseChoicesSchema = z.object({
   pillars: z.array(z.object({ slug: z.string(), name: text })),
   products: z.array(z.object({ id, slug: z.string(), name: text, active: z.boolean(), course: z.string().nullable() })),
 })
@@ -49,10 +49,8 @@ export const adminCourseListSchema = z.object({
   new_drafts: z.array(z.object({ key: z.string(), title: draftText, updated_at: z.string() })),
   choices: courseChoicesSchema,
 })
-export type AdminCourseList = z.infer<typeof adminCourseListSchema>
 
 export const adminCourseDetailSchema = z.object({ published: adminCourseSchema.nullable(), draft: courseDraftSchema.nullable(), choices: courseChoicesSchema })
-export type AdminCourseDetail = z.infer<typeof adminCourseDetailSchema>
 
 export const adminLessonSchema = z.object({
   id,
@@ -77,7 +75,7 @@ export const lessonDraftSchema = z.object({
 })
 export type LessonDraft = z.infer<typeof lessonDraftSchema>
 
-export const videoSchema = z.object({ slug: z.string(), duration_seconds: z.number().nonnegative(), bytes: z.number().int().nonnegative() })
+const videoSchema = z.object({ slug: z.string(), duration_seconds: z.number().nonnegative(), bytes: z.number().int().nonnegative() })
 export type Video = z.infer<typeof videoSchema>
 
 export const adminLessonListSchema = z.object({
@@ -86,7 +84,5 @@ export const adminLessonListSchema = z.object({
   new_drafts: z.array(z.object({ key: z.string(), title: draftText, number: z.number().int().nullable(), updated_at: z.string() })),
   videos: z.array(videoSchema),
 })
-export type AdminLessonList = z.infer<typeof adminLessonListSchema>
 
 export const adminLessonDetailSchema = z.object({ published: adminLessonSchema.nullable(), draft: lessonDraftSchema.nullable() })
-export type AdminLessonDetail = z.infer<typeof adminLessonDetailSchema>

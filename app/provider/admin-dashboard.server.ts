@@ -19,7 +19,7 @@ export const DASHBOARD_METRICS = [
   'refunds_cents',
 ] as const
 export type DashboardMetric = (typeof DASHBOARD_METRICS)[number]
-export const DASHBOARD_BUCKETS = ['day', 'week', 'month'] as const
+const DASHBOARD_BUCKETS = ['day', 'week', 'month'] as const
 export type DashboardBucket = (typeof DASHBOARD_BUCKETS)[number]
 
 const date = z.string().refine((value) => isDateInRange(value), 'a date')

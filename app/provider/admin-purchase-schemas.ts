@@ -8,7 +8,7 @@ import { paginated } from './schemas.ts'
 
 const id = z.number().int().positive()
 
-export const adminPurchaseSchema = z.object({
+const adminPurchaseSchema = z.object({
   id,
   created_at: z.string(),
   paid_at: z.string().nullable(),

@@ -19,13 +19,11 @@ export const questionnaireVersionListSchema = z.object({
   ),
   new_drafts: z.array(z.object({ version: z.string(), title: text, question_count: count, updated_at: z.string() })),
 })
-export type QuestionnaireVersionList = z.infer<typeof questionnaireVersionListSchema>
 
 const question = z.object({ code: z.string(), pillar: z.string(), text, options: z.array(text), reverse: z.boolean() })
 const body = { title: text, description: text, estimated_minutes: z.number().int(), questions: z.array(question) }
 
 export const questionnaireDraftSchema = z.object({ ...body, updated_at: z.string() })
-export type QuestionnaireDraft = z.infer<typeof questionnaireDraftSchema>
 
 export const publishedQuestionnaireSchema = z.object({
   ...body,
@@ -41,6 +39,5 @@ export const questionnaireVersionSchema = z.object({
   draft: questionnaireDraftSchema.nullable(),
   pillars: z.array(z.object({ slug: z.string(), name: text })),
 })
-export type QuestionnaireVersion = z.infer<typeof questionnaireVersionSchema>
 
 export const newQuestionnaireDraftSchema = z.object({ version: z.string(), draft: questionnaireDraftSchema, copied_from: z.string() })

@@ -8,7 +8,7 @@ import { optionalUrl, text } from './schemas.ts'
  */
 
 /** An account as admins read it (GET and PATCH /users/{id}/). */
-export const adminUserSchema = z.object({
+const adminUserSchema = z.object({
   id: z.number(),
   username: z.string(),
   email: z.string(),
@@ -22,7 +22,7 @@ export const adminUserSchema = z.object({
 })
 
 /** The professional profile beside an account; null for someone who never was one. */
-export const professionalProfileSchema = z.object({
+const professionalProfileSchema = z.object({
   accredited: z.boolean(),
   profession: text(),
   registration_number: text(),
@@ -35,7 +35,7 @@ export const professionalProfileSchema = z.object({
 })
 
 /** GET /admin/users/{id}/: the account, the profile, and their upcoming appointments. */
-export const adminUserDetailSchema = adminUserSchema.extend({
+const adminUserDetailSchema = adminUserSchema.extend({
   professional: professionalProfileSchema.nullable(),
   counts: z.object({ future_appointments_as_professional: z.number(), future_appointments_as_patient: z.number() }),
 })
@@ -50,7 +50,7 @@ export const getAdminUser = (auth: SignedInCaller, id: number) => auth.call(`/ad
 export const updateAdminUser = (auth: SignedInCaller, id: number, changes: { groups?: string[]; is_active?: boolean }) =>
   auth.call(`/users/${id}/`, adminUserSchema, { method: 'PATCH', json: changes })
 
-export type AccreditationBody = { profession: string; registration_number: string; pillars: string[]; languages: string[]; price_cents: number }
+type AccreditationBody = { profession: string; registration_number: string; pillars: string[]; languages: string[]; price_cents: number }
 
 /** Accredits (or changes the accredited profile): in the directory and bookable from then on. */
 export const accreditProfessional = (auth: SignedInCaller, id: number, body: AccreditationBody) =>

@@ -37,8 +37,7 @@ export const bookableProfessionalSchema = z.object({
 })
 export type BookableProfessional = z.infer<typeof bookableProfessionalSchema>
 
-export const slotSchema = z.object({ start: instant(), end: instant() })
-export type Slot = z.infer<typeof slotSchema>
+const slotSchema = z.object({ start: instant(), end: instant() })
 
 export const availabilitySchema = z.object({
   professional_id: z.number(),
@@ -109,7 +108,6 @@ export const appointmentSchema = z.object({
 export type Appointment = z.infer<typeof appointmentSchema>
 
 export const appointmentPageSchema = paginated(appointmentSchema)
-export type AppointmentPage = z.infer<typeof appointmentPageSchema>
 
 export const consultationSchema = z.object({
   appointment_id: z.number(),
@@ -120,7 +118,6 @@ export const consultationSchema = z.object({
   meeting_link: z.string().nullable().optional().transform((value) => value ?? null),
   shared_notes: text(),
 })
-export type Consultation = z.infer<typeof consultationSchema>
 
 export const professionalDashboardSchema = z.object({
   time_zone: z.string(),
@@ -132,4 +129,3 @@ export const professionalDashboardSchema = z.object({
   /** The Google Calendar's state (decision 0025), so the dashboard needs no second call to know it. */
   calendar: z.object({ calendar_enabled: z.boolean(), token_valid: z.boolean() }).optional(),
 })
-export type ProfessionalDashboard = z.infer<typeof professionalDashboardSchema>

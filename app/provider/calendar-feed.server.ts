@@ -23,7 +23,6 @@ const feedSchema = z.object({
     }),
   ),
 })
-export type CalendarFeed = z.infer<typeof feedSchema>
 
 /** A feed token as the app accepts it in its URL before asking the provider (base64url). */
 export const FEED_TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/

@@ -9,8 +9,8 @@ import { EVENT_ID_MAX_LENGTH, EVENT_NOTES_MAX_LENGTH, type EventType } from '#ap
  */
 
 /** At most this many events in one answer (Google's own page limit; the window is ≤ 62 days). */
-export const MAX_EVENTS = 2500
-export const MAX_ATTENDEES_SHOWN = 100
+const MAX_EVENTS = 2500
+const MAX_ATTENDEES_SHOWN = 100
 
 /** A text from Google, cut to `max` characters; null or missing is empty. */
 const googleText = (max: number) =>
@@ -45,7 +45,6 @@ export const calendarStatusSchema = z.object({
     .transform((value) => value ?? null),
   last_sync: nullableInstant(),
 })
-export type CalendarStatus = z.infer<typeof calendarStatusSchema>
 
 /** `GET /calendar/integration-status/`: the status plus what the page needs to say about it. */
 export const integrationStatusSchema = calendarStatusSchema.extend({
@@ -140,7 +139,6 @@ export const availabilityCheckSchema = z.object({
     .default([]),
   warnings: z.array(z.string().max(500)).max(50).optional().default([]),
 })
-export type AvailabilityCheck = z.infer<typeof availabilityCheckSchema>
 
 /** docs/product.md §3 "Event creation payload" (create and update). */
 export type EventPayload = {

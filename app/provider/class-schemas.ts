@@ -10,7 +10,7 @@ import { paginated } from './schemas.ts'
 const id = z.number().int().positive()
 const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'an instant')
 
-export const LIVE_CLASS_ACCESS = ['free', 'members'] as const
+const LIVE_CLASS_ACCESS = ['free', 'members'] as const
 
 export const liveClassSchema = z.object({
   id,
@@ -52,4 +52,3 @@ export const joinAnswerSchema = z.object({
   closes_at: instant,
   start_url: z.string().optional(),
 })
-export type JoinAnswer = z.infer<typeof joinAnswerSchema>

@@ -3,7 +3,7 @@ import { contactSubjects, type ContactSubject } from '#app/domain/contact-limits
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { paginated } from './schemas.ts'
 
-export const contactMessageSchema = z.object({
+const contactMessageSchema = z.object({
   id: z.number(),
   name: z.string(),
   email: z.string(),
@@ -15,16 +15,15 @@ export const contactMessageSchema = z.object({
   handled_at: z.string().nullable().optional().transform((value) => value ?? null),
   created_at: z.string(),
 })
-export type ContactMessage = z.infer<typeof contactMessageSchema>
 
 const createdSchema = z.object({ id: z.number(), detail: z.string().optional() }).passthrough()
 
-export type ContactInput = { name: string; email: string; phone: string; subject: ContactSubject; message: string }
+type ContactInput = { name: string; email: string; phone: string; subject: ContactSubject; message: string }
 
 /** Anonymous: anyone may write. The visitor's address travels as X-Forwarded-For (the provider throttles it). */
 export const sendContactMessage = (input: ContactInput) => providerJson('/contact/', createdSchema, { method: 'POST', json: input })
 
-export type ContactQuery = { search?: string; subject?: ContactSubject; handled?: boolean; page?: number; page_size?: number }
+type ContactQuery = { search?: string; subject?: ContactSubject; handled?: boolean; page?: number; page_size?: number }
 
 const contactMessagePage = paginated(contactMessageSchema)
 

@@ -11,10 +11,9 @@ const id = z.number().int().positive()
 const seconds = z.number().finite().nonnegative()
 
 /** How the user may watch a course; null when it is locked to them. */
-export const COURSE_ACCESS = ['free', 'owned', 'program', 'subscription', 'staff'] as const
-export type CourseAccess = (typeof COURSE_ACCESS)[number]
+const COURSE_ACCESS = ['free', 'owned', 'program', 'subscription', 'staff'] as const
 
-export const courseProgressSchema = z.object({
+const courseProgressSchema = z.object({
   completed_lessons: z.number().int().nonnegative(),
   total_lessons: z.number().int().nonnegative(),
   percent: z.number().min(0).max(100),
@@ -50,10 +49,10 @@ export const lessonProgressSchema = z.object({
   completed: z.boolean(),
   completed_at: z.string().nullable(),
 })
-export type LessonProgress = z.infer<typeof lessonProgressSchema>
+type LessonProgress = z.infer<typeof lessonProgressSchema>
 const NO_PROGRESS: LessonProgress = { position_seconds: 0, watched_seconds: 0, completed: false, completed_at: null }
 
-export const lessonSchema = z.object({
+const lessonSchema = z.object({
   id,
   course_id: id,
   number: z.number().int().positive(),

@@ -20,7 +20,7 @@ export const listLessons = (auth: SignedInCaller, courseId: number) => auth.call
 /** One lesson with its course, neighbours, signed video and captions, and the transcript in `language`. */
 export const getLesson = (auth: SignedInCaller, id: number, language: Language) => auth.call(`/videos/lessons/${id}/`, lessonDetailSchema, { query: { lang: language } })
 
-export type ProgressReport = { position_seconds: number; watched_seconds: number }
+type ProgressReport = { position_seconds: number; watched_seconds: number }
 
 /** What the player played since its last report; answers the lesson's progress (403 locked, 429 too soon). */
 export const reportLessonProgress = (auth: SignedInCaller, id: number, report: ProgressReport) =>

@@ -2,7 +2,7 @@
  * What can go wrong when the app talks to the provider, and the message (docs/product.md §8) each case shows.
  * Pure: no I/O, shared by loaders, actions and the error boundary.
  */
-export type ProviderFailure =
+type ProviderFailure =
   | { kind: 'network'; during?: 'refresh' }
   | {
       kind: 'http'

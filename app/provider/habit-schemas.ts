@@ -7,16 +7,15 @@ import { paginated } from './schemas.ts'
  */
 
 export const HABIT_FREQUENCIES = ['daily', 'weekdays', 'weekly'] as const
-export type HabitFrequency = (typeof HABIT_FREQUENCIES)[number]
+type HabitFrequency = (typeof HABIT_FREQUENCIES)[number]
 export const TRACK_STATUSES = ['done', 'not_done', 'skipped', 'none'] as const
 export type TrackStatus = (typeof TRACK_STATUSES)[number]
-export const ENTRY_STATUSES = ['done', 'not_done', 'skipped'] as const
-export type EntryStatus = (typeof ENTRY_STATUSES)[number]
+const ENTRY_STATUSES = ['done', 'not_done', 'skipped'] as const
 
 const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 const weekday = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 
-export const habitSchema = z.object({
+const habitSchema = z.object({
   id: z.number(),
   name: z.string(),
   pillar: z.string(),
@@ -31,14 +30,13 @@ export const habitSchema = z.object({
   archived_at: z.string().nullable(),
 })
 
-export const habitDaySchema = z.object({
+const habitDaySchema = z.object({
   date: z.string(),
   due: z.boolean(),
   trackable: z.boolean(),
   status: z.enum(ENTRY_STATUSES).nullable(),
   amount: z.number().nullable(),
 })
-export type HabitDay = z.infer<typeof habitDaySchema>
 
 const streakSchema = z.object({ length: z.number(), unit: z.enum(['day', 'week']) })
 
@@ -54,7 +52,7 @@ export type HabitSummary = z.infer<typeof habitSummarySchema>
 export const habitListSchema = paginated(habitSummarySchema).extend({ today: z.string(), time_zone: z.string() })
 export type HabitList = z.infer<typeof habitListSchema>
 
-export const heatMapDaySchema = z.object({
+const heatMapDaySchema = z.object({
   date: z.string(),
   level: z.number().int().min(0).max(4),
   status: z.enum(['done', 'not_done', 'skipped', 'not_due', 'none', 'future']),
@@ -74,7 +72,7 @@ export const habitStatsSchema = z.object({
   pillars: z.array(z.object({ pillar: z.string(), rate: z.number().nullable(), days: z.number() })),
 })
 
-export const habitSuggestionSchema = z.object({
+const habitSuggestionSchema = z.object({
   key: z.string(),
   pillar: z.string(),
   name: localized,
@@ -85,7 +83,6 @@ export const habitSuggestionSchema = z.object({
   unit: localized.nullable(),
   goal: z.object({ id: z.number(), text: localized }).nullable(),
 })
-export type HabitSuggestion = z.infer<typeof habitSuggestionSchema>
 
 export const habitSuggestionsSchema = z.object({ focus_pillars: z.array(z.string()), results: z.array(habitSuggestionSchema) })
 

@@ -15,7 +15,7 @@ import { profileSchema } from './schemas.ts'
 const sharedResultPage = pageOf(sharedResultSchema)
 
 /** `GET /users/patients/{id}/program/`: the current program without its weekly goals. */
-export const patientProgramSchema = programSchema.pick({
+const patientProgramSchema = programSchema.pick({
   id: true,
   starts_on: true,
   ends_on: true,
@@ -25,7 +25,7 @@ export const patientProgramSchema = programSchema.pick({
   focus_pillars: true,
   progress: true,
 })
-export type PatientProgram = z.infer<typeof patientProgramSchema>
+type PatientProgram = z.infer<typeof patientProgramSchema>
 
 /** The patient's profile: 403 when they are not the professional's patient, 404 when the id is no patient's. */
 export const getPatient = (auth: SignedInCaller, patientId: number) =>

@@ -35,7 +35,7 @@ export const consentsSchema = z.object({
 })
 export type Consents = z.infer<typeof consentsSchema>
 
-export const resultViewerSchema = z.object({
+const resultViewerSchema = z.object({
   professional: z.object({
     id,
     first_name: z.string(),
@@ -50,7 +50,6 @@ export type ResultViewer = z.infer<typeof resultViewerSchema>
 export const resultViewersSchema = z.array(resultViewerSchema)
 
 export const KEPT_ITEMS = ['payment_records', 'consent_records', 'marketing_records', 'technical_logs', 'anonymised_records'] as const
-export type KeptItem = (typeof KEPT_ITEMS)[number]
 
 export const deletionPlanSchema = z.object({
   requires_password: z.boolean(),

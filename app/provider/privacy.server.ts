@@ -14,7 +14,7 @@ import {
 /** Each document's current state and the newest records (a page of 20). */
 export const getConsents = (auth: SignedInCaller) => auth.call('/users/me/consents/', consentsSchema)
 
-export type ConsentChange = {
+type ConsentChange = {
   document: ConsentDocument
   /** The version of the document the page shows. */
   version: string

@@ -42,7 +42,7 @@ export type Product = z.infer<typeof productSchema>
 export const productPageSchema = paginated(productSchema)
 
 /** A product the user has (`GET /products/my-products/`): what a paid purchase gave, since when, and a package's credits. */
-export const ownedProductSchema = z.object({
+const ownedProductSchema = z.object({
   product: productSchema,
   purchase_id: z.number().int().positive(),
   kind: z.enum(['course', 'material', 'program', 'consultation_credits']),

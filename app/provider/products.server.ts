@@ -5,7 +5,7 @@ import { providerJson, type SignedInCaller } from './fetch.server.ts'
 import { z } from 'zod'
 import { ownedProductPageSchema, productPageSchema, productSchema } from './product-schemas.ts'
 
-export type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
+type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
 
 /** A page of the solutions catalogue: public, the same for every visitor (no token is sent). */
 export function listProducts({ productType, pillar, page, pageSize }: ProductQuery = {}) {

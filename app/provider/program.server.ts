@@ -4,7 +4,7 @@ import { ProviderError } from './errors.ts'
 
 const localized = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 
-export const goalSchema = z.object({
+const goalSchema = z.object({
   id: z.number(),
   week: z.number(),
   pillar: z.string(),
@@ -30,7 +30,7 @@ export const programSchema = z.object({
   progress: z.object({ done: z.number(), total: z.number() }),
   schedule: z.array(z.object({ week: z.number(), starts_on: z.string(), ends_on: z.string(), goals: z.array(goalSchema) })),
 })
-export type Program = z.infer<typeof programSchema>
+type Program = z.infer<typeof programSchema>
 
 /** The patient's current program, or null when there is none yet (the provider's 404). */
 export async function getProgram(auth: SignedInCaller): Promise<Program | null> {

@@ -41,7 +41,6 @@ export const purchaseSchema = z.object({
   pix: z.object({ data: z.string().max(512), expires_at: z.string(), instructions_url: z.string().url().nullable() }).nullable(),
   failure: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable(),
 })
-export type Purchase = z.infer<typeof purchaseSchema>
 
 /** By when a refund reaches the buyer: a card's within billing cycles, a PIX's by a date (business days). */
 export const refundDeadlineSchema = z.object({ method: z.string(), billing_cycles: z.number().nullable(), business_days: z.number().nullable(), date: z.string().nullable() }).nullable()

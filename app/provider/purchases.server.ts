@@ -2,7 +2,7 @@ import { type Cart } from '#app/domain/cart.ts'
 import { type SignedInCaller } from './fetch.server.ts'
 import { type PaymentMethod, purchaseDetailSchema, purchasePageSchema, purchaseSchema } from './purchase-schemas.ts'
 
-export type NewPurchase = { cart: Cart; method: PaymentMethod; idempotencyKey: string; returnUrl: string }
+type NewPurchase = { cart: Cart; method: PaymentMethod; idempotencyKey: string; returnUrl: string }
 
 /**
  * Buys what the cart holds (docs/product.md §7): the provider prices it from the catalogue, never

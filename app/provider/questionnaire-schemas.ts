@@ -3,7 +3,7 @@ import { z } from 'zod'
 const localizedText = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 const text = () => z.string().nullable().optional().transform((value) => value ?? '')
 
-export const questionSchema = z.object({
+const questionSchema = z.object({
   id: z.number(),
   code: z.string(),
   order: z.number(),
@@ -23,7 +23,7 @@ export const definitionSchema = z.object({
 })
 export type Definition = z.infer<typeof definitionSchema>
 
-export const patientSummarySchema = z.object({ id: z.number(), username: z.string(), first_name: text(), last_name: text() })
+const patientSummarySchema = z.object({ id: z.number(), username: z.string(), first_name: text(), last_name: text() })
 
 export const resultSummarySchema = z.object({
   id: z.number(),
@@ -32,16 +32,13 @@ export const resultSummarySchema = z.object({
   scores: z.record(z.string(), z.number()),
   focus_pillars: z.array(z.string()),
 })
-export type ResultSummary = z.infer<typeof resultSummarySchema>
 
 export const resultSchema = resultSummarySchema.extend({
   answers: z.record(z.string(), z.number()),
   patient: patientSummarySchema.optional(),
 })
-export type AssessmentResult = z.infer<typeof resultSchema>
 
 export const sharedResultSchema = resultSummarySchema.extend({ shared_at: z.string(), patient: patientSummarySchema })
-export type SharedResult = z.infer<typeof sharedResultSchema>
 
 export const pageOf = <Item extends z.ZodType>(item: Item) =>
   z.object({ count: z.number(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(item) })
@@ -57,7 +54,6 @@ export const trendsSchema = z.object({
     }),
   ),
 })
-export type Trends = z.infer<typeof trendsSchema>
 
 export const shareListSchema = z.object({
   questionnaire: z.number(),

@@ -6,7 +6,7 @@ import { type SignedInCaller } from './fetch.server.ts'
 const slotSchema = z.object({ start: z.string(), end: z.string() })
 const daySchema = z.object({ enabled: z.boolean(), slots: z.array(slotSchema) })
 
-export const scheduleSchema = z.object({
+const scheduleSchema = z.object({
   time_zone: z.string(),
   consultation_minutes: z.number(),
   buffer_minutes: z.number(),

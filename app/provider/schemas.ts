@@ -33,7 +33,7 @@ export type SignedInSession = { access: string; refresh: string; user: SessionUs
 
 const localizedText = z.object({ pt: z.string(), en: z.string(), es: z.string() })
 
-export const pillarSchema = z.object({
+const pillarSchema = z.object({
   id: z.number(),
   slug: z.string(),
   order: z.number(),
@@ -114,7 +114,6 @@ export const personSchema = z.object({
   is_active: z.boolean().optional(),
   date_joined: z.string().optional(),
 })
-export type Person = z.infer<typeof personSchema>
 
 export function paginated<Item extends z.ZodType>(item: Item) {
   return z.object({

@@ -4,8 +4,7 @@ import { cents, PAYMENT_METHODS, refundDeadlineSchema } from './purchase-schemas
 import { paginated } from './schemas.ts'
 
 /** A subscription's statuses (decision 0052). */
-export const SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'ended'] as const
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+const SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'ended'] as const
 
 const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)))
 

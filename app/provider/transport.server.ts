@@ -9,7 +9,7 @@ import https from 'node:https'
  * the app pays it on every page a signed-in person opens (docs/decisions/0022). Nothing else
  * changes: msw intercepts node:http in tests as it does fetch.
  */
-export type ExchangeRequest = {
+type ExchangeRequest = {
   method: string
   headers: Record<string, string>
   body?: string | FormData

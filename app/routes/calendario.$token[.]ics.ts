@@ -13,7 +13,7 @@ import { ProviderError } from '#app/provider/errors.ts'
  * Kept by no shared cache (`private`), and by the calendar for 5 minutes at most, so a revoked
  * feed stops answering soon.
  */
-export const FEED_CACHE_CONTROL = 'private, max-age=300'
+const FEED_CACHE_CONTROL = 'private, max-age=300'
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })

@@ -17,7 +17,7 @@ import { pageParam } from '#app/utils/pagination.ts'
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['orders', 'shop'] }
 
-export const PURCHASES_PAGE_SIZE = 20
+const PURCHASES_PAGE_SIZE = 20
 
 /** My purchases (`/compras`, docs/product.md §2): newest first, 20 a page, each linking to its page. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -22,7 +22,7 @@ import { pageParam } from '#app/utils/pagination.ts'
 export const handle = { i18n: ['habits'] }
 
 /** Archived habits come by pages of this many (decision 0032); a patient may keep up to 170 of them. */
-export const ARCHIVED_PAGE_SIZE = 20
+const ARCHIVED_PAGE_SIZE = 20
 
 /** `?arquivados=1&page=N`: the list to come back to after restoring from it. */
 function archivedUrl(page: number) {

@@ -16,7 +16,7 @@ import { productView } from '#app/utils/product-views.server.ts'
 import { readCart } from '#app/utils/cart-cookie.server.ts'
 
 /** Products a page of the catalogue shows. */
-export const CATALOGUE_PAGE_SIZE = 12
+const CATALOGUE_PAGE_SIZE = 12
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['shop'] }

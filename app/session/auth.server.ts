@@ -20,7 +20,7 @@ const ACCESS_MARGIN_SECONDS = 10
  * provider checks the account and its permissions on every call, so a deactivated account or a
  * changed role can do nothing meanwhile; only what the pages show of the user may lag this long.
  */
-export const USER_FRESH_MS = 60_000
+const USER_FRESH_MS = 60_000
 
 type RefreshResult = 'ok' | 'network' | 'failed'
 

@@ -4,7 +4,7 @@ import { getEnv } from '#app/env.server.ts'
 import { sessionStorage } from './session.server.ts'
 
 /** What the Google flow hands back: the id_token that the provider's /auth/google/ verifies. */
-export type GoogleCredential = { idToken: string }
+type GoogleCredential = { idToken: string }
 
 /**
  * remix-auth-google hard-codes Google's URLs; this subclass takes them from configuration so

@@ -1,7 +1,7 @@
 /** docs/product.md §4, §9: refresh at the earlier of one minute before expiry or half the remaining lifetime. */
-export const REFRESH_LEAD_MS = 60_000
+const REFRESH_LEAD_MS = 60_000
 /** After a network failure, one more try this much later. */
-export const NETWORK_RETRY_MS = 30_000
+const NETWORK_RETRY_MS = 30_000
 
 /** Milliseconds from now until the refresh should run; 0 when that time has passed. */
 export function refreshDelayMs(expiresAtSeconds: number, nowMs: number): number {

@@ -12,7 +12,7 @@ export type SessionData = SignedInSession & {
 
 export type CalendarOAuthState = { state: string; popup: boolean; createdAt: number }
 
-export type SessionFlashData = {
+type SessionFlashData = {
   toast: string
 }
 

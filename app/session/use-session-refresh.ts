@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { type RefreshOutcome, createRefreshScheduler } from './refresh-timing.ts'
 
-export const SESSION_REFRESH_PATH = '/resources/session/refresh'
+const SESSION_REFRESH_PATH = '/resources/session/refresh'
 
 async function refreshInBackground(): Promise<RefreshOutcome> {
   try {

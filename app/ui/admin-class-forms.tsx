@@ -15,7 +15,7 @@ import { TextAreaField } from '#app/ui/textarea-field.tsx'
 
 type Choice = { value: string; label: string }
 type Localized = { pt: string; en: string; es: string }
-export type EditorDefaults = {
+type EditorDefaults = {
   title: Localized
   description: Localized
   pillar: string

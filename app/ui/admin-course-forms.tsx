@@ -13,8 +13,8 @@ import { CheckboxInput, SelectInput, TextInput } from './content-editor-parts.ts
  */
 
 type Localized = { pt: string; en: string; es: string }
-export type CourseDefaults = { title: Localized; description: Localized; pillar: string; sort_order: string; active: string; product_id: string; slug?: string }
-export type CourseOptions = { pillars: { value: string; label: string }[]; products: { value: string; label: string; disabled: boolean }[] }
+type CourseDefaults = { title: Localized; description: Localized; pillar: string; sort_order: string; active: string; product_id: string; slug?: string }
+type CourseOptions = { pillars: { value: string; label: string }[]; products: { value: string; label: string; disabled: boolean }[] }
 
 export function CourseEditorForm({ isNew, name, defaults, options, lastResult }: { isNew: boolean; name: string; defaults: CourseDefaults; options: CourseOptions; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation('admin-courses')
@@ -49,7 +49,7 @@ export function CourseEditorForm({ isNew, name, defaults, options, lastResult }:
   )
 }
 
-export type LessonDefaults = { title: Localized; summary: Localized; number: string; free: string; video?: string }
+type LessonDefaults = { title: Localized; summary: Localized; number: string; free: string; video?: string }
 
 export function LessonEditorForm({
   videos,

@@ -4,8 +4,8 @@ import { type Language } from '#app/i18n/config.ts'
 import { formatDate, formatTime } from '#app/domain/appointments.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 
-export type AgendaItem = { id: number; start_time: string; end_time: string; status: string; patientName: string }
-export type AgendaDay = { date: string; items: AgendaItem[] }
+type AgendaItem = { id: number; start_time: string; end_time: string; status: string; patientName: string }
+type AgendaDay = { date: string; items: AgendaItem[] }
 
 type Props = {
   days: AgendaDay[]

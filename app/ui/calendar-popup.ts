@@ -17,12 +17,12 @@ export const POPUP_TIMEOUT_MS = 5 * 60 * 1000
  * its message and closes itself, and the opener may notice the close first.
  */
 export const POPUP_CLOSED_GRACE_MS = 500
-export const POPUP_NAME = 'innera-google-calendar'
+const POPUP_NAME = 'innera-google-calendar'
 
-export type PopupStatus = 'idle' | 'connecting' | 'connected' | 'cancelled' | 'blocked' | 'timeout' | 'error'
+type PopupStatus = 'idle' | 'connecting' | 'connected' | 'cancelled' | 'blocked' | 'timeout' | 'error'
 export type PopupState = { status: PopupStatus; message?: string }
 
-export type PopupEvent =
+type PopupEvent =
   | { type: 'open' }
   | { type: 'blocked' }
   | { type: 'closed' }
@@ -44,7 +44,7 @@ export const POPUP_MESSAGE_KEYS: Record<PopupStatus, string | null> = {
 export const INITIAL_POPUP_STATE: PopupState = { status: 'idle' }
 
 /** Whether the connection attempt is over (success or not). */
-export function isSettled(status: PopupStatus): boolean {
+function isSettled(status: PopupStatus): boolean {
   return status !== 'idle' && status !== 'connecting'
 }
 
@@ -80,7 +80,7 @@ export function popupMessageKey(state: PopupState): string | null {
   return POPUP_MESSAGE_KEYS[state.status]
 }
 
-export type OpenerGeometry = { screenX: number; screenY: number; outerWidth: number; outerHeight: number }
+type OpenerGeometry = { screenX: number; screenY: number; outerWidth: number; outerHeight: number }
 
 /** window.open's features: 500x600, centred on the opener when its geometry is known. */
 export function popupFeatures(opener?: OpenerGeometry): string {
@@ -93,9 +93,9 @@ export function popupFeatures(opener?: OpenerGeometry): string {
   return features.join(',')
 }
 
-export type PopupHandle = { readonly closed: boolean; close(): void }
+type PopupHandle = { readonly closed: boolean; close(): void }
 export type PopupMessageEvent = { origin: string; data: unknown; source?: unknown }
-export type PopupTimers = {
+type PopupTimers = {
   setInterval(callback: () => void, ms: number): unknown
   clearInterval(handle: unknown): void
   setTimeout(callback: () => void, ms: number): unknown
@@ -132,7 +132,7 @@ const globalTimers: PopupTimers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
 }
 
-export type PopupOptions = {
+type PopupOptions = {
   env: PopupEnvironment
   /** Called on every change of state. */
   onChange(state: PopupState): void

@@ -1,7 +1,7 @@
 import { anchorFromKey } from '#app/utils/anchor.ts'
 import { RichText } from './rich-text.tsx'
 
-export type Disclosure = { id: string; summary: string; details: readonly string[] }
+type Disclosure = { id: string; summary: string; details: readonly string[] }
 
 /**
  * Questions that open to show their answers: native `<details>`/`<summary>`, so they work with the

@@ -3,7 +3,7 @@ import { type InputHTMLAttributes, type LabelHTMLAttributes, useId, useState } f
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /** Shows a message that may be a translation key (client and schema errors) or a finished text. */
-export function useErrorText() {
+function useErrorText() {
   const { t, i18n } = useTranslation()
   return (message: string) => (i18n.exists(message) ? t(message) : message)
 }

@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react'
 import { anchorFromKey } from '#app/utils/anchor.ts'
 import { RichText } from './rich-text.tsx'
 
-export type LegalSection = {
+type LegalSection = {
   title: string
   paragraphs?: readonly string[]
   list?: readonly string[]
@@ -10,13 +10,13 @@ export type LegalSection = {
   after?: readonly string[]
 }
 
-export type LegalDocumentContent = {
+type LegalDocumentContent = {
   title: string
   intro: readonly string[]
   sections: Readonly<Record<string, LegalSection>>
 }
 
-export type LegalDocumentLabels = { backToHome: string; tableOfContents: string; versionLine: string }
+type LegalDocumentLabels = { backToHome: string; tableOfContents: string; versionLine: string }
 
 function BackToHome({ label }: { label: string }) {
   return (

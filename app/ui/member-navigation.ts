@@ -1,7 +1,7 @@
 import { type Role } from '#app/session/roles.ts'
 
 /** One entry of the signed-in navigation: a page that exists, and its label's key (common namespace). */
-export type MemberNavItem = { to: string; key: string; end?: boolean }
+type MemberNavItem = { to: string; key: string; end?: boolean }
 
 /**
  * The signed-in areas each role gets, in the order they are shown. Only pages that exist are

@@ -2,7 +2,7 @@ import { type ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PillarFilterForm } from './list-controls.tsx'
 
-export type ListSection<Item> = { key: string; title: string; items: readonly Item[] }
+type ListSection<Item> = { key: string; title: string; items: readonly Item[] }
 
 /**
  * A member's list filtered by health pillar (the courses, the live classes): the title and lead,

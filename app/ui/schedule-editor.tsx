@@ -8,7 +8,7 @@ import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { type ConflictItem, SlotConflicts } from '#app/ui/calendar/conflict-list.tsx'
 
 /** A Google Calendar conflict (issue 13), shown beside the weekday and slot it hits. */
-export type EditorConflict = ConflictItem & { dayName: string; timeSlot: string }
+type EditorConflict = ConflictItem & { dayName: string; timeSlot: string }
 
 type Props = {
   defaultValue: ReturnType<typeof scheduleFormValues>

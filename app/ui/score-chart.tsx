@@ -1,6 +1,6 @@
 /** Server-rendered SVG charts for the assessment (no client chart library, no inline styles). */
 
-export type ScoreBar = { slug: string; label: string; score: number }
+type ScoreBar = { slug: string; label: string; score: number }
 
 /** Horizontal bars, 0-100; the SVG is a picture (role img) and a table beside it carries the numbers. */
 export function ScoreBarChart({ bars, title }: { bars: ScoreBar[]; title: string }) {
@@ -30,7 +30,7 @@ export function ScoreBarChart({ bars, title }: { bars: ScoreBar[]; title: string
   )
 }
 
-export type TrendPoint = { id: number; label: string; score: number }
+type TrendPoint = { id: number; label: string; score: number }
 
 /** One pillar's scores over time as a line (0-100 on the vertical axis). */
 export function TrendLineChart({ points, title }: { points: TrendPoint[]; title: string }) {

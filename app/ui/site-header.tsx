@@ -4,9 +4,9 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { type Role } from '#app/session/roles.ts'
 import { LanguageSwitcher } from './language-switcher.tsx'
 
-export type HeaderUser = { name: string; role: Role }
+type HeaderUser = { name: string; role: Role }
 
-export const publicNavigation = [
+const publicNavigation = [
   { to: '/', key: 'nav.home', end: true },
   { to: '/sobre', key: 'nav.about' },
   { to: '/medicina-do-estilo-de-vida', key: 'nav.lifestyleMedicine' },
@@ -20,7 +20,7 @@ export const publicNavigation = [
 type NavItem = (typeof publicNavigation)[number]
 
 /** Only patients buy (decision 0048: other roles get 403): admins and professionals get no cart button. */
-export const showsCart = (user: HeaderUser | null) => user === null || user.role === 'paciente'
+const showsCart = (user: HeaderUser | null) => user === null || user.role === 'paciente'
 
 const navLink =
   'block rounded-md px-3 py-2 font-medium text-ink hover:bg-brand-50 aria-[current=page]:text-brand-800 aria-[current=page]:underline aria-[current=page]:underline-offset-8'

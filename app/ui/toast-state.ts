@@ -3,7 +3,7 @@ import { type Toast } from '#app/utils/toast-message.ts'
 /** docs/product.md §2, §9: one toast at a time (a new one replaces the current: toastReducer); 5 seconds by default. */
 export const DEFAULT_TOAST_DURATION_MS = 5_000
 
-export type ToastAction = { type: 'show'; toast: Toast } | { type: 'dismiss'; id: string } | { type: 'expire'; id: string }
+type ToastAction = { type: 'show'; toast: Toast } | { type: 'dismiss'; id: string } | { type: 'expire'; id: string }
 
 export function toastReducer(current: Toast | null, action: ToastAction): Toast | null {
   switch (action.type) {

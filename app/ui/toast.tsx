@@ -3,7 +3,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { type Toast, type ToastMessage } from '#app/utils/toast-message.ts'
 import { CLIENT_TOAST_EVENT, toastDuration, toastReducer } from './toast-state.ts'
 
-export function useMessage() {
+function useMessage() {
   const { t } = useTranslation()
   return (message: ToastMessage) => ('text' in message ? message.text : t(message.key, message.values))
 }

@@ -50,7 +50,6 @@ export function professionalView(
   }
 }
 
-export type AppointmentView = ReturnType<typeof appointmentView>
 
 export function appointmentView(appointment: Appointment, { language, patientZone }: { language: Language; patientZone: string }) {
   const labelled = shouldLabelTimeZone(patientZone, appointment.time_zone)

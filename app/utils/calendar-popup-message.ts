@@ -18,7 +18,7 @@ export const POPUP_MESSAGE_TYPE = 'innera:calendar'
 export const CALENDAR_POPUP_CHANNEL = 'innera:calendar'
 
 export type PopupOutcome = 'success' | 'cancelled' | 'error'
-export type PopupMessage = { type: typeof POPUP_MESSAGE_TYPE; outcome: PopupOutcome; message?: string }
+type PopupMessage = { type: typeof POPUP_MESSAGE_TYPE; outcome: PopupOutcome; message?: string }
 
 const OUTCOMES: readonly string[] = ['success', 'cancelled', 'error']
 
@@ -37,7 +37,7 @@ export function popupMessage(outcome: PopupOutcome, message?: string): PopupMess
   return message === undefined ? { type: POPUP_MESSAGE_TYPE, outcome } : { type: POPUP_MESSAGE_TYPE, outcome, message }
 }
 
-export type CallbackParams =
+type CallbackParams =
   | { outcome: 'code'; code: string; state: string | null }
   | { outcome: 'cancelled' }
   | { outcome: 'error'; error: string }

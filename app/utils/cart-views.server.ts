@@ -35,7 +35,6 @@ export async function cartView(cart: Cart, language: Language) {
   }
 }
 
-export type CartView = Awaited<ReturnType<typeof cartView>>
 
 /** What is had for good once bought (a second one is not sold: decision 0072); packages and plans are bought again. */
 const ONCE: readonly string[] = ['course', 'digital_material', 'program']

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { COOKIE_POLICY_VERSION } from '#app/i18n/legal-documents.ts'
 
-export const CONSENT_COOKIE = 'innera_consent'
-export const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365
+const CONSENT_COOKIE = 'innera_consent'
+const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365
 
 export const optionalCategories = ['preferences', 'analytics', 'marketing'] as const
-export type OptionalCategory = (typeof optionalCategories)[number]
+type OptionalCategory = (typeof optionalCategories)[number]
 
 export type Consent = {
   necessary: true

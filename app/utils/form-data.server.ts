@@ -6,7 +6,7 @@ export const MAX_FORM_ENTRIES = 300
 /** Longer than any text field we take; a longer value is never parsed into a page again. */
 export const MAX_TEXT_VALUE_LENGTH = 50_000
 
-export const FORM_TOO_LARGE_REASON = 'too-large'
+const FORM_TOO_LARGE_REASON = 'too-large'
 
 const tooLarge = () => data({ reason: FORM_TOO_LARGE_REASON }, { status: 413 })
 

@@ -12,7 +12,7 @@ import { type Pillar } from '#app/provider/schemas.ts'
  * browser gets finished texts; every figure is the provider's.
  */
 
-export type PillarNames = Record<string, string>
+type PillarNames = Record<string, string>
 
 export function pillarNames(pillars: readonly Pillar[], language: Language): PillarNames {
   return Object.fromEntries(pillars.map((pillar) => [pillar.slug, pillar.name[language] ?? pillar.name.en]))
@@ -84,7 +84,7 @@ export function habitCardView(habit: HabitSummary, { language, names, today, tim
 export type HabitCardView = ReturnType<typeof habitCardView>
 
 /** A pillar's completion over its recent days, as the provider's stats give it (`GET /habits/stats/`). */
-export type PillarRate = { pillar: string; rate: number | null; days: number }
+type PillarRate = { pillar: string; rate: number | null; days: number }
 
 /**
  * Active habits grouped under their pillars, in the pillars' order (pillars without habits left

@@ -1,7 +1,7 @@
 import { type MetaDescriptor } from '@remix-run/node'
 
 /** Title and description of a page, computed in its loader (translated) and read by its meta export. */
-export type PageMeta = { title: string; description: string }
+type PageMeta = { title: string; description: string }
 
 export function pageMeta(meta: PageMeta | undefined): MetaDescriptor[] {
   if (!meta) return [{ title: 'Innera' }]

@@ -3,7 +3,7 @@
  * `[label](/path)` or `[label](mailto:address)`. Only same-site paths, in-page anchors and mailto
  * are links; anything else stays plain text, so a translation can never point users off-site.
  */
-export type RichTextSegment = { type: 'text'; text: string } | { type: 'link'; text: string; href: string; internal: boolean }
+type RichTextSegment = { type: 'text'; text: string } | { type: 'link'; text: string; href: string; internal: boolean }
 
 const linkPattern = /\[([^\]]+)\]\(([^)\s]+)\)/g
 

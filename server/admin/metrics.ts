@@ -20,7 +20,7 @@ import type { Period } from '#server/admin/periods.ts'
  *   transition), so revenue minus refunds is what was kept.
  */
 
-export const METRICS = [
+const METRICS = [
   'new_users',
   'assessments',
   'appointments_booked',
@@ -30,10 +30,10 @@ export const METRICS = [
   'revenue_card_cents',
   'refunds_cents',
 ] as const
-export type Metric = (typeof METRICS)[number]
-export type Counts = Record<Metric, number>
+type Metric = (typeof METRICS)[number]
+type Counts = Record<Metric, number>
 
-export const emptyCounts = (): Counts => Object.fromEntries(METRICS.map((metric) => [metric, 0])) as Counts
+const emptyCounts = (): Counts => Object.fromEntries(METRICS.map((metric) => [metric, 0])) as Counts
 
 /** The statuses in which a subscription gives access (server/subscriptions/terms.ts `hasAccess`). */
 const LIVE_STATUSES = sql`('trialing', 'active', 'past_due')`

@@ -10,16 +10,16 @@ import type { FieldErrors } from '#server/http/errors.ts'
  */
 
 export const BUCKET_KINDS = ['day', 'week', 'month'] as const
-export type BucketKind = (typeof BUCKET_KINDS)[number]
+type BucketKind = (typeof BUCKET_KINDS)[number]
 
 /** The period when none is asked for: the last 30 days, today included. */
-export const DEFAULT_PERIOD_DAYS = 30
+const DEFAULT_PERIOD_DAYS = 30
 /** The longest period one read covers: a year, a leap one too. */
-export const MAX_PERIOD_DAYS = 366
+const MAX_PERIOD_DAYS = 366
 /** Up to this many days a period is told day by day (two months: at most 62 bars). */
-export const MAX_DAILY_DAYS = 62
+const MAX_DAILY_DAYS = 62
 /** Up to this many days, week by week (half a year: at most 28 bars); longer, month by month. */
-export const MAX_WEEKLY_DAYS = 183
+const MAX_WEEKLY_DAYS = 183
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo'
 
@@ -27,7 +27,7 @@ export const END_BEFORE_START = 'The end date must not be before the start date.
 export const PERIOD_TOO_LONG = `The period can span at most ${MAX_PERIOD_DAYS} days.`
 
 /** One bucket: the local date it starts on and its instants, `startsAt` included, `endsAt` not. */
-export type PeriodBucket = { start: string; startsAt: number; endsAt: number }
+type PeriodBucket = { start: string; startsAt: number; endsAt: number }
 
 export type Period = {
   from: string
@@ -41,7 +41,7 @@ export type Period = {
 }
 
 /** How many local dates the period holds, both ends included. */
-export const periodDays = (from: string, to: string) => daysBetween(from, to) + 1
+const periodDays = (from: string, to: string) => daysBetween(from, to) + 1
 
 export function bucketKindFor(days: number): BucketKind {
   if (days <= MAX_DAILY_DAYS) return 'day'

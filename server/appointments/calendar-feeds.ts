@@ -14,9 +14,9 @@ import type { UserRow } from '#server/appointments/repository.ts'
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
-export const hashFeedToken = (token: string) => createHash('sha256').update(token).digest('hex')
+const hashFeedToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
-export const isFeedTokenShaped = (token: string) => TOKEN_PATTERN.test(token)
+const isFeedTokenShaped = (token: string) => TOKEN_PATTERN.test(token)
 
 /** A new secret for the user's feed; the previous one (if any) stops working at once. */
 export async function createFeedToken(db: Database, userId: number, now: Date): Promise<string> {
@@ -52,13 +52,13 @@ export async function findFeedOwner(db: Database, token: string): Promise<UserRo
   return row.user
 }
 
-export type FeedAppointment = { id: number; status: AppointmentStatus; startTime: Date; endTime: Date; otherFirstName: string }
+type FeedAppointment = { id: number; status: AppointmentStatus; startTime: Date; endTime: Date; otherFirstName: string }
 
 const patientUser = alias(users, 'patient_user')
 const professionalUser = alias(users, 'professional_user')
 
 /** FEED_LIMIT at most: the user's own appointments (as patient or professional) starting in [from, to), cancelled ones included, held unpaid ones not. */
-export const FEED_LIMIT = 1000
+const FEED_LIMIT = 1000
 
 export async function feedAppointments(db: Database, userId: number, from: Date, to: Date): Promise<FeedAppointment[]> {
   return db

@@ -30,7 +30,7 @@ export type Booking = { id?: number; start: number; blockedUntil: number }
 /** Other busy time of the professional (their Google calendar, decision 0026): [start, end) is taken, like a booking. */
 export type BusyInterval = { start: number; end: number }
 
-export type FreeTimeQuery = {
+type FreeTimeQuery = {
   schedule: ScheduleRules
   exceptions: DateException[]
   booked: Booking[]
@@ -87,7 +87,7 @@ function* candidateStarts(schedule: ScheduleRules, exceptions: Map<string, TimeS
 }
 
 /** The instants a booking may start at: [now + notice, now + horizon]. */
-export function bookingBounds(schedule: ScheduleRules, now: number): { earliest: number; latest: number } {
+function bookingBounds(schedule: ScheduleRules, now: number): { earliest: number; latest: number } {
   return { earliest: now + schedule.minimumNoticeHours * HOUR, latest: now + schedule.horizonDays * DAY }
 }
 
@@ -137,10 +137,10 @@ export function isClear(schedule: ScheduleRules, booked: Booking[], start: numbe
   return !booked.some((booking) => booking.id !== ignoreAppointmentId && booking.start < end && start < booking.blockedUntil)
 }
 
-export const START_IN_PAST = 'This time is in the past.'
-export const startInsideNotice = (hours: number) => `This time is inside the minimum notice of ${hours} hours.`
-export const startBeyondHorizon = (days: number) => `This time is beyond the booking horizon of ${days} days.`
-export const START_OUTSIDE_AVAILABILITY = "This time is outside the professional's availability."
+const START_IN_PAST = 'This time is in the past.'
+const startInsideNotice = (hours: number) => `This time is inside the minimum notice of ${hours} hours.`
+const startBeyondHorizon = (days: number) => `This time is beyond the booking horizon of ${days} days.`
+const START_OUTSIDE_AVAILABILITY = "This time is outside the professional's availability."
 
 /**
  * Why a start cannot be booked by the schedule's rules, in the contract's order (past, notice,
@@ -180,7 +180,7 @@ export function nearestFree(instant: number, free: number[], count = 3): number[
 }
 
 /** Free times by the date they fall on in a zone: each date's count, and one date's times. */
-export type FreeDays = { days: { date: string; count: number }[]; date: string | null; times: number[] }
+type FreeDays = { days: { date: string; count: number }[]; date: string | null; times: number[] }
 
 /**
  * Ascending free times grouped by their local date in `timeZone` (the patient's, decision 0023):

@@ -25,15 +25,15 @@ import { lockAppointmentMail, queueCollapsibleMail, type CollapsibleMail, type M
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
-export const REMINDER_OFFSETS_MS: Record<Exclude<ScheduledMessageKind, 'confirmation'>, number> = {
+const REMINDER_OFFSETS_MS: Record<Exclude<ScheduledMessageKind, 'confirmation'>, number> = {
   reminder_24h: 24 * HOUR,
   reminder_1h: HOUR,
 }
 const REMINDER_KINDS = Object.keys(REMINDER_OFFSETS_MS) as (keyof typeof REMINDER_OFFSETS_MS)[]
-export const RECIPIENTS: MessageRecipient[] = ['patient', 'professional']
+const RECIPIENTS: MessageRecipient[] = ['patient', 'professional']
 
 /** How many due rows one transaction claims; a tick claims batches until none is left. */
-export const DISPATCH_BATCH = 100
+const DISPATCH_BATCH = 100
 
 type Writer = Pick<Database, 'insert' | 'update' | 'select' | 'execute'>
 

@@ -25,7 +25,7 @@ import type { ScheduleInput } from '#server/appointments/schedule.ts'
 export type ProfileRow = typeof professionalProfiles.$inferSelect
 export type AppointmentRow = typeof appointments.$inferSelect
 export type UserRow = typeof users.$inferSelect
-export type ProfessionalWithProfile = { user: UserRow; profile: ProfileRow }
+type ProfessionalWithProfile = { user: UserRow; profile: ProfileRow }
 
 /** Active, in the profissional group, with an accredited profile: who patients may book. */
 const bookable = and(
@@ -61,7 +61,7 @@ export async function findBookableProfessional(db: Database, id: number): Promis
 }
 
 /** A stored Google event as the free-time rules see it (server/calendar/busy-time.ts decides which block). */
-export type CalendarEventTime = {
+type CalendarEventTime = {
   status: string
   transparency: string
   selfResponseStatus: string | null
@@ -84,7 +84,7 @@ const rulesColumns = {
     from ${calendarEvents} where ${calendarEvents.userId} = ${sql.placeholder('id')} and ${calendarEvents.endAt} > ${sql.placeholder('from')} and ${mayCountAsBusy})`,
 }
 
-export type BookingRules = { exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }
+type BookingRules = { exceptions: DateException[]; booked: Booking[]; events: CalendarEventTime[] }
 const rulesOfRow = (row: { exceptions: DateException[] | null; booked: Booking[] | null; events: CalendarEventTime[] | null } | undefined): BookingRules => ({
   exceptions: row?.exceptions ?? [],
   booked: row?.booked ?? [],
@@ -224,7 +224,7 @@ export async function findAppointmentView(db: Database, id: number): Promise<App
   return row
 }
 
-export type NewAppointment = typeof appointments.$inferInsert
+type NewAppointment = typeof appointments.$inferInsert
 
 /** The advisory-lock class of a professional's bookings (the other key is the professional's id). */
 const BOOKINGS_LOCK = 0x1ab0
@@ -254,7 +254,7 @@ async function lockPatientBookingsOf(tx: Pick<Database, 'execute'>, patientId: n
 }
 
 /** How many appointments a patient may hold ahead (decision 0034). */
-export type BookingLimits = { maxUpcomingPerProfessional: number; maxUpcoming: number }
+type BookingLimits = { maxUpcomingPerProfessional: number; maxUpcoming: number }
 /** Which limit a booking would pass, and its value. */
 export type LimitReached = { limit: 'professional' | 'total'; max: number }
 
@@ -276,7 +276,7 @@ export async function upcomingLimitReached(
   return undefined
 }
 
-export type BookingOutcome = { created: AppointmentRow } | { existing: AppointmentRow } | LimitReached
+type BookingOutcome = { created: AppointmentRow } | { existing: AppointmentRow } | LimitReached
 
 /** The patient's appointment booked with this idempotency key, if any (decision 0034). */
 export async function findAppointmentByKey(db: Pick<Database, 'select'>, patientId: number, key: string): Promise<AppointmentRow | undefined> {
@@ -375,7 +375,7 @@ export async function listAppointmentViews(
  * constraint), but cancelled ones can pile up on the same times, one per booking and cancellation:
  * past this many, the cancelled ones are left out first.
  */
-export const MAX_AGENDA_APPOINTMENTS = 500
+const MAX_AGENDA_APPOINTMENTS = 500
 
 // The professional's week: their /dashboard reads it on every visit. Live ones first, so a
 // pile of cancelled ones is what the limit cuts; one more than the limit tells it cut.
@@ -399,7 +399,7 @@ export async function professionalAppointmentViews(db: Database, professionalId:
 }
 
 /** Statuses after which an appointment cannot be moved or cancelled. */
-export const CLOSED_STATUSES: AppointmentStatus[] = ['cancelled', 'completed', 'no_show']
+const CLOSED_STATUSES: AppointmentStatus[] = ['cancelled', 'completed', 'no_show']
 
 /**
  * Updates an appointment only while it is still open (not cancelled, completed or no-show, not

@@ -8,19 +8,19 @@ import type { DateException, ScheduleRules } from '#server/appointments/free-tim
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
 export type ScheduleInput = ScheduleRules & { exceptions: DateException[] }
 
-export const MAX_SLOTS_PER_DAY = 12
-export const MAX_EXCEPTIONS = 100
+const MAX_SLOTS_PER_DAY = 12
+const MAX_EXCEPTIONS = 100
 
-export const SLOT_TIME_FORMAT = 'Enter a time as HH:MM.'
-export const SLOT_END_BEFORE_START = 'The end must be after the start.'
-export const SLOT_OVERLAP = 'This slot overlaps another slot on the same day.'
-export const DUPLICATE_EXCEPTION_DATE = 'Each date can have only one exception.'
+const SLOT_TIME_FORMAT = 'Enter a time as HH:MM.'
+const SLOT_END_BEFORE_START = 'The end must be after the start.'
+const SLOT_OVERLAP = 'This slot overlaps another slot on the same day.'
+const DUPLICATE_EXCEPTION_DATE = 'Each date can have only one exception.'
 
 const REQUIRED = 'This field is required.'
 const NOT_NULL = 'This field may not be null.'
 
 /** Rules of a new schedule where the PUT leaves them out (contract defaults). */
-export const SCHEDULE_DEFAULTS = { bufferMinutes: 0, minimumNoticeHours: 12, horizonDays: 60 }
+const SCHEDULE_DEFAULTS = { bufferMinutes: 0, minimumNoticeHours: 12, horizonDays: 60 }
 
 const scalarsSchema = z.object({
   time_zone: timeZoneField(),

@@ -6,10 +6,10 @@ import { roleOf, type Caller } from '#server/auth/authenticate.ts'
  * patient's health data writes one, in the same transaction as the change it records.
  */
 
-export type AuditActorRole = 'admin' | 'profissional' | 'paciente' | 'system'
+type AuditActorRole = 'admin' | 'profissional' | 'paciente' | 'system'
 
 /** `area.verb`, lower case: "user.groups", "professional.accredit", "purchase.refund", "health.view". */
-export type AuditAction = `${string}.${string}`
+type AuditAction = `${string}.${string}`
 
 export type AuditEntry = {
   actorId: number | null
@@ -25,7 +25,7 @@ export type AuditEntry = {
   at: number
 }
 
-export const MAX_AUDIT_REASON_LENGTH = 1000
+const MAX_AUDIT_REASON_LENGTH = 1000
 const ACTION = /^[a-z_]+(\.[a-z_]+)+$/
 
 /** The actor of a request's change. */

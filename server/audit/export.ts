@@ -11,7 +11,7 @@ import { auditEntriesAfter, cursorOf, serializeAuditEntry, type AuditCursor, typ
  * carriage return (OWASP's CSV injection): a name or a reason never runs as a formula.
  */
 
-export const AUDIT_CSV_COLUMNS = [
+const AUDIT_CSV_COLUMNS = [
   'id',
   'at',
   'actor_id',
@@ -29,7 +29,7 @@ export const AUDIT_CSV_COLUMNS = [
 ] as const
 
 /** Entries read per query: the export holds one batch at a time, never the whole log. */
-export const EXPORT_BATCH = 500
+const EXPORT_BATCH = 500
 
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value))
 

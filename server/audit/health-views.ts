@@ -4,7 +4,7 @@ import { actorOf } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 
 /** What of a patient's health data a staff member read: an assessment result, a program, an appointment's private notes. */
-export type HealthView = { targetType: 'questionnaire_result' | 'program' | 'appointment_notes'; targetId: number; patientId: number }
+type HealthView = { targetType: 'questionnaire_result' | 'program' | 'appointment_notes'; targetId: number; patientId: number }
 
 /**
  * Records a staff member's reads of patients' health data (decision 0059): one `health.view` entry

@@ -62,7 +62,7 @@ function selectEntries(db: Database) {
     .leftJoin(subjectUser, eq(subjectUser.id, auditLog.subjectUserId))
 }
 
-export type AuditView = Awaited<ReturnType<ReturnType<typeof selectEntries>['execute']>>[number]
+type AuditView = Awaited<ReturnType<ReturnType<typeof selectEntries>['execute']>>[number]
 
 /** A page of entries, newest first (the index on at, id serves the order). */
 export async function auditEntriesPage(db: Database, filter: AuditFilter, { limit, offset }: { limit: number; offset: number }): Promise<AuditView[]> {

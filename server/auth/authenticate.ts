@@ -15,7 +15,7 @@ export type Caller = { user: UserRow; groups: string[] }
  * a token whose session was revoked (logout, password change) or no longer exists.
  */
 /** How a request's session is looked up: the caller, and whatever else an endpoint reads with it. */
-export type SessionLookup<C extends Caller> = (db: Services['db'], session: { userId: number; sessionId: string; now: number }) => Promise<C | undefined>
+type SessionLookup<C extends Caller> = (db: Services['db'], session: { userId: number; sessionId: string; now: number }) => Promise<C | undefined>
 
 export async function authenticate<C extends Caller = Caller>(
   c: AppContext,

@@ -8,7 +8,7 @@ import { PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, type PasswordMessage } from '#s
  * that knows the common passwords, words, names, keyboard walks, dates and repeats, and the
  * user's own details and the product's name. All failures are reported together, as Django does.
  */
-export type PasswordOwner = { username?: string; email?: string; firstName?: string; lastName?: string }
+type PasswordOwner = { username?: string; email?: string; firstName?: string; lastName?: string }
 
 const MAX_SIMILARITY = 0.7
 const MIN_SCORE = 3

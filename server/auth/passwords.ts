@@ -9,7 +9,7 @@ const KEY_LENGTH = 32
 const SALT_BYTES = 16
 
 /** Django marks accounts without a password with a "!" prefix; nothing ever verifies against it. */
-export const UNUSABLE_PASSWORD_PREFIX = '!'
+const UNUSABLE_PASSWORD_PREFIX = '!'
 
 function deriveKey(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -12,8 +12,8 @@ import { revokeAllSessions } from '#server/auth/sessions.ts'
  * weak password can still try again. Issuing a link, and a successful reset, end the user's
  * other links.
  */
-export const RESET_TOKEN_LIFETIME_SECONDS = 3600
-export const RESET_TOKEN_MAX_FAILED_ATTEMPTS = 5
+const RESET_TOKEN_LIFETIME_SECONDS = 3600
+const RESET_TOKEN_MAX_FAILED_ATTEMPTS = 5
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
@@ -44,7 +44,7 @@ export async function issueResetToken(db: Database, userId: number, now: number)
   return token
 }
 
-export type ResetTicket = { tokenId: number; user: UserRow }
+type ResetTicket = { tokenId: number; user: UserRow }
 
 /** The active user a token is good for, or undefined. Malformed input never reaches the database. */
 export async function findResetTicket(db: Database, userId: number | undefined, token: string, now: number): Promise<ResetTicket | undefined> {

@@ -32,7 +32,7 @@ const sessionUserQuery = preparedQuery((db) => {
 })
 
 /** A professional's schedule zone (null before their first save) and Google Calendar state. */
-export type ProfessionalContext = { timeZone: string | null; calendar: { calendar_enabled: boolean; token_valid: boolean } }
+type ProfessionalContext = { timeZone: string | null; calendar: { calendar_enabled: boolean; token_valid: boolean } }
 
 /**
  * The session lookup of the professional's home (`/appointments/dashboard/`, on every visit), with

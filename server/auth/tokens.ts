@@ -27,7 +27,7 @@ export class InvalidTokenError extends Error {
   }
 }
 
-export type TokenServiceOptions = {
+type TokenServiceOptions = {
   secret: string
   accessLifetimeSeconds: number
   refreshLifetimeSeconds: number

@@ -18,7 +18,7 @@ import { findPurchase, type PurchaseRow } from '#server/purchases/repository.ts'
  * answer) finds the purchase refunded by an admin with the same reason and answers it as it is.
  */
 
-export const REFUND_ACTION = 'purchase.refund'
+const REFUND_ACTION = 'purchase.refund'
 
 const conflict = (detail: string, code: string) => apiError(409, detail, { code })
 

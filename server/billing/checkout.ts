@@ -215,7 +215,7 @@ async function startPayment(services: Services, stripe: Stripe, purchase: Purcha
  */
 export const CONSULTATION_HOLD_MS = 31 * 60_000
 
-export type ConsultationSale = {
+type ConsultationSale = {
   method: PurchaseMethod
   priceCents: number
   /** The line's name in each language: the consultation's professional and time. */

@@ -17,7 +17,7 @@ import { asStripeSaysNow, signalOfCharge, signalOfPaymentIntent, signalOfSession
  * to mirror, replaced checkouts to close) is done once it has committed.
  */
 
-export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null))
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null))
 
 /**
  * What Stripe says now about a purchase's payment: its Checkout Session, its PaymentIntent and, when

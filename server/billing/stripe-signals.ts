@@ -8,8 +8,8 @@ import type { PaymentSignal } from '#server/purchases/statuses.ts'
  */
 
 /** How to find the purchase an object is about. */
-export type PurchaseRef = { purchaseId?: number; paymentIntentId?: string; sessionId?: string }
-export type ReadSignal = { signal: PaymentSignal; ref: PurchaseRef }
+type PurchaseRef = { purchaseId?: number; paymentIntentId?: string; sessionId?: string }
+type ReadSignal = { signal: PaymentSignal; ref: PurchaseRef }
 
 const MAX_ID = 2_147_483_647
 

@@ -42,7 +42,7 @@ import { nextPeriodCents, PIX_REMINDER_BEFORE_MS, RENEWAL_GRACE_MS, RENEWAL_RETR
 const conflict = (detail: string, code: string) => apiError(409, detail, { code })
 const LIVE = ['incomplete', 'trialing', 'active', 'past_due'] as const
 
-export type StartInput = { productId: number; method: PurchaseMethod; idempotencyKey: string; successUrl: string | null; cancelUrl: string | null }
+type StartInput = { productId: number; method: PurchaseMethod; idempotencyKey: string; successUrl: string | null; cancelUrl: string | null }
 
 /** The plan in a product, or a 400 on `product_id`. */
 async function planOf(services: Services, productId: number): Promise<ProductRow & { planInterval: NonNullable<ProductRow['planInterval']> }> {
@@ -162,7 +162,7 @@ export async function cancellationQuoteOf(services: Services, subscription: Subs
 
 /** How a paid subscription is cancelled: ended now with the withdrawal's refund, or at its period's end. */
 export const CANCEL_AT = ['now', 'period_end'] as const
-export type CancelAt = (typeof CANCEL_AT)[number]
+type CancelAt = (typeof CANCEL_AT)[number]
 
 /**
  * Cancels: a subscription not yet paid ends now (its payment cancelled); within the 7 days of
@@ -271,7 +271,7 @@ export async function startCardUpdate(services: Services, subscription: Subscrip
 // ---------------------------------------------------------------------------------------------
 // The tick and the messages
 
-export type SubscriptionsReport = { reminded: number; ended: number; retried: number; priceNotices: number; stripePrices: number }
+type SubscriptionsReport = { reminded: number; ended: number; retried: number; priceNotices: number; stripePrices: number }
 
 
 /**

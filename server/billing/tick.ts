@@ -8,14 +8,14 @@ import { sendRefunds } from '#server/purchases/refunds.ts'
 import { lockPurchase, pendingRefunds, purchasesToCheck, updatePurchase, type PurchaseRow } from '#server/purchases/repository.ts'
 
 /** A pending purchase made at Stripe is asked about again after this long without news (a lost webhook, a crash). */
-export const RECONCILE_AFTER_MS = 5 * 60_000
+const RECONCILE_AFTER_MS = 5 * 60_000
 /** How often the tick runs; and how long a refund waits before its retry. */
 export const PURCHASES_TICK_MS = 60_000
 /** A PIX code past its expiry by this long, still pending, is expired by us (Stripe's own event normally comes first). */
 const EXPIRY_GRACE_MS = 60_000
 const PER_TICK = 20
 
-export type PurchasesReport = { checked: number; expired: number; refunds: number; failed: number; closed: number }
+type PurchasesReport = { checked: number; expired: number; refunds: number; failed: number; closed: number }
 
 /**
  * The purchases' periodic work (jobs.ts), safe in several processes at once: pending purchases

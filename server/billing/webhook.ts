@@ -14,7 +14,7 @@ import { signalOfEvent, signedAt } from '#server/billing/stripe-signals.ts'
 /** Stripe's events (decision 0046): one transaction each, exactly once whatever the number of processes. */
 
 /** `mismatch`: a payment that does not fit its purchase, recorded for the admins and granting nothing (decision 0074). */
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'mismatch'
+type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'mismatch'
 
 /** Thrown inside the webhook's transaction to roll it back, claim and all, when its event must be checked with Stripe first. */
 class MustAskStripe extends Error {}
@@ -94,7 +94,7 @@ export async function receiveWebhook(services: Services, rawBody: string, signat
 }
 
 /** Stripe's own default: an event signed more than 5 minutes ago is refused (a replay). */
-export const WEBHOOK_TOLERANCE_SECONDS = 300
+const WEBHOOK_TOLERANCE_SECONDS = 300
 
 /** The PaymentIntent that paid an invoice (Stripe's InvoicePayments), so its refund can be made. */
 async function invoicePaymentIntent(stripe: Stripe, invoiceId: string): Promise<string | null> {

@@ -64,7 +64,7 @@ async function removeEvent(services: Services, session: GoogleCalendarSession, c
 }
 
 /** Makes the professional's calendar match the appointment now: its event created, moved or removed. */
-export async function mirrorAppointment(services: Services, appointmentId: number): Promise<void> {
+async function mirrorAppointment(services: Services, appointmentId: number): Promise<void> {
   const { db, config } = services
   const source = await loadSource(services, appointmentId)
   if (!source) return

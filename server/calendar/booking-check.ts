@@ -9,7 +9,7 @@ import type { NewStoredEvent } from '#server/calendar/event-store.ts'
  * appointments (the booking rules already hold them, a rescheduled one's own time included). Pure:
  * instants are ms since the epoch.
  */
-export type Interval = { start: number; end: number }
+type Interval = { start: number; end: number }
 
 type EventTimes = Pick<NewStoredEvent, 'status' | 'transparency' | 'selfResponseStatus' | 'inneraAppointmentId' | 'startAt' | 'endAt'>
 

@@ -12,7 +12,7 @@ import { appointments, calendarConnections, calendarEventNotes, calendarEvents }
 export type CalendarConnection = typeof calendarConnections.$inferSelect
 
 /** A sync runs this long at most before another may start. */
-export const SYNC_LEASE_MS = 2 * 60_000
+const SYNC_LEASE_MS = 2 * 60_000
 
 // Every calendar request and the professional's /dashboard look the connection up.
 const connectionQuery = preparedQuery((db) => db.select().from(calendarConnections).where(eq(calendarConnections.userId, sql.placeholder('userId'))).prepare('calendar_connection'))
@@ -22,7 +22,7 @@ export async function findConnection(db: Database, userId: number): Promise<Cale
   return row
 }
 
-export type NewConnection = {
+type NewConnection = {
   userId: number
   refreshTokenSealed: string
   accessTokenSealed: string | null

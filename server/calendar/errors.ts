@@ -5,7 +5,7 @@ import { apiError } from '#server/http/errors.ts'
  * app maps to docs/product.md §8's message, and a detail in the catalogue's words where it has some.
  */
 
-export const CALENDAR_NOT_CONNECTED = 'Calendar não está conectado'
+const CALENDAR_NOT_CONNECTED = 'Calendar não está conectado'
 
 export const calendarNotConnected = () => apiError(400, CALENDAR_NOT_CONNECTED, { code: 'calendar_not_connected' })
 

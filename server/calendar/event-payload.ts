@@ -14,8 +14,8 @@ import { APPOINTMENT_PROPERTY, INNERA_PROPERTY } from '#server/calendar/event-st
  * consultation's manage link, the meeting link) beside whatever else the event's owner wrote there.
  */
 
-export const EVENT_TYPES = ['consultation', 'class', 'personal', 'other'] as const
-export type EventType = (typeof EVENT_TYPES)[number]
+const EVENT_TYPES = ['consultation', 'class', 'personal', 'other'] as const
+type EventType = (typeof EVENT_TYPES)[number]
 
 const MAX_EVENT_DAYS = 31
 const DAY = 24 * 60 * 60_000
@@ -90,7 +90,7 @@ export function parseEventPayload(data: unknown): EventPayload {
 }
 
 /** The first word of a name, when it is a name: all of it the calendar may show. */
-export const firstNameOf = (name: string) => shownFirstName(name)
+const firstNameOf = (name: string) => shownFirstName(name)
 
 export function eventTitle(type: EventType, patientName: string): string {
   if (type === 'class') return 'Aula Innera'

@@ -184,7 +184,7 @@ export async function findStoredEvent(db: Database, userId: number, googleEventI
 }
 
 /** At most this many events answer one read (62 days of a very busy calendar fit). */
-export const MAX_EVENTS_READ = 2500
+const MAX_EVENTS_READ = 2500
 
 /** The stored events overlapping [from, to), by start; `includeInnera: false` leaves out the product's own. */
 export async function storedEventsBetween(db: Database, userId: number, from: number, to: number, { includeInnera }: { includeInnera: boolean }): Promise<StoredEvent[]> {

@@ -8,7 +8,7 @@
 const DAY = 24 * 60 * 60_000
 
 export const STORED_DAYS_BACK = 30
-export const STORED_DAYS_AHEAD = 366
+const STORED_DAYS_AHEAD = 366
 export const MAX_STORED_EVENTS = 2000
 
 /** The instants the store keeps events overlapping: [from, to). */

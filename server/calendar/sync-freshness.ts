@@ -14,7 +14,7 @@ export const EVENT_CACHE_MS = 5 * MINUTE
 /** A calendar whose last sync is this old (or older) is synced by the periodic job. */
 export const AUTO_SYNC_AFTER_MS = 15 * MINUTE
 
-export type LastSync = Date | number | null | undefined
+type LastSync = Date | number | null | undefined
 
 const timeOf = (lastSync: Date | number) => (typeof lastSync === 'number' ? lastSync : lastSync.getTime())
 

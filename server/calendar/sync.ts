@@ -19,14 +19,14 @@ import { withCalendar } from '#server/calendar/google-access.ts'
 
 const DAY = 24 * 60 * 60_000
 /** A full sync reads events from this long ago on (older ones never matter for conflicts or booking): the store's window. */
-export const FULL_SYNC_DAYS_BACK = STORED_DAYS_BACK
+const FULL_SYNC_DAYS_BACK = STORED_DAYS_BACK
 const PAGE_SIZE = 250
 /** Bounds one sync's work: 40 pages of 250 events. */
 const MAX_PAGES = 40
 const DEFAULT_CALENDAR_TIME_ZONE = 'America/Sao_Paulo'
 
 /** `notKept`: events in the store's window beyond its limit (decision 0036), left out. */
-export type SyncReport = { synced: number; full: boolean; lastSync: Date; notKept: number }
+type SyncReport = { synced: number; full: boolean; lastSync: Date; notKept: number }
 
 class LeaseLostError extends Error {
   constructor() {

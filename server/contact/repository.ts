@@ -7,7 +7,7 @@ import { contactMessages } from '#server/db/schema.ts'
 import type { ContactSubject } from '#server/mail/contact-notification.ts'
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect
-export type NewContactMessage = Omit<typeof contactMessages.$inferInsert, 'id' | 'handled' | 'handledAt'>
+type NewContactMessage = Omit<typeof contactMessages.$inferInsert, 'id' | 'handled' | 'handledAt'>
 
 /** The admins' filters (already validated): a text in the name, e-mail or message; a subject; handled or not. */
 export type ContactFilter = { search?: string; subject?: ContactSubject; handled?: boolean }

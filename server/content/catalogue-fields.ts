@@ -7,7 +7,7 @@ import { toFieldErrors } from '#server/http/fields.ts'
  * (`name.en`, as the publish check names it), so the form shows a message beside the input it is
  * about; any other problem is on its top-level field, DRF-style.
  */
-export const contentFieldErrors = (error: z.ZodError): FieldErrors => toFieldErrors(error, 2)
+const contentFieldErrors = (error: z.ZodError): FieldErrors => toFieldErrors(error, 2)
 
 /** Validates a body against the schema: the value, or a 400 with contentFieldErrors. */
 export function validateContent<Schema extends z.ZodType>(schema: Schema, data: unknown): z.output<Schema> {

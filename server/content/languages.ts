@@ -8,7 +8,7 @@ import { charField } from '#server/http/fields.ts'
  */
 
 export const CONTENT_LANGUAGES = ['pt', 'en', 'es'] as const
-export type ContentLanguage = (typeof CONTENT_LANGUAGES)[number]
+type ContentLanguage = (typeof CONTENT_LANGUAGES)[number]
 export type DraftText = Record<ContentLanguage, string>
 
 /** The message on each missing language's field (`title.en`), read by the app as `missing_language`. */

@@ -19,18 +19,17 @@ const draftText = (maxLength: number) => draftTextField(maxLength).default({ pt:
  * are fixed: none is created or removed here.
  */
 
-export const PILLAR_NAME_MAX = 60
-export const PILLAR_DESCRIPTION_MAX = 2000
+const PILLAR_NAME_MAX = 60
+const PILLAR_DESCRIPTION_MAX = 2000
 
-export const pillarDraftSchema = z.object({ name: draftText(PILLAR_NAME_MAX), description: draftText(PILLAR_DESCRIPTION_MAX) })
-export type PillarDraft = z.output<typeof pillarDraftSchema>
+const pillarDraftSchema = z.object({ name: draftText(PILLAR_NAME_MAX), description: draftText(PILLAR_DESCRIPTION_MAX) })
 
 type PillarRow = typeof pillars.$inferSelect
 
 const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })
 
 /** A pillar as the editor shows it (the public fields, in the languages' order). */
-export const serializeAdminPillar = (pillar: PillarRow) => ({
+const serializeAdminPillar = (pillar: PillarRow) => ({
   id: pillar.id,
   slug: pillar.slug,
   order: pillar.order,

@@ -40,16 +40,16 @@ const draftText = (maxLength: number) => draftTextField(maxLength).default({ pt:
  * inserts the row, the database's CHECKs and unique index having the last word.
  */
 
-export const PRODUCT_SLUG_MAX = 80
-export const CATEGORY_MAX = 40
+const PRODUCT_SLUG_MAX = 80
+const CATEGORY_MAX = 40
 const SLUG = new RegExp(SLUG_PATTERN)
 /**
  * Types an admin may create here (decision 0065). A course's product starts off sale and goes on
  * sale once a course sells through it (the course editor links them); a material's product comes
  * with a file the editor cannot make.
  */
-export const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const satisfies readonly ProductType[]
-export const COURSE_NOT_LINKED = 'Link a course to this product (the course editor) before putting it on sale.'
+const CREATABLE_TYPES = ['consultation_package', 'program', 'subscription', 'course'] as const satisfies readonly ProductType[]
+const COURSE_NOT_LINKED = 'Link a course to this product (the course editor) before putting it on sale.'
 
 const SLUG_MESSAGE = 'Enter a valid "slug": lowercase letters and digits in words joined by single hyphens.'
 const REQUIRED = 'This field is required.'
@@ -59,7 +59,7 @@ const optional = <Schema extends z.ZodType>(schema: Schema) => z.preprocess((val
 
 const slugText = (maxLength: number) => charField({ maxLength }).regex(SLUG, SLUG_MESSAGE)
 
-export const productDraftSchema = z.object({
+const productDraftSchema = z.object({
   name: draftText(PRODUCT_NAME_MAX),
   description: draftText(PRODUCT_DESCRIPTION_MAX),
   category: optional(slugText(CATEGORY_MAX)),
@@ -75,7 +75,7 @@ export const productDraftSchema = z.object({
   plan_interval: optional(choiceField(PLAN_INTERVALS)),
   trial_days: optional(integerField({ min: 0, max: 90 })),
 })
-export type ProductDraft = z.output<typeof productDraftSchema>
+type ProductDraft = z.output<typeof productDraftSchema>
 
 /** The fields that make a draft a new product's. */
 const CREATION_FIELDS = ['product_type', 'price_cents', 'consultations', 'professional_id', 'weeks', 'plan_interval', 'trial_days'] as const
@@ -85,7 +85,7 @@ type ProductRow = typeof products.$inferSelect
 const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })
 
 /** A product as the editor shows it: every field, on sale or not. */
-export const serializeAdminProduct = (product: ProductRow) => ({
+const serializeAdminProduct = (product: ProductRow) => ({
   id: product.id,
   slug: product.slug,
   product_type: product.productType,
@@ -183,7 +183,7 @@ export async function discardProductDraft(db: Database, caller: Caller, slug: st
 }
 
 /** The columns of a new product from a complete draft, or a 400 naming every missing or impossible field. */
-export function newProductColumns(slug: string, body: ProductDraft): Omit<typeof products.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'sortOrder'> & { sortOrder?: number } {
+function newProductColumns(slug: string, body: ProductDraft): Omit<typeof products.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'sortOrder'> & { sortOrder?: number } {
   const errors: FieldErrors = {}
   const need = <Value>(field: string, value: Value | undefined): Value | null => {
     if (value === undefined) errors[field] = [REQUIRED]
@@ -249,7 +249,7 @@ const CONSTRAINT_FIELDS: Record<string, string> = {
 }
 
 /** A database refusal of a product's write as a 400 on its field; anything else is rethrown. */
-export function refusalOf(error: unknown): never {
+function refusalOf(error: unknown): never {
   const found = databaseError(error)
   if (found?.code === UNIQUE_VIOLATION) throw slugTaken()
   if (found && (found.code === CHECK_VIOLATION || found.code === FOREIGN_KEY_VIOLATION)) {

@@ -21,20 +21,20 @@ import { readLessonManifest, type LessonManifest } from '#server/courses/seed.ts
  * files, so a new lesson is made for a video of the media folder that no lesson uses yet.
  */
 
-export const COURSE_TITLE_MAX = 120
-export const COURSE_TEXT_MAX = 2000
+const COURSE_TITLE_MAX = 120
+const COURSE_TEXT_MAX = 2000
 export const COURSE_SLUG_MAX = 80
 export const LESSON_SLUG_MAX = 120
-export const LESSON_NUMBER_MAX = 200
+const LESSON_NUMBER_MAX = 200
 const SLUG = new RegExp(SLUG_PATTERN)
 
 const REQUIRED = 'This field is required.'
-export const COURSE_EXISTS = 'A course with this address already exists: open it from the list.'
-export const LESSON_EXISTS = 'This video already belongs to a lesson.'
-export const PRODUCT_TAKEN = 'This product already sells another course.'
-export const NUMBER_TAKEN = 'Another lesson of this course has this number.'
-export const NOT_A_COURSE_PRODUCT = 'Select a course product of the catalogue.'
-export const NO_SUCH_PILLAR = 'Select a valid pillar.'
+const COURSE_EXISTS = 'A course with this address already exists: open it from the list.'
+const LESSON_EXISTS = 'This video already belongs to a lesson.'
+const PRODUCT_TAKEN = 'This product already sells another course.'
+const NUMBER_TAKEN = 'Another lesson of this course has this number.'
+const NOT_A_COURSE_PRODUCT = 'Select a course product of the catalogue.'
+const NO_SUCH_PILLAR = 'Select a valid pillar.'
 export const NO_SUCH_COURSE = 'This course does not exist.'
 export const NO_SUCH_VIDEO = 'This video is not in the media folder.'
 
@@ -76,7 +76,7 @@ type CourseRow = typeof courses.$inferSelect
 type LessonRow = typeof lessons.$inferSelect
 
 /** What an editor edits of a course, as the draft holds it (and the audit's before/after). */
-export const courseBody = (row: CourseRow): CourseDraft => ({
+const courseBody = (row: CourseRow): CourseDraft => ({
   title: row.title,
   description: row.description,
   pillar: row.pillarSlug,
@@ -87,7 +87,7 @@ export const courseBody = (row: CourseRow): CourseDraft => ({
 
 export const serializeAdminCourse = (row: CourseRow, lessonsCount: number) => ({ id: row.id, slug: row.slug, ...courseBody(row), lessons_count: lessonsCount })
 
-export const lessonBody = (row: LessonRow, courseSlug: string): LessonDraft => ({ course: courseSlug, title: row.title, summary: row.summary, number: row.number, free: row.free })
+const lessonBody = (row: LessonRow, courseSlug: string): LessonDraft => ({ course: courseSlug, title: row.title, summary: row.summary, number: row.number, free: row.free })
 
 export const serializeAdminLesson = (row: LessonRow, courseSlug: string) => ({
   id: row.id,
@@ -175,7 +175,7 @@ export async function mediaVideos(directory: string): Promise<{ manifest: Lesson
   return { manifest, present: new Set(found.filter((slug): slug is string => slug !== null)) }
 }
 
-export async function availableVideos(db: Database, directory: string) {
+async function availableVideos(db: Database, directory: string) {
   const [{ manifest, present }, lessonRows, drafts] = await Promise.all([
     mediaVideos(directory),
     db.select({ slug: lessons.slug }).from(lessons),

@@ -9,12 +9,12 @@ import type { LocalizedText } from '#server/db/schema.ts'
  */
 
 /** One slide: `text` is one or two short sentences, the narration in `pt` and its translations. */
-export type SlideContent = { heading: LocalizedText; text: LocalizedText }
+type SlideContent = { heading: LocalizedText; text: LocalizedText }
 
-export type LessonContent = { slug: string; title: LocalizedText; summary: LocalizedText; free: boolean; slides: SlideContent[] }
+type LessonContent = { slug: string; title: LocalizedText; summary: LocalizedText; free: boolean; slides: SlideContent[] }
 
 /** `productSlug` is the catalogue's course product (server/seed/data.ts), or null for a free course. */
-export type CourseContent = { slug: string; pillarSlug: string; productSlug: string | null; title: LocalizedText; description: LocalizedText; lessons: LessonContent[] }
+type CourseContent = { slug: string; pillarSlug: string; productSlug: string | null; title: LocalizedText; description: LocalizedText; lessons: LessonContent[] }
 
 export const COURSES: CourseContent[] = [
   {

@@ -8,14 +8,14 @@ export const REPORT_INTERVAL_MS = 3_000
 /** What a report may claim as played since the previous one. */
 export const MAX_REPORTED_WATCH_MS = 60_000
 /** What a first report (no earlier one to measure from) is credited at most. */
-export const FIRST_REPORT_CREDIT_MS = 10_000
+const FIRST_REPORT_CREDIT_MS = 10_000
 /** The fastest the player plays (2×), and the slack for the network between two reports. */
 const PLAYBACK_RATE_LIMIT = 2
 const REPORT_SLACK_MS = 2_000
 /** The share of a lesson played that makes it done. */
-export const DONE_SHARE = 0.8
+const DONE_SHARE = 0.8
 /** Closer than this to the end, "continue" starts the lesson again. */
-export const RESTART_WITHIN_MS = 5_000
+const RESTART_WITHIN_MS = 5_000
 
 export type Progress = { positionMs: number; watchedMs: number; completedAt: Date | null; reportedAt: Date | null }
 
@@ -45,7 +45,7 @@ export function resumePositionMs(progress: Pick<Progress, 'positionMs'> | undefi
   return durationMs - progress.positionMs < RESTART_WITHIN_MS ? 0 : progress.positionMs
 }
 
-export type CourseProgress = {
+type CourseProgress = {
   completedLessons: number
   totalLessons: number
   percent: number

@@ -7,7 +7,7 @@ import { applyReport, reportTooSoon, type Progress } from '#server/courses/progr
 
 /** The courses' queries (decision 0057). */
 
-export type CourseRow = typeof courses.$inferSelect
+type CourseRow = typeof courses.$inferSelect
 export type LessonRow = typeof lessons.$inferSelect
 export type ProgressRow = typeof lessonProgress.$inferSelect
 /** A course with what its answer names beside it: its pillar's id and its product's price. */

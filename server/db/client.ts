@@ -15,7 +15,7 @@ export async function rowsOf<Row = Record<string, unknown>>(statement: Promise<u
   return ((await statement) as { rows: Row[] }).rows
 }
 
-export type DatabaseOptions =
+type DatabaseOptions =
   /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */
   | { dataDir: string }
   /** In memory, optionally started from a PGlite dump (`dumpDataDir`) instead of an empty cluster. */

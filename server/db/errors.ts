@@ -1,5 +1,5 @@
 /** SQLSTATE of an exclusion-constraint violation (e.g. two overlapping appointments). */
-export const EXCLUSION_VIOLATION = '23P01'
+const EXCLUSION_VIOLATION = '23P01'
 /** SQLSTATE of a unique-index violation. */
 export const UNIQUE_VIOLATION = '23505'
 

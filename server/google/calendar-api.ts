@@ -25,7 +25,7 @@ export type GoogleTokens = {
   scope?: string | null
 }
 
-export type EventListQuery = {
+type EventListQuery = {
   calendarId: string
   syncToken?: string
   pageToken?: string
@@ -56,7 +56,7 @@ export type GoogleCalendarApi = {
 }
 
 /** What went wrong at Google, without the request (its headers carry the tokens). */
-export type GoogleFailure =
+type GoogleFailure =
   /** The grant was revoked or expired (or the code was bad or used): the user must consent again. */
   | 'invalid_grant'
   /** 410 fullSyncRequired: the sync token is no longer valid. */

@@ -17,13 +17,13 @@ import { WEEKDAYS, type HabitEntryStatus, type HabitFrequency } from '#server/db
 
 export type HabitEntry = { date: string; status: HabitEntryStatus; amount?: number | null }
 export type HabitFacts = { frequency: HabitFrequency; target?: number | null; createdOn: string; archivedOn?: string | null }
-export type Streak = { length: number; unit: 'day' | 'week' }
-export type Completion = { due: number; done: number; rate: number | null }
-export type WeekCompletion = Completion & { weekStart: string }
-export type PillarHabit = HabitFacts & { pillar: string; entries: HabitEntry[] }
-export type HeatLevel = 0 | 1 | 2 | 3 | 4
-export type HeatStatus = HabitEntryStatus | 'not_due' | 'none' | 'future'
-export type HeatMapDay = { date: string; level: HeatLevel; status: HeatStatus }
+type Streak = { length: number; unit: 'day' | 'week' }
+type Completion = { due: number; done: number; rate: number | null }
+type WeekCompletion = Completion & { weekStart: string }
+type PillarHabit = HabitFacts & { pillar: string; entries: HabitEntry[] }
+type HeatLevel = 0 | 1 | 2 | 3 | 4
+type HeatStatus = HabitEntryStatus | 'not_due' | 'none' | 'future'
+type HeatMapDay = { date: string; level: HeatLevel; status: HeatStatus }
 
 type Entries = Map<string, HabitEntry>
 const indexed = (entries: HabitEntry[]): Entries => new Map(entries.map((entry) => [entry.date, entry]))
@@ -113,7 +113,7 @@ function daysTally(habit: HabitFacts, entries: Entries, from: string, to: string
  * are transparent: the run goes on across them. An archived habit keeps the streak it had when
  * archived, since nothing after archivedOn is due.
  */
-export function streaks(habit: HabitFacts, entries: HabitEntry[], today: string): { current: Streak; best: Streak } {
+function streaks(habit: HabitFacts, entries: HabitEntry[], today: string): { current: Streak; best: Streak } {
   const byDate = indexed(entries)
   const unit = habit.frequency.kind === 'weekly' ? 'week' : 'day'
   let run = 0

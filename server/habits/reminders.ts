@@ -15,7 +15,7 @@ import { isDue } from '#server/habits/habit-stats.ts'
  * does not send the morning's reminders at night, and a habit made at 10:00 with a 09:00
  * reminder waits for tomorrow.
  */
-export const REMINDER_WINDOW_MINUTES = 120
+const REMINDER_WINDOW_MINUTES = 120
 
 export type HabitReminderReport = { sent: number }
 

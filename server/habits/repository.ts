@@ -4,7 +4,7 @@ import { habitEntries, habits, users, type HabitEntryStatus, type HabitFrequency
 
 export type HabitRow = typeof habits.$inferSelect
 export type HabitEntryRow = typeof habitEntries.$inferSelect
-export type NewHabit = Omit<typeof habits.$inferInsert, 'id' | 'createdAt' | 'archivedAt'>
+type NewHabit = Omit<typeof habits.$inferInsert, 'id' | 'createdAt' | 'archivedAt'>
 export type HabitChanges = Partial<{ pillarSlug: string; name: string; frequency: HabitFrequency; target: number | null; unit: string; reminderTime: string | null; archivedAt: Date | null }>
 
 /**
@@ -25,7 +25,7 @@ export async function habitsOf(
     .offset(offset)
 }
 
-export type HabitCounts = { active: number; total: number }
+type HabitCounts = { active: number; total: number }
 
 /** How many habits a user keeps: active ones, and all of them, archived ones included (one read of the user's index). */
 export async function countHabits(db: Pick<Database, 'select'>, userId: number): Promise<HabitCounts> {

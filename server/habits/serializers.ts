@@ -12,7 +12,7 @@ const WEEKS_SHOWN = 12
 const PILLAR_RATE_DAYS = 28
 
 /** Where the figures are read: the user's today and time zone. */
-export type Day = { today: string; timeZone: string }
+type Day = { today: string; timeZone: string }
 
 /** The habit as the stats module sees it (archived on the user's own date). */
 function factsOf(habit: HabitRow, timeZone: string): HabitFacts {

@@ -26,7 +26,7 @@ const SUGGESTIONS: Suggestion[] = [
 /** Enough to choose from without a wall of cards. */
 const MAX_SUGGESTIONS = 6
 
-export type SuggestionGoal = { id: number; pillarSlug: string; text: LocalizedText }
+type SuggestionGoal = { id: number; pillarSlug: string; text: LocalizedText }
 
 /**
  * The suggestions for these pillars in their order (the program's focus first), two per pillar,

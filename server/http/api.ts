@@ -5,7 +5,7 @@ import type { RouteTable } from '#server/http/route-table.ts'
 export type AppEnv = { Variables: { requestId: string; clientAddress: string } }
 export type AppContext = Context<AppEnv>
 export type Handler = (c: AppContext) => Response | Promise<Response>
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** Path parameters declared numeric (":id{[0-9]+}") are database ids. */
 const ID_PARAM = /^:(\w+)\{\[0-9\]\+\}$/

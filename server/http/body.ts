@@ -1,7 +1,7 @@
 import { apiError, validationError } from '#server/http/errors.ts'
 
 /** Request data as DRF's parsers would give it: plain fields plus uploaded files (multipart only). */
-export type RequestData = { fields: Record<string, unknown>; files: Record<string, File> }
+type RequestData = { fields: Record<string, unknown>; files: Record<string, File> }
 
 /** Django's DATA_UPLOAD_MAX_NUMBER_FIELDS: fields of a form, keys of any one JSON object. */
 export const MAX_FIELDS = 1000
@@ -9,8 +9,8 @@ export const MAX_FIELDS = 1000
 export const MAX_DEPTH = 32
 
 export const NULL_CHARACTERS = 'Null characters are not allowed.'
-export const TOO_MANY_FIELDS = `Too many fields: at most ${MAX_FIELDS} are allowed.`
-export const TOO_DEEP = `JSON parse error - nested deeper than ${MAX_DEPTH} levels.`
+const TOO_MANY_FIELDS = `Too many fields: at most ${MAX_FIELDS} are allowed.`
+const TOO_DEEP = `JSON parse error - nested deeper than ${MAX_DEPTH} levels.`
 
 // PostgreSQL text cannot hold U+0000: a query carrying one fails, so it never gets that far.
 const refuseNul = (text: string) => {

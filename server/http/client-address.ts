@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 
-export type AddressSources = {
+type AddressSources = {
   /** X-Forwarded-For as received. */
   forwardedFor: string | undefined | null
   /** X-Forwarding-Secret as received. */

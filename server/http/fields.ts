@@ -26,7 +26,7 @@ export function charField({ maxLength = 150, allowBlank = false, trim = true } =
 }
 
 /** An idempotency key (a booking's, decision 0034; a purchase's, decision 0048): random and URL-safe, as the app makes them. */
-export const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
+const IDEMPOTENCY_KEY_MESSAGE = 'Enter a valid idempotency key: 16 to 64 letters, digits, "-" or "_".'
 export const idempotencyKeyField = () => charField({ maxLength: 64 }).regex(/^[A-Za-z0-9_-]{16,}$/, IDEMPOTENCY_KEY_MESSAGE)
 
 /**
@@ -65,14 +65,14 @@ export function isIsoDate(value: string): boolean {
  * wall clock of years below 1000 or above 9999) breaks down: a range check answers 400 there
  * instead of a 500.
  */
-export const EARLIEST_DATE = '2000-01-01'
-export const LATEST_DATE = '2100-12-31'
+const EARLIEST_DATE = '2000-01-01'
+const LATEST_DATE = '2100-12-31'
 const EARLIEST_INSTANT = Date.parse(`${EARLIEST_DATE}T00:00:00Z`)
 const LATEST_INSTANT = Date.parse(`${LATEST_DATE}T23:59:59.999Z`)
 
 /** DRF's MinValueValidator and MaxValueValidator messages, as a DateField with bounds answers them. */
 export const notBefore = (limit: string) => `Ensure this value is greater than or equal to ${limit}.`
-export const notAfter = (limit: string) => `Ensure this value is less than or equal to ${limit}.`
+const notAfter = (limit: string) => `Ensure this value is less than or equal to ${limit}.`
 
 /** What is wrong with an existing date (YYYY-MM-DD) outside [earliest, latest]; undefined within. */
 export function dateRangeProblem(date: string, { earliest = EARLIEST_DATE, latest = LATEST_DATE } = {}): string | undefined {
@@ -226,7 +226,7 @@ export function timeZoneField() {
 
 // An offset (or Z) is required: a wall time without one would be read in some server time zone.
 const INSTANT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i
-export const INSTANT_FORMAT_MESSAGE = 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]](+HH:MM|-HH:MM|Z).'
+const INSTANT_FORMAT_MESSAGE = 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]](+HH:MM|-HH:MM|Z).'
 
 /** An ISO 8601 date and time with its offset ("2026-12-01T12:00:00.000Z") → ms since the epoch; undefined when malformed. */
 export function parseInstant(value: string): number | undefined {

@@ -6,7 +6,7 @@ import { apiError } from '#server/http/errors.ts'
  */
 export const MAX_ID = 2_147_483_647
 
-export type IdCheck = { id: number } | { problem: 'not-integer' | 'too-small' | 'too-large' }
+type IdCheck = { id: number } | { problem: 'not-integer' | 'too-small' | 'too-large' }
 
 /** An id as a client may send it: an integer or a string of digits (trimmed), from 1 to MAX_ID. */
 export function checkId(value: unknown): IdCheck {
@@ -25,7 +25,7 @@ export function checkId(value: unknown): IdCheck {
   return id < 1 ? { problem: 'too-small' } : id > MAX_ID ? { problem: 'too-large' } : { id }
 }
 
-export const INVALID_PATH_ID = `Invalid id. Ids are integers from 1 to ${MAX_ID}.`
+const INVALID_PATH_ID = `Invalid id. Ids are integers from 1 to ${MAX_ID}.`
 
 /** A path id (":id{[0-9]+}"): the number, or a 400 before any query could fail on it. */
 export function pathId(value: string | undefined): number {

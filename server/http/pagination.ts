@@ -1,10 +1,10 @@
 import type { AppContext } from '#server/http/api.ts'
 import { apiError } from '#server/http/errors.ts'
 
-export const DEFAULT_PAGE_SIZE = 20
+const DEFAULT_PAGE_SIZE = 20
 /** What an answer that depends on who asks may be: kept by nobody, shown to nobody else. */
 export const PRIVATE_NO_STORE = 'private, no-store'
-export const MAX_PAGE_SIZE = 100
+const MAX_PAGE_SIZE = 100
 
 export type Page = {
   limit: number

@@ -17,9 +17,9 @@ import type { Logger } from '#server/log.ts'
  * Time is the wall clock (Redis key expiry cannot follow an injected clock): tests that move
  * time fake Date.
  */
-export type ThrottleResult = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+type ThrottleResult = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
-export type ThrottleOptions = {
+type ThrottleOptions = {
   disabled?: boolean
   /** A Redis client to keep the counters in; in memory when absent. */
   redis?: Redis
@@ -27,7 +27,7 @@ export type ThrottleOptions = {
   keyPrefix?: string
 }
 
-export const DEFAULT_REDIS_KEY_PREFIX = 'innera:throttle:'
+const DEFAULT_REDIS_KEY_PREFIX = 'innera:throttle:'
 
 // Kept short: a request waits at most this long on a slow Redis before the memory fallback counts it.
 const REDIS_COMMAND_TIMEOUT_MS = 500

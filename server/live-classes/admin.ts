@@ -26,10 +26,10 @@ import { endOf, remindersSettledAtReservation } from '#server/live-classes/rules
  */
 
 export const LIVE_CLASS_KIND = 'live_class' as const
-export const CLASS_TITLE_MAX = 120
-export const CLASS_DESCRIPTION_MAX = 2000
-export const CANCEL_REASON_MAX = 500
-export const SLUG_MAX = 120
+const CLASS_TITLE_MAX = 120
+const CLASS_DESCRIPTION_MAX = 2000
+const CANCEL_REASON_MAX = 500
+const SLUG_MAX = 120
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const ACCESS = ['free', 'members'] as const
 const ZONE = 'America/Sao_Paulo'
@@ -44,7 +44,7 @@ const texts = {
 }
 
 /** A new class's draft: every field bounded, any left out (the texts' languages included). */
-export const newClassDraftSchema = z.object({
+const newClassDraftSchema = z.object({
   ...texts,
   pillar: optional(charField({ maxLength: 50 })),
   teacher_id: optional(idField()),
@@ -53,18 +53,18 @@ export const newClassDraftSchema = z.object({
   seats: optional(integerField({ min: 1, max: 1000 })),
   access: optional(choiceField(ACCESS)),
 })
-export type NewClassDraft = z.output<typeof newClassDraftSchema>
+type NewClassDraft = z.output<typeof newClassDraftSchema>
 
 /** A published class's draft: its texts only (its schedule changes on its own, its teacher, pillar and access stay). */
-export const textsDraftSchema = z.object(texts)
+const textsDraftSchema = z.object(texts)
 
-export const scheduleSchema = z.object({
+const scheduleSchema = z.object({
   starts_at: instantField(),
   duration_minutes: integerField({ min: 15, max: 240 }),
   seats: integerField({ min: 1, max: 1000 }),
 })
 
-export const cancelSchema = z.object({ reason: charField({ maxLength: CANCEL_REASON_MAX }) })
+const cancelSchema = z.object({ reason: charField({ maxLength: CANCEL_REASON_MAX }) })
 
 /** The draft as stored: the form's values, absent ones null, the start as an instant's text. */
 function storedNewDraft(draft: NewClassDraft) {
@@ -81,15 +81,15 @@ function storedNewDraft(draft: NewClassDraft) {
 }
 
 /** A slug the table takes (its CHECK and length), or a 400 on `slug`. */
-export function requireSlug(slug: string): string {
+function requireSlug(slug: string): string {
   if (slug.length > SLUG_MAX || !SLUG.test(slug)) throw validationError({ slug: [`Enter a valid slug: lower-case letters, digits and single hyphens, at most ${SLUG_MAX} characters.`] })
   return slug
 }
 
-export type ClassState = 'scheduled' | 'started' | 'cancelled'
+type ClassState = 'scheduled' | 'started' | 'cancelled'
 
 /** Cancelled, started (or over), or still ahead: only a class ahead may be edited, moved or cancelled. */
-export function classState(cls: Pick<LiveClassRow, 'startsAt' | 'cancelledAt'>, now: number): ClassState {
+function classState(cls: Pick<LiveClassRow, 'startsAt' | 'cancelledAt'>, now: number): ClassState {
   if (cls.cancelledAt) return 'cancelled'
   return cls.startsAt.getTime() <= now ? 'started' : 'scheduled'
 }
@@ -117,7 +117,7 @@ export async function findClassBySlug(db: Pick<Database, 'select'>, slug: string
   return row
 }
 
-export type ClassListWhen = 'upcoming' | 'past'
+type ClassListWhen = 'upcoming' | 'past'
 
 /** Upcoming: not started yet, soonest first (cancelled ones included, marked). Past: started, latest first. */
 const listFilter = (when: ClassListWhen, now: number) => (when === 'upcoming' ? gt(liveClasses.startsAt, new Date(now)) : lte(liveClasses.startsAt, new Date(now)))

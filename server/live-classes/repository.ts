@@ -9,14 +9,14 @@ import { MEETING_AHEAD_MS, remindersSettledAtReservation } from '#server/live-cl
 /** The live classes' queries (decision 0058). */
 
 export type LiveClassRow = typeof liveClasses.$inferSelect
-export type Teacher = { id: number; firstName: string; lastName: string; photoName: string | null; profession: string | null }
+type Teacher = { id: number; firstName: string; lastName: string; photoName: string | null; profession: string | null }
 /** A class with what its answer names beside it: its pillar's id and its teacher. */
 export type LiveClassView = { cls: LiveClassRow; pillarId: number; teacher: Teacher }
 
 type Reader = Pick<Database, 'select'>
 
 /** When the class ends, in SQL. */
-export const endsAtSql = sql`(${liveClasses.startsAt} + ${liveClasses.durationMinutes} * interval '1 minute')`
+const endsAtSql = sql`(${liveClasses.startsAt} + ${liveClasses.durationMinutes} * interval '1 minute')`
 
 function selectClasses(db: Reader) {
   return db
@@ -153,7 +153,7 @@ export async function createDueMeetings(services: Pick<Services, 'db' | 'zoom' |
 }
 
 /** An active professional (a class's teacher must be one). */
-export async function isActiveProfessional(db: Reader, userId: number): Promise<boolean> {
+async function isActiveProfessional(db: Reader, userId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
@@ -163,7 +163,7 @@ export async function isActiveProfessional(db: Reader, userId: number): Promise<
   return row !== undefined
 }
 
-export type NewLiveClass = {
+type NewLiveClass = {
   pillarSlug: string
   title: LocalizedText
   description: LocalizedText
@@ -175,7 +175,7 @@ export type NewLiveClass = {
 }
 
 /** "Yoga para dormir" → "yoga-para-dormir". */
-export function slugify(text: string, max = 80): string {
+function slugify(text: string, max = 80): string {
   return (
     text
       .normalize('NFD')
@@ -189,7 +189,7 @@ export function slugify(text: string, max = 80): string {
 
 const DAY_MS = 86_400_000
 /** How far ahead an admin may schedule a class. */
-export const MAX_SCHEDULE_AHEAD_DAYS = 365
+const MAX_SCHEDULE_AHEAD_DAYS = 365
 
 /** The start an admin may give a class (new or moved): in the future, within 365 days; else the field's message. */
 export function startProblem(startsAt: number, now: number): string | undefined {

@@ -6,16 +6,16 @@ import type { LiveClassAccess } from '#server/db/schema.ts'
  * (epoch milliseconds), never a wall clock, so the server's own time zone and daylight saving
  * change nothing. The join window opens 10 minutes before the start and closes at the end.
  */
-export const JOIN_OPENS_MINUTES_BEFORE = 10
+const JOIN_OPENS_MINUTES_BEFORE = 10
 /** The reminders by e-mail, this long before the start. */
 export const REMINDER_24H_MS = 24 * 3600_000
 export const REMINDER_15M_MS = 15 * 60_000
 /** A meeting is created for classes starting within this, by the jobs' tick (else at the first join). */
 export const MEETING_AHEAD_MS = 48 * 3600_000
 
-export type ClassTimes = { startsAt: number; durationMinutes: number; cancelledAt?: number | null }
+type ClassTimes = { startsAt: number; durationMinutes: number; cancelledAt?: number | null }
 
-export type JoinState = 'too_early' | 'open' | 'ended' | 'cancelled'
+type JoinState = 'too_early' | 'open' | 'ended' | 'cancelled'
 
 export const endOf = (cls: ClassTimes) => cls.startsAt + cls.durationMinutes * 60_000
 
@@ -32,7 +32,7 @@ export function joinState(now: number, cls: ClassTimes): JoinState {
   return 'open'
 }
 
-export type ClassAccessReason = 'free' | 'staff' | 'program' | 'subscription'
+type ClassAccessReason = 'free' | 'staff' | 'program' | 'subscription'
 
 /**
  * Why the user may take part, or null when the class is locked to them: a free class is open to

@@ -8,7 +8,7 @@ import { addDays, localDateOf, wallTimeResolver, weekdayOf } from '#server/dates
  * days at every start (each missing one by its slug `{pattern}-{YYYY-MM-DD}`, so an admin's later
  * changes stay), their times on São Paulo's wall clock.
  */
-export const SEED_DAYS_AHEAD = 21
+const SEED_DAYS_AHEAD = 21
 const ZONE = 'America/Sao_Paulo'
 const DAY = 86_400_000
 
@@ -26,7 +26,7 @@ type Pattern = {
   description: LocalizedText
 }
 
-export const LIVE_CLASS_PATTERNS: Pattern[] = [
+const LIVE_CLASS_PATTERNS: Pattern[] = [
   {
     slug: 'yoga-para-dormir-melhor',
     pillarSlug: 'sono',

@@ -9,7 +9,7 @@ import { greeting, render, type MailMessage } from '#server/mail/messages.ts'
  */
 export type AppointmentMailKind = 'confirmation' | 'reminder_24h' | 'reminder_1h' | 'moved' | 'cancelled'
 
-export type AppointmentMail = {
+type AppointmentMail = {
   kind: AppointmentMailKind
   /** The recipient: their address, first name and IANA time zone (users.time_zone). */
   to: { email: string; firstName: string; timeZone: string }
@@ -42,7 +42,7 @@ export function longWhen(instant: Date, timeZone: string): string {
 }
 
 /** "2/12 às 09:00" for subjects, in that zone. */
-export function shortWhen(instant: Date, timeZone: string): string {
+function shortWhen(instant: Date, timeZone: string): string {
   const zone = zoneOrFallback(timeZone)
   const day = new Intl.DateTimeFormat('pt-BR', { timeZone: zone, day: 'numeric', month: '2-digit' }).format(instant)
   return `${day} às ${clock(instant, zone)}`

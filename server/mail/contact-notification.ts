@@ -2,9 +2,9 @@ import { escapeHtml } from '#server/http/html.ts'
 import { HOUSE_LANGUAGE, mailMessage, type MailMessage } from '#server/mail/messages.ts'
 
 /** Where contact-form notifications go: the team's shared inbox. */
-export const CONTACT_INBOX = 'contato@innera.local'
+const CONTACT_INBOX = 'contato@innera.local'
 
-export const CONTACT_SUBJECT_LABELS = {
+const CONTACT_SUBJECT_LABELS = {
   patient: 'Paciente',
   professional: 'Médico ou profissional de saúde',
   company: 'Empresa',

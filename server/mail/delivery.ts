@@ -18,13 +18,13 @@ import type { Logger } from '#server/log.ts'
 
 const MINUTE = 60_000
 export const MAX_ATTEMPTS = 8
-export const FIRST_BACKOFF_MS = MINUTE
-export const MAX_BACKOFF_MS = 60 * MINUTE
+const FIRST_BACKOFF_MS = MINUTE
+const MAX_BACKOFF_MS = 60 * MINUTE
 /** Longer than any one send can take (the transport's timeouts below add up to less). */
-export const LEASE_MS = 5 * MINUTE
+const LEASE_MS = 5 * MINUTE
 /** A message not delivered by then is stale (a reset link, a reminder): given up. */
-export const MAX_AGE_MS = 24 * 60 * MINUTE
-export const DELIVERY_BATCH = 20
+const MAX_AGE_MS = 24 * 60 * MINUTE
+const DELIVERY_BATCH = 20
 const MAX_ERROR_LENGTH = 500
 
 /** How long to wait after the n-th failed attempt. */

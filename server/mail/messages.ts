@@ -5,8 +5,8 @@ import { shownFirstName } from '#server/person-names.ts'
 export type MailMessage = { to: string; subject: string; text: string; html: string }
 
 /** The languages a message may be written in, as `<html lang>` names them (the app's tags: app/i18n/config.ts). */
-export const MAIL_LANGUAGE_TAGS = { pt: 'pt-BR', en: 'en', es: 'es' } as const
-export type MailLanguage = keyof typeof MAIL_LANGUAGE_TAGS
+const MAIL_LANGUAGE_TAGS = { pt: 'pt-BR', en: 'en', es: 'es' } as const
+type MailLanguage = keyof typeof MAIL_LANGUAGE_TAGS
 
 /**
  * The language every message is written in: the house style is Portuguese with an English line

@@ -33,7 +33,7 @@ export type FileRequest = {
 export type FileOnDisk = { path: string; size: number; mtimeMs: number; contentType: string }
 
 /** Longer Range headers are ignored: no player needs one, and parsing them costs (§14.2). */
-export const MAX_RANGE_HEADER_LENGTH = 1000
+const MAX_RANGE_HEADER_LENGTH = 1000
 
 /** A strong ETag from the file's size and modification time (both in hex), so If-Range can use it. */
 export function fileETag(size: number, mtimeMs: number): string {
@@ -43,7 +43,7 @@ export function fileETag(size: number, mtimeMs: number): string {
 type Selection = { kind: 'whole' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' }
 
 /** Which part of a file of `size` bytes a GET asks for (see the module's comment). */
-export function selectRange(size: number, range: string | undefined, ifRange: string | undefined, etag: string): Selection {
+function selectRange(size: number, range: string | undefined, ifRange: string | undefined, etag: string): Selection {
   if (range === undefined || range.length > MAX_RANGE_HEADER_LENGTH) return { kind: 'whole' }
   // Strong comparison: the same opaque tag, neither weak. A date is no match.
   if (ifRange !== undefined && ifRange.trim() !== etag) return { kind: 'whole' }

@@ -12,14 +12,14 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
 const KEY_INFO = 'innera media urls'
 const HOUR_SECONDS = 3600
 /** How long a URL lives past the next full hour. */
-export const MEDIA_URL_LIFETIME_SECONDS = 3 * HOUR_SECONDS
+const MEDIA_URL_LIFETIME_SECONDS = 3 * HOUR_SECONDS
 /** The longest a valid URL can still live: a later `expires` was never signed here (refused). */
-export const MEDIA_URL_MAX_AHEAD_SECONDS = HOUR_SECONDS + MEDIA_URL_LIFETIME_SECONDS
+const MEDIA_URL_MAX_AHEAD_SECONDS = HOUR_SECONDS + MEDIA_URL_LIFETIME_SECONDS
 /** Where the lessons' files are served: `${LESSON_MEDIA_PREFIX}{file}`. */
 export const LESSON_MEDIA_PREFIX = '/media/lessons/'
 
 /** What a signature needs in a URL's query. */
-export type MediaSignature = { expires: number; signature: string }
+type MediaSignature = { expires: number; signature: string }
 
 // Whole unix seconds with no sign, spaces or leading zeros (what signMediaPath writes); 12 digits
 // reach the year 33658.

@@ -39,7 +39,7 @@ export const VERSION_MESSAGE = 'Enter a document version such as "1.0".'
 export const CLIENT_SOURCES = ['settings', 'cookie-banner'] as const satisfies readonly ConsentSource[]
 
 /** Documents using the account requires: withdrawing them is closing the account (decision 0060). */
-export const REQUIRED_DOCUMENTS = ['terms', 'privacy'] as const satisfies readonly ConsentDocument[]
+const REQUIRED_DOCUMENTS = ['terms', 'privacy'] as const satisfies readonly ConsentDocument[]
 export const WITHDRAW_REQUIRES_DELETION = 'withdraw_requires_deletion'
 export const WITHDRAW_REQUIRES_DELETION_MESSAGE = 'The terms and the privacy policy are what the account runs on: to withdraw them, delete the account.'
 
@@ -53,7 +53,7 @@ export type ConsentRecordView = {
   recordedAt: Date
 }
 
-export type ConsentState = Record<ConsentDocument, ConsentRecordView | null>
+type ConsentState = Record<ConsentDocument, ConsentRecordView | null>
 
 const later = (record: ConsentRecordView, than: ConsentRecordView) =>
   record.recordedAt.getTime() > than.recordedAt.getTime() || (record.recordedAt.getTime() === than.recordedAt.getTime() && record.id > than.id)

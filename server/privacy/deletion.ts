@@ -56,14 +56,14 @@ import { appendConsent, latestConsentsOf } from '#server/privacy/repository.ts'
  */
 
 /** How long a process holds a deletion it is finishing before another may take it over. */
-export const DELETION_LEASE_MS = 5 * 60_000
+const DELETION_LEASE_MS = 5 * 60_000
 /** The cancellation reason stored on the appointments a deletion cancels (never shown as anyone's words). */
-export const ACCOUNT_DELETED_REASON = 'account_deleted'
+const ACCOUNT_DELETED_REASON = 'account_deleted'
 
 const PENDING_PAYMENT: ('pending' | 'failed' | 'expired')[] = ['pending']
 const OPEN_APPOINTMENT = ['awaiting_payment', 'scheduled', 'confirmed'] as const
 
-export type DeletionReport = Record<string, number>
+type DeletionReport = Record<string, number>
 
 /**
  * Closes the account and records its deletion (part 1), holding its lease. False when a deletion
@@ -94,7 +94,7 @@ export async function requestDeletion(
  * first, for `DELETION_LEASE_MS`: of several processes asking at once, one gets it (the row lock,
  * SKIP LOCKED for the others).
  */
-export async function claimStaleDeletion(db: Database, now: number): Promise<number | undefined> {
+async function claimStaleDeletion(db: Database, now: number): Promise<number | undefined> {
   const result = (await db.execute(sql`
     update ${accountDeletions} set lease_until = ${new Date(now + DELETION_LEASE_MS)}, attempts = ${accountDeletions.attempts} + 1
     where ${accountDeletions.userId} = (

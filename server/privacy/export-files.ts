@@ -27,7 +27,7 @@ const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '')
 const flag = (value: boolean | null | undefined) => (value === null || value === undefined ? '' : value ? 'true' : 'false')
 
 // consents.csv
-export type ConsentCsvRow = {
+type ConsentCsvRow = {
   recorded_at: string
   document: string
   version: string
@@ -50,7 +50,7 @@ export const consentCsvRow = (record: ConsentRecordView): ConsentCsvRow => ({
 })
 
 // assessments.json and assessment_answers.csv
-export type StoredResult = { id: number; version: string; submittedAt: Date; answers: Record<string, number>; scores: Record<string, number>; focusPillars: string[] }
+type StoredResult = { id: number; version: string; submittedAt: Date; answers: Record<string, number>; scores: Record<string, number>; focusPillars: string[] }
 export const assessmentJson = (result: StoredResult) => ({
   id: result.id,
   version: result.version,
@@ -58,7 +58,7 @@ export const assessmentJson = (result: StoredResult) => ({
   scores: result.scores,
   focus_pillars: result.focusPillars,
 })
-export type AnswerCsvRow = { result_id: number; submitted_at: string; version: string; question: string; answer: number }
+type AnswerCsvRow = { result_id: number; submitted_at: string; version: string; question: string; answer: number }
 export const ANSWER_COLUMNS = columns<AnswerCsvRow>('result_id', 'submitted_at', 'version', 'question', 'answer')
 /** One row per answered question, in the question codes' order. */
 export const answerCsvRows = (result: StoredResult): AnswerCsvRow[] =>
@@ -67,8 +67,8 @@ export const answerCsvRows = (result: StoredResult): AnswerCsvRow[] =>
     .map((question) => ({ result_id: result.id, submitted_at: iso(result.submittedAt), version: result.version, question, answer: result.answers[question]! }))
 
 // program.json
-export type StoredProgram = { id: number; createdAt: Date; source: string; startsOn: string; weeks: number; focusPillars: string[]; pillarsOrder: string[] }
-export type StoredGoal = { programId: number; week: number; position: number; pillarSlug: string; level: number; focus: boolean; text: unknown; done: boolean; doneAt: Date | null }
+type StoredProgram = { id: number; createdAt: Date; source: string; startsOn: string; weeks: number; focusPillars: string[]; pillarsOrder: string[] }
+type StoredGoal = { programId: number; week: number; position: number; pillarSlug: string; level: number; focus: boolean; text: unknown; done: boolean; doneAt: Date | null }
 export const programJson = (program: StoredProgram, goals: readonly StoredGoal[]) => ({
   id: program.id,
   created_at: iso(program.createdAt),
@@ -101,7 +101,7 @@ export type StoredAppointment = {
   otherFirstName: string
   otherLastName: string
 }
-export type AppointmentCsvRow = {
+type AppointmentCsvRow = {
   id: number
   my_role: 'patient' | 'professional'
   with: string
@@ -162,7 +162,7 @@ export function appointmentCsvRow(row: StoredAppointment, userId: number): Appoi
 }
 
 // habits.csv and habit_entries.csv
-export type StoredHabit = {
+type StoredHabit = {
   id: number
   name: string
   pillarSlug: string
@@ -173,7 +173,7 @@ export type StoredHabit = {
   createdOn: string
   archivedAt: Date | null
 }
-export type HabitCsvRow = { id: number; name: string; pillar: string; frequency: string; target: number | ''; unit: string; reminder_time: string; created_on: string; archived_at: string }
+type HabitCsvRow = { id: number; name: string; pillar: string; frequency: string; target: number | ''; unit: string; reminder_time: string; created_on: string; archived_at: string }
 export const HABIT_COLUMNS = columns<HabitCsvRow>('id', 'name', 'pillar', 'frequency', 'target', 'unit', 'reminder_time', 'created_on', 'archived_at')
 export const habitCsvRow = (habit: StoredHabit): HabitCsvRow => ({
   id: habit.id,
@@ -186,8 +186,8 @@ export const habitCsvRow = (habit: StoredHabit): HabitCsvRow => ({
   created_on: habit.createdOn,
   archived_at: iso(habit.archivedAt),
 })
-export type StoredHabitEntry = { habitId: number; date: string; status: string; amount: number | null; updatedAt: Date }
-export type HabitEntryCsvRow = { habit_id: number; date: string; status: string; amount: number | ''; updated_at: string }
+type StoredHabitEntry = { habitId: number; date: string; status: string; amount: number | null; updatedAt: Date }
+type HabitEntryCsvRow = { habit_id: number; date: string; status: string; amount: number | ''; updated_at: string }
 export const HABIT_ENTRY_COLUMNS = columns<HabitEntryCsvRow>('habit_id', 'date', 'status', 'amount', 'updated_at')
 export const habitEntryCsvRow = (entry: StoredHabitEntry): HabitEntryCsvRow => ({
   habit_id: entry.habitId,
@@ -198,7 +198,7 @@ export const habitEntryCsvRow = (entry: StoredHabitEntry): HabitEntryCsvRow => (
 })
 
 // purchases.csv and subscriptions.csv
-export type StoredPurchase = {
+type StoredPurchase = {
   id: number
   status: string
   method: string
@@ -210,7 +210,7 @@ export type StoredPurchase = {
   paidAt: Date | null
   items: { name: { pt: string }; quantity: number; lineCents: number }[]
 }
-export type PurchaseCsvRow = {
+type PurchaseCsvRow = {
   id: number
   status: string
   method: string
@@ -235,8 +235,8 @@ export const purchaseCsvRow = (purchase: StoredPurchase): PurchaseCsvRow => ({
   created_at: iso(purchase.createdAt),
   paid_at: iso(purchase.paidAt),
 })
-export type StoredSubscription = { id: number; planSlug: string; method: string; status: string; priceCents: number; currentPeriodStart: Date | null; currentPeriodEnd: Date | null; cancelAtPeriodEnd: boolean; createdAt: Date; endedAt: Date | null; endedReason: string | null }
-export type SubscriptionCsvRow = { id: number; plan: string; method: string; status: string; price_cents: number; period_start: string; period_end: string; cancel_at_period_end: string; created_at: string; ended_at: string; ended_reason: string }
+type StoredSubscription = { id: number; planSlug: string; method: string; status: string; priceCents: number; currentPeriodStart: Date | null; currentPeriodEnd: Date | null; cancelAtPeriodEnd: boolean; createdAt: Date; endedAt: Date | null; endedReason: string | null }
+type SubscriptionCsvRow = { id: number; plan: string; method: string; status: string; price_cents: number; period_start: string; period_end: string; cancel_at_period_end: string; created_at: string; ended_at: string; ended_reason: string }
 export const SUBSCRIPTION_COLUMNS = columns<SubscriptionCsvRow>('id', 'plan', 'method', 'status', 'price_cents', 'period_start', 'period_end', 'cancel_at_period_end', 'created_at', 'ended_at', 'ended_reason')
 export const subscriptionCsvRow = (row: StoredSubscription): SubscriptionCsvRow => ({
   id: row.id,
@@ -253,8 +253,8 @@ export const subscriptionCsvRow = (row: StoredSubscription): SubscriptionCsvRow 
 })
 
 // course_progress.csv
-export type StoredProgress = { courseSlug: string; lessonSlug: string; lessonNumber: number; positionMs: number; watchedMs: number; completedAt: Date | null; updatedAt: Date }
-export type ProgressCsvRow = { course: string; lesson: string; lesson_number: number; position_seconds: number; watched_seconds: number; completed_at: string; updated_at: string }
+type StoredProgress = { courseSlug: string; lessonSlug: string; lessonNumber: number; positionMs: number; watchedMs: number; completedAt: Date | null; updatedAt: Date }
+type ProgressCsvRow = { course: string; lesson: string; lesson_number: number; position_seconds: number; watched_seconds: number; completed_at: string; updated_at: string }
 export const PROGRESS_COLUMNS = columns<ProgressCsvRow>('course', 'lesson', 'lesson_number', 'position_seconds', 'watched_seconds', 'completed_at', 'updated_at')
 export const progressCsvRow = (row: StoredProgress): ProgressCsvRow => ({
   course: row.courseSlug,
@@ -268,7 +268,7 @@ export const progressCsvRow = (row: StoredProgress): ProgressCsvRow => ({
 
 // shares.csv
 export type StoredShare = { kind: 'result' | 'care_link'; resultId: number | null; professionalId: number; firstName: string; lastName: string; since: Date }
-export type ShareCsvRow = { kind: string; result_id: number | ''; professional_id: number; professional: string; since: string }
+type ShareCsvRow = { kind: string; result_id: number | ''; professional_id: number; professional: string; since: string }
 export const SHARE_COLUMNS = columns<ShareCsvRow>('kind', 'result_id', 'professional_id', 'professional', 'since')
 export const shareCsvRow = (share: StoredShare): ShareCsvRow => ({
   kind: share.kind,

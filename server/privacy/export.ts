@@ -68,9 +68,9 @@ import {
  * arrive (csv-stringify, yazl), so memory holds a batch or so whatever the history's size.
  */
 
-export const EXPORT_BATCH_SIZE = 500
+const EXPORT_BATCH_SIZE = 500
 
-export type ExportOptions = {
+type ExportOptions = {
   language: ExportLanguage
   now: number
   photoBase: string

@@ -18,7 +18,7 @@ import { SIGNUP_DOCUMENT_VERSIONS, type ConsentRecordView } from '#server/privac
  * patient's results.
  */
 
-export type NewConsent = { userId: number; document: ConsentDocument; version: string; granted: boolean; source: ConsentSource; categories: CookieCategories | null; at: number }
+type NewConsent = { userId: number; document: ConsentDocument; version: string; granted: boolean; source: ConsentSource; categories: CookieCategories | null; at: number }
 
 /** Appends one record (the table refuses any change to it afterwards). */
 export async function appendConsent(db: Writer, consent: NewConsent): Promise<ConsentRecordView> {
@@ -84,7 +84,7 @@ export async function consentHistoryOf(db: Database, userId: number, { limit, of
 }
 
 /** One professional who can see something of a patient's results: the results shared with them, and the care link a booking made. */
-export type ResultViewer = {
+type ResultViewer = {
   professional: { id: number; firstName: string; lastName: string; photoName: string | null; profession: string | null }
   /** The results shared with them (newest first), when each was shared. */
   results: { resultId: number; submittedAt: Date; sharedAt: Date }[]
@@ -93,7 +93,7 @@ export type ResultViewer = {
 }
 
 /** At most this many shared results are listed per professional (the newest); the revocation takes them all. */
-export const MAX_RESULTS_PER_VIEWER = 50
+const MAX_RESULTS_PER_VIEWER = 50
 
 /**
  * Every professional who can see the patient's results (docs/product.md §6): a result shared

@@ -35,11 +35,11 @@ import { retentionCutoffs } from '#server/privacy/retention.ts'
 
 export const RETENTION_TICK_MS = 15 * 60_000
 /** Stale deletions taken over per tick; the next tick takes the rest. */
-export const STALE_DELETIONS_PER_TICK = 20
+const STALE_DELETIONS_PER_TICK = 20
 /** Inactive accounts closed per daily run (each is a deletion with its steps); the next day takes the rest. */
-export const INACTIVE_ACCOUNTS_PER_RUN = 100
+const INACTIVE_ACCOUNTS_PER_RUN = 100
 
-export type RetentionCounts = {
+type RetentionCounts = {
   inactive_accounts: number
   auth_sessions: number
   reset_tokens: number
@@ -52,10 +52,10 @@ export type RetentionCounts = {
   retention_runs: number
 }
 
-export type RetentionReport = { deletions: { finished: number; failed: number }; run: { day: string; counts: RetentionCounts } | null }
+type RetentionReport = { deletions: { finished: number; failed: number }; run: { day: string; counts: RetentionCounts } | null }
 
 /** Claims the day's run: true in the one process whose row went in. */
-export async function claimRetentionRun(db: Database, day: string, now: number): Promise<boolean> {
+async function claimRetentionRun(db: Database, day: string, now: number): Promise<boolean> {
   const rows = await db.insert(retentionRuns).values({ day, startedAt: new Date(now) }).onConflictDoNothing().returning({ day: retentionRuns.day })
   return rows.length > 0
 }
@@ -79,7 +79,7 @@ async function deleted(db: Database, statement: SQL): Promise<number> {
 }
 
 /** The daily part: every rule as of `now`. */
-export async function enforceRetention(services: Services, now: number): Promise<RetentionCounts> {
+async function enforceRetention(services: Services, now: number): Promise<RetentionCounts> {
   const { db } = services
   const cutoffs = retentionCutoffs(now)
   const logsBefore = new Date(cutoffs.technicalLogsBefore)

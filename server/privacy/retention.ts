@@ -5,15 +5,15 @@
  */
 
 /** Account data: up to 5 years after the account's last activity. */
-export const ACCOUNT_INACTIVITY_YEARS = 5
+const ACCOUNT_INACTIVITY_YEARS = 5
 /** Marketing data: until the opt-in is withdrawn, plus 2 years. */
-export const MARKETING_AFTER_WITHDRAWAL_YEARS = 2
+const MARKETING_AFTER_WITHDRAWAL_YEARS = 2
 /** Technical logs (sign-in sessions, reset links, e-mails sent, payment events): 12 months. */
-export const TECHNICAL_LOG_MONTHS = 12
+const TECHNICAL_LOG_MONTHS = 12
 /** Payment records: the tax authority may review a year's records for 5 years from the year after it (CTN art. 173). */
-export const TAX_RECORD_YEARS = 5
+const TAX_RECORD_YEARS = 5
 /** The consent record of a closed account: kept as proof of consent (LGPD art. 8 §2) as long as account data is. */
-export const CONSENT_PROOF_YEARS = ACCOUNT_INACTIVITY_YEARS
+const CONSENT_PROOF_YEARS = ACCOUNT_INACTIVITY_YEARS
 
 /**
  * `instant` moved by whole calendar months in UTC (negative: back). A day the target month lacks
@@ -28,10 +28,10 @@ export function addMonths(instant: number, months: number): number {
 export const addYears = (instant: number, years: number) => addMonths(instant, years * 12)
 
 /** The UTC date (YYYY-MM-DD) of an instant. */
-export const dateOf = (instant: number) => new Date(instant).toISOString().slice(0, 10)
+const dateOf = (instant: number) => new Date(instant).toISOString().slice(0, 10)
 
 /** What the daily job removes or anonymises as of `now`: everything strictly before these instants. */
-export type RetentionCutoffs = {
+type RetentionCutoffs = {
   /** Accounts whose last activity is before this are anonymised. */
   inactiveBefore: number
   /** Technical logs that ended before this are deleted. */
@@ -63,7 +63,7 @@ export function taxRecordsKeptUntil(paidAt: number): string {
 }
 
 /** What a deletion keeps, and until when (a date), or `null`: kept anonymised, no longer anyone's. */
-export type KeptItem = { what: 'payment_records' | 'consent_records' | 'marketing_records' | 'technical_logs' | 'anonymised_records'; basis: string; until: string | null }
+type KeptItem = { what: 'payment_records' | 'consent_records' | 'marketing_records' | 'technical_logs' | 'anonymised_records'; basis: string; until: string | null }
 
 /** What is removed at once (the export has every item of it, docs/product.md §2). */
 export const REMOVED_NOW = [

@@ -3,10 +3,9 @@ import type { Database } from '#server/db/client.ts'
 import { pillars, products, professionalProfiles, users, type ProductType } from '#server/db/schema.ts'
 
 export type ProductRow = typeof products.$inferSelect
-export type NewProduct = Omit<typeof products.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>
 
 /** The named professional of a package, as the catalogue shows them. */
-export type ProductProfessional = { id: number; firstName: string; lastName: string; photoName: string | null; profession: string }
+type ProductProfessional = { id: number; firstName: string; lastName: string; photoName: string | null; profession: string }
 /** A product with what its answer names beside it: its pillar's id and its professional. */
 export type ProductView = { product: ProductRow; pillarId: number | null; professional: ProductProfessional | null }
 

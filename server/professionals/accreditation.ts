@@ -47,7 +47,7 @@ export const PILLAR_SLUGS: readonly string[] = PILLARS_IN_ORDER
 /** The cancellation reason stored on the appointments a revocation cancels (never shown as someone's words; the admin's reason is the audit entry's). */
 export const ACCREDITATION_REVOKED_REASON = 'professional_not_accredited'
 
-export type Accreditation = {
+type Accreditation = {
   profession: string
   registrationNumber: string
   pillars: string[]
@@ -112,7 +112,7 @@ export async function upcomingCounts(db: Database, userId: number, now: number):
 }
 
 /** An admin is never accredited: the role they sign in with would hide every professional page (docs/product.md §6). */
-export const IS_ADMIN = 'is_admin'
+const IS_ADMIN = 'is_admin'
 
 /**
  * Accredits the user (creating the profile with the demo's weekly availability and rules when they
@@ -161,7 +161,7 @@ export async function accredit(services: Services, caller: Caller, user: UserRow
 }
 
 /** What a revocation did: whether the user was accredited, how many appointments it cancelled, how many held times it let go. */
-export type Revocation = { revoked: boolean; cancelled: number; released: number }
+type Revocation = { revoked: boolean; cancelled: number; released: number }
 
 /**
  * Revokes the accreditation: in one transaction the profile stops being bookable (the directory

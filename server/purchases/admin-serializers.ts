@@ -12,7 +12,7 @@ import { serializeDeadline, serializeLineConsultation, serializeQuote } from '#s
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 const localized = (text: LocalizedText): LocalizedText => ({ pt: text.pt, en: text.en, es: text.es })
 
-export const nameOf = (buyer: Pick<Buyer, 'firstName' | 'lastName' | 'email'>) => [buyer.firstName, buyer.lastName].filter(Boolean).join(' ') || buyer.email
+const nameOf = (buyer: Pick<Buyer, 'firstName' | 'lastName' | 'email'>) => [buyer.firstName, buyer.lastName].filter(Boolean).join(' ') || buyer.email
 
 function serializeBuyer(buyer: Buyer) {
   return { id: buyer.id, name: nameOf(buyer), email: buyer.email }
@@ -40,7 +40,7 @@ export function serializeAdminPurchase({ purchase, buyer }: AdminPurchaseRow, it
 }
 
 /** Why an admin cannot refund a purchase now (the form is not offered; the refund would be a 409 with this code). */
-export type RefundRefusal = 'already_refunded' | 'not_paid' | 'cancel_the_subscription' | 'cancel_the_consultation' | 'nothing_to_refund'
+type RefundRefusal = 'already_refunded' | 'not_paid' | 'cancel_the_subscription' | 'cancel_the_consultation' | 'nothing_to_refund'
 
 export function refundRefusalOf(purchase: PurchaseRow, quote: PurchaseQuote | null): RefundRefusal | null {
   if (purchase.status === 'refunded') return 'already_refunded'
@@ -50,7 +50,7 @@ export function refundRefusalOf(purchase: PurchaseRow, quote: PurchaseQuote | nu
   return quote.refundCents > 0 ? null : 'nothing_to_refund'
 }
 
-export type RefundAuthor = { role: 'admin' | 'professional' | 'buyer' | 'system'; user: { id: number; name: string } | null; note: string | null }
+type RefundAuthor = { role: 'admin' | 'professional' | 'buyer' | 'system'; user: { id: number; name: string } | null; note: string | null }
 
 /**
  * Who asked for a refund: Stripe's late or double payments are the provider's own; a cancellation's
@@ -69,7 +69,7 @@ export function refundAuthor(
   return { role: 'buyer', user: { id: buyer.id, name: nameOf(buyer) }, note: null }
 }
 
-export type AdminDetailParts = {
+type AdminDetailParts = {
   buyer: Buyer
   items: ReadItem[]
   transitions: TransitionRow[]

@@ -37,7 +37,7 @@ export function consultationLineName({ professional, startsAt, timeZone }: Pick<
 }
 
 /** The appointments the purchases pay (one at most each), by purchase id. */
-export async function consultationsOf(db: Reader, purchaseIds: readonly number[]): Promise<Map<number, LineConsultation>> {
+async function consultationsOf(db: Reader, purchaseIds: readonly number[]): Promise<Map<number, LineConsultation>> {
   const ids = [...new Set(purchaseIds)]
   if (ids.length === 0) return new Map()
   const rows = await db

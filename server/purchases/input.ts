@@ -11,13 +11,13 @@ import { charField, choiceField, idempotencyKeyField, idField, integerField, pyt
  * Errors are DRF's: `{"items": [{}, {"quantity": ["…"]}]}` for an item, like a nested serializer.
  */
 
-export const MAX_ITEMS = 20
-export const MAX_QUANTITY = 10
-export const MAX_URL_LENGTH = 2000
+const MAX_ITEMS = 20
+const MAX_QUANTITY = 10
+const MAX_URL_LENGTH = 2000
 const URL_MESSAGE = 'Enter a valid URL.'
 const URL_REQUIRED_FOR_CARD = 'This field is required for a card payment.'
 
-export type CreateItem = { productId: number; quantity: number }
+type CreateItem = { productId: number; quantity: number }
 export type CreateInput = { items: CreateItem[]; method: PurchaseMethod; idempotencyKey: string; successUrl: string | null; cancelUrl: string | null }
 
 const itemSchema = z.object({ product_id: idField(), quantity: integerField({ min: 1, max: MAX_QUANTITY }) })

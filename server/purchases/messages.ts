@@ -9,7 +9,7 @@ import { dateTimeIn, zoneNamed, zoneOr } from '#server/zones.ts'
  * Times are the buyer's, in their own time zone and named (decision 0077).
  */
 
-export type ReceiptFacts = {
+type ReceiptFacts = {
   to: string
   firstName: string
   purchaseId: number

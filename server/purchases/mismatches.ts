@@ -14,7 +14,7 @@ import { MISMATCH_REASONS, type MismatchReason, type PaymentMismatch } from '#se
  * marks. No table of its own: the audit log is where the admins already look for what happened.
  */
 
-export const MISMATCH_ACTION = 'purchase.payment_mismatch'
+const MISMATCH_ACTION = 'purchase.payment_mismatch'
 
 /**
  * Records a mismatch in the transaction that decided it, once per purchase, PaymentIntent and

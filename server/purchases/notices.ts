@@ -18,7 +18,7 @@ import { itemsOf, lockPurchase } from '#server/purchases/repository.ts'
 
 const BATCH = 50
 
-export type NoticesReport = { receipts: number; refunds: number }
+type NoticesReport = { receipts: number; refunds: number }
 
 async function queue(tx: Writer, message: MailMessage | undefined) {
   if (message) await tx.insert(outbox).values({ to: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html })

@@ -7,7 +7,7 @@ import { quoteRefund, withdrawalEndsAt, refundDeadline, type RefundDeadline, typ
  * a package its unused credits pro rata, rounded down), summed. Pure.
  */
 
-export type PaidItem = {
+type PaidItem = {
   productId: number
   productType: 'consultation_package' | 'program' | 'course' | 'digital_material'
   lineCents: number
@@ -15,7 +15,7 @@ export type PaidItem = {
   credits?: { total: number; used: number }
 }
 
-export type ItemQuote = { productId: number; refundCents: number; reason: RefundReason; accessEndsAt: number | null }
+type ItemQuote = { productId: number; refundCents: number; reason: RefundReason; accessEndsAt: number | null }
 
 export type PurchaseQuote = {
   refundCents: number

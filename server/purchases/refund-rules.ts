@@ -32,9 +32,9 @@ export const BANK_SLIP_REFUND_BUSINESS_DAYS = 10
 /** The largest amount, as app/domain/money.ts's MAX_CENTS (R$ 10 million). */
 export const MAX_AMOUNT_CENTS = 1_000_000_000
 /** Credits a package holds at most: far more than any package, and amount × credits stays exact. */
-export const MAX_PACKAGE_CREDITS = 1000
+const MAX_PACKAGE_CREDITS = 1000
 
-export type PaymentMethod = 'card' | 'pix' | 'bank_slip'
+type PaymentMethod = 'card' | 'pix' | 'bank_slip'
 export type Canceller = 'patient' | 'professional' | 'admin'
 
 /** A payment in money: how, when (an instant) and how much (integer cents). */

@@ -17,7 +17,7 @@ import { lockPurchase, recordTransition, type PurchaseItemRow, type PurchaseRow 
  */
 
 /** Statuses a purchase may still leave for a payment, a new PIX code or a cancel: not final. */
-export const OPEN_STATUSES = ['pending', 'failed', 'expired'] as const satisfies readonly PurchaseStatus[]
+const OPEN_STATUSES = ['pending', 'failed', 'expired'] as const satisfies readonly PurchaseStatus[]
 /** Statuses whose page may say the product is the buyer's through another purchase. */
 const UNPAID_ENDED: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
 

@@ -33,7 +33,7 @@ export type CreditRow = typeof consultationCredits.$inferSelect
 export type GrantRow = typeof purchaseGrants.$inferSelect
 export type NewPurchaseItem = Omit<typeof purchaseItems.$inferInsert, 'id' | 'purchaseId'>
 /** A line of a product of the catalogue (every line but a consultation's). */
-export type CatalogueItem = PurchaseItemRow & { productId: number; productType: Exclude<ProductType, 'subscription'> }
+type CatalogueItem = PurchaseItemRow & { productId: number; productType: Exclude<ProductType, 'subscription'> }
 /** The lines of products of the catalogue: a consultation's line is no product (decision 0051), a subscription's period grants nothing of its own (decision 0052). */
 export const catalogueItems = (items: PurchaseItemRow[]): CatalogueItem[] =>
   items.filter((item): item is CatalogueItem => item.productId !== null && item.productType !== 'consultation' && item.productType !== 'subscription')
@@ -41,7 +41,7 @@ export type { Writer }
 type Reader = Pick<Database, 'select'>
 
 /** What each product type grants when paid (docs/product.md §9: courses and programs at once, materials within 24 hours, packages as credits). */
-export const GRANT_KIND_OF: Readonly<Record<Exclude<ProductType, 'subscription'>, GrantKind>> = {
+const GRANT_KIND_OF: Readonly<Record<Exclude<ProductType, 'subscription'>, GrantKind>> = {
   course: 'course',
   digital_material: 'material',
   program: 'program',
@@ -135,7 +135,7 @@ export async function lockPurchase(tx: Writer, id: number): Promise<PurchaseRow 
 }
 
 /** Which of a user's purchases a list shows: those of a product (a line of it), those in a status. */
-export type PurchaseFilter = { productId?: number; status?: PurchaseStatus }
+type PurchaseFilter = { productId?: number; status?: PurchaseStatus }
 
 const purchasesOf = (userId: number, { productId, status }: PurchaseFilter) =>
   and(

@@ -17,7 +17,7 @@ export function serializeLineConsultation(consultation: LineConsultation | null)
 }
 
 /** A line, its name as the caller reads it (a consultation's in their time zone: consultation-lines.ts). */
-export function serializeItem(item: ReadItem) {
+function serializeItem(item: ReadItem) {
   return {
     product_id: item.productId,
     product_type: item.productType,

@@ -96,14 +96,14 @@ export type Outcome = {
 }
 
 /** The currency every purchase is in (decision 0048). */
-export const PURCHASE_CURRENCY = 'brl'
+const PURCHASE_CURRENCY = 'brl'
 
 /** Statuses that can still end in a payment that is kept. */
 const PAYABLE: readonly PurchaseStatus[] = ['pending', 'failed']
 /** Stripe's code for a PIX code that expired unpaid (the fake's and Stripe's). */
 export const PIX_EXPIRED_CODE = 'payment_intent_payment_attempt_expired'
 
-export const isPaid = (status: PurchaseStatus) => status === 'paid' || status === 'refunded'
+const isPaid = (status: PurchaseStatus) => status === 'paid' || status === 'refunded'
 
 /**
  * Whether a PaymentIntent is the purchase's current one. A card purchase learns its PaymentIntent

@@ -6,8 +6,8 @@ export const ANSWER_OUT_OF_RANGE = `Choose a value between ${MIN_ANSWER} and ${M
 export const ANSWER_NOT_INTEGER = 'A valid integer is required.'
 export const UNKNOWN_QUESTION = 'This question is not part of the questionnaire.'
 
-export type AnswerErrors = Record<string, string[]>
-export type ParsedAnswers = { ok: true; answers: Record<string, number> } | { ok: false; errors: AnswerErrors }
+type AnswerErrors = Record<string, string[]>
+type ParsedAnswers = { ok: true; answers: Record<string, number> } | { ok: false; errors: AnswerErrors }
 
 /**
  * Checks an `{code: value}` object against the questionnaire's codes: every question needs an

@@ -4,7 +4,7 @@ import { programGoals, programs } from '#server/db/schema.ts'
 
 export type ProgramRow = typeof programs.$inferSelect
 export type GoalRow = typeof programGoals.$inferSelect
-export type NewGoal = Omit<typeof programGoals.$inferInsert, 'programId'>
+type NewGoal = Omit<typeof programGoals.$inferInsert, 'programId'>
 
 export async function insertProgram(db: Database, values: typeof programs.$inferInsert, goals: NewGoal[]): Promise<{ program: ProgramRow; goals: GoalRow[] }> {
   return db.transaction(async (tx) => {

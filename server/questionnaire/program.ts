@@ -18,11 +18,11 @@ import { rankPillars, type Scores } from '#server/questionnaire/scoring.ts'
  */
 export const MIN_WEEKS = 8
 export const MAX_WEEKS = 12
-export const WEEKS_PER_EXTRA_FOCUS = 2
+const WEEKS_PER_EXTRA_FOCUS = 2
 
-export type PlannedGoal = { pillar: string; level: number; focus: boolean }
-export type PlannedWeek = { week: number; goals: PlannedGoal[] }
-export type ProgramPlan = { weeks: number; focusPillars: string[]; pillarsOrder: string[]; schedule: PlannedWeek[] }
+type PlannedGoal = { pillar: string; level: number; focus: boolean }
+type PlannedWeek = { week: number; goals: PlannedGoal[] }
+type ProgramPlan = { weeks: number; focusPillars: string[]; pillarsOrder: string[]; schedule: PlannedWeek[] }
 
 export function defaultWeeks(focusCount: number): number {
   return Math.min(MAX_WEEKS, MIN_WEEKS + WEEKS_PER_EXTRA_FOCUS * Math.max(0, focusCount - 1))

@@ -6,8 +6,8 @@
 export const MIN_ANSWER = 0
 export const MAX_ANSWER = 4
 /** Pillars scoring below this are focus candidates. */
-export const FOCUS_THRESHOLD = 60
-export const MAX_FOCUS_PILLARS = 3
+const FOCUS_THRESHOLD = 60
+const MAX_FOCUS_PILLARS = 3
 
 export type ScoredQuestion = { code: string; pillar: string; reverse: boolean }
 export type Scores = Record<string, number>

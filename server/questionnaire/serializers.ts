@@ -48,7 +48,7 @@ export function serializeQuestionnaire(version: VersionRow, pillars: PillarRow[]
   }
 }
 
-export const serializePatientSummary = (user: UserRow) => ({
+const serializePatientSummary = (user: UserRow) => ({
   id: user.id,
   username: user.username,
   first_name: user.firstName,

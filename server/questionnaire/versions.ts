@@ -23,25 +23,25 @@ export const VERSION_TAKEN = 'This version already exists: choose another.'
 export const VERSION_PUBLISHED = 'This version is published: it cannot change. Start a new version instead.'
 
 /** A question's code: lowercase letters, digits and "_", starting with a letter (answers are stored by it). */
-export const CODE_PATTERN = /^[a-z][a-z0-9_]*$/
-export const CODE_MAX_LENGTH = 64
-export const CODE_MESSAGE = 'Use lowercase letters, digits and "_", starting with a letter.'
+const CODE_PATTERN = /^[a-z][a-z0-9_]*$/
+const CODE_MAX_LENGTH = 64
+const CODE_MESSAGE = 'Use lowercase letters, digits and "_", starting with a letter.'
 export const CODE_REPEATED = 'Another question of this version has this code.'
 
 export const MAX_QUESTIONS = 120
-export const OPTION_COUNT = MAX_ANSWER - MIN_ANSWER + 1
-export const TITLE_MAX_LENGTH = 150
-export const DESCRIPTION_MAX_LENGTH = 1000
-export const QUESTION_TEXT_MAX_LENGTH = 500
-export const OPTION_LABEL_MAX_LENGTH = 100
-export const MIN_MINUTES = 1
-export const MAX_MINUTES = 120
+const OPTION_COUNT = MAX_ANSWER - MIN_ANSWER + 1
+const TITLE_MAX_LENGTH = 150
+const DESCRIPTION_MAX_LENGTH = 1000
+const QUESTION_TEXT_MAX_LENGTH = 500
+const OPTION_LABEL_MAX_LENGTH = 100
+const MIN_MINUTES = 1
+const MAX_MINUTES = 120
 /** A draft's JSON under content_drafts' CHECK (256 KiB), with room to spare. */
-export const MAX_DRAFT_BYTES = 240_000
-export const DRAFT_TOO_LARGE = 'The questionnaire is too long to keep: shorten its texts or remove questions.'
-export const NO_QUESTIONS = 'A questionnaire needs at least one question.'
-export const PILLAR_WITHOUT_QUESTIONS = 'Every pillar needs at least one question: its score is the mean of its questions.'
-export const UNKNOWN_PILLAR = 'Choose one of the pillars.'
+const MAX_DRAFT_BYTES = 240_000
+const DRAFT_TOO_LARGE = 'The questionnaire is too long to keep: shorten its texts or remove questions.'
+const NO_QUESTIONS = 'A questionnaire needs at least one question.'
+const PILLAR_WITHOUT_QUESTIONS = 'Every pillar needs at least one question: its score is the mean of its questions.'
+const UNKNOWN_PILLAR = 'Choose one of the pillars.'
 
 /**
  * A submission may name the version that was current until less than this long ago: a patient who
@@ -50,13 +50,13 @@ export const UNKNOWN_PILLAR = 'Choose one of the pillars.'
  */
 export const SUPERSEDED_VERSION_GRACE_MS = 7 * 24 * 3600_000
 
-export type DraftQuestion = { code: string; pillar: string; text: DraftText; options: DraftText[]; reverse: boolean }
+type DraftQuestion = { code: string; pillar: string; text: DraftText; options: DraftText[]; reverse: boolean }
 export type QuestionnaireDraft = { title: DraftText; description: DraftText; estimated_minutes: number; questions: DraftQuestion[] }
 
 const REQUIRED = 'This field is required.'
 
 /** zod's issues as field errors by the input's full name (the form shows each on its own input). */
-export const fieldErrorsOf = (error: z.ZodError): FieldErrors => toFieldErrors(error, Infinity)
+const fieldErrorsOf = (error: z.ZodError): FieldErrors => toFieldErrors(error, Infinity)
 
 const minutesField = z.unknown().transform((value, context) => {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
@@ -119,7 +119,7 @@ export function parseDraft(raw: unknown): QuestionnaireDraft {
 }
 
 /** Every text of a draft by its input's name: the version's, each question's and each option label. */
-export function draftTexts(draft: QuestionnaireDraft): Record<string, DraftText> {
+function draftTexts(draft: QuestionnaireDraft): Record<string, DraftText> {
   const texts: Record<string, DraftText> = { title: draft.title, description: draft.description }
   draft.questions.forEach((question, index) => {
     texts[`questions[${index}].text`] = question.text
@@ -201,7 +201,7 @@ export function acceptsAnswers(version: { isCurrent: boolean }, replacedAt: Date
 
 // The database side: the editor's list, a draft started as a copy, and publishing.
 
-export type VersionSummary = { row: VersionRow; questionCount: number; resultCount: number }
+type VersionSummary = { row: VersionRow; questionCount: number; resultCount: number }
 
 /** Every published version, the current one first, then the newest, with its number of questions and of results answered with it. */
 export async function listVersions(db: Database): Promise<VersionSummary[]> {

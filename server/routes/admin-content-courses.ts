@@ -38,7 +38,7 @@ import type { Services } from '#server/services.ts'
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 const SLUG_SEGMENT = '[a-z0-9]+(?:-[a-z0-9]+)*'
 
-export type AdminContentCourseOptions = {
+type AdminContentCourseOptions = {
   /** Where the lessons' videos are (server/media/lessons unless told); tests give their own folder. */
   lessonsDir?: string
 }

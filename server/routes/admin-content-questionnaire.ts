@@ -32,7 +32,7 @@ const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 const KIND = 'questionnaire'
 /** A version string in the path: the pattern's characters, within its length (anything else cannot exist: 404). */
 const VERSION_PARAM = ':version{[a-z0-9][a-z0-9.\\-]{0,19}}'
-export const PUBLISH_CONFLICT = 'Another version was published at the same moment: reload and try again.'
+const PUBLISH_CONFLICT = 'Another version was published at the same moment: reload and try again.'
 
 const newVersionSchema = z.object({
   version: charField({ maxLength: VERSION_MAX_LENGTH }).pipe(z.string().regex(VERSION_PATTERN, VERSION_MESSAGE)),

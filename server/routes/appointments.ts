@@ -89,18 +89,18 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
 /** The longest window GET /appointments/calendar/availability/ answers for. */
-export const MAX_AVAILABILITY_DAYS = 62
+const MAX_AVAILABILITY_DAYS = 62
 /** The consultation room opens this long before the start. */
-export const ROOM_OPENS_BEFORE_MINUTES = 10
+const ROOM_OPENS_BEFORE_MINUTES = 10
 /** A patient's cancellation at least this long before the start is refunded in full (docs/product.md §9). */
 export const FULL_REFUND_NOTICE_HOURS = 24
 
-export const SLOT_TAKEN = 'This time is no longer available.'
-export const NO_CREDIT = 'You have no consultation credit left for this professional.'
+const SLOT_TAKEN = 'This time is no longer available.'
+const NO_CREDIT = 'You have no consultation credit left for this professional.'
 const PAYMENT_REQUIRED = 'This consultation has a price: say how it is paid (credit, pix or card).'
 const AWAITING_PAYMENT = 'This appointment is held for its payment: it can change once it is paid.'
 /** The `code` of a booking refused because the patient holds as many upcoming appointments as allowed (decision 0034). */
-export const UPCOMING_LIMIT = 'upcoming_limit'
+const UPCOMING_LIMIT = 'upcoming_limit'
 const CONSTRAINT = 'appointments_no_overlap'
 const WINDOW_FORMAT = 'Enter a date as YYYY-MM-DD or a date and time with its offset, e.g. 2026-12-01T12:00:00Z.'
 
@@ -114,7 +114,7 @@ const KEY_INDEX = 'appointments_patient_idempotency_key_unique'
 const PRIVATE = { 'Cache-Control': 'private, no-store' }
 
 /** How a consultation with a price is paid (decision 0051): a package's credit, or a payment that holds the time. */
-export const CONSULTATION_PAYMENTS = ['credit', 'pix', 'card'] as const
+const CONSULTATION_PAYMENTS = ['credit', 'pix', 'card'] as const
 const createSchema = z.object({
   professional_id: idField(),
   start_time: instantField(),

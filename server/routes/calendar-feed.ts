@@ -7,8 +7,8 @@ import { shownFirstName } from '#server/person-names.ts'
 
 const DAY = 24 * 3600 * 1000
 /** The feed's window: this far back and ahead of now. */
-export const FEED_DAYS_BACK = 30
-export const FEED_DAYS_AHEAD = 365
+const FEED_DAYS_BACK = 30
+const FEED_DAYS_AHEAD = 365
 
 // The secret (and what it opens) must not sit in any cache.
 const NO_STORE = { 'Cache-Control': 'no-store' }

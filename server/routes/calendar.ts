@@ -34,9 +34,9 @@ import { enforceThrottle } from '#server/routes/throttling.ts'
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
 /** The longest window of dates GET /calendar/ answers for. */
-export const MAX_EVENT_WINDOW_DAYS = 62
+const MAX_EVENT_WINDOW_DAYS = 62
 /** The longest window POST /calendar/availability/ asks Google about for the professional or an admin (others: one consultation). */
-export const MAX_AVAILABILITY_DAYS = 62
+const MAX_AVAILABILITY_DAYS = 62
 const NO_STORE = { 'Cache-Control': 'no-store' }
 /** A patient's check reads one page of Google's events on one consultation's time. */
 const CHECK_PAGE_SIZE = 250

@@ -10,7 +10,7 @@ import { PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import type { Services } from '#server/services.ts'
 
 /** The most of one product a line holds (the app's CART_MAX_QUANTITY). */
-export const CART_MAX_QUANTITY = 10
+const CART_MAX_QUANTITY = 10
 
 const cartSchema = z.object({
   items: listField(z.object({ product_id: idField(), quantity: integerField({ min: 1, max: CART_MAX_QUANTITY }) }), { maxLength: CART_MAX_LINES }),

@@ -21,7 +21,7 @@ import type { Services } from '#server/services.ts'
 import { normaliseEmail } from '#server/routes/accounts.ts'
 import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
-export const CONTACT_SUBJECTS = ['patient', 'professional', 'company', 'partnership', 'other'] as const satisfies readonly ContactSubject[]
+const CONTACT_SUBJECTS = ['patient', 'professional', 'company', 'partnership', 'other'] as const satisfies readonly ContactSubject[]
 
 const PHONE_PATTERN = /^[\d\s()+-]*$/
 

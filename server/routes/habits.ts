@@ -29,15 +29,15 @@ import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
 
 /** A patient keeps at most this many active habits: enough for six pillars, bounded for the pages that list them. */
-export const MAX_ACTIVE_HABITS = 30
+const MAX_ACTIVE_HABITS = 30
 /**
  * And at most this many in all, archived ones included (decision 0032): years of habits tried and
  * put away, and a bound on what one patient can store. Past it, an archived habit must be deleted.
  */
-export const MAX_HABITS = 200
+const MAX_HABITS = 200
 /** Pages of habits: one page holds every active habit (the habits page and the dashboard read one). */
-export const HABIT_PAGE_SIZES: PageSizes = { defaultSize: MAX_ACTIVE_HABITS, maxSize: MAX_ACTIVE_HABITS }
-export const MAX_TARGET = 100_000
+const HABIT_PAGE_SIZES: PageSizes = { defaultSize: MAX_ACTIVE_HABITS, maxSize: MAX_ACTIVE_HABITS }
+const MAX_TARGET = 100_000
 /** A completions query spans at most this many days. */
 const MAX_RANGE_DAYS = 400
 

@@ -11,13 +11,13 @@ import type { Services } from '#server/services.ts'
 
 /** A lesson's files (decision 0057): `{slug}.mp4`, `{slug}.jpg` (its poster), `{slug}.{pt,en,es}.vtt`. */
 const LESSON_FILE_PATTERN = '[a-z0-9]+(?:-[a-z0-9]+)*\\.(?:mp4|jpg|pt\\.vtt|en\\.vtt|es\\.vtt)'
-export const LESSON_FILE = new RegExp(`^${LESSON_FILE_PATTERN}$`)
+const LESSON_FILE = new RegExp(`^${LESSON_FILE_PATTERN}$`)
 
 const CONTENT_TYPES: Record<string, string> = { mp4: 'video/mp4', jpg: 'image/jpeg', vtt: 'text/vtt; charset=utf-8' }
 const POSTER_CACHE = 'public, max-age=86400'
 const SIGNATURE_REFUSED = 'This media link is not valid or has expired.'
 
-export type MediaRouteOptions = {
+type MediaRouteOptions = {
   /**
    * Where the lessons' files are; unset, server/media/lessons found beside the migrations (from the
    * bundle too: the image copies it there), courses/seed.ts's findLessonsDir(). Tests give their own.

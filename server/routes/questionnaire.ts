@@ -47,11 +47,11 @@ const REQUIRED = 'This field is required.'
 const NOT_NULL = 'This field may not be null.'
 
 /** At most this many professionals in one share call; the app offers a handful. */
-export const MAX_SHARE_TARGETS = 100
+const MAX_SHARE_TARGETS = 100
 /** A submission's answers object: the questionnaire has a few dozen questions. */
-export const MAX_ANSWER_KEYS = 200
+const MAX_ANSWER_KEYS = 200
 /** Trends chart the newest this many submissions (two years of monthly ones); older ones stay in the paged history. */
-export const TREND_SUBMISSIONS = 24
+const TREND_SUBMISSIONS = 24
 
 /** A pk as DRF echoes it in a message, cut short: the value may be megabytes of digits. */
 const echo = (value: unknown) => {

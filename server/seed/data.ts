@@ -1,6 +1,6 @@
 import type { GroupName, LocalizedText, PILLAR_SLUGS, PlanInterval, ProductType } from '#server/db/schema.ts'
 
-export type PillarSeed = { slug: (typeof PILLAR_SLUGS)[number]; icon: string; name: LocalizedText; description: LocalizedText }
+type PillarSeed = { slug: (typeof PILLAR_SLUGS)[number]; icon: string; name: LocalizedText; description: LocalizedText }
 
 /** The six pillars in the order the product shows them; positions alternate from the left. */
 export const PILLARS: PillarSeed[] = [
@@ -70,7 +70,7 @@ export const PILLARS: PillarSeed[] = [
 export const DEMO_PASSWORD = 'innera-demo-2025'
 
 /** A demo professional's profile and schedule (decision 0023). */
-export type ProfessionalSeed = {
+type ProfessionalSeed = {
   profession: string
   registrationNumber: string
   pillars: string[]
@@ -79,7 +79,7 @@ export type ProfessionalSeed = {
   timeZone: string
 }
 
-export type DemoAccount = {
+type DemoAccount = {
   email: string
   username: string
   firstName: string
@@ -183,7 +183,7 @@ export const DEMO_CARE_LINKS: [professional: string, patient: string][] = [
  * The category is the shop's shelf: care with a professional (`atendimento`), programs
  * (`programas`), courses and materials (`conteudos`), memberships (`assinaturas`).
  */
-export type ProductSeed = {
+type ProductSeed = {
   slug: string
   productType: ProductType
   category: string

@@ -5,12 +5,12 @@ import type { LocalizedText } from '#server/db/schema.ts'
  * Coaching wording, not diagnosis: every item asks about habits or experiences the person can
  * work on. A published version is never edited; a change of wording is a new version.
  */
-export const CURRENT_QUESTIONNAIRE_VERSION = '2025.1'
+const CURRENT_QUESTIONNAIRE_VERSION = '2025.1'
 
 /** Five option labels, from value 0 to value 4. */
 type Scale = { pt: readonly string[]; en: readonly string[]; es: readonly string[] }
 
-export type QuestionSeed = {
+type QuestionSeed = {
   code: string
   pillar: string
   text: LocalizedText
@@ -19,7 +19,7 @@ export type QuestionSeed = {
   reverse?: boolean
 }
 
-export type QuestionnaireSeed = {
+type QuestionnaireSeed = {
   version: string
   title: LocalizedText
   description: LocalizedText

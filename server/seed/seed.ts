@@ -9,7 +9,7 @@ import { readLessonManifest, seedCourses } from '#server/courses/seed.ts'
 import { seedLiveClasses } from '#server/live-classes/seed.ts'
 import { recordSignupConsents } from '#server/privacy/repository.ts'
 
-export type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number; liveClasses: number }
+type SeedReport = { groups: number; pillars: number; users: number; careLinks: number; profiles: number; questions: number; products: number; courses: number; lessons: number; liveClasses: number }
 
 let demoPasswordHash: Promise<string> | undefined
 

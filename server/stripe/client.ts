@@ -12,11 +12,11 @@ import type { Services } from '#server/services.ts'
  */
 
 /** Stripe answers in well under a second; a request held longer is a failure the caller reports. */
-export const STRIPE_TIMEOUT_MS = 15_000
+const STRIPE_TIMEOUT_MS = 15_000
 /** Two retries with the SDK's backoff (0.5 s, then 1 s, with jitter): a blip passes, an outage fails fast. */
-export const STRIPE_MAX_NETWORK_RETRIES = 2
+const STRIPE_MAX_NETWORK_RETRIES = 2
 
-export type StripeClientOptions = {
+type StripeClientOptions = {
   /** Send the requests through this fetch (app.ts: our own public URL answered in-process); else Node's http. */
   fetch?: typeof fetch
 }

@@ -21,7 +21,7 @@ import { nextPeriodCents, priceNoticeOf, type PlanTerm } from '#server/subscript
 const BATCH = 100
 
 /** The subscription's price fields as terms.ts reads them. */
-export const priceOf = (subscription: SubscriptionRow) => ({
+const priceOf = (subscription: SubscriptionRow) => ({
   priceCents: subscription.priceCents,
   nextPriceCents: subscription.nextPriceCents,
   nextPriceFrom: subscription.nextPriceFrom?.getTime() ?? null,

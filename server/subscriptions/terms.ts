@@ -16,7 +16,7 @@ export const RENEWAL_RETRIES = 2
 /** A period: calendar months or years (the start's day kept, clamped to the month's end), or days. */
 export type PlanTerm = { renews: boolean; trialDays: number; unit: 'month' | 'year' | 'day'; count: number }
 
-export type Plan = { planInterval: PlanInterval; trialDays: number; weeks: number | null }
+type Plan = { planInterval: PlanInterval; trialDays: number; weeks: number | null }
 
 /**
  * Monthly and yearly plans renew (with the plan's trial first, where it has one); the trial plan
@@ -61,7 +61,7 @@ export function paidPeriod(paidAt: number, currentEnd: number | null, term: Plan
 /** A PIX subscriber is reminded this long before the period ends (docs/product.md §9). */
 export const PIX_REMINDER_BEFORE_MS = 7 * DAY_MS
 /** A new price reaches a subscriber only this long after they were told (docs/product.md §9). */
-export const PRICE_NOTICE_MS = 30 * DAY_MS
+const PRICE_NOTICE_MS = 30 * DAY_MS
 
 /** When the PIX reminder for a period ending at `end` is due. */
 export const reminderDueAt = (end: number) => end - PIX_REMINDER_BEFORE_MS
@@ -77,7 +77,7 @@ export function newPriceFrom(noticeAt: number, currentPeriodEnd: number, term: P
 }
 
 /** The price fields of a subscription that decide what its next period costs. */
-export type SubscriptionPrice = { priceCents: number; nextPriceCents: number | null; nextPriceFrom: number | null; currentPeriodEnd: number }
+type SubscriptionPrice = { priceCents: number; nextPriceCents: number | null; nextPriceFrom: number | null; currentPeriodEnd: number }
 
 /** What the next period costs: the new price when its date is the period's end or earlier. */
 export function nextPeriodCents(subscription: SubscriptionPrice): number {
@@ -91,7 +91,7 @@ export function nextPeriodCents(subscription: SubscriptionPrice): number {
  * they pay (the change told is off); otherwise a notice: a higher price from the first renewal
  * at least 30 days away, a lower one from the next renewal (no notice is owed for paying less).
  */
-export type PriceNotice = { kind: 'none' } | { kind: 'withdrawn' } | { kind: 'notice'; cents: number; from: number }
+type PriceNotice = { kind: 'none' } | { kind: 'withdrawn' } | { kind: 'notice'; cents: number; from: number }
 
 export function priceNoticeOf(subscription: SubscriptionPrice, planCents: number, term: PlanTerm, now: number): PriceNotice {
   if (planCents === (subscription.nextPriceCents ?? subscription.priceCents)) return { kind: 'none' }
@@ -100,7 +100,7 @@ export function priceNoticeOf(subscription: SubscriptionPrice, planCents: number
   return { kind: 'notice', cents: planCents, from }
 }
 
-export type SubscriptionState = { status: string; currentPeriodEnd: number | null }
+type SubscriptionState = { status: string; currentPeriodEnd: number | null }
 
 /** Access while trialing, active or past due (a renewal being retried), until the period ends. */
 export function hasAccess(subscription: SubscriptionState, now: number): boolean {

@@ -8,7 +8,7 @@ import { users } from '#server/db/schema.ts'
 import { groupNamesOf, setUserGroups, updateUser, type UserChanges } from '#server/users/repository.ts'
 
 /** What an admin changes of a user through PATCH /users/{id}/ (checked by the route). */
-export type AdminEdit = { names?: Pick<UserChanges, 'firstName' | 'lastName'>; isActive?: boolean; groups?: string[] }
+type AdminEdit = { names?: Pick<UserChanges, 'firstName' | 'lastName'>; isActive?: boolean; groups?: string[] }
 
 const sameGroups = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort())
 

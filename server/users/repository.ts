@@ -8,7 +8,7 @@ import { calendarFeeds, groups, professionalPatients, photos, userGroups, users 
 
 export type UserRow = typeof users.$inferSelect
 
-export const lowerEmail = sql`lower(${users.email})`
+const lowerEmail = sql`lower(${users.email})`
 
 export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id))
@@ -62,7 +62,7 @@ export async function setUserGroups(db: Database, userId: number, names: string[
   if (ids.size > 0) await db.insert(userGroups).values([...ids.values()].map((groupId) => ({ userId, groupId })))
 }
 
-export type NewUser = typeof users.$inferInsert & { groupNames: string[] }
+type NewUser = typeof users.$inferInsert & { groupNames: string[] }
 
 export async function createUser(db: Database, { groupNames, ...values }: NewUser): Promise<UserRow> {
   return db.transaction(async (tx) => {

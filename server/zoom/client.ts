@@ -15,7 +15,7 @@ export class ZoomUnavailableError extends Error {
   }
 }
 
-export type ZoomMeeting = { id: string; joinUrl: string; startUrl: string }
+type ZoomMeeting = { id: string; joinUrl: string; startUrl: string }
 
 export type ZoomClient = {
   /** Whether a Zoom app (or the fake) is configured: without one every call fails, so nothing is tried ahead. */

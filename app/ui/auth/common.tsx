@@ -4,7 +4,7 @@ import { type SubmissionResult } from '@conform-to/react'
 import { type AuthMode } from '#app/forms/auth-forms.ts'
 
 /** What the sign-in route's action answers: which form it was, and that form's reply. */
-export type AuthReply = { mode: AuthMode; result: SubmissionResult<string[]> }
+type AuthReply = { mode: AuthMode; result: SubmissionResult<string[]> }
 
 export function AuthCard({ mode, title, lead, children }: { mode?: string; title: string; lead: string; children: React.ReactNode }) {
   const { t } = useTranslation('auth')

@@ -3,7 +3,7 @@ import { useTranslation } from '#app/i18n/react.tsx'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 import { type AppointmentItem, type EventItem } from '#app/domain/calendar-agenda.ts'
 
-export type CalendarWeekView = {
+type CalendarWeekView = {
   start: string
   title: string
   previous: string | null

@@ -16,7 +16,7 @@ const tones: Record<ConflictItem['severity'], string> = {
   low: 'bg-gray-100 text-gray-800',
 }
 
-export function SeverityBadge({ severity }: { severity: ConflictItem['severity'] }) {
+function SeverityBadge({ severity }: { severity: ConflictItem['severity'] }) {
   const { t } = useTranslation('calendar')
   const label = t(`conflicts.severity.${severity}`)
   return (

@@ -14,9 +14,9 @@ import { SubmitButton } from '#app/ui/forms.tsx'
 import { CALENDAR_POPUP_CHANNEL } from '#app/utils/calendar-popup-message.ts'
 
 /** The full-page start of the connection; `?popup=1` when it runs in the popup. */
-export const CONNECT_PATH = '/agenda/calendario/conectar'
+const CONNECT_PATH = '/agenda/calendario/conectar'
 
-export type ConnectionView = {
+type ConnectionView = {
   state: 'not-connected' | 'connected' | 'reconnect'
   email: string | null
   /** The synced calendar (GET /calendar/'s `primary_calendar_id`). */

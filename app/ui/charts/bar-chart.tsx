@@ -29,7 +29,7 @@ const SLOT = 10
 const BAR = 7
 const HEIGHT = 100
 
-export const toneClass: Record<BarTone, string> = {
+const toneClass: Record<BarTone, string> = {
   solid: 'fill-brand-700',
   light: 'fill-brand-100 stroke-brand-800',
 }

@@ -2,7 +2,7 @@ import { type RefObject, useEffect, useRef } from 'react'
 import { type ProgressReport, type SendOutcome, createProgressReporter } from '#app/domain/lesson-progress.ts'
 
 /** The lesson's resource route (app/routes/aula.$id_.progresso.ts): the lesson page never revalidates for it. */
-export const progressPath = (lessonId: number) => `/aula/${lessonId}/progresso`
+const progressPath = (lessonId: number) => `/aula/${lessonId}/progresso`
 
 const asForm = (report: ProgressReport) => new URLSearchParams({ position_seconds: String(report.position_seconds), watched_seconds: String(report.watched_seconds) })
 

@@ -10,7 +10,7 @@ export function frequencyText(t: TFunction, frequency: { kind: string; days: str
   return t('frequency.daily')
 }
 
-export function streakText(t: TFunction, streak: Streak) {
+function streakText(t: TFunction, streak: Streak) {
   if (streak.length === 0) return t('figures.noStreak')
   return t(streak.unit === 'week' ? 'figures.weeks' : 'figures.days', { count: streak.length })
 }

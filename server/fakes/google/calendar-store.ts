@@ -30,7 +30,7 @@ export class FakeCalendarError extends Error {
 }
 
 const invalid = (message: string) => new FakeCalendarError(400, 'invalid', message)
-export const eventNotFound = () => new FakeCalendarError(404, 'notFound', 'Not Found')
+const eventNotFound = () => new FakeCalendarError(404, 'notFound', 'Not Found')
 const eventDeleted = () => new FakeCalendarError(410, 'deleted', 'Resource has been deleted')
 const fullSyncRequired = () => new FakeCalendarError(410, 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.')
 
@@ -246,7 +246,7 @@ export function presentFakeEvent(row: EventRow, account: FakeAccount, htmlBase: 
   }
 }
 
-export type ListQuery = {
+type ListQuery = {
   timeMin?: number
   timeMax?: number
   showDeleted: boolean

@@ -15,7 +15,7 @@ import { fakeGoogleKey } from '#server/fakes/google/keys.ts'
 
 export const FAKE_TOKEN_LIFETIME_SECONDS = 3599
 
-export type FakeGrant = typeof fakeGoogleGrants.$inferSelect
+type FakeGrant = typeof fakeGoogleGrants.$inferSelect
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
@@ -75,7 +75,7 @@ export async function findLiveGrant(db: Database, id: number): Promise<FakeGrant
   return grant
 }
 
-export async function revokeFakeGrant(db: Database, id: number, now: number): Promise<boolean> {
+async function revokeFakeGrant(db: Database, id: number, now: number): Promise<boolean> {
   const revoked = await db
     .update(fakeGoogleGrants)
     .set({ revokedAt: new Date(now) })

@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 
 import type { Database } from '#server/db/client.ts'
 import { fakeGoogleKeys } from '#server/db/schema.ts'
 
-export type FakeGoogleKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK }
+type FakeGoogleKey = { kid: string; privateKey: CryptoKey; publicJwk: JWK }
 
 const cache = new WeakMap<Database, Promise<FakeGoogleKey>>()
 

@@ -16,7 +16,7 @@
 export const PIX_GUI = 'br.gov.bcb.pix'
 
 /** Limits of the BCB's manual (lengths in characters; every value is ASCII here). */
-export const LIMITS = {
+const LIMITS = {
   /** Any field: the length takes two digits. */
   field: 99,
   key: 77,
@@ -156,7 +156,7 @@ export function buildBrCode(input: BrCodeInput): string {
   return `${withCrcHeader}${crcHex(withCrcHeader)}`
 }
 
-export type ParsedBrCode = {
+type ParsedBrCode = {
   key: string
   merchantName: string
   merchantCity: string

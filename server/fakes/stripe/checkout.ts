@@ -316,7 +316,7 @@ export async function expireDueCheckoutSessions(context: FakeStripeContext, limi
   return due.length
 }
 
-export type CheckoutAttempt =
+type CheckoutAttempt =
   | { outcome: 'paid'; session: StripeObject; redirectTo: string }
   | { outcome: 'declined'; session: StripeObject; message: string }
   | { outcome: 'closed'; session: StripeObject }

@@ -20,7 +20,7 @@ import { fieldIs, insertObject, listObjects, newId, oldestObjects, pathIs, recor
  * (or just made), so two attempts on one invoice never make two default payments.
  */
 
-export type InvoicePayment = StripeObject & {
+type InvoicePayment = StripeObject & {
   object: 'invoice_payment'
   invoice: string
   amount_paid: number | null
@@ -36,7 +36,7 @@ export type InvoicePayment = StripeObject & {
 const DESCRIPTIONS: Record<string, string> = { subscription_create: 'Subscription creation', subscription_cycle: 'Subscription update' }
 
 /** The invoice's default InvoicePayment, if it has one yet. */
-export async function findDefaultInvoicePayment(db: Pick<Database, 'select'>, invoiceId: string): Promise<InvoicePayment | undefined> {
+async function findDefaultInvoicePayment(db: Pick<Database, 'select'>, invoiceId: string): Promise<InvoicePayment | undefined> {
   const [payment] = await oldestObjects(db, 'invoice_payment', and(fieldIs('invoice', invoiceId), fieldIs('is_default', 'true'))!, 1)
   return payment as InvoicePayment | undefined
 }

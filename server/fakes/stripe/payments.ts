@@ -29,7 +29,7 @@ export type FakeStripeContext = EventContext & {
 
 /** The account the fake's PIX codes pay: a random (EVP) key, Innera in São Paulo. */
 export const FAKE_PIX_KEY = '5f3b8c2e-7a41-4d9b-9e6f-2c8a1b0d4e73'
-export const FAKE_PIX_MERCHANT = { name: 'Innera', city: 'Sao Paulo' }
+const FAKE_PIX_MERCHANT = { name: 'Innera', city: 'Sao Paulo' }
 const PIX_DEFAULT_EXPIRY_SECONDS = 86_400
 const PIX_MIN_EXPIRY_SECONDS = 10
 const PIX_MAX_EXPIRY_SECONDS = 1_209_600
@@ -311,7 +311,7 @@ function pixOptions(params: FormParams, now: number, previous?: PixOptions): Pix
   return { expires_after_seconds: after ?? null, expires_at: at ?? null }
 }
 
-export type NewPaymentIntent = {
+type NewPaymentIntent = {
   amount: number
   currency: string
   customer: string | null

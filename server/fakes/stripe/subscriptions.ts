@@ -210,7 +210,7 @@ async function attemptInvoicePayment(
 type PaymentBehavior = 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete' | 'pending_if_incomplete'
 
 /** What a new subscription is made of, read from `subscriptions.create` or a subscription-mode Checkout Session. */
-export type NewSubscription = {
+type NewSubscription = {
   customerId: string
   /** The prices (recurring; checked here) and quantities; `param` names each in errors. */
   items: { price: StripeObject; quantity: number; param: string }[]

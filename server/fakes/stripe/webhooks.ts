@@ -25,7 +25,7 @@ const HOUR = 60 * MINUTE
 /** Wait after the n-th failed attempt (n = 1, 2, …); past the end, given up. About 2.7 days in all. */
 export const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 12 * HOUR, 12 * HOUR, 12 * HOUR, 12 * HOUR]
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
-export const DELIVERY_TIMEOUT_MS = 10 * SECOND
+const DELIVERY_TIMEOUT_MS = 10 * SECOND
 /** A duplicate follows its original by this long. */
 export const DUPLICATE_DELAY_MS = 3 * SECOND
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 20 * SECOND
@@ -37,7 +37,7 @@ export function signatureHeader(payload: string, secret: string, timestamp: numb
   return `t=${timestamp},v1=${signature}`
 }
 
-export type WebhookSenderOptions = {
+type WebhookSenderOptions = {
   db: Database
   secret: string
   clock: () => number

@@ -35,10 +35,10 @@ export function verifyFakeZoomToken(secret: string, token: string, now: number):
   }
 }
 
-export type FakeZoomMeeting = typeof fakeZoomMeetings.$inferSelect
+type FakeZoomMeeting = typeof fakeZoomMeetings.$inferSelect
 
 /** The account's host id, as Zoom shows one (22 URL-safe characters), stable for the account. */
-export const fakeHostId = (accountId: string) => createHmac('sha256', 'innera fake zoom host').update(accountId).digest('base64url').slice(0, 22)
+const fakeHostId = (accountId: string) => createHmac('sha256', 'innera fake zoom host').update(accountId).digest('base64url').slice(0, 22)
 
 export async function createFakeMeeting(
   db: Database,
