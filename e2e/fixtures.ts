@@ -107,6 +107,8 @@ export type SeededContent = {
   keepCourse: (slug: string) => Promise<void>
   /** A pillar's published texts (name, description) as they are now: published back after the test. */
   keepPillar: (slug: string) => Promise<void>
+  /** A product's price as it is now: set back after the test. */
+  keepProductPrice: (slug: string) => Promise<void>
 }
 
 /** An Authorization header of the seeded admin, signed in on the provider now. */
@@ -141,7 +143,19 @@ export const test = base.extend<{ consent: boolean; seeded: SeededContent }>({
         expect(put.status(), `${path} published back: ${await put.text()}`).toBe(200)
       })
     }
-    await use({ keepCourse: keep('courses', ['title', 'description', 'pillar', 'sort_order', 'active', 'product_id']), keepPillar: keep('pillars', ['name', 'description']) })
+    const keepProductPrice = async (slug: string) => {
+      const listed = await api.get('/products/', { params: { page_size: 100 } })
+      expect(listed.status(), 'the products before the test').toBe(200)
+      const product = ((await listed.json()) as { results: { id: number; slug: string; price_cents: number }[] }).results.find((item) => item.slug === slug)
+      expect(product, `product ${slug}`).toBeDefined()
+      restores.push(async (headers) => {
+        const now = await api.get(`/products/${product!.id}/`)
+        if (((await now.json()) as { price_cents: number }).price_cents === product!.price_cents) return
+        const put = await api.patch(`/products/${product!.id}/`, { headers, data: { price_cents: product!.price_cents } })
+        expect(put.status(), `${slug}'s price set back: ${await put.text()}`).toBe(200)
+      })
+    }
+    await use({ keepCourse: keep('courses', ['title', 'description', 'pillar', 'sort_order', 'active', 'product_id']), keepPillar: keep('pillars', ['name', 'description']), keepProductPrice })
     if (restores.length) {
       const headers = await adminAuthorization(api)
       for (const restore of restores.reverse()) await restore(headers)
