@@ -1,5 +1,5 @@
 import { type Language, languageTags } from '#app/i18n/config.ts'
-import { dateAt } from './calendar-dates.ts'
+import { addDays, dateAt } from './calendar-dates.ts'
 import { DEFAULT_TIME_ZONE, cityOf, isTimeZone } from './time-zones.ts'
 
 /**
@@ -78,9 +78,7 @@ export function pickDate(dates: readonly string[], requested: unknown): string |
 export function groupDatesByWeek(dates: readonly string[], weekStartsOn = 1): { weekStart: string; dates: string[] }[] {
   const weeks = new Map<string, string[]>()
   for (const date of [...dates].sort()) {
-    const day = new Date(`${date}T00:00:00Z`)
-    const back = (day.getUTCDay() - weekStartsOn + 7) % 7
-    const weekStart = new Date(day.getTime() - back * DAY_MS).toISOString().slice(0, 10)
+    const weekStart = addDays(date, -((dateAt(date).getUTCDay() - weekStartsOn + 7) % 7))
     const list = weeks.get(weekStart)
     if (list) list.push(date)
     else weeks.set(weekStart, [date])

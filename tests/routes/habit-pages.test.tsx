@@ -3,6 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { addDays } from '#app/domain/calendar-dates.ts'
 import HabitPage, { loader as habitLoader } from '#app/routes/habitos.$id.tsx'
 import HabitsPage, { action as listAction, loader as listLoader } from '#app/routes/habitos._index.tsx'
 import NewHabitPage, { loader as newLoader } from '#app/routes/habitos.novo.tsx'
@@ -14,7 +15,6 @@ import { ignoreRouterFutureWarnings, renderRoute, type StubRoute } from '#tests/
 /** The habit pages as the browser draws them, over their real loaders and actions (msw as the provider). */
 
 const TODAY = '2026-11-25'
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 function summary(status: 'done' | null = null) {
   const week = Array.from({ length: 7 }, (_, index) => ({ date: addDays(TODAY, index - 6), due: true, trackable: index >= 5, status: index === 6 ? status : null, amount: null }))

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
+import { addDays } from '#app/domain/calendar-dates.ts'
 import { action as listAction, loader as listLoader } from '#app/routes/habitos._index.tsx'
 import { action as newAction, loader as newLoader } from '#app/routes/habitos.novo.tsx'
 import { action as habitAction, loader as habitLoader } from '#app/routes/habitos.$id.tsx'
@@ -10,7 +11,6 @@ import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
 import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 const TODAY = '2026-11-25'
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 function habit(overrides: Record<string, unknown> = {}) {
   const week = Array.from({ length: 7 }, (_, index) => ({ date: addDays(TODAY, index - 6), due: true, trackable: true, status: null, amount: null }))
