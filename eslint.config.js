@@ -38,7 +38,7 @@ const serverLayers = [
   ['server/main.ts', 'server/testing'],
   ['server/app.ts'],
   ['server/fakes', 'server/jobs.ts', 'server/routes', 'server/seed'],
-  ['server/privacy', 'server/professionals'],
+  ['server/booking', 'server/privacy', 'server/professionals'],
   ['server/billing'],
   ['server/appointments', 'server/subscriptions'],
   ['server/purchases'],

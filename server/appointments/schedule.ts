@@ -4,6 +4,7 @@ import { WEEKDAYS, type TimeSlot, type WeeklyAvailability } from '#server/db/sch
 import { ApiError, type ErrorBody } from '#server/http/errors.ts'
 import { booleanField, DATE_FORMAT_MESSAGE, dateRangeProblem, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
 import type { DateException, ScheduleRules } from '#server/appointments/free-times.ts'
+import type { ProfileRow } from '#server/appointments/repository.ts'
 
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
 export type ScheduleInput = ScheduleRules & { exceptions: DateException[] }
@@ -175,3 +176,18 @@ export function parseSchedule(fields: Record<string, unknown>): ScheduleInput {
     exceptions: exceptions.exceptions,
   }
 }
+
+/** A professional's booking rules as their profile holds them. */
+export const rulesOf = (profile: ProfileRow): ScheduleRules => ({
+  timeZone: profile.timeZone,
+  consultationMinutes: profile.consultationMinutes,
+  bufferMinutes: profile.bufferMinutes,
+  minimumNoticeHours: profile.minimumNoticeHours,
+  horizonDays: profile.horizonDays,
+  availability: profile.availability,
+})
+
+const CLOSED_WEEK = Object.fromEntries(WEEKDAYS.map((day) => [day, { enabled: false, slots: [] }])) as unknown as WeeklyAvailability
+
+/** The rules of a professional who never saved a schedule: a closed week with the contract's defaults. */
+export const defaultRules = (timeZone: string): ScheduleRules => ({ timeZone, consultationMinutes: 50, bufferMinutes: 0, minimumNoticeHours: 12, horizonDays: 60, availability: CLOSED_WEEK })
