@@ -8,7 +8,7 @@ export type ContentOverview = {
   products: { published: number; on_sale: number; drafts: number }
   courses: { published: number; offered: number; lessons: number; drafts: number }
   live_classes: { upcoming: number; drafts: number }
-  questionnaire: { versions: number; current: number | null; drafts: number }
+  questionnaire: { versions: number; current: string | null; drafts: number }
 }
 
 /**
