@@ -4,7 +4,6 @@ import { WEEKDAYS, type TimeSlot, type WeeklyAvailability } from '#server/db/sch
 import { ApiError, type ErrorBody } from '#server/http/errors.ts'
 import { booleanField, DATE_FORMAT_MESSAGE, dateRangeProblem, integerField, isIsoDate, pythonTypeName, timeZoneField, tooManyElements, toFieldErrors } from '#server/http/fields.ts'
 import type { DateException, ScheduleRules } from '#server/appointments/free-times.ts'
-import type { ProfileRow } from '#server/appointments/repository.ts'
 
 /** The Schedule of decision 0023, as PUT /appointments/update-schedule/ takes it. */
 export type ScheduleInput = ScheduleRules & { exceptions: DateException[] }
@@ -177,8 +176,8 @@ export function parseSchedule(fields: Record<string, unknown>): ScheduleInput {
   }
 }
 
-/** A professional's booking rules as their profile holds them. */
-export const rulesOf = (profile: ProfileRow): ScheduleRules => ({
+/** A professional's booking rules, out of their profile row (which holds more). */
+export const rulesOf = (profile: ScheduleRules): ScheduleRules => ({
   timeZone: profile.timeZone,
   consultationMinutes: profile.consultationMinutes,
   bufferMinutes: profile.bufferMinutes,
