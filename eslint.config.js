@@ -39,7 +39,7 @@ const serverLayers = [
   ['server/app.ts'],
   ['server/fakes', 'server/jobs.ts', 'server/routes', 'server/seed'],
   ['server/booking', 'server/privacy', 'server/professionals'],
-  ['server/billing'],
+  ['server/billing', 'server/messages'],
   ['server/appointments', 'server/subscriptions'],
   ['server/purchases'],
   ['server/courses', 'server/live-classes', 'server/products', 'server/questionnaire'],

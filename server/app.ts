@@ -36,6 +36,8 @@ import { registerCalendarRoutes } from '#server/routes/calendar.ts'
 import { registerCartRoutes } from '#server/routes/cart.ts'
 import { registerCalendarFeedRoutes } from '#server/routes/calendar-feed.ts'
 import { registerContactRoutes } from '#server/routes/contact.ts'
+import { registerMessageRoutes } from '#server/routes/messages.ts'
+import { registerAdminMessageReportRoutes } from '#server/routes/admin-message-reports.ts'
 import { registerLiveClassRoutes } from '#server/routes/live-classes.ts'
 import { createZoomClient } from '#server/zoom/client.ts'
 import { registerGoogleAuthRoutes } from '#server/routes/google-auth.ts'
@@ -199,6 +201,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerCalendarRoutes(api, services)
   registerHabitRoutes(api, services)
   registerContactRoutes(api, services)
+  registerMessageRoutes(api, services)
+  registerAdminMessageReportRoutes(api, services)
   registerMediaRoutes(api, services)
   registerCourseRoutes(api, services)
   registerLiveClassRoutes(api, services)

@@ -7,6 +7,7 @@ import type { Caller } from '#server/auth/authenticate.ts'
 import { CONSULTATION_HOLD_MS, insertConsultationPurchase, startConsultationPayment } from '#server/billing/checkout.ts'
 import { mirrorAppointmentLater } from '#server/calendar/appointment-events.ts'
 import { isExclusionViolation } from '#server/db/errors.ts'
+import { reopenConversationOf } from '#server/messages/repository.ts'
 import { apiError, fieldError, validationError } from '#server/http/errors.ts'
 import { consultationLineName } from '#server/purchases/consultation-lines.ts'
 import { useCredit, type PurchaseRow } from '#server/purchases/repository.ts'
@@ -126,6 +127,8 @@ export async function bookAppointment(services: Services, caller: Caller, input:
   if ('existing' in outcome) return { appointmentId: outcome.existing.id, created: false }
   if (!('created' in outcome)) throw upcomingLimit(outcome)
   const { created } = outcome
+  // A new appointment reopens the pair's conversation if the professional had closed it (decision 0085).
+  await reopenConversationOf(db, patientId, found.user.id)
   if (created.status === 'awaiting_payment' && heldWith && payment) {
     try {
       await startConsultationPayment(services, heldWith, { id: patientId, email: caller.user.email }, { successUrl: payment.successUrl, cancelUrl: payment.cancelUrl, expiresAt: holdExpiresAt })
