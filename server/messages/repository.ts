@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database, Writer } from '#server/db/client.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
-import { appointments, conversations, messageReports, messages, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
+import { appointments, conversations, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import type { CareFacts } from '#server/messages/rules.ts'
 
 export type ConversationRow = typeof conversations.$inferSelect
@@ -277,4 +277,17 @@ export async function resolveReport(db: Database, { reportId, outcome, adminId, 
     await audit(tx, report)
     return report
   })
+}
+
+export type NotificationSettings = { email: boolean; push: boolean; quiet: { start: string; end: string } | null }
+
+/** A user's notification settings, the defaults when they never saved any: e-mail on, push off, no quiet hours. */
+export async function notificationSettingsOf(db: Database, userId: number): Promise<NotificationSettings> {
+  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId))
+  return { email: row?.email ?? true, push: row?.push ?? false, quiet: row?.quietStart && row.quietEnd ? { start: row.quietStart, end: row.quietEnd } : null }
+}
+
+export async function saveNotificationSettings(db: Database, userId: number, settings: NotificationSettings, now: Date): Promise<void> {
+  const values = { email: settings.email, push: settings.push, quietStart: settings.quiet?.start ?? null, quietEnd: settings.quiet?.end ?? null, updatedAt: now }
+  await db.insert(notificationSettings).values({ userId, ...values }).onConflictDoUpdate({ target: notificationSettings.userId, set: values })
 }

@@ -1,4 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from '#server/db/schema.ts'
+import { wallClockOf } from '#server/dates.ts'
 
 /**
  * The rules of the messages between a patient and their professional (issue 44, decision 0085),
@@ -55,4 +56,23 @@ export function previewOf(text: string, max = 80): string {
   const cut = chars.slice(0, max).join('')
   const space = cut.lastIndexOf(' ')
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+/** A message waits unread this long before its recipient is told by e-mail. */
+export const NOTICE_AFTER_MS = 15 * 60_000
+/** At most one e-mail per conversation and recipient in this long. */
+export const NOTICE_EVERY_MS = 60 * 60_000
+
+/**
+ * Whether `instant` falls in quiet hours from `start` to `end` ("HH:MM", the end excluded) on the
+ * recipient's wall clock in `timeZone`: the same hours every day, across midnight when the end is
+ * earlier than the start (22:00 to 07:00), and through a change of the clocks as the wall clock reads.
+ */
+export function inQuietHours(instant: number, timeZone: string, quiet: { start: string; end: string } | null): boolean {
+  if (!quiet) return false
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+  const now = minutes(wallClockOf(instant, timeZone))
+  const start = minutes(quiet.start)
+  const end = minutes(quiet.end)
+  return start < end ? now >= start && now < end : now >= start || now < end
 }

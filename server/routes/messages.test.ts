@@ -245,3 +245,19 @@ await describeOnPostgres('PostgreSQL: two processes start the same conversation'
     }
   })
 })
+
+describe('GET and PUT /users/me/notification-settings/', () => {
+  it('answer the defaults, then what was saved; quiet hours need both ends', async () => {
+    const path = '/users/me/notification-settings/'
+    expect((await api.get(path, { token: tokens.pedro })).json).toEqual({ email: true, push: false, quiet_start: null, quiet_end: null })
+    const put = (body: unknown) => api.call('PUT', path, { body, token: tokens.pedro })
+    expect((await put({ email: false, push: true, quiet_start: '22:00' })).json).toEqual({ quiet_end: ['Quiet hours need a start and an end.'] })
+    expect((await put({ email: true, push: false, quiet_start: '25:00', quiet_end: '07:00' })).json).toEqual({ quiet_start: ['Enter a time as HH:MM.'] })
+    expect((await put({ email: true, push: false, quiet_start: '07:00', quiet_end: '07:00' })).json).toEqual({ quiet_end: ['The end must differ from the start.'] })
+    const saved = await put({ email: false, push: true, quiet_start: '22:00', quiet_end: '07:00' })
+    expect(saved.json).toEqual({ email: false, push: true, quiet_start: '22:00', quiet_end: '07:00' })
+    expect((await api.get(path, { token: tokens.pedro })).json).toEqual(saved.json)
+    expect((await api.get(path, { token: tokens.paula })).json.email).toBe(true)
+    expect((await put({ email: true, push: false, quiet_start: '', quiet_end: '' })).json).toEqual({ email: true, push: false, quiet_start: null, quiet_end: null })
+  })
+})

@@ -15,14 +15,17 @@ import {
   findMessageByKey,
   insertMessage,
   markRead,
+  notificationSettingsOf,
   openConversation,
   otherReadMark,
   reportMessage,
+  saveNotificationSettings,
   setClosed,
   setMuted,
   threadPage,
   unreadTotalOf,
   type ConversationRow,
+  type NotificationSettings,
   type Side,
 } from '#server/messages/repository.ts'
 import { DELETE_WINDOW_MS, hasCareLink, messageText } from '#server/messages/rules.ts'
@@ -58,6 +61,22 @@ const reportSchema = z.object({ reason: charField({ maxLength: 1000 }) })
 const closeSchema = z.object({ closed: booleanField() })
 const muteSchema = z.object({ muted: booleanField() })
 const beforeSchema = z.object({ before: idField().optional() })
+const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
+const settingsSchema = z
+  .object({
+    email: booleanField(),
+    push: booleanField(),
+    quiet_start: z.union([z.literal(''), z.null(), charField({ maxLength: 5 }).regex(CLOCK, 'Enter a time as HH:MM.')]).optional(),
+    quiet_end: z.union([z.literal(''), z.null(), charField({ maxLength: 5 }).regex(CLOCK, 'Enter a time as HH:MM.')]).optional(),
+  })
+  .superRefine((value, context) => {
+    const start = value.quiet_start || null
+    const end = value.quiet_end || null
+    if ((start === null) !== (end === null)) context.addIssue({ code: 'custom', path: [start === null ? 'quiet_start' : 'quiet_end'], message: 'Quiet hours need a start and an end.' })
+    else if (start !== null && start === end) context.addIssue({ code: 'custom', path: ['quiet_end'], message: 'The end must differ from the start.' })
+  })
+
+const serializeSettings = ({ email, push, quiet }: NotificationSettings) => ({ email, push, quiet_start: quiet?.start ?? null, quiet_end: quiet?.end ?? null })
 
 /** The side a caller talks from; admins never read messages (decision 0085). */
 function sideOf(caller: Caller): Side {
@@ -110,6 +129,21 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       if (!hasCareLink(await careFactsOf(db, patientId, professionalId))) throw notFound()
       const { conversation, created } = await openConversation(db, patientId, professionalId)
       return c.json(serializeConversation(conversation, side, other, photoBase), created ? 201 : 200, PRIVATE)
+    },
+  })
+
+  // How the caller hears of messages waiting: e-mail, push, quiet hours in their time zone (decision 0085).
+  api.endpoint('/users/me/notification-settings/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      return c.json(serializeSettings(await notificationSettingsOf(db, caller.user.id)), 200, PRIVATE)
+    },
+    PUT: async (c) => {
+      const caller = await authenticate(c, services)
+      const input = validate(settingsSchema, await readFields(c.req.raw))
+      const quiet = input.quiet_start && input.quiet_end ? { start: input.quiet_start, end: input.quiet_end } : null
+      await saveNotificationSettings(db, caller.user.id, { email: input.email, push: input.push, quiet }, new Date(clock()))
+      return c.json(serializeSettings(await notificationSettingsOf(db, caller.user.id)), 200, PRIVATE)
     },
   })
 

@@ -12,6 +12,8 @@ CREATE TABLE "conversations" (
 	"professional_read_id" bigint DEFAULT 0 NOT NULL,
 	"closed_at" timestamp with time zone,
 	"patient_muted" boolean DEFAULT false NOT NULL,
+	"patient_notified_at" timestamp with time zone,
+	"professional_notified_at" timestamp with time zone,
 	CONSTRAINT "conversations_two_people_check" CHECK ("conversations"."patient_id" <> "conversations"."professional_id")
 );
 --> statement-breakpoint
@@ -54,3 +56,13 @@ CREATE TABLE "message_reports" (
 CREATE UNIQUE INDEX "message_reports_message_reporter_unique" ON "message_reports" USING btree ("message_id","reporter_id");
 --> statement-breakpoint
 CREATE INDEX "message_reports_open_idx" ON "message_reports" USING btree ("created_at","id") WHERE "message_reports"."handled_at" is null;
+--> statement-breakpoint
+CREATE TABLE "notification_settings" (
+	"user_id" integer PRIMARY KEY NOT NULL REFERENCES "public"."users"("id") ON DELETE cascade,
+	"email" boolean DEFAULT true NOT NULL,
+	"push" boolean DEFAULT false NOT NULL,
+	"quiet_start" varchar(5),
+	"quiet_end" varchar(5),
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "notification_settings_quiet_check" CHECK (("notification_settings"."quiet_start" is null) = ("notification_settings"."quiet_end" is null) and ("notification_settings"."quiet_start" is null or ("notification_settings"."quiet_start" ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and "notification_settings"."quiet_end" ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and "notification_settings"."quiet_start" <> "notification_settings"."quiet_end")))
+);

@@ -29,6 +29,9 @@ export const conversations = pgTable(
     professionalReadId: bigint('professional_read_id', { mode: 'number' }).notNull().default(0),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
     patientMuted: boolean('patient_muted').notNull().default(false),
+    // When each side was last told by e-mail of a message waiting (at most once an hour per conversation).
+    patientNotifiedAt: timestamp('patient_notified_at', { withTimezone: true, mode: 'date' }),
+    professionalNotifiedAt: timestamp('professional_notified_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     uniqueIndex('conversations_pair_unique').on(table.patientId, table.professionalId),
@@ -96,5 +99,28 @@ export const messageReports = pgTable(
     index('message_reports_open_idx').on(table.createdAt, table.id).where(sql`${table.handledAt} is null`),
     check('message_reports_outcome_check', sql`${table.outcome} is null or ${table.outcome} in ('dismissed', 'removed')`),
     check('message_reports_reason_check', sql`char_length(${table.reason}) between 1 and 1000`),
+  ],
+)
+
+/**
+ * How a user wants to hear of messages waiting for them (decision 0085): by e-mail (on unless
+ * turned off), by Web Push (off until they opt in), and quiet hours in their own time zone ("HH:MM"
+ * to "HH:MM", across midnight when the end is earlier; both null: none) when neither is sent. No
+ * row: the defaults.
+ */
+export const notificationSettings = pgTable(
+  'notification_settings',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: boolean('email').notNull().default(true),
+    push: boolean('push').notNull().default(false),
+    quietStart: varchar('quiet_start', { length: 5 }),
+    quietEnd: varchar('quiet_end', { length: 5 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('notification_settings_quiet_check', sql`(${table.quietStart} is null) = (${table.quietEnd} is null) and (${table.quietStart} is null or (${table.quietStart} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${table.quietEnd} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${table.quietStart} <> ${table.quietEnd}))`),
   ],
 )
