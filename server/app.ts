@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { createLinkTokenGenerator } from '#server/auth/one-time-links.ts'
 import { createTokenService } from '#server/auth/tokens.ts'
 import { createBackgroundTasks } from '#server/background.ts'
+import { messageBusOf } from '#server/messages/bus.ts'
 import { createTokenSealer } from '#server/calendar/token-sealing.ts'
 import { systemClock, type Clock } from '#server/clock.ts'
 import type { ProviderConfig } from '#server/config.ts'
@@ -120,6 +121,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       fetch: fetchOverride ?? loopbackFetch,
     }),
     background: createBackgroundTasks(log),
+    messageBus: messageBusOf(db, log),
     // nodemailer connects only when it sends: building the transport costs nothing.
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
     googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),

@@ -27,29 +27,29 @@ beforeEach(() => resetDatabase(db))
 
 async function paulaWritesPedro(at: number, body = 'Sua glicemia de ontem está ótima.') {
   const { conversation } = await openConversation(db, ids.pedro, ids.paula)
-  await insertMessage(db, { conversationId: conversation.id, senderId: ids.paula, side: 'professional', body, now: new Date(at) })
-  return conversation.id
+  await insertMessage(db, { conversation, senderId: ids.paula, side: 'professional', body, now: new Date(at) })
+  return conversation
 }
 
 describe('the e-mail of a message waiting', () => {
   it('goes after 15 minutes unread, once, with the link and never the text', async () => {
-    const id = await paulaWritesPedro(START)
+    const conversation = await paulaWritesPedro(START)
     expect(await tick(START + 14 * MINUTE)).toEqual({ sent: 0, quiet: 0 })
     expect(await tick(START + 15 * MINUTE)).toEqual({ sent: 1, quiet: 0 })
     expect(await tick(START + 16 * MINUTE)).toEqual({ sent: 0, quiet: 0 })
     const [mail, ...more] = await mailTo('paciente@innera.local')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Você tem uma nova mensagem de Paula na Innera')
-    expect(mail!.text).toContain(`${APP_URL}/mensagens/${id}`)
+    expect(mail!.text).toContain(`${APP_URL}/mensagens/${conversation.id}`)
     expect(`${mail!.text}${mail!.html}`).not.toContain('glicemia')
     // The sender is not told of their own message.
     expect(await mailTo('profissional@innera.local')).toEqual([])
   })
 
   it('is at most one an hour per conversation, and only for messages newer than the last one', async () => {
-    const id = await paulaWritesPedro(START)
+    const conversation = await paulaWritesPedro(START)
     await tick(START + 15 * MINUTE)
-    await insertMessage(db, { conversationId: id, senderId: ids.paula, side: 'professional', body: 'Outra', now: new Date(START + 20 * MINUTE) })
+    await insertMessage(db, { conversation, senderId: ids.paula, side: 'professional', body: 'Outra', now: new Date(START + 20 * MINUTE) })
     expect((await tick(START + 50 * MINUTE)).sent).toBe(0)
     expect((await tick(START + 75 * MINUTE)).sent).toBe(1)
     // Nothing new since: an hour later still nothing, however long the messages wait unread.
@@ -58,14 +58,14 @@ describe('the e-mail of a message waiting', () => {
   })
 
   it('is not sent once read, muted, or with e-mail off; waits out quiet hours', async () => {
-    const id = await paulaWritesPedro(START)
-    await markRead(db, id, 'patient', Number.MAX_SAFE_INTEGER)
+    const conversation = await paulaWritesPedro(START)
+    await markRead(db, conversation, 'patient', Number.MAX_SAFE_INTEGER)
     expect((await tick(START + 20 * MINUTE)).sent).toBe(0)
 
-    await insertMessage(db, { conversationId: id, senderId: ids.paula, side: 'professional', body: 'Muted', now: new Date(START + 30 * MINUTE) })
-    await setMuted(db, id, true)
+    await insertMessage(db, { conversation, senderId: ids.paula, side: 'professional', body: 'Muted', now: new Date(START + 30 * MINUTE) })
+    await setMuted(db, conversation.id, true)
     expect((await tick(START + 50 * MINUTE)).sent).toBe(0)
-    await setMuted(db, id, false)
+    await setMuted(db, conversation.id, false)
     await saveNotificationSettings(db, ids.pedro, { email: false, push: false, quiet: null }, new Date(START))
     expect((await tick(START + 50 * MINUTE)).sent).toBe(0)
 
@@ -89,7 +89,7 @@ await describeOnPostgres('PostgreSQL: the e-mail of a message waiting, from two 
     try {
       const [pedro, paula] = [await idOf(first.db, 'paciente@innera.local'), await idOf(first.db, 'profissional@innera.local')]
       const { conversation } = await openConversation(first.db, pedro, paula)
-      await insertMessage(first.db, { conversationId: conversation.id, senderId: paula, side: 'professional', body: 'oi', now: new Date(START) })
+      await insertMessage(first.db, { conversation, senderId: paula, side: 'professional', body: 'oi', now: new Date(START) })
       const reports = await Promise.all(Array.from({ length: 6 }, (_, index) => tick(START + 15 * MINUTE, index % 2 ? first.db : second.db)))
       expect(reports.reduce((sum, report) => sum + report.sent, 0)).toBe(1)
       expect(await first.db.select().from(outbox).where(eq(outbox.to, 'paciente@innera.local'))).toHaveLength(1)

@@ -3,11 +3,18 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Database, Writer } from '#server/db/client.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import { appointments, conversations, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
+import { notifyMessageEvent, type MessageEvent } from '#server/messages/bus.ts'
 import type { CareFacts } from '#server/messages/rules.ts'
 
 export type ConversationRow = typeof conversations.$inferSelect
 export type MessageRow = typeof messages.$inferSelect
 export type UserRow = typeof users.$inferSelect
+const eventOf = (conversation: ConversationRow): Pick<MessageEvent, 'conversation_id' | 'patient_id' | 'professional_id'> => ({
+  conversation_id: conversation.id,
+  patient_id: conversation.patientId,
+  professional_id: conversation.professionalId,
+})
+
 /** Which of the two the caller is in a conversation. */
 export type Side = 'patient' | 'professional'
 
@@ -146,7 +153,8 @@ export async function findMessageByKey(db: Writer, senderId: number, key: string
  * Writes a message and moves its conversation's last message and the sender's read mark, in one
  * transaction. A key the sender used already is that message again (`created` false), whoever won.
  */
-export async function insertMessage(db: Database, { conversationId, senderId, side, body, key, now }: { conversationId: number; senderId: number; side: Side; body: string; key?: string; now: Date }): Promise<{ message: MessageRow; created: boolean }> {
+export async function insertMessage(db: Database, { conversation, senderId, side, body, key, now }: { conversation: ConversationRow; senderId: number; side: Side; body: string; key?: string; now: Date }): Promise<{ message: MessageRow; created: boolean }> {
+  const conversationId = conversation.id
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(messages)
@@ -158,32 +166,41 @@ export async function insertMessage(db: Database, { conversationId, senderId, si
       .update(conversations)
       .set({ lastMessageId: created.id, lastMessageAt: now, [side === 'patient' ? 'patientReadId' : 'professionalReadId']: created.id })
       .where(eq(conversations.id, conversationId))
+    await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: created.id })
     return { message: created, created: true }
   })
 }
 
-/** Moves a side's read mark up to `upTo` (never back, never past the last message); the mark now. */
-export async function markRead(db: Database, conversationId: number, side: Side, upTo: number): Promise<number> {
+/** Moves a side's read mark up to `upTo` (never back, never past the last message); the mark now. The other side hears of a move. */
+export async function markRead(db: Database, conversation: ConversationRow, side: Side, upTo: number): Promise<number> {
   const column = readColumn(side)
-  const [row] = await db
-    .update(conversations)
-    .set({ [side === 'patient' ? 'patientReadId' : 'professionalReadId']: sql`greatest(${column}, least(${upTo}, coalesce(${conversations.lastMessageId}, 0)))` })
-    .where(eq(conversations.id, conversationId))
-    .returning({ mark: column })
-  return row?.mark ?? 0
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ mark: column }).from(conversations).where(eq(conversations.id, conversation.id)).for('update')
+    const [row] = await tx
+      .update(conversations)
+      .set({ [side === 'patient' ? 'patientReadId' : 'professionalReadId']: sql`greatest(${column}, least(${upTo}, coalesce(${conversations.lastMessageId}, 0)))` })
+      .where(eq(conversations.id, conversation.id))
+      .returning({ mark: column })
+    const mark = row?.mark ?? 0
+    if (before && mark !== before.mark) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'read' })
+    return mark
+  })
 }
 
 /** The other side's read mark: the caller's messages up to it were seen ("Lida"). */
 export const otherReadMark = (conversation: ConversationRow, side: Side) => (side === 'patient' ? conversation.professionalReadId : conversation.patientReadId)
 
 /** Empties a message its sender deletes within the window; the row, or undefined when it cannot be. */
-export async function deleteOwnMessage(db: Database, { messageId, conversationId, senderId, since, now }: { messageId: number; conversationId: number; senderId: number; since: Date; now: Date }): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .update(messages)
-    .set({ body: '', deletedAt: now })
-    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId), eq(messages.senderId, senderId), isNull(messages.deletedAt), gt(messages.createdAt, since)))
-    .returning()
-  return row
+export async function deleteOwnMessage(db: Database, { messageId, conversation, senderId, since, now }: { messageId: number; conversation: ConversationRow; senderId: number; since: Date; now: Date }): Promise<MessageRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(messages)
+      .set({ body: '', deletedAt: now })
+      .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversation.id), eq(messages.senderId, senderId), isNull(messages.deletedAt), gt(messages.createdAt, since)))
+      .returning()
+    if (row) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: row.id })
+    return row
+  })
 }
 
 export async function findMessage(db: Writer, conversationId: number, messageId: number): Promise<MessageRow | undefined> {
@@ -267,7 +284,13 @@ export async function resolveReport(db: Database, { reportId, outcome, adminId, 
       .returning()
     if (!report) return undefined
     if (outcome === 'removed') {
-      await tx.update(messages).set({ body: '', deletedAt: now, removedByAdmins: true }).where(and(eq(messages.id, report.messageId), isNull(messages.deletedAt)))
+      const [removed] = await tx
+        .update(messages)
+        .set({ body: '', deletedAt: now, removedByAdmins: true })
+        .where(and(eq(messages.id, report.messageId), isNull(messages.deletedAt)))
+        .returning({ conversationId: messages.conversationId })
+      const [conversation] = removed ? await tx.select().from(conversations).where(eq(conversations.id, removed.conversationId)) : []
+      if (conversation) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: report.messageId })
       // Every open report of that message is answered by this one decision.
       await tx
         .update(messageReports)
@@ -290,4 +313,29 @@ export async function notificationSettingsOf(db: Database, userId: number): Prom
 export async function saveNotificationSettings(db: Database, userId: number, settings: NotificationSettings, now: Date): Promise<void> {
   const values = { email: settings.email, push: settings.push, quietStart: settings.quiet?.start ?? null, quietEnd: settings.quiet?.end ?? null, updatedAt: now }
   await db.insert(notificationSettings).values({ userId, ...values }).onConflictDoUpdate({ target: notificationSettings.userId, set: values })
+}
+
+/** A user's messages after `after` in all their conversations, oldest first, each with its conversation: a stream's catch-up. */
+export async function messagesForUserAfter(db: Database, userId: number, after: number, limit: number): Promise<{ message: MessageRow; conversation: ConversationRow }[]> {
+  return db
+    .select({ message: messages, conversation: conversations })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), gt(messages.id, after)))
+    .orderBy(messages.id)
+    .limit(limit)
+}
+
+/** The newest message id of a user's conversations (0 with none): where a stream with no cursor starts. */
+export async function latestMessageIdOf(db: Database, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: sql<number | null>`max(${conversations.lastMessageId})` })
+    .from(conversations)
+    .where(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)))
+  return Number(row?.id ?? 0)
+}
+
+export async function findConversation(db: Database, id: number): Promise<ConversationRow | undefined> {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id))
+  return row
 }

@@ -3,12 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rowsOf, type DatabaseHandle } from '#server/db/client.ts'
 import { appointments, auditLog, conversations, messages, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { openConversation, reopenConversationOf } from '#server/messages/repository.ts'
-import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
+import type { ProviderApp } from '#server/app.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const NOW = Date.UTC(2026, 11, 7, 12, 0, 0)
 const time = fakeClock(NOW)
 let api: ReturnType<typeof client>
+let streamingApp: ProviderApp
 const tokens = { admin: '', paula: '', pedro: '', mariana: '', psicologa: '' }
 const ids = { paula: 0, pedro: 0, mariana: 0, psicologa: 0 }
 
@@ -16,7 +18,8 @@ const idOf = async (email: string) => (await database.db.select({ id: users.id }
 
 beforeAll(async () => {
   database = await createMemoryDatabase()
-  api = client(testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_MESSAGE_PER_USER: '100/h' } }))
+  streamingApp = testApp(database.db, { clock: time.clock, env: { THROTTLE_DISABLED: '0', THROTTLE_MESSAGE_PER_USER: '100/h' } })
+  api = client(streamingApp)
   tokens.admin = (await api.login('admin@innera.local')).access
   tokens.paula = (await api.login('profissional@innera.local')).access
   tokens.pedro = (await api.login('paciente@innera.local')).access
@@ -27,7 +30,10 @@ beforeAll(async () => {
   ids.mariana = await idOf('paciente2@innera.local')
   ids.psicologa = await idOf('psicologa@innera.local')
 })
-afterAll(() => database.close())
+afterAll(async () => {
+  await streamingApp.services.messageBus.close()
+  await database.close()
+})
 beforeEach(async () => {
   await resetDatabase(database.db)
   time.set(NOW)
@@ -259,5 +265,110 @@ describe('GET and PUT /users/me/notification-settings/', () => {
     expect((await api.get(path, { token: tokens.pedro })).json).toEqual(saved.json)
     expect((await api.get(path, { token: tokens.paula })).json.email).toBe(true)
     expect((await put({ email: true, push: false, quiet_start: '', quiet_end: '' })).json).toEqual({ email: true, push: false, quiet_start: null, quiet_end: null })
+  })
+})
+
+describe('GET /messages/stream/', () => {
+  /** Opens the caller's stream; `next(n)` waits for n more events (name and parsed data). */
+  async function openStream(token: string, after?: number) {
+    const controller = new AbortController()
+    const response = await streamingApp.request(`${PUBLIC_URL}/messages/stream/${after === undefined ? '' : `?after=${after}`}`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal })
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    const events: { event: string; data: Record<string, unknown> }[] = []
+    async function next(count: number) {
+      while (events.length < count) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error('the stream ended')
+        buffer += value
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const event = /^event: (.*)$/m.exec(block)?.[1]
+          const data = /^data: (.*)$/m.exec(block)?.[1]
+          if (event && data) events.push({ event, data: JSON.parse(data) })
+        }
+      }
+      return events.splice(0, count)
+    }
+    return { response, next, close: () => controller.abort() }
+  }
+
+  it('brings the other side’s messages, deletes and read marks as they happen, and what came since the cursor first', async () => {
+    const id = await pedroAndPaula()
+    const first = await send(tokens.pedro, id, 'antes do stream')
+    const stream = await openStream(tokens.paula, 0)
+    try {
+      expect(stream.response.headers.get('content-type')).toContain('text/event-stream')
+      expect(stream.response.headers.get('cache-control')).toBe('private, no-store')
+      expect(await stream.next(1)).toEqual([{ event: 'message', data: expect.objectContaining({ id: first.json.id, text: 'antes do stream', mine: false }) }])
+      const live = await send(tokens.pedro, id, 'ao vivo')
+      expect(await stream.next(1)).toEqual([{ event: 'message', data: expect.objectContaining({ id: live.json.id, text: 'ao vivo' }) }])
+      await api.post(`/messages/conversations/${id}/messages/${live.json.id}/delete/`, undefined, { token: tokens.pedro })
+      expect(await stream.next(1)).toEqual([{ event: 'message', data: expect.objectContaining({ id: live.json.id, deleted: true, text: '' }) }])
+      const mine = await send(tokens.paula, id, 'resposta')
+      expect(await stream.next(1)).toEqual([{ event: 'message', data: expect.objectContaining({ id: mine.json.id, mine: true, read: false }) }])
+      await api.post(`/messages/conversations/${id}/read/`, { up_to: mine.json.id }, { token: tokens.pedro })
+      expect(await stream.next(1)).toEqual([{ event: 'read', data: { conversation_id: id, read_up_to: mine.json.id } }])
+    } finally {
+      stream.close()
+    }
+  })
+
+  it('is nobody else’s: a stranger’s stream hears nothing of the conversation; admins are refused', async () => {
+    const id = await pedroAndPaula()
+    const stranger = await openStream(tokens.mariana)
+    const paula = await openStream(tokens.paula)
+    try {
+      await send(tokens.pedro, id, 'só para a Paula')
+      expect((await paula.next(1))[0]!.data).toMatchObject({ text: 'só para a Paula' })
+      // Mariana's own conversation's message arrives; nothing came before it.
+      const hers = (await start(tokens.mariana, ids.paula)).json.id
+      await send(tokens.paula, hers, 'para a Mariana')
+      expect(await stranger.next(1)).toEqual([{ event: 'message', data: expect.objectContaining({ text: 'para a Mariana' }) }])
+    } finally {
+      stranger.close()
+      paula.close()
+    }
+    expect((await api.get('/messages/stream/', { token: tokens.admin })).status).toBe(403)
+    expect((await api.get('/messages/stream/?after=-1', { token: tokens.pedro })).status).toBe(400)
+  })
+})
+
+await describeOnPostgres('PostgreSQL: a message sent through one process reaches a stream held by another', (open) => {
+  it('once, in order', async () => {
+    const { first, second, dispose } = await open()
+    const one = testApp(first.db)
+    const two = testApp(second.db)
+    try {
+      const [writer, reader] = [client(one), client(two)]
+      const pedro = (await writer.login('paciente@innera.local')).access
+      const paula = (await reader.login('profissional@innera.local')).access
+      const paulaId = (await reader.get('/users/me/', { token: paula })).json.id
+      const id = (await writer.post('/messages/conversations/', { with: paulaId }, { token: pedro })).json.id
+      const controller = new AbortController()
+      const response = await two.request(`${PUBLIC_URL}/messages/stream/`, { headers: { authorization: `Bearer ${paula}` }, signal: controller.signal })
+      const body = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      const texts: string[] = []
+      const received = (async () => {
+        let buffer = ''
+        while (texts.length < 3) {
+          const { value, done } = await body.read()
+          if (done) break
+          buffer += value
+          for (const match of buffer.matchAll(/^data: (.*)$/gm)) texts.push(JSON.parse(match[1]!).text)
+          buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2)
+        }
+      })()
+      for (const text of ['um', 'dois', 'três']) await writer.post(`/messages/conversations/${id}/messages/`, { text }, { token: pedro })
+      await received
+      controller.abort()
+      expect(texts).toEqual(['um', 'dois', 'três'])
+    } finally {
+      await one.services.messageBus.close()
+      await two.services.messageBus.close()
+      await dispose()
+    }
   })
 })

@@ -1,9 +1,10 @@
+import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
 import { authenticate, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied } from '#server/http/errors.ts'
-import { booleanField, charField, idempotencyKeyField, idField, validate } from '#server/http/fields.ts'
+import { booleanField, charField, idempotencyKeyField, idField, integerField, validate } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import {
   careFactsOf,
@@ -13,6 +14,9 @@ import {
   deleteOwnMessage,
   findMessage,
   findMessageByKey,
+  findConversation,
+  latestMessageIdOf,
+  messagesForUserAfter,
   insertMessage,
   markRead,
   notificationSettingsOf,
@@ -30,9 +34,17 @@ import {
 } from '#server/messages/repository.ts'
 import { DELETE_WINDOW_MS, hasCareLink, messageText } from '#server/messages/rules.ts'
 import { serializeConversation, serializeConversationItem, serializeMessage } from '#server/messages/serializers.ts'
+import type { MessageEvent } from '#server/messages/bus.ts'
 import type { Services } from '#server/services.ts'
 import { findUserById, groupNamesOf } from '#server/users/repository.ts'
 import { enforceThrottle } from '#server/routes/throttling.ts'
+
+/** A stream lives at most this long (an access token's life): the client opens it again with its cursor. */
+export const STREAM_MAX_MS = 5 * 60_000
+const STREAM_HEARTBEAT_MS = 25_000
+/** Messages one flush of a stream sends at most; the next event or reconnect sends the rest. */
+const STREAM_BATCH = 200
+const streamSchema = z.object({ after: integerField({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional() })
 
 /** A thread's page: this many messages (the newest, or those before a cursor). */
 export const THREAD_PAGE_SIZE = 30
@@ -183,7 +195,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       if (earlier && earlier.conversationId === conversation.id) return c.json(messageFor(caller, conversation, side)(earlier), 200, PRIVATE)
       if (conversation.closedAt !== null) throw apiError(400, CLOSED, { code: 'conversation_closed' })
       await enforceThrottle(services, 'messagePerUser', String(caller.user.id))
-      const { message, created } = await insertMessage(db, { conversationId: conversation.id, senderId: caller.user.id, side, body: input.text, key, now: new Date(clock()) })
+      const { message, created } = await insertMessage(db, { conversation, senderId: caller.user.id, side, body: input.text, key, now: new Date(clock()) })
       if (message.conversationId !== conversation.id) throw fieldError('idempotency_key', 'This key was used for a message in another conversation.')
       return c.json(messageFor(caller, conversation, side)(message), created ? 201 : 200, PRIVATE)
     },
@@ -193,7 +205,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const { side, conversation } = await conversationFor(c)
       const { up_to: upTo } = validate(readSchema, await readFields(c.req.raw))
-      return c.json({ read_up_to: await markRead(db, conversation.id, side, upTo) }, 200, PRIVATE)
+      return c.json({ read_up_to: await markRead(db, conversation, side, upTo) }, 200, PRIVATE)
     },
   })
 
@@ -204,7 +216,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       if (!message) throw notFound()
       if (message.senderId !== caller.user.id) throw permissionDenied()
       const now = clock()
-      const deleted = await deleteOwnMessage(db, { messageId: message.id, conversationId: conversation.id, senderId: caller.user.id, since: new Date(now - DELETE_WINDOW_MS), now: new Date(now) })
+      const deleted = await deleteOwnMessage(db, { messageId: message.id, conversation, senderId: caller.user.id, since: new Date(now - DELETE_WINDOW_MS), now: new Date(now) })
       if (!deleted) throw apiError(400, message.deletedAt ? 'This message is already deleted.' : TOO_LATE_TO_DELETE)
       return c.json(messageFor(caller, conversation, side)(deleted), 200, PRIVATE)
     },
@@ -241,6 +253,67 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       const { muted } = validate(muteSchema, await readFields(c.req.raw))
       const row = await setMuted(db, conversation.id, muted)
       return c.json(serializeConversation(row, side, await otherOf(row, side), photoBase), 200, PRIVATE)
+    },
+  })
+
+  /**
+   * The caller's live stream (server-sent events): each message written or deleted in their
+   * conversations (`event: message`, the message as the thread shows it, `id` its id) and each
+   * move of the other side's read mark (`event: read`). `after` is the last message id the client
+   * has: what came since is sent first, so a reconnect misses nothing. Every provider process
+   * hears every other's commits (messages/bus.ts). Ends after STREAM_MAX_MS; the client reconnects.
+   */
+  api.endpoint('/messages/stream/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      sideOf(caller)
+      const userId = caller.user.id
+      const { after } = validate(streamSchema, { after: c.req.query('after') || undefined })
+      const response = streamSSE(c, async (stream) => {
+        let last = after ?? (await latestMessageIdOf(db, userId))
+        let chain = Promise.resolve()
+        const sideIn = (conversation: ConversationRow): Side => (conversation.patientId === userId ? 'patient' : 'professional')
+        const sendMessage = (message: Parameters<typeof serializeMessage>[0], conversation: ConversationRow) =>
+          stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(messageFor(caller, conversation, sideIn(conversation))(message)) })
+        const catchUp = async () => {
+          for (const { message, conversation } of await messagesForUserAfter(db, userId, last, STREAM_BATCH)) {
+            await sendMessage(message, conversation)
+            last = Math.max(last, message.id)
+          }
+        }
+        const handle = async (event: MessageEvent) => {
+          const conversation = await findConversation(db, event.conversation_id)
+          if (!conversation) return
+          if (event.kind === 'read') {
+            const side = sideIn(conversation)
+            return stream.writeSSE({ event: 'read', data: JSON.stringify({ conversation_id: conversation.id, read_up_to: otherReadMark(conversation, side) }) })
+          }
+          // A deleted (or removed) message the client already has: sent again as it is now.
+          if (event.message_id !== undefined && event.message_id <= last) {
+            const message = await findMessage(db, conversation.id, event.message_id)
+            if (message) await sendMessage(message, conversation)
+            return
+          }
+          await catchUp()
+        }
+        const unsubscribe = await services.messageBus.subscribe((event) => {
+          if (event.patient_id !== userId && event.professional_id !== userId) return
+          chain = chain.then(() => handle(event)).catch((error: unknown) => services.log({ level: 'warn', msg: 'message stream failed to send', error: error instanceof Error ? error.message : String(error) }))
+        })
+        const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), STREAM_HEARTBEAT_MS)
+        try {
+          chain = chain.then(catchUp)
+          await Promise.race([new Promise<void>((resolve) => stream.onAbort(resolve)), stream.sleep(STREAM_MAX_MS)])
+        } finally {
+          clearInterval(heartbeat)
+          unsubscribe()
+          await chain.catch(() => undefined)
+        }
+      })
+      // Per user: never kept by a cache on the way, nor held back by a buffering proxy.
+      response.headers.set('Cache-Control', PRIVATE_NO_STORE)
+      response.headers.set('X-Accel-Buffering', 'no')
+      return response
     },
   })
 }
