@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { planChoice } from '#app/domain/plan-choice.ts'
-import { subscribeAction, subscriptionView } from '#app/forms/subscription.server.ts'
+import { subscribeAction, subscriptionView } from '#app/features/purchases/subscription.server.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -22,7 +22,7 @@ import { readCart } from '#app/utils/cart-cookie.server.ts'
 import { readFormData, textFields } from '#app/utils/form-data.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
-import { productView } from '#app/utils/product-views.server.ts'
+import { productView } from '#app/features/products/product-views.server.ts'
 
 /** What is had for good once bought: a second one is not sold (the provider's already_owned). */
 const ONCE: readonly string[] = ['course', 'digital_material', 'program']

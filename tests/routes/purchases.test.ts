@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
+import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho/route.tsx'
 import { action as purchaseAction, loader as purchaseLoader } from '#app/routes/compras.$id.tsx'
 import { loader as purchasesLoader } from '#app/routes/compras._index.tsx'
 import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
