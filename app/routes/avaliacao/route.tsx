@@ -1,67 +1,15 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, createCookieSessionStorage, data, redirect } from '@remix-run/node'
+import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { type Draft, type Intent, type Step, cleanAnswers, clampStep, emptyDraft, mergeUnchecked, navigate } from '#app/domain/assessment-steps.ts'
-import { PILLAR_ORDER, type PillarSlug, isPillarSlug } from '#app/domain/pillars.ts'
-import { getEnv } from '#app/env.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
-import { ProviderError } from '#app/provider/errors.ts'
-import { providerJson } from '#app/provider/fetch.server.ts'
-import { type Definition, definitionSchema } from '#app/provider/questionnaire-schemas.ts'
-import { getDefinition, languageOf, submitAnswers } from '#app/provider/questionnaire.server.ts'
+import { languageOf } from '#app/provider/questionnaire.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
-import { getAuth, requireUser } from '#app/session/auth.server.ts'
+import { getAuth } from '#app/session/auth.server.ts'
 import { hasRole } from '#app/session/roles.ts'
 import { FormError, SubmitButton } from '#app/ui/forms.tsx'
-import { failureText } from '#app/utils/messages.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
-import { completedPillarsHeader } from '#app/utils/pillar-cookies.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
-
-// The draft (answers so far, current step) in a signed cookie of its own, so the wizard works without JavaScript.
-type DraftData = { draft: Partial<Draft> }
-let draftStorage: ReturnType<typeof createCookieSessionStorage<DraftData>> | undefined
-const drafts = () =>
-  (draftStorage ??= createCookieSessionStorage<DraftData>({
-    cookie: {
-      name: 'innera_assessment',
-      path: '/', // '/avaliacao' would miss the single-fetch '/avaliacao.data' requests
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: getEnv().SESSION_COOKIE_SECURE,
-      secrets: getEnv().SESSION_SECRET,
-      maxAge: 60 * 60 * 24 * 7,
-    },
-  }))
-
-const stepsOf = (definition: Definition): Step[] => definition.pillars.map((pillar) => ({ slug: pillar.slug, questions: pillar.questions }))
-
-async function readDraft(request: Request, definition: Definition) {
-  const session = await drafts().getSession(request.headers.get('Cookie'))
-  const stored = session.get('draft')
-  const steps = stepsOf(definition)
-  // A draft without a version holds answers kept while the definition could not be read: cleaned below.
-  const otherVersion = stored?.version !== undefined && stored.version !== definition.version
-  if (!stored || otherVersion || typeof stored.answers !== 'object' || stored.answers === null) {
-    return { session, draft: emptyDraft(definition.version) }
-  }
-  const answers = cleanAnswers(steps, stored.answers, definition.scale)
-  return { session, draft: { version: definition.version, answers, step: clampStep(steps, answers, Number(stored.step)) } }
-}
-
-/**
- * The definition the patient's assessment goes on with: the current version, or the version an
- * unfinished assessment was started with when a new one has been published since (decision 0068:
- * the provider takes its answers for a while, scored with that version's questions).
- */
-async function definitionForDraft(request: Request): Promise<Definition> {
-  const current = await getDefinition()
-  const stored = (await drafts().getSession(request.headers.get('Cookie'))).get('draft')
-  const started = typeof stored?.answers === 'object' && stored.answers !== null && Object.keys(stored.answers).length > 0
-  if (!started || typeof stored?.version !== 'string' || stored.version === current.version) return current
-  return providerJson('/questionnaire/get/', definitionSchema, { query: { version: stored.version } }).catch(() => current)
-}
+import { action } from './assessment-action.server.ts'
+import { definitionForDraft, readDraft } from './assessment-draft.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['assessment'] }
@@ -103,89 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
-const intents = ['next', 'back', 'review', 'submit', 'edit'] as const
-
-/**
- * The posted answers are kept before anything else can fail: when the definition cannot be read
- * (the provider is unreachable and this process has none cached), they go into the draft as they
- * came, and the page (post/redirect/get) shows what happened; the next page that has the
- * definition cleans them.
- */
-async function keepUncheckedAnswers(request: Request, auth: Awaited<ReturnType<typeof requireUser>>['auth'], fields: Record<string, unknown>) {
-  const session = await drafts().getSession(request.headers.get('Cookie'))
-  const stored = session.get('draft')
-  const answers = mergeUnchecked(stored && typeof stored.answers === 'object' && stored.answers !== null ? stored.answers : {}, fields)
-  session.set('draft', { ...stored, answers })
-  const headers = new Headers()
-  headers.append('Set-Cookie', await drafts().commitSession(session))
-  return redirect('/avaliacao', { status: 303, headers })
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'paciente' })
-  const [form, t, lang] = await Promise.all([readFormData(request), getFixedT(request, ['assessment', 'common']), languageOf(request)])
-  const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === 'string'))
-  let definition: Definition
-  try {
-    definition = await definitionForDraft(request)
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error
-    return keepUncheckedAnswers(request, auth, fields)
-  }
-  const steps = stepsOf(definition)
-  const { session, draft } = await readDraft(request, definition)
-  const rawIntent = String(fields.intent ?? 'next')
-  const editing = /^edit-(\d+)$/.exec(rawIntent)
-  const intent: Intent = editing ? 'edit' : (intents as readonly string[]).includes(rawIntent) ? (rawIntent as Intent) : 'next'
-  const target = editing ? Number(editing[1]) : undefined
-  const outcome = navigate(steps, draft, intent, fields, definition.scale, target)
-  const textOf = new Map(definition.pillars.flatMap((pillar) => pillar.questions.map((question) => [question.code, question.text[lang]] as const)))
-  const reply = async (body: { problems?: Record<string, string>; formError?: string }, status = 400) => {
-    session.set('draft', outcome.draft)
-    const headers = new Headers()
-    headers.append('Set-Cookie', await drafts().commitSession(session))
-    // Moving on is a redirect (post/redirect/get), so the page loads with the new draft without JavaScript too.
-    if (status < 400) return redirect('/avaliacao', { status: 303, headers })
-    return data({ problems: body.problems ?? {}, formError: body.formError ?? null, step: outcome.draft.step, answers: outcome.draft.answers }, { status, headers })
-  }
-  const problemTexts = (problems: Record<string, string>) =>
-    Object.fromEntries(
-      Object.entries(problems).map(([code, problem]) => [
-        code,
-        problem === 'range' ? t('errors.range', { question: textOf.get(code) ?? code }) : t('errors.missing', { question: textOf.get(code) ?? code }),
-      ]),
-    )
-  if (Object.keys(outcome.problems).length) {
-    return reply({ problems: problemTexts(outcome.problems), formError: t('errors.summary') })
-  }
-  if (!outcome.submit) return reply({}, 200)
-  try {
-    const result = await submitAnswers(auth, definition.version, outcome.draft.answers)
-    const headers = new Headers()
-    headers.append('Set-Cookie', await drafts().destroySession(session))
-    const slugs = definition.pillars.map((pillar) => pillar.slug).filter(isPillarSlug) as PillarSlug[]
-    headers.append('Set-Cookie', await completedPillarsHeader(slugs.length ? slugs : [...PILLAR_ORDER]))
-    return redirectWithToast(`/avaliacao/resultado/${result.id}`, { type: 'success', message: { key: 'assessment:submitted' } }, { headers })
-  } catch (error) {
-    const failure = error instanceof ProviderError && error.failure.kind === 'http' ? error.failure : undefined
-    if (failure?.status === 400 && failure.fieldErrors?.version) {
-      // The version this assessment was started with no longer takes answers (decision 0068): start again.
-      const headers = new Headers()
-      headers.append('Set-Cookie', await drafts().destroySession(session))
-      return redirectWithToast('/avaliacao', { type: 'error', message: { key: 'assessment:errors.versionChanged' } }, { headers })
-    }
-    if (failure?.status === 400 && failure.fieldErrors) {
-      // Field errors per question code ("answers.<code>" or "<code>") map onto the questions.
-      const problems: Record<string, string> = {}
-      for (const [field, messages] of Object.entries(failure.fieldErrors)) {
-        const code = field.startsWith('answers.') ? field.slice('answers.'.length) : field
-        if (textOf.has(code)) problems[code] = `${textOf.get(code)}: ${messages.join(' ')}`
-      }
-      if (Object.keys(problems).length) return reply({ problems, formError: t('errors.summary') })
-    }
-    return reply({ formError: failureText(t, error) })
-  }
-}
+// The wizard's steps: the draft in its own cookie and the action beside the route.
+export { action }
 
 type Wizard = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['wizard']>
 

@@ -1,26 +1,13 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data, redirect } from '@remix-run/node'
+import { type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { Suspense, lazy } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
-import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
-import { progressPercent, weekOf } from '#app/domain/program.ts'
 import { type Language, languageTags } from '#app/i18n/config.ts'
-import { getProgram } from '#app/provider/program.server.ts'
-import { getProfessionalDashboard, listAppointments } from '#app/provider/appointments.server.ts'
-import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
-import { consultationWindow, formatDateTime } from '#app/domain/appointments.ts'
-import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
+import { formatDateTime } from '#app/domain/appointments.ts'
 import { AgendaWeek } from '#app/ui/agenda-week.tsx'
-import { type DashboardCalendar, connectionStateOf, dashboardCalendar } from './calendar-dashboard.server.ts'
-import { trackAction } from '#app/features/habits/habits.server.ts'
-import { listHabits } from '#app/provider/habits.server.ts'
-import { todayHabitViews } from '#app/features/habits/habit-views.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
-import { getIntegrationStatus } from '#app/provider/calendar.server.ts'
-import { requireUser } from '#app/session/auth.server.ts'
-import { roleFromGroups } from '#app/session/roles.ts'
 import { pageMeta } from '#app/utils/meta.ts'
+import type { DashboardCalendar } from './calendar-dashboard.server.ts'
+import { action, loader } from './dashboard.server.ts'
 
 /**
  * The translations its components use, loaded before the page hydrates (besides common): the
@@ -31,88 +18,10 @@ export const handle = { i18n: (data: { role?: string } | undefined) => (data?.ro
 // Today's habits are a patient's only: their code stays out of the professional's first load.
 const TodayHabits = lazy(() => import('#app/ui/habits/today-habits.tsx').then((module) => ({ default: module.TodayHabits })))
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { auth, user } = await requireUser(request)
-  const role = roleFromGroups(user.groups)
-  if (role === 'admin') throw redirect('/admin/dashboard')
-  const now = new Date()
-  const timeZone = user.time_zone ?? DEFAULT_TIME_ZONE
-  const week = weekToShow(new URL(request.url).searchParams.get('semana'), timeZone, now)
-  const [t, locale, agenda, program, upcoming, habits] = await Promise.all([
-    getFixedT(request, 'dashboard'),
-    i18nServer().getLocale(request),
-    role === 'profissional' ? getProfessionalDashboard(auth, { start: week.start, days: 7 }).catch(errorResponseFor) : Promise.resolve(null),
-    role === 'paciente' ? getProgram(auth).catch(errorResponseFor) : Promise.resolve(null),
-    role === 'paciente' ? listAppointments(auth, 'upcoming').catch(errorResponseFor) : Promise.resolve(null),
-    // Today's habits: the page says so when they cannot be read, and shows the rest.
-    role === 'paciente' ? listHabits(auth).catch(orNull) : Promise.resolve(undefined),
-  ])
-  // The calendar's state comes with the agenda (an older provider's is asked for); connected, the
-  // events and the schedule for the stats are read in parallel.
-  const calendarStatus = agenda ? (agenda.calendar ? connectionStateOf(agenda.calendar) : await getIntegrationStatus(auth).catch(orNull)) : null
-  const calendar: DashboardCalendar | null = role === 'profissional' ? await dashboardCalendar(auth, calendarStatus, { now, timeZone }) : null
-  const lng = locale as Language
-  const next = upcoming?.results[0]
-  return data({
-    meta: { title: `${t('title')} · Innera`, description: t('description') },
-    role,
-    calendar,
-    language: lng,
-    firstName: user.first_name || user.username,
-    habits: habits && todayHabitViews(habits, lng),
-    welcome: new URL(request.url).searchParams.get('welcome') === '1',
-    program: program
-      ? {
-          week: program.current_week,
-          weeks: program.weeks,
-          progress: { ...program.progress, percent: progressPercent(program.progress) },
-          goals: (weekOf(program.schedule, program.current_week)?.goals ?? []).map((goal) => ({
-            id: goal.id,
-            text: goal.text[lng] ?? goal.text.en,
-            done: goal.done,
-          })),
-        }
-      : null,
-    nextAppointment: next
-      ? {
-          id: next.id,
-          start: next.start_time,
-          timeZone,
-          professional: [next.professional.first_name, next.professional.last_name].filter(Boolean).join(' '),
-          status: next.status,
-          until: timeUntil(next.start_time, now),
-          open: consultationWindow({ start: next.start_time, end: next.end_time }, now).state === 'open',
-        }
-      : null,
-    agenda: agenda
-      ? {
-          ...week,
-          timeZone: agenda.time_zone,
-          truncated: agenda.truncated ?? false,
-          days: byLocalDate(agenda.appointments, week.days, agenda.time_zone).map((day) => ({
-            date: day.date,
-            items: day.items.map((item) => ({
-              id: item.id,
-              start_time: item.start_time,
-              end_time: item.end_time,
-              status: item.status,
-              patientName: [item.patient.first_name, item.patient.last_name].filter(Boolean).join(' '),
-            })),
-          })),
-        }
-      : null,
-  })
-}
+// The loader (what each role's dashboard shows) and the habits' one tap are the route's server half.
+export { action, loader }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
-
-/** One tap on today's habits; without JavaScript the page comes back here, the answer saved or the refusal beside it. */
-export async function action({ request }: ActionFunctionArgs) {
-  const { auth } = await requireUser(request, { role: 'paciente' })
-  const form = await readFormData(request)
-  if (form.get('intent') !== 'track') throw data({ reason: 'invalid' }, { status: 400 })
-  return trackAction(request, auth, form, () => '/dashboard#habitos-hoje')
-}
 
 const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
