@@ -11,7 +11,7 @@ import { errorResponseFor, orNull } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
-import { type PatientAppointmentItem, pageZoneOf, patientAppointmentItems, personName, pillarNamesOf } from '#app/utils/patient-views.ts'
+import { type PatientAppointmentItem, pageZoneOf, patientAppointmentItems, personName, pillarNamesOf } from './patient-views.server.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pageZoneOf, patientAppointmentItems, personName, pillarNamesOf } from './patient-views'
+import { pageZoneOf, patientAppointmentItems, personName, pillarNamesOf } from './patient-views.server.ts'
 
 const inSaoPaulo = { id: 1, status: 'scheduled', start_time: '2026-12-02T12:00:00.000Z', time_zone: 'America/Sao_Paulo' }
 const inLisbon = { id: 2, status: 'completed', start_time: '2026-11-02T12:00:00.000Z', time_zone: 'Europe/Lisbon' }
