@@ -14,7 +14,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { routeId } from '#app/utils/route-ids.server.ts'
 
 // The review and back steps change nothing: the page's data is not read again behind them.
-export { keepDataAfterBookingStep as shouldRevalidate } from '#app/forms/booking-revalidation.ts'
+export { keepDataAfterBookingStep as shouldRevalidate } from '#app/ui/appointments/booking-revalidation.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keepDataAfterBookingStep } from './booking-revalidation'
+import { keepDataAfterBookingStep } from './booking-revalidation.ts'
 
 const args = (actionResult: unknown, defaultShouldRevalidate = true) =>
   ({ actionResult, defaultShouldRevalidate, formMethod: 'POST', currentUrl: new URL('http://app.test/'), nextUrl: new URL('http://app.test/'), currentParams: {}, nextParams: {} }) as Parameters<typeof keepDataAfterBookingStep>[0]
