@@ -9,7 +9,7 @@ import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
+import { cartCookieHeader } from '#app/features/cart/cart-cookie.server.ts'
 
 /** Course number `id`, any field replaced. */
 const product = (id: number, overrides: Record<string, unknown> = {}) =>

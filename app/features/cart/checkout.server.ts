@@ -6,7 +6,7 @@ import { ProviderError } from '#app/provider/errors.ts'
 import { type SignedInCaller } from '#app/provider/fetch.server.ts'
 import { PAYMENT_METHODS } from '#app/provider/purchase-schemas.ts'
 import { createPurchase } from '#app/provider/purchases.server.ts'
-import { readCart } from '#app/utils/cart-cookie.server.ts'
+import { readCart } from './cart-cookie.server.ts'
 import { failureInit, failureText } from '#app/utils/messages.server.ts'
 
 /** The key a checkout form carries (a UUID made with the page), so a second click buys nothing more. */

@@ -5,7 +5,7 @@ import { formatMoney } from '#app/domain/money.ts'
 import { formatDateAndTime, withdrawalEndText } from '#app/domain/viewer-times.ts'
 import { type Language } from '#app/i18n/config.ts'
 import { type PurchaseDetail } from '#app/provider/purchase-schemas.ts'
-import { cartCookieHeader, readCart } from '#app/utils/cart-cookie.server.ts'
+import { cartCookieHeader, readCart } from '#app/features/cart/cart-cookie.server.ts'
 
 /** Refusals the page explains in the buyer's language; any other is `generic`. */
 const KNOWN_FAILURES = ['generic_decline', 'card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'payment_intent_payment_attempt_expired'] as const

@@ -8,7 +8,7 @@ import { languageOf, submitAnswers } from '#app/provider/questionnaire.server.ts
 import { requireUser } from '#app/session/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { failureText } from '#app/utils/messages.server.ts'
-import { completedPillarsHeader } from '#app/utils/pillar-cookies.server.ts'
+import { completedPillarsHeader } from '#app/features/pillars/pillar-cookies.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { definitionForDraft, drafts, readDraft, stepsOf } from './assessment-draft.server.ts'
 

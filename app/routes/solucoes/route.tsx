@@ -13,7 +13,7 @@ import { Pagination, SelectFilter } from '#app/ui/list-controls.tsx'
 import { ProductCard } from '#app/ui/shop/product-facts.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { productView } from '#app/features/products/product-views.server.ts'
-import { readCart } from '#app/utils/cart-cookie.server.ts'
+import { readCart } from '#app/features/cart/cart-cookie.server.ts'
 
 /** Products a page of the catalogue shows. */
 export const CATALOGUE_PAGE_SIZE = 12
