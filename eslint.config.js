@@ -13,6 +13,8 @@ import tseslint from 'typescript-eslint'
 const layers = [
   { name: 'routes', folders: ['app/routes'], files: ['root.tsx', 'entry.client.tsx', 'entry.server.tsx', 'routes.ts'] },
   { name: 'ui', folders: ['app/ui'] },
+  // A feature's server code that several routes (or ui/'s types) share; a route's own server half sits beside it (decision 0083).
+  { name: 'features', folders: ['app/features'] },
   { name: 'forms', folders: ['app/forms'] },
   { name: 'session', folders: ['app/session'] },
   { name: 'utils', folders: ['app/utils'] },
@@ -38,8 +40,8 @@ const serverLayers = [
   ['server/main.ts', 'server/testing'],
   ['server/app.ts'],
   ['server/fakes', 'server/jobs.ts', 'server/routes', 'server/seed'],
-  ['server/privacy', 'server/professionals'],
-  ['server/billing'],
+  ['server/booking', 'server/privacy', 'server/professionals'],
+  ['server/billing', 'server/messages'],
   ['server/appointments', 'server/subscriptions'],
   ['server/purchases'],
   ['server/courses', 'server/live-classes', 'server/products', 'server/questionnaire'],

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { createLinkTokenGenerator } from '#server/auth/one-time-links.ts'
 import { createTokenService } from '#server/auth/tokens.ts'
 import { createBackgroundTasks } from '#server/background.ts'
+import { messageBusOf } from '#server/messages/bus.ts'
 import { createTokenSealer } from '#server/calendar/token-sealing.ts'
 import { systemClock, type Clock } from '#server/clock.ts'
 import type { ProviderConfig } from '#server/config.ts'
@@ -36,6 +37,8 @@ import { registerCalendarRoutes } from '#server/routes/calendar.ts'
 import { registerCartRoutes } from '#server/routes/cart.ts'
 import { registerCalendarFeedRoutes } from '#server/routes/calendar-feed.ts'
 import { registerContactRoutes } from '#server/routes/contact.ts'
+import { registerMessageRoutes } from '#server/routes/messages.ts'
+import { registerAdminMessageReportRoutes } from '#server/routes/admin-message-reports.ts'
 import { registerLiveClassRoutes } from '#server/routes/live-classes.ts'
 import { createZoomClient } from '#server/zoom/client.ts'
 import { registerGoogleAuthRoutes } from '#server/routes/google-auth.ts'
@@ -118,6 +121,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       fetch: fetchOverride ?? loopbackFetch,
     }),
     background: createBackgroundTasks(log),
+    messageBus: messageBusOf(db, log),
     // nodemailer connects only when it sends: building the transport costs nothing.
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
     googleCalendar: createGoogleCalendarApi(config, fetchOverride ?? loopbackFetch),
@@ -199,6 +203,8 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerCalendarRoutes(api, services)
   registerHabitRoutes(api, services)
   registerContactRoutes(api, services)
+  registerMessageRoutes(api, services)
+  registerAdminMessageReportRoutes(api, services)
   registerMediaRoutes(api, services)
   registerCourseRoutes(api, services)
   registerLiveClassRoutes(api, services)

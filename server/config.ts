@@ -24,6 +24,7 @@ export type ThrottleScope =
   | 'purchasePerUser'
   | 'exportPerUser'
   | 'consentPerUser'
+  | 'messagePerUser'
 
 export type ProviderConfig = {
   isProduction: boolean
@@ -181,6 +182,8 @@ const THROTTLE_VARIABLES: Record<ThrottleScope, [variable: string, fallback: str
   exportPerUser: ['THROTTLE_EXPORT_PER_USER', '5/h'],
   // A consent given or withdrawn (decision 0075): each one a record kept for years (decision 0060).
   consentPerUser: ['THROTTLE_CONSENT_PER_USER', '30/h'],
+  // Messages sent between a patient and their professional (decision 0085): each one may mail the other.
+  messagePerUser: ['THROTTLE_MESSAGE_PER_USER', '60/h'],
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -6,6 +6,7 @@ import { dispatchHabitReminders, type HabitReminderReport } from '#server/habits
 import { dispatchLiveClassReminders, type LiveClassReminderReport } from '#server/live-classes/reminders.ts'
 import { createDueMeetings } from '#server/live-classes/repository.ts'
 import { errorFields } from '#server/log.ts'
+import { dispatchMessageNotices, type MessageNoticeReport } from '#server/messages/notices.ts'
 import { deliverOutbox, type DeliveryReport } from '#server/mail/delivery.ts'
 import { RETENTION_TICK_MS, retentionTick } from '#server/privacy/retention-job.ts'
 import { PURCHASES_TICK_MS, purchasesTick } from '#server/billing/tick.ts'
@@ -42,6 +43,11 @@ export async function liveClassTick(services: Services): Promise<LiveClassTickRe
   const meetings = await createDueMeetings(services)
   const reminders = await dispatchLiveClassReminders(services.db, { now: services.clock(), appPublicUrl: services.config.appPublicUrl })
   return { ...reminders, meetings }
+}
+
+/** Messages waiting unread for 15 minutes told by e-mail, without their content (decision 0085), once each. */
+export function messageNoticeTick({ db, clock, config }: Services): Promise<MessageNoticeReport> {
+  return dispatchMessageNotices(db, { now: clock(), appPublicUrl: config.appPublicUrl })
 }
 
 /** The outbox through SMTP; nothing without SMTP_URL (the development mailbox shows the table). */
@@ -82,6 +88,7 @@ export function startPeriodicJobs(services: Services): void {
   background.every('reminders', config.reminderTickMs, () => reminderTick(services))
   background.every('habit reminders', config.reminderTickMs, () => habitReminderTick(services))
   background.every('live classes', config.reminderTickMs, () => liveClassTick(services))
+  background.every('message notices', config.reminderTickMs, () => messageNoticeTick(services))
   // Unfinished deletions finished, and once a day (one process: the database decides) the privacy policy's retention (privacy/retention-job.ts).
   background.every('retention', RETENTION_TICK_MS, () => retentionTick(services))
   if (services.mailSender) background.every('mail delivery', config.mailTickMs, () => mailTick(services))

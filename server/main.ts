@@ -76,6 +76,7 @@ async function main(): Promise<void> {
         await app.services.background.idle()
         app.services.mailSender?.close()
         await app.services.throttle.close()
+        await app.services.messageBus.close()
         await database.close()
       } finally {
         process.exit(error ? 1 : 0)

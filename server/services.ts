@@ -11,6 +11,7 @@ import type { TokenService } from '#server/auth/tokens.ts'
 import type { Throttle } from '#server/http/throttle.ts'
 import type { Logger } from '#server/log.ts'
 import type { MailSender } from '#server/mail/delivery.ts'
+import type { MessageBus } from '#server/messages/bus.ts'
 import type { ZoomClient } from '#server/zoom/client.ts'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
@@ -35,4 +36,6 @@ export type Services = {
   stripe: Stripe | undefined
   /** Zoom's meetings API at ZOOM_API_URL (the fake's with FAKE_ZOOM), for the live classes. */
   zoom: ZoomClient
+  /** Every process's conversation events (LISTEN/NOTIFY), for the live message streams (decision 0085). */
+  messageBus: MessageBus
 }

@@ -73,4 +73,17 @@ describe('the documents', () => {
   test('the README reads in five minutes: at most 250 lines (issue 43)', () => {
     expect(readFileSync(path.join(root, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(250)
   })
+
+  test('every variable the app and the provider read is in .env.example and docs/configuration.md', () => {
+    const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
+    // The app's zod object keys its variables; the provider names each in a quoted string to its reader.
+    const app = [...read('app/env.server.ts').matchAll(/^\s+([A-Z][A-Z0-9_]{3,}):/gm)].map((match) => match[1]!)
+    const provider = [...read('server/config.ts').matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)].map((match) => match[1]!)
+    const variables = new Set([...app, ...provider])
+    expect(variables.size).toBeGreaterThan(60)
+    const example = new Set([...read('.env.example').matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]!))
+    const documented = new Set([...read('docs/configuration.md').matchAll(/`([A-Z][A-Z0-9_]{3,})`/g)].map((match) => match[1]!))
+    expect([...variables].filter((name) => !example.has(name))).toEqual([])
+    expect([...variables].filter((name) => !documented.has(name))).toEqual([])
+  })
 })

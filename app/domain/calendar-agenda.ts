@@ -126,7 +126,7 @@ export function eventInstants(date: string, start: string, end: string, timeZone
   return { start_time: new Date(startTime).toISOString(), end_time: new Date(endTime).toISOString() }
 }
 
-/** One row of the week: a product appointment or a Google event (built by forms/calendar-page.server.ts). */
+/** One row of the week: a product appointment or a Google event (built by routes/agenda_.calendario/calendar-page.server.ts). */
 export type AppointmentItem = { kind: 'appointment'; key: string; id: number; time: string; title: string; status: string }
 export type EventItem = {
   kind: 'event'

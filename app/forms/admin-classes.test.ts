@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { instantOf, slugFrom, wallTimeOf } from './admin-classes.server.ts'
+import { instantOf, slugFrom, wallTimeOf } from '#app/features/admin/admin-classes.server.ts'
 import { classCancelSchema, newClassSchema } from './admin-classes.ts'
 
 /** A failed submission's errors by field (a success has none). */

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
-import { AUDIT_ACTION_FILTERS, actionKey, auditFilterParams, auditProviderQuery, auditRow, readAuditQuery } from '#app/forms/admin-audit.server.ts'
+import { AUDIT_ACTION_FILTERS, actionKey, auditFilterParams, auditProviderQuery, auditRow, readAuditQuery } from '#app/features/admin/admin-audit.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { listAuditEntries } from '#app/provider/admin-audit.server.ts'

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { auditFilterParams, auditProviderQuery, readAuditQuery } from '#app/forms/admin-audit.server.ts'
+import { auditFilterParams, auditProviderQuery, readAuditQuery } from '#app/features/admin/admin-audit.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { exportAuditEntries } from '#app/provider/admin-audit.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'

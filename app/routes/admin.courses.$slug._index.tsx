@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { courseAction, courseDefaults, courseOptions, draftDate, inLanguage, slugParam } from '#app/forms/admin-content-courses.server.ts'
+import { courseAction, courseDefaults, courseOptions, draftDate, inLanguage, slugParam } from '#app/features/admin/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getAdminCourse, listAdminLessons } from '#app/provider/admin-content-courses.server.ts'

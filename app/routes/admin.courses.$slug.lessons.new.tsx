@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { inLanguage, lessonAction, lessonDefaults, slugParam, videoOption } from '#app/forms/admin-content-courses.server.ts'
+import { inLanguage, lessonAction, lessonDefaults, slugParam, videoOption } from '#app/features/admin/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { listAdminLessons } from '#app/provider/admin-content-courses.server.ts'

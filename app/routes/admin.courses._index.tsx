@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { draftDate, inLanguage } from '#app/forms/admin-content-courses.server.ts'
+import { draftDate, inLanguage } from '#app/features/admin/admin-content-courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { listAdminCourses } from '#app/provider/admin-content-courses.server.ts'

@@ -4,7 +4,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { formatShortDateTime } from '#app/domain/appointments.ts'
 import { adminPillarSchema } from '#app/forms/admin-catalogue.ts'
-import { refusal, refusedSubmission } from '#app/forms/admin-catalogue.server.ts'
+import { refusal, refusedSubmission } from '#app/features/admin/admin-catalogue.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { discardPillarDraft, getAdminPillar, publishPillar, savePillarDraft } from '#app/provider/admin-catalogue.server.ts'

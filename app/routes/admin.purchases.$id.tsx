@@ -3,7 +3,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { REFUND_REASON_MAX_LENGTH } from '#app/forms/admin-purchase-forms.ts'
-import { type PurchaseDetailView, purchaseDetailView, refundAction } from '#app/forms/admin-purchases.server.ts'
+import { type PurchaseDetailView, purchaseDetailView, refundAction } from '#app/features/admin/admin-purchases.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getAdminPurchase } from '#app/provider/admin-purchases.server.ts'

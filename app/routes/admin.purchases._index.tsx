@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
-import { filterParams, providerQuery, purchaseRow, readPurchaseQuery } from '#app/forms/admin-purchases.server.ts'
+import { filterParams, providerQuery, purchaseRow, readPurchaseQuery } from '#app/features/admin/admin-purchases.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { listAdminPurchases } from '#app/provider/admin-purchases.server.ts'

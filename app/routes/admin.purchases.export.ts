@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { providerQuery, readPurchaseQuery } from '#app/forms/admin-purchases.server.ts'
+import { providerQuery, readPurchaseQuery } from '#app/features/admin/admin-purchases.server.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { exportAdminPurchases } from '#app/provider/admin-purchases.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'

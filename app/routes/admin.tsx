@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, data } from '@remix-run/node'
-import { Outlet, useLoaderData } from '@remix-run/react'
+import { Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { timeZoneLabel, timeZoneOr } from '#app/domain/appointments.ts'
 import { languageOf } from '#app/i18n/i18next.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
@@ -22,22 +22,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The admin sections are in the signed-in navigation under the header (app/ui/member-navigation.ts). */
 export default function AdminLayout() {
   const loaded = useLoaderData<typeof loader>()
-  const { t } = useTranslation('admin')
   return (
-    <div className="container-page py-8">
-      {loaded?.zone ? (
-        // A landmark of its own, outside each page's main.
-        <aside aria-label={t('zoneLabel')} className="mb-4">
-          <p data-testid="admin-zone" className="text-sm text-muted">
-            {t('zone', { zone: loaded.zone })}
-          </p>
-        </aside>
-      ) : null}
+    <AdminFrame zone={loaded?.zone}>
       <Outlet />
-    </div>
+    </AdminFrame>
   )
 }
 
+/**
+ * A page of the console that fails shows the error page inside the layout: the zone above it as on
+ * every page (the layout's loader answered; a child's failed), the header and navigation around it
+ * (the root's layout). When the layout's own loader fails (a 403 for a non-admin), only the error.
+ */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  const loaded = useRouteLoaderData<typeof loader>('routes/admin')
+  if (!loaded) return <GeneralErrorBoundary />
+  return (
+    <AdminFrame zone={loaded.zone}>
+      <GeneralErrorBoundary />
+    </AdminFrame>
+  )
+}
+
+function AdminFrame({ zone, children }: { zone: string | undefined; children: React.ReactNode }) {
+  const { t } = useTranslation('admin')
+  return (
+    <div className="container-page py-8">
+      {zone ? (
+        // A landmark of its own, outside each page's main.
+        <aside aria-label={t('zoneLabel')} className="mb-4">
+          <p data-testid="admin-zone" className="text-sm text-muted">
+            {t('zone', { zone })}
+          </p>
+        </aside>
+      ) : null}
+      {children}
+    </div>
+  )
 }

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
-import { CARD_SAVED_PARAM, subscriptionPageAction, subscriptionView, type SubscriptionView } from '#app/forms/subscription.server.ts'
+import { CARD_SAVED_PARAM, subscriptionPageAction, subscriptionView, type SubscriptionView } from '#app/features/purchases/subscription.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'

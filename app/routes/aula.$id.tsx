@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Form, Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from '@remix-run/react'
 import { useRef, useState } from 'react'
-import { type LessonPageView, completeAction, lessonPageView } from '#app/forms/courses.server.ts'
+import { type LessonPageView, completeAction, lessonPageView } from '#app/features/courses/courses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getLesson } from '#app/provider/courses.server.ts'

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs } from '@remix-run/node'
-import { progressAction } from '#app/forms/courses.server.ts'
+import { progressAction } from '#app/features/courses/courses.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 
 /**

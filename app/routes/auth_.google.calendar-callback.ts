@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { finishCalendarConnection } from '#app/forms/calendar-connect.server.ts'
+import { finishCalendarConnection } from '#app/features/calendar/calendar-connect.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 
 /**

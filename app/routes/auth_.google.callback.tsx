@@ -6,7 +6,7 @@ import { getAuth } from '#app/session/auth.server.ts'
 import { googleAuthenticator } from '#app/session/google.server.ts'
 import { defaultRouteFor, isNewGoogleUser, roleFromGroups } from '#app/session/roles.ts'
 import { type ToastInput, redirectWithToast } from '#app/utils/toast.server.ts'
-import { mergeCartAtSignIn } from '#app/forms/cart.server.ts'
+import { mergeCartAtSignIn } from '#app/features/cart/cart.server.ts'
 
 const backToLogin = (message: ToastInput['message']) => redirectWithToast('/auth?mode=login', { type: 'error', message, durationMs: 8_000 })
 

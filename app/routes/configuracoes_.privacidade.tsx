@@ -3,7 +3,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, da
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
 import { PRIVACY_PATH, REVOKE_PARAM, REVOKE_STEP } from '#app/forms/privacy.ts'
-import { privacyAction, privacyView, type PrivacyView } from '#app/forms/privacy.server.ts'
+import { privacyAction, privacyView, type PrivacyView } from '#app/features/privacy/privacy.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getConsents, getDeletionPlan, listResultViewers } from '#app/provider/privacy.server.ts'

@@ -7,7 +7,7 @@ import { getAppointment, getConsultation } from '#app/provider/appointments.serv
 import { errorResponseFor } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { roleFromGroups } from '#app/session/roles.ts'
-import { appointmentView } from '#app/utils/appointment-views.server.ts'
+import { appointmentView } from '#app/features/appointments/appointment-views.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { useReloadAt } from '#app/ui/use-reload-at.ts'

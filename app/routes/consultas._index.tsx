@@ -12,7 +12,7 @@ import { hasRole, roleFromGroups } from '#app/session/roles.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 import { SelectFilter } from '#app/ui/list-controls.tsx'
 import { parseId } from '#app/utils/ids.ts'
-import { appointmentView } from '#app/utils/appointment-views.server.ts'
+import { appointmentView } from '#app/features/appointments/appointment-views.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { pageParam, withPage } from '#app/utils/pagination.ts'
 

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { timeZoneOr } from '#app/domain/appointments.ts'
-import { bookingAction, fetchAvailability, paymentReturnUrl, paymentStep, pickerView } from '#app/forms/booking.server.ts'
+import { bookingAction, fetchAvailability, paymentReturnUrl, paymentStep, pickerView } from '#app/features/appointments/booking.server.ts'
 import { nullWhileResubmitting } from '#app/provider/responses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
@@ -10,13 +10,13 @@ import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { BookingFlow } from '#app/ui/appointments/booking-flow.tsx'
 import { ProfessionalCard } from '#app/ui/appointments/professional-card.tsx'
-import { professionalView } from '#app/utils/appointment-views.server.ts'
+import { professionalView } from '#app/features/appointments/appointment-views.server.ts'
 import { parseId } from '#app/utils/ids.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 // The review and back steps change nothing: the page's data is not read again behind them.
-export { keepDataAfterBookingStep as shouldRevalidate } from '#app/forms/booking-revalidation.ts'
+export { keepDataAfterBookingStep as shouldRevalidate } from '#app/ui/appointments/booking-revalidation.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['appointments'] }

@@ -11,7 +11,7 @@ import { requireUser } from '#app/session/auth.server.ts'
 import { hasRole } from '#app/session/roles.ts'
 import { ProfessionalCard } from '#app/ui/appointments/professional-card.tsx'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
-import { professionalView } from '#app/utils/appointment-views.server.ts'
+import { professionalView } from '#app/features/appointments/appointment-views.server.ts'
 import { pageMeta } from '#app/utils/meta.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */

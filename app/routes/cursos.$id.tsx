@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { courseView, lessonView, pillarNamesOf } from '#app/forms/courses.server.ts'
+import { courseView, lessonView, pillarNamesOf } from '#app/features/courses/courses.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getCourse, listLessons } from '#app/provider/courses.server.ts'

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { coursePillarNames, courseView, coursesFor, readCourseQuery } from '#app/forms/courses.server.ts'
+import { coursePillarNames, courseView, coursesFor, readCourseQuery } from '#app/features/courses/courses.server.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { listCoursePillars } from '#app/provider/courses.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'

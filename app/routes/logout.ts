@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
-import { forgetCartHeader } from '#app/forms/cart.server.ts'
+import { forgetCartHeader } from '#app/features/cart/cart.server.ts'
 import { log } from '#app/http/log.server.ts'
 import { revokeSession } from '#app/provider/auth.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'

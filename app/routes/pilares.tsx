@@ -16,7 +16,7 @@ import { getAuth } from '#app/session/auth.server.ts'
 import { hasRole } from '#app/session/roles.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
-import { pillarCookieHeaders, readPillarCookies } from '#app/utils/pillar-cookies.server.ts'
+import { pillarCookieHeaders, readPillarCookies } from '#app/features/pillars/pillar-cookies.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 const modeOf = (value: string | null): SelectionMode => (value === 'single' ? 'single' : 'multiple')

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
-import { recordCookieChoice } from '#app/forms/privacy.server.ts'
+import { recordCookieChoice } from '#app/features/privacy/privacy.server.ts'
 import { getAuth } from '#app/session/auth.server.ts'
 import { type ConsentChoice, consentCookieHeader, consentFor, optionalCategories } from '#app/utils/consent.ts'
 import { safeRedirect } from '#app/utils/safe-redirect.ts'

@@ -4,12 +4,15 @@ import { describe, expect, test } from 'vitest'
 import { roles } from '#app/session/roles.ts'
 import { memberNavigation, memberNavigationLabelKey } from './member-navigation'
 
-/** The URL a flat route file serves (dots are slashes, a trailing `_` only nests differently). */
+/**
+ * The URL a flat route file serves (dots are slashes, a trailing `_` only nests differently); a
+ * folder route (`<route>/route.tsx`) is named by its folder (decision 0083).
+ */
 function routePaths() {
   const dir = path.resolve(import.meta.dirname, '../routes')
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.tsx'))
-    .map((file) => `/${file.replace(/\.tsx$/, '').split('.').filter((part) => part !== '_index').map((part) => part.replace(/_$/, '')).join('/')}`)
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => (entry.isDirectory() ? readdirSync(path.join(dir, entry.name)).includes('route.tsx') : entry.name.endsWith('.tsx')))
+    .map((entry) => `/${entry.name.replace(/\.tsx$/, '').split('.').filter((part) => part !== '_index').map((part) => part.replace(/_$/, '')).join('/')}`)
 }
 
 describe('member navigation', () => {

@@ -25,7 +25,7 @@ export type Cancelled = { row: AppointmentRow; notices: QueuedMail[]; refunds: R
  * written here, sent to Stripe by afterCancellations once committed). `causedBy`: whose hourly
  * mail bound the notices count against (null: nobody's). Undefined when it was no longer open.
  *
- * Used by the appointment's own cancel (routes/appointments.ts), a revoked accreditation
+ * Used by the appointment's own cancel (booking/cancel.ts), a revoked accreditation
  * (professionals/accreditation.ts) and an account's deletion (privacy/deletion.ts).
  */
 export async function cancelOpenAppointment(

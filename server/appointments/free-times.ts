@@ -12,6 +12,9 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
+/** The longest window GET /appointments/calendar/availability/ answers for. */
+export const MAX_AVAILABILITY_DAYS = 62
+
 export type ScheduleRules = {
   timeZone: string
   consultationMinutes: number

@@ -175,3 +175,18 @@ export function parseSchedule(fields: Record<string, unknown>): ScheduleInput {
     exceptions: exceptions.exceptions,
   }
 }
+
+/** A professional's booking rules, out of their profile row (which holds more). */
+export const rulesOf = (profile: ScheduleRules): ScheduleRules => ({
+  timeZone: profile.timeZone,
+  consultationMinutes: profile.consultationMinutes,
+  bufferMinutes: profile.bufferMinutes,
+  minimumNoticeHours: profile.minimumNoticeHours,
+  horizonDays: profile.horizonDays,
+  availability: profile.availability,
+})
+
+const CLOSED_WEEK = Object.fromEntries(WEEKDAYS.map((day) => [day, { enabled: false, slots: [] }])) as unknown as WeeklyAvailability
+
+/** The rules of a professional who never saved a schedule: a closed week with the contract's defaults. */
+export const defaultRules = (timeZone: string): ScheduleRules => ({ timeZone, consultationMinutes: 50, bufferMinutes: 0, minimumNoticeHours: 12, horizonDays: 60, availability: CLOSED_WEEK })

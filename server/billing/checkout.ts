@@ -223,7 +223,7 @@ type ConsultationSale = {
   professionalId: number
 }
 
-/** A held consultation's purchase, written inside its booking's transaction (routes/appointments.ts). */
+/** A held consultation's purchase, written inside its booking's transaction (booking/book.ts). */
 export async function insertConsultationPurchase(tx: Writer, buyerId: number, sale: ConsultationSale, now: number): Promise<PurchaseRow> {
   if (sale.priceCents < MIN_PURCHASE_CENTS || sale.priceCents > MAX_PURCHASE_CENTS) throw new RangeError(`A consultation's price must be ${MIN_PURCHASE_CENTS} to ${MAX_PURCHASE_CENTS} cents: ${sale.priceCents}`)
   return insertPurchaseIn(

@@ -33,7 +33,7 @@ import { keptAfterDeletion, REMOVED_NOW } from '#server/privacy/retention.ts'
 import type { Services } from '#server/services.ts'
 import { activeAdminsOtherThan } from '#server/users/repository.ts'
 import { photoUrl } from '#server/users/serializers.ts'
-import { FULL_REFUND_NOTICE_HOURS } from '#server/routes/appointments.ts'
+import { FULL_REFUND_NOTICE_MS } from '#server/purchases/refund-rules.ts'
 import { enforceThrottle, requestAddress } from '#server/routes/throttling.ts'
 
 const LAST_ADMIN_MESSAGE = 'You are the only active administrator: give another account the admin role before deleting yours.'
@@ -180,7 +180,7 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
               const by = view.appointment.patientId === user.id ? 'patient' : 'professional'
               const quote = view.appointment.status === 'awaiting_payment' ? null : cancellationQuote(view, by, now)
               const ahead = view.appointment.startTime.getTime() - now
-              const full = quote ? quote.refundCents > 0 || quote.creditReturned : view.appointment.status !== 'awaiting_payment' && (by === 'professional' || ahead >= FULL_REFUND_NOTICE_HOURS * 3600_000)
+              const full = quote ? quote.refundCents > 0 || quote.creditReturned : view.appointment.status !== 'awaiting_payment' && (by === 'professional' || ahead >= FULL_REFUND_NOTICE_MS)
               return {
                 id: view.appointment.id,
                 start_time: view.appointment.startTime.toISOString(),

@@ -51,9 +51,10 @@ function declared(file: string): string[] {
 }
 
 // Routes that render (a default export); resource routes have nothing to translate in the browser.
-const routes = readdirSync(path.join(appDir, 'routes')).filter(
-  (name) => name.endsWith('.tsx') && !name.includes('.test.') && /^export default /m.test(readFileSync(path.join(appDir, 'routes', name), 'utf8')),
-)
+// A route is a file of routes/, or a folder's route.tsx (its other files are its parts, decision 0083).
+const routes = readdirSync(path.join(appDir, 'routes'), { withFileTypes: true })
+  .map((entry) => (entry.isDirectory() ? `${entry.name}/route.tsx` : entry.name))
+  .filter((name) => name.endsWith('.tsx') && !name.includes('.test.') && existsSync(path.join(appDir, 'routes', name)) && /^export default /m.test(readFileSync(path.join(appDir, 'routes', name), 'utf8')))
 
 describe('route translation namespaces', () => {
   test.each(routes)('%s declares the namespaces it uses, and no others', (name) => {

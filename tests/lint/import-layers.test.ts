@@ -23,6 +23,10 @@ describe('an import up a layer fails the lint', () => {
     ['app/i18n/later.ts', "export const load = () => import('#app/domain/habits.ts')"],
     ['app/forms/popup.server.ts', "import { type PopupState } from '#app/ui/calendar-popup.ts'\nexport type State = PopupState"],
     ['app/env.server.ts', "import { links } from './root.tsx'\nexport const root = links"],
+    // features/ (decision 0083): under ui/ and routes/, above forms/.
+    ['app/features/habits/x.server.ts', "import { TodayHabits } from '#app/ui/habits/today-habits.tsx'\nexport const today = TodayHabits"],
+    ['app/features/cart/x.server.ts', "import { loader } from '#app/routes/dashboard/dashboard.server.ts'\nexport const dashboard = loader"],
+    ['app/forms/x.ts', "import { trackAction } from '../features/habits/habits.server.ts'\nexport const track = trackAction"],
   ])('%s: %s', async (filePath, code) => {
     const [error, ...rest] = await boundaryErrors(filePath, code)
     expect(rest).toEqual([])
@@ -60,6 +64,16 @@ describe('imports down the layers, or within one, pass', () => {
     ['app/provider/x.server.ts', "import { ProviderError } from './errors.ts'\nimport { contactSubjects } from '#app/domain/contact-limits.ts'\nexport const all = [ProviderError, contactSubjects]"],
     ['app/i18n/x.server.ts', "import type legal from '../../locales/pt/legal.json'\nimport { getEnv } from '#app/env.server.ts'\nexport const env = getEnv\nexport type Legal = typeof legal"],
     ['app/root.tsx', "import styles from './styles/tailwind.css?url'\nimport { handleError } from './entry.server.tsx'\nexport const all = [styles, handleError]"],
+    // A folder route and its server half beside it, a feature's code, the types ui/ draws (decision 0083).
+    [
+      'app/routes/dashboard/route.tsx',
+      "import { loader } from './dashboard.server.ts'\nimport { trackAction } from '#app/features/habits/habits.server.ts'\nimport { TodayHabits } from '#app/ui/habits/today-habits.tsx'\nexport const all = [loader, trackAction, TodayHabits]",
+    ],
+    ['app/ui/habits/x.tsx', "import type { TodayHabitsView } from '#app/features/habits/habit-views.server.ts'\nexport type View = TodayHabitsView"],
+    [
+      'app/features/purchases/x.server.ts',
+      "import { cartAction } from '../cart/cart.server.ts'\nimport { trackSchema } from '#app/forms/habit-forms.ts'\nimport { replyToFailure } from '#app/utils/provider-reply.server.ts'\nexport const all = [cartAction, trackSchema, replyToFailure]",
+    ],
   ])('%s', async (filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toEqual([])
   })

@@ -37,6 +37,7 @@ describe("server/'s imports point down its layers", () => {
     ['server/users/x.ts', "export { cancelPurchase } from '#server/billing/cancellation.ts'"],
     ['server/db/x.ts', "export const later = () => import('#server/zones.ts')"],
     ['server/routes/x.ts', "import { registerFakes } from '#server/fakes/register.ts'\nexport const f = registerFakes"],
+    ['server/billing/x.ts', "import { bookAppointment } from '#server/booking/book.ts'\nexport const b = bookAppointment"],
     ['server/jobs.ts', "import { createProviderApp } from '#server/app.ts'\nexport const a = createProviderApp"],
   ])('up: %s: %s', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toEqual([expect.stringMatching(new RegExp(`^${filePath} may not import '[^']+': server/'s imports point down its layers \\(main.ts, testing > app.ts > .* > background.ts`))])

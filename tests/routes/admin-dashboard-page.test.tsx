@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import AdminDashboardPage, { loader } from '#app/routes/admin.dashboard.tsx'
+import AdminDashboardPage, { loader } from '#app/routes/admin.dashboard/route.tsx'
 import { dashboardAnswers } from '#tests/mocks/admin-dashboard.ts'
 import { demoAdmin, signedIn } from '#tests/mocks/session.ts'
 import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'

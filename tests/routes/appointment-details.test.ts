@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { type BookingReply, type PickerView } from '#app/forms/appointment-forms.ts'
-import { action as detailsAction, loader as detailsLoader } from '#app/routes/consultas.$id.tsx'
+import { action as detailsAction, loader as detailsLoader } from '#app/routes/consultas.$id/route.tsx'
 import { loader as consultationLoader } from '#app/routes/consultas.$id_.consulta.tsx'
 import { action as rescheduleAction, loader as rescheduleLoader } from '#app/routes/consultas.$id_.remarcar.tsx'
 import { loader as listLoader } from '#app/routes/consultas._index.tsx'

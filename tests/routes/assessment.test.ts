@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { action as wizardAction, loader as wizardLoader } from '#app/routes/avaliacao.tsx'
+import { action as wizardAction, loader as wizardLoader } from '#app/routes/avaliacao/route.tsx'
 import { loader as historyLoader } from '#app/routes/avaliacao_.historico.tsx'
 import { action as resultAction, loader as resultLoader } from '#app/routes/avaliacao_.resultado.$id.tsx'
 import { loader as sharedLoader } from '#app/routes/profissional.avaliacoes.tsx'

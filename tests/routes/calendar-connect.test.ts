@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { STATE_TTL_MS } from '#app/forms/calendar-connect.server.ts'
+import { STATE_TTL_MS } from '#app/features/calendar/calendar-connect.server.ts'
 import { loader as callback } from '#app/routes/auth_.google.calendar-callback.ts'
 import { loader as connect } from '#app/routes/agenda_.calendario_.conectar.ts'
 import { sessionStorage } from '#app/session/session.server.ts'

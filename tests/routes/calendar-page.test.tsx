@@ -2,7 +2,7 @@
 import { act, cleanup, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import CalendarPage, { action, loader } from '#app/routes/agenda_.calendario.tsx'
+import CalendarPage, { action, loader } from '#app/routes/agenda_.calendario/route.tsx'
 import { CALENDAR_POPUP_CHANNEL, POPUP_MESSAGE_TYPE } from '#app/utils/calendar-popup-message.ts'
 import { calendarProvider, notConnected } from '#tests/mocks/calendar.ts'
 import { demoProfessional, signedIn } from '#tests/mocks/session.ts'

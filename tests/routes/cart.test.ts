@@ -2,14 +2,14 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { serializeCart } from '#app/domain/cart.ts'
 import { action as authAction } from '#app/routes/auth.tsx'
-import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho.tsx'
+import { action as cartAction, loader as cartLoader } from '#app/routes/carrinho/route.tsx'
 import { action as logoutAction } from '#app/routes/logout.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, fakeJwt, signedIn } from '#tests/mocks/session.ts'
-import { cartCookieHeader } from '#app/utils/cart-cookie.server.ts'
+import { cartCookieHeader } from '#app/features/cart/cart-cookie.server.ts'
 
 /** Course number `id`, any field replaced. */
 const product = (id: number, overrides: Record<string, unknown> = {}) =>

@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import CataloguePage, { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
+import CataloguePage, { loader as catalogueLoader } from '#app/routes/solucoes/route.tsx'
 import { productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { ignoreRouterFutureWarnings, renderRoute } from '#tests/mocks/route-stub.ts'

@@ -5,7 +5,7 @@ import { action as listAction, loader as listLoader } from '#app/routes/habitos.
 import { action as newAction, loader as newLoader } from '#app/routes/habitos.novo.tsx'
 import { action as habitAction, loader as habitLoader } from '#app/routes/habitos.$id.tsx'
 import { action as editAction, loader as editLoader } from '#app/routes/habitos.$id_.editar.tsx'
-import { action as dashboardAction, loader as dashboardLoader } from '#app/routes/dashboard.tsx'
+import { action as dashboardAction, loader as dashboardLoader } from '#app/routes/dashboard/route.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
 import { demoProfessional, signedIn } from '#tests/mocks/session.ts'

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as downloadLoader } from '#app/routes/meus-produtos.$id.arquivo.ts'
-import { loader as myProductsLoader } from '#app/routes/meus-produtos._index.tsx'
+import { loader as myProductsLoader } from '#app/routes/meus-produtos._index/route.tsx'
 import { productAnswer, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { getRequest, run, toastOf } from '#tests/mocks/route.ts'

@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import PatientPage, { loader } from '#app/routes/profissional.pacientes_.$id.tsx'
+import PatientPage, { loader } from '#app/routes/profissional.pacientes_.$id/route.tsx'
 import { appointment } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { loader as catalogueLoader } from '#app/routes/solucoes.tsx'
+import { loader as catalogueLoader } from '#app/routes/solucoes/route.tsx'
 import { loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { productAnswer, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'

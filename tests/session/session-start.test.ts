@@ -1,7 +1,7 @@
 import { http, HttpResponse, delay } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as rootLoader } from '#app/root.tsx'
-import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/route.tsx'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { run } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, fakeJwt, sessionCookie, sessionFrom } from '#tests/mocks/session.ts'

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
-import type { ProfessionalView } from '#app/utils/appointment-views.server.ts'
+import type { ProfessionalView } from '#app/features/appointments/appointment-views.server.ts'
 
 /** A professional's photo, or their initials when there is none. */
 export function ProfessionalPhoto({ name, photo, size = 'size-20' }: { name: string; photo: string | null; size?: string }) {

@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 
-/** A conflict as the loaders build it (app/forms/calendar-conflicts.server.ts `conflictViews`). */
+/** A conflict as the loaders build it (app/features/calendar/calendar-conflicts.server.ts `conflictViews`). */
 export type ConflictItem = {
   id: string
   severity: 'high' | 'medium' | 'low'

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import type { LiveClassView } from '#app/forms/live-classes.server.ts'
+import type { LiveClassView } from '#app/features/live-classes/live-classes.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { CheckIcon, LockIcon } from '#app/ui/icons.tsx'
 

@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { CourseView } from '#app/forms/courses.server.ts'
+import type { CourseView } from '#app/features/courses/courses.server.ts'
 import { CheckIcon, LockIcon } from '#app/ui/icons.tsx'
 
 export { CheckIcon, LockIcon }

@@ -2,7 +2,7 @@ import { Link, useFetcher } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type TFunction } from '#app/i18n/translator.ts'
-import type { DayView, HabitCardView } from '#app/utils/habit-views.server.ts'
+import type { DayView, HabitCardView } from '#app/features/habits/habit-views.server.ts'
 import { showClientToast } from '../toast-state.ts'
 import { HabitFigures, frequencyText } from './habit-figures.tsx'
 

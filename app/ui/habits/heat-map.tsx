@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { HabitDetailView } from '#app/utils/habit-views.server.ts'
+import type { HabitDetailView } from '#app/features/habits/habit-views.server.ts'
 
 const CELL = 12
 const GAP = 3

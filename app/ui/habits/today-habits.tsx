@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { TodayHabitsView } from '#app/utils/habit-views.server.ts'
+import type { TodayHabitsView } from '#app/features/habits/habit-views.server.ts'
 import { DayForm, type TrackFailure } from './habit-card.tsx'
 
 /**

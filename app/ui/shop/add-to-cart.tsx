@@ -1,6 +1,6 @@
 import { Form, Link, useLocation } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import type { ProductView } from '#app/utils/product-views.server.ts'
+import type { ProductView } from '#app/features/products/product-views.server.ts'
 
 /**
  * "Add to cart" for a product (a plain post to /carrinho that comes back to this page with a

@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
-import type { ProductView } from '#app/utils/product-views.server.ts'
+import type { ProductView } from '#app/features/products/product-views.server.ts'
 import { AddToCart } from './add-to-cart.tsx'
 
 /** What a product is, in a line each: its kind's own facts (consultations, weeks, the plan). */

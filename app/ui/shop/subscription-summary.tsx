@@ -1,4 +1,4 @@
-import { type SubscriptionView } from '#app/forms/subscription.server.ts'
+import { type SubscriptionView } from '#app/features/purchases/subscription.server.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 
 /** Where a subscription stands, in a line or two: its status, its price, and until when it gives access or when it ended. */

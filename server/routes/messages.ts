@@ -1,0 +1,319 @@
+import { streamSSE } from 'hono/streaming'
+import { z } from 'zod'
+import { authenticate, roleOf, type Caller } from '#server/auth/authenticate.ts'
+import { idParam, type Api, type AppContext } from '#server/http/api.ts'
+import { readFields } from '#server/http/body.ts'
+import { apiError, fieldError, notFound, permissionDenied } from '#server/http/errors.ts'
+import { booleanField, charField, idempotencyKeyField, idField, integerField, validate } from '#server/http/fields.ts'
+import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
+import {
+  careFactsOf,
+  conversationOf,
+  conversationsPage,
+  countConversationsOf,
+  deleteOwnMessage,
+  findMessage,
+  findMessageByKey,
+  findConversation,
+  latestMessageIdOf,
+  messagesForUserAfter,
+  insertMessage,
+  markRead,
+  notificationSettingsOf,
+  openConversation,
+  otherReadMark,
+  reportMessage,
+  saveNotificationSettings,
+  setClosed,
+  setMuted,
+  threadPage,
+  unreadTotalOf,
+  type ConversationRow,
+  type NotificationSettings,
+  type Side,
+} from '#server/messages/repository.ts'
+import { DELETE_WINDOW_MS, hasCareLink, messageText } from '#server/messages/rules.ts'
+import { serializeConversation, serializeConversationItem, serializeMessage } from '#server/messages/serializers.ts'
+import type { MessageEvent } from '#server/messages/bus.ts'
+import type { Services } from '#server/services.ts'
+import { findUserById, groupNamesOf } from '#server/users/repository.ts'
+import { enforceThrottle } from '#server/routes/throttling.ts'
+
+/** A stream lives at most this long (an access token's life): the client opens it again with its cursor. */
+export const STREAM_MAX_MS = 5 * 60_000
+const STREAM_HEARTBEAT_MS = 25_000
+/** Messages one flush of a stream sends at most; the next event or reconnect sends the rest. */
+const STREAM_BATCH = 200
+const streamSchema = z.object({ after: integerField({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional() })
+
+/** A thread's page: this many messages (the newest, or those before a cursor). */
+export const THREAD_PAGE_SIZE = 30
+const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
+const CLOSED = 'This conversation is closed: it can be read, not written to, until a new appointment.'
+const TOO_LATE_TO_DELETE = `A message can be deleted by its sender within ${DELETE_WINDOW_MS / 60_000} minutes.`
+
+const textField = () =>
+  z.unknown().transform((value, context) => {
+    if (typeof value !== 'string') {
+      context.addIssue({ code: 'custom', message: value === undefined ? 'This field is required.' : value === null ? 'This field may not be null.' : 'Not a valid string.' })
+      return z.NEVER
+    }
+    const checked = messageText(value)
+    if ('problem' in checked) {
+      context.addIssue({ code: 'custom', message: checked.problem })
+      return z.NEVER
+    }
+    return checked.text
+  })
+
+const startSchema = z.object({ with: idField() })
+const sendSchema = z.object({ text: textField(), idempotency_key: idempotencyKeyField().optional() })
+const readSchema = z.object({ up_to: idField() })
+const reportSchema = z.object({ reason: charField({ maxLength: 1000 }) })
+const closeSchema = z.object({ closed: booleanField() })
+const muteSchema = z.object({ muted: booleanField() })
+const beforeSchema = z.object({ before: idField().optional() })
+const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
+const settingsSchema = z
+  .object({
+    email: booleanField(),
+    push: booleanField(),
+    quiet_start: z.union([z.literal(''), z.null(), charField({ maxLength: 5 }).regex(CLOCK, 'Enter a time as HH:MM.')]).optional(),
+    quiet_end: z.union([z.literal(''), z.null(), charField({ maxLength: 5 }).regex(CLOCK, 'Enter a time as HH:MM.')]).optional(),
+  })
+  .superRefine((value, context) => {
+    const start = value.quiet_start || null
+    const end = value.quiet_end || null
+    if ((start === null) !== (end === null)) context.addIssue({ code: 'custom', path: [start === null ? 'quiet_start' : 'quiet_end'], message: 'Quiet hours need a start and an end.' })
+    else if (start !== null && start === end) context.addIssue({ code: 'custom', path: ['quiet_end'], message: 'The end must differ from the start.' })
+  })
+
+const serializeSettings = ({ email, push, quiet }: NotificationSettings) => ({ email, push, quiet_start: quiet?.start ?? null, quiet_end: quiet?.end ?? null })
+
+/** The side a caller talks from; admins never read messages (decision 0085). */
+function sideOf(caller: Caller): Side {
+  const role = roleOf(caller.groups)
+  if (role === 'admin') throw permissionDenied()
+  return role === 'profissional' ? 'professional' : 'patient'
+}
+
+/**
+ * Messages between a patient and their professional (issue 44, decision 0085; docs/product.md
+ * §4 "Messages"): a conversation per pair with a care link, its thread by keyset pages, read marks, a
+ * sender's delete within 15 minutes, the professional's close, the patient's mute, and a report
+ * of one message to the admins. Anyone but the two gets 404 for a conversation, as for none.
+ */
+export function registerMessageRoutes(api: Api, services: Services): void {
+  const { db, clock, config } = services
+  const photoBase = config.providerPublicUrl
+
+  /** The caller, their side, and the conversation in the path if they are one of its two (else 404). */
+  async function conversationFor(c: AppContext) {
+    const caller = await authenticate(c, services)
+    const side = sideOf(caller)
+    const found = await conversationOf(db, idParam(c, 'id'), caller.user.id)
+    if (!found) throw notFound()
+    return { caller, side, conversation: found.conversation }
+  }
+
+  const otherOf = async (conversation: ConversationRow, side: Side) => (await findUserById(db, side === 'patient' ? conversation.professionalId : conversation.patientId))!
+
+  const messageFor = (caller: Caller, conversation: ConversationRow, side: Side) => (message: Parameters<typeof serializeMessage>[0]) =>
+    serializeMessage(message, { userId: caller.user.id, otherReadId: otherReadMark(conversation, side), now: clock() })
+
+  api.endpoint('/messages/conversations/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      const side = sideOf(caller)
+      const page = paginate(c, await countConversationsOf(db, caller.user.id, side))
+      const items = await conversationsPage(db, caller.user.id, side, page)
+      return c.json(page.envelope(items.map((item) => serializeConversationItem(item, side, caller.user.id, photoBase))), 200, PRIVATE)
+    },
+    // Either of the two may start it; the second start is the same conversation. No care link: 404.
+    POST: async (c) => {
+      const caller = await authenticate(c, services)
+      const side = sideOf(caller)
+      const { with: otherId } = validate(startSchema, await readFields(c.req.raw))
+      const other = await findUserById(db, otherId)
+      const otherRole = other && other.isActive ? roleOf(await groupNamesOf(db, other.id)) : undefined
+      if (!other || otherRole !== (side === 'patient' ? 'profissional' : 'paciente')) throw notFound()
+      const [patientId, professionalId] = side === 'patient' ? [caller.user.id, other.id] : [other.id, caller.user.id]
+      if (!hasCareLink(await careFactsOf(db, patientId, professionalId))) throw notFound()
+      const { conversation, created } = await openConversation(db, patientId, professionalId)
+      return c.json(serializeConversation(conversation, side, other, photoBase), created ? 201 : 200, PRIVATE)
+    },
+  })
+
+  // How the caller hears of messages waiting: e-mail, push, quiet hours in their time zone (decision 0085).
+  api.endpoint('/users/me/notification-settings/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      return c.json(serializeSettings(await notificationSettingsOf(db, caller.user.id)), 200, PRIVATE)
+    },
+    PUT: async (c) => {
+      const caller = await authenticate(c, services)
+      const input = validate(settingsSchema, await readFields(c.req.raw))
+      const quiet = input.quiet_start && input.quiet_end ? { start: input.quiet_start, end: input.quiet_end } : null
+      await saveNotificationSettings(db, caller.user.id, { email: input.email, push: input.push, quiet }, new Date(clock()))
+      return c.json(serializeSettings(await notificationSettingsOf(db, caller.user.id)), 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/unread/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      sideOf(caller)
+      return c.json({ unread: await unreadTotalOf(db, caller.user.id) }, 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/', {
+    GET: async (c) => {
+      const { caller, side, conversation } = await conversationFor(c)
+      const { before } = validate(beforeSchema, { before: c.req.query('before') || undefined })
+      const [other, page] = await Promise.all([otherOf(conversation, side), threadPage(db, conversation.id, { before, limit: THREAD_PAGE_SIZE })])
+      return c.json(
+        {
+          conversation: serializeConversation(conversation, side, other, photoBase),
+          messages: page.messages.map(messageFor(caller, conversation, side)),
+          // The cursor of the page before this one: its oldest message's id.
+          older: page.hasOlder ? page.messages[0]!.id : null,
+        },
+        200,
+        PRIVATE,
+      )
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/messages/', {
+    POST: async (c) => {
+      const { caller, side, conversation } = await conversationFor(c)
+      const input = validate(sendSchema, await readFields(c.req.raw))
+      const key = input.idempotency_key
+      // The same form again (its answer lost): the message it sent, nothing sent twice.
+      const earlier = key === undefined ? undefined : await findMessageByKey(db, caller.user.id, key)
+      if (earlier && earlier.conversationId === conversation.id) return c.json(messageFor(caller, conversation, side)(earlier), 200, PRIVATE)
+      if (conversation.closedAt !== null) throw apiError(400, CLOSED, { code: 'conversation_closed' })
+      await enforceThrottle(services, 'messagePerUser', String(caller.user.id))
+      const { message, created } = await insertMessage(db, { conversation, senderId: caller.user.id, side, body: input.text, key, now: new Date(clock()) })
+      if (message.conversationId !== conversation.id) throw fieldError('idempotency_key', 'This key was used for a message in another conversation.')
+      return c.json(messageFor(caller, conversation, side)(message), created ? 201 : 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/read/', {
+    POST: async (c) => {
+      const { side, conversation } = await conversationFor(c)
+      const { up_to: upTo } = validate(readSchema, await readFields(c.req.raw))
+      return c.json({ read_up_to: await markRead(db, conversation, side, upTo) }, 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/messages/:message{[0-9]+}/delete/', {
+    POST: async (c) => {
+      const { caller, side, conversation } = await conversationFor(c)
+      const message = await findMessage(db, conversation.id, idParam(c, 'message'))
+      if (!message) throw notFound()
+      if (message.senderId !== caller.user.id) throw permissionDenied()
+      const now = clock()
+      const deleted = await deleteOwnMessage(db, { messageId: message.id, conversation, senderId: caller.user.id, since: new Date(now - DELETE_WINDOW_MS), now: new Date(now) })
+      if (!deleted) throw apiError(400, message.deletedAt ? 'This message is already deleted.' : TOO_LATE_TO_DELETE)
+      return c.json(messageFor(caller, conversation, side)(deleted), 200, PRIVATE)
+    },
+  })
+
+  // One message, and only it, to the admins' queue with the reporter's reason (decision 0085).
+  api.endpoint('/messages/conversations/:id{[0-9]+}/messages/:message{[0-9]+}/report/', {
+    POST: async (c) => {
+      const { caller, conversation } = await conversationFor(c)
+      const message = await findMessage(db, conversation.id, idParam(c, 'message'))
+      if (!message) throw notFound()
+      if (message.senderId === caller.user.id) throw apiError(400, 'You cannot report your own message.')
+      if (message.deletedAt) throw apiError(400, 'This message is deleted: there is nothing to report.')
+      const { reason } = validate(reportSchema, await readFields(c.req.raw))
+      const { report, created } = await reportMessage(db, { message, reporterId: caller.user.id, reason, now: new Date(clock()) })
+      return c.json({ id: report.id, message_id: report.messageId, reason: report.reason, created_at: report.createdAt.toISOString() }, created ? 201 : 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/close/', {
+    POST: async (c) => {
+      const { side, conversation } = await conversationFor(c)
+      if (side !== 'professional') throw permissionDenied()
+      const { closed } = validate(closeSchema, await readFields(c.req.raw))
+      const row = await setClosed(db, conversation.id, closed ? (conversation.closedAt ?? new Date(clock())) : null)
+      return c.json(serializeConversation(row, side, await otherOf(row, side), photoBase), 200, PRIVATE)
+    },
+  })
+
+  api.endpoint('/messages/conversations/:id{[0-9]+}/mute/', {
+    POST: async (c) => {
+      const { side, conversation } = await conversationFor(c)
+      if (side !== 'patient') throw permissionDenied()
+      const { muted } = validate(muteSchema, await readFields(c.req.raw))
+      const row = await setMuted(db, conversation.id, muted)
+      return c.json(serializeConversation(row, side, await otherOf(row, side), photoBase), 200, PRIVATE)
+    },
+  })
+
+  /**
+   * The caller's live stream (server-sent events): each message written or deleted in their
+   * conversations (`event: message`, the message as the thread shows it, `id` its id) and each
+   * move of the other side's read mark (`event: read`). `after` is the last message id the client
+   * has: what came since is sent first, so a reconnect misses nothing. Every provider process
+   * hears every other's commits (messages/bus.ts). Ends after STREAM_MAX_MS; the client reconnects.
+   */
+  api.endpoint('/messages/stream/', {
+    GET: async (c) => {
+      const caller = await authenticate(c, services)
+      sideOf(caller)
+      const userId = caller.user.id
+      const { after } = validate(streamSchema, { after: c.req.query('after') || undefined })
+      const response = streamSSE(c, async (stream) => {
+        let last = after ?? (await latestMessageIdOf(db, userId))
+        let chain = Promise.resolve()
+        const sideIn = (conversation: ConversationRow): Side => (conversation.patientId === userId ? 'patient' : 'professional')
+        const sendMessage = (message: Parameters<typeof serializeMessage>[0], conversation: ConversationRow) =>
+          stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(messageFor(caller, conversation, sideIn(conversation))(message)) })
+        const catchUp = async () => {
+          for (const { message, conversation } of await messagesForUserAfter(db, userId, last, STREAM_BATCH)) {
+            await sendMessage(message, conversation)
+            last = Math.max(last, message.id)
+          }
+        }
+        const handle = async (event: MessageEvent) => {
+          const conversation = await findConversation(db, event.conversation_id)
+          if (!conversation) return
+          if (event.kind === 'read') {
+            const side = sideIn(conversation)
+            return stream.writeSSE({ event: 'read', data: JSON.stringify({ conversation_id: conversation.id, read_up_to: otherReadMark(conversation, side) }) })
+          }
+          // A deleted (or removed) message the client already has: sent again as it is now.
+          if (event.message_id !== undefined && event.message_id <= last) {
+            const message = await findMessage(db, conversation.id, event.message_id)
+            if (message) await sendMessage(message, conversation)
+            return
+          }
+          await catchUp()
+        }
+        const unsubscribe = await services.messageBus.subscribe((event) => {
+          if (event.patient_id !== userId && event.professional_id !== userId) return
+          chain = chain.then(() => handle(event)).catch((error: unknown) => services.log({ level: 'warn', msg: 'message stream failed to send', error: error instanceof Error ? error.message : String(error) }))
+        })
+        const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), STREAM_HEARTBEAT_MS)
+        try {
+          chain = chain.then(catchUp)
+          await Promise.race([new Promise<void>((resolve) => stream.onAbort(resolve)), stream.sleep(STREAM_MAX_MS)])
+        } finally {
+          clearInterval(heartbeat)
+          unsubscribe()
+          await chain.catch(() => undefined)
+        }
+      })
+      // Per user: never kept by a cache on the way, nor held back by a buffering proxy.
+      response.headers.set('Cache-Control', PRIVATE_NO_STORE)
+      response.headers.set('X-Accel-Buffering', 'no')
+      return response
+    },
+  })
+}
