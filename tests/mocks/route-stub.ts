@@ -38,7 +38,7 @@ export function withCookie(fn: ServerFunction, cookie: string) {
 }
 
 /** A route of the stub: its pattern, its page, the loader and action it runs (the route module's own), its child routes. */
-export type StubRoute = { path?: string; index?: boolean; Component?: ComponentType; loader?: ServerFunction; action?: ServerFunction; children?: StubRoute[] }
+export type StubRoute = { id?: string; path?: string; index?: boolean; Component?: ComponentType; ErrorBoundary?: ComponentType; loader?: ServerFunction; action?: ServerFunction; children?: StubRoute[] }
 
 /**
  * Draws `path` among these routes, in Portuguese; with a cookie (tests/mocks/session.ts'

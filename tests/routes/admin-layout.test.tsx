@@ -1,13 +1,10 @@
 // @vitest-environment jsdom
-import { type LoaderFunctionArgs, data } from '@remix-run/node'
-import { createRemixStub } from '@remix-run/testing'
-import { cleanup, render, screen } from '@testing-library/react'
+import { data } from '@remix-run/node'
+import { cleanup, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { translationsFor } from '#app/i18n/i18next.server.ts'
-import { TranslationsProvider } from '#app/i18n/react.tsx'
 import AdminLayout, { ErrorBoundary, loader } from '#app/routes/admin.tsx'
-import { demoAdmin, demoPatient, fakeJwt, sessionCookie } from '#tests/mocks/session.ts'
-import { ignoreRouterFutureWarnings } from '#tests/mocks/route-stub.ts'
+import { demoAdmin, demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { ignoreRouterFutureWarnings, renderRoute, type StubRoute } from '#tests/mocks/route-stub.ts'
 
 /** The console's layout keeps its frame around a page that fails (issue 43): the error page is drawn inside it. */
 
@@ -17,15 +14,13 @@ beforeEach(() => {
 afterEach(() => cleanup())
 
 async function renderAt(path: string, user = demoAdmin) {
-  const cookie = await sessionCookie({ access: fakeJwt(300), refresh: fakeJwt(3600), user })
-  const signedIn = ({ request, params }: LoaderFunctionArgs) => loader({ request: new Request(request.url, { headers: { Cookie: cookie } }), params, context: {} })
-  const Stub = createRemixStub([
+  const routes: StubRoute[] = [
     {
       id: 'routes/admin',
       path: '/admin',
       Component: AdminLayout,
       ErrorBoundary,
-      loader: signedIn,
+      loader,
       children: [
         { path: 'ok', Component: () => <main>Uma página do console</main> },
         {
@@ -37,12 +32,8 @@ async function renderAt(path: string, user = demoAdmin) {
         },
       ],
     },
-  ])
-  return render(
-    <TranslationsProvider value={translationsFor('pt')}>
-      <Stub initialEntries={[path]} />
-    </TranslationsProvider>,
-  )
+  ]
+  return renderRoute(path, routes, { cookie: await signedIn(user) })
 }
 
 describe('the admin layout', () => {
