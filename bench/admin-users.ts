@@ -8,7 +8,7 @@
  *   npx tsx bench/admin-users.ts [users=100000] [runs=30]
  */
 import { sql } from 'drizzle-orm'
-import { searchPageQuery, userListQueries } from '#server/users/repository.ts'
+import { searchPageQuery, userListQueries, withGroupIds } from '#server/users/repository.ts'
 import { client, createMemoryDatabase, testApp } from '#server/testing/harness.ts'
 
 const total = Number(process.argv[2] ?? 100_000)
@@ -71,8 +71,9 @@ for (const path of paths) results.push(await timed(path))
 // A search's page and count are one statement (searchPageQuery); the list's two statements serve the rest.
 const plans = {
   searchPage: await planOf(searchPageQuery(db, { search: 'nascimento' }, { limit: 20, offset: (deepPage - 1) * 20 })),
-  count: await planOf(userListQueries(db, { group: 'profissional' }, { limit: 20, offset: 180 }).count),
-  groupPage: await planOf(userListQueries(db, { group: 'profissional' }, { limit: 20, offset: 180 }).page),
+  // As the endpoint reads a group: its id first (withGroupIds), then the count and the page.
+  count: await planOf(userListQueries(db, await withGroupIds(db, { group: 'profissional' }), { limit: 20, offset: 180 }).count),
+  groupPage: await planOf(userListQueries(db, await withGroupIds(db, { group: 'profissional' }), { limit: 20, offset: 180 }).page),
 }
 console.log(JSON.stringify({ users: total, seedSeconds: Math.round(seedMs / 100) / 10, runs, results, plans }))
 await database.close()

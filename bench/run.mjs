@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the performance budget of the built app, each figure against a private app +
- * embedded provider on free loopback ports, and against the real floor: a bare Remix v2 app of the
- * same versions (bench/floor), built and served by the bench. Prints a table and writes
+ * embedded provider on free loopback ports, and against the real floors: bare Remix v2 apps of the
+ * same versions, one with one route (bench/floor) and one with the product's route tree, every
+ * module empty (issue 43), built and served by the bench (bench/lib/floor.mjs). Prints a table and writes
  * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers,export;
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
- * reported), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
+ * reported), BENCH_LIGHTHOUSE_PAGES (all: home,login,dashboard,catalogue,product,lesson,booking), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
  * median ratio is reported), BENCH_SOAK_SECONDS (60), BENCH_SOAK_CONNECTIONS (200),
  * BENCH_WEBHOOK_RATE (distinct Stripe events a second, 200), BENCH_WEBHOOK_SECONDS (10),
  * BENCH_DATABASE_URL (unset: the provider on its in-memory PGlite; a PostgreSQL server URL: the
@@ -42,6 +43,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const runs = Number(process.env.BENCH_RUNS ?? 30)
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 50)
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)
+/** BENCH_LIGHTHOUSE_PAGES=home,dashboard: only these of Lighthouse's pages (home, login, dashboard, catalogue, product, lesson, booking). */
+const lighthouseOnly = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',')
 const throughputRounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3)
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60)
 const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 200)
@@ -62,13 +65,20 @@ const PATIENT = 'paciente@innera.local'
 const BOOKED_PROFESSIONAL_ID = 2
 
 const log = (message) => console.error(`[bench] ${message}`)
-/** The private copy of the build the instances run from, and the floor's build (removed at the end, however the run ends). */
+/** The private copy of the build the instances run from, and the floors' builds (removed at the end, however the run ends). */
 let snapshot
 let floorBuild
+let sameRoutesFloorBuild
 const removeBuilds = () => {
   snapshot?.remove()
   floorBuild?.remove()
+  sameRoutesFloorBuild?.remove()
 }
+/** Throughput goals against the floors: the one-route floor (issue 23) and the floor with the product's routes (issue 43). */
+const FLOOR_GOALS = { bare: 0.6, dashboard: 0.45 }
+const SAME_ROUTES_GOALS = { bare: 0.8, dashboard: 0.5 }
+/** Where the same-routes floor is asked: the product's own bare route, matched through the same tree. */
+const SAME_ROUTES_PATH = '/bench/bare'
 
 // Bounded in time whatever happens: the instances are killed and the run fails.
 const LIMIT_MS = 20 * 60_000
@@ -132,9 +142,20 @@ async function main() {
 
 async function measureAll(buildDir) {
   if (only.some((name) => ['js', 'throughput', 'lighthouse'].includes(name))) {
-    log('building and starting the floor (a bare Remix v2 app)…')
+    log('building and starting the floor (a bare Remix v2 app with one route)…')
     floorBuild = buildFloor()
     const floor = await startFloor(floorBuild.dir)
+    let sameRoutesFloor
+    if (only.includes('throughput')) {
+      log("building and starting the same-routes floor (a bare Remix v2 app with the product's route files, each empty)…")
+      try {
+        sameRoutesFloorBuild = buildFloor({ kind: 'same-routes' })
+        sameRoutesFloor = await startFloor(sameRoutesFloorBuild.dir, { checkPath: SAME_ROUTES_PATH })
+      } catch (error) {
+        await floor.close()
+        throw error
+      }
+    }
     log('starting a private instance (no provider delay, long-lived tokens, the heap capped as in production)…')
     const instance = await startInstance({
       name: 'bench',
@@ -143,7 +164,7 @@ async function measureAll(buildDir) {
       appNodeArgs: APP_NODE_ARGS,
       providerEnv: { ACCESS_TOKEN_LIFETIME: '86400', REFRESH_TOKEN_LIFETIME: '172800' },
     }).catch(async (error) => {
-      await floor.close()
+      await Promise.all([floor.close(), sameRoutesFloor?.close()])
       throw error
     })
     try {
@@ -184,16 +205,19 @@ async function measureAll(buildDir) {
       }
 
       if (only.includes('lighthouse')) {
-        log(`Lighthouse (mobile), ${lighthouseRuns} runs per page…`)
-        const lighthouse = await measureLighthouse({
-          baseURL: instance.baseURL,
-          runs: lighthouseRuns,
-          pages: [
-            { name: 'home', path: '/' },
-            { name: 'login', path: '/auth?mode=login' },
-            { name: 'dashboard', path: '/dashboard', cookie },
-          ],
-        })
+        // Issue 43: the catalogue, a product's page, a lesson and the booking page too (a patient's, signed in).
+        const patient = await signIn(instance.baseURL, PATIENT)
+        const lighthousePages = [
+          { name: 'home', path: '/' },
+          { name: 'login', path: '/auth?mode=login' },
+          { name: 'dashboard', path: '/dashboard', cookie },
+          { name: 'catalogue', path: '/solucoes' },
+          { name: 'product', path: PRODUCT_PATH },
+          { name: 'lesson', path: LESSON_PATH, cookie: patient },
+          { name: 'booking', path: `/consultas/agendar/${BOOKED_PROFESSIONAL_ID}`, cookie: patient },
+        ].filter((page) => !lighthouseOnly || lighthouseOnly.includes(page.name))
+        log(`Lighthouse (mobile), ${lighthouseRuns} runs per page: ${lighthousePages.map((page) => page.path).join(', ')}…`)
+        const lighthouse = await measureLighthouse({ baseURL: instance.baseURL, runs: lighthouseRuns, pages: lighthousePages })
         results.measurements.lighthouse = lighthouse
         results.goals.lighthouse = { performance: '>= 98', accessibility: 100, 'best-practices': 100, seo: 100 }
         const goals = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 }
@@ -217,34 +241,54 @@ async function measureAll(buildDir) {
         // state drifts (other work, the heap), and a drift then falls on all three alike.
         const rounds = []
         for (let round = 1; round <= throughputRounds; round += 1) {
-          log(`throughput round ${round}/${throughputRounds}: the floor, /bench/bare, then /dashboard signed in, ${connections} connections, ${durationSeconds} s each…`)
+          log(`throughput round ${round}/${throughputRounds}: the floor, the same-routes floor, /bench/bare, then /dashboard signed in, ${connections} connections, ${durationSeconds} s each…`)
           const floorRun = await measureThroughput({ url: `${floor.baseURL}/`, connections, durationSeconds, pids: { floor: floor.pid } })
+          const sameRoutesRun = await measureThroughput({ url: `${sameRoutesFloor.baseURL}${SAME_ROUTES_PATH}`, connections, durationSeconds, pids: { floor: sameRoutesFloor.pid } })
           const bare = await measureThroughput({ url: `${instance.baseURL}/bench/bare`, connections, durationSeconds, pids })
           const dashboard = await measureThroughput({ url: `${instance.baseURL}/dashboard`, cookie: await signIn(instance.baseURL, PROFESSIONAL), connections, durationSeconds, pids })
-          rounds.push({ floor: floorRun, bare, dashboard, ratio: Math.round((dashboard.requestsPerSecond / bare.requestsPerSecond) * 1000) / 1000 })
+          rounds.push({ floor: floorRun, sameRoutesFloor: sameRoutesRun, bare, dashboard, ratio: Math.round((dashboard.requestsPerSecond / bare.requestsPerSecond) * 1000) / 1000 })
         }
         const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)]
         const { bare, dashboard, ratio } = median
         const rssAfter = residentMemory(instance.appPid)
         const clean = rounds.every((r) => [r.dashboard, r.bare].every((x) => x.errors + x.non2xx === 0))
-        results.measurements.throughput = { floor: median.floor, bare, dashboard, ratio, ratioToFloor: Math.round((dashboard.requestsPerSecond / median.floor.requestsPerSecond) * 1000) / 1000, rounds: rounds.map((r) => r.ratio) }
+        const toFloor = (runResult, floorRun = median.floor) => Math.round((runResult.requestsPerSecond / floorRun.requestsPerSecond) * 1000) / 1000
+        const toSameRoutes = (runResult) => toFloor(runResult, median.sameRoutesFloor)
+        results.measurements.throughput = {
+          floor: median.floor,
+          sameRoutesFloor: { ...median.sameRoutesFloor, routes: sameRoutesFloorBuild.routes },
+          bare,
+          dashboard,
+          ratio,
+          ratioToFloor: toFloor(dashboard),
+          toFloor: { bare: toFloor(bare), dashboard: toFloor(dashboard) },
+          toSameRoutesFloor: { bare: toSameRoutes(bare), dashboard: toSameRoutes(dashboard) },
+          rounds: rounds.map((r) => ({ ratio: r.ratio, toFloor: { bare: toFloor(r.bare, r.floor), dashboard: toFloor(r.dashboard, r.floor) }, toSameRoutesFloor: { bare: toFloor(r.bare, r.sameRoutesFloor), dashboard: toFloor(r.dashboard, r.sameRoutesFloor) } })),
+        }
         results.measurements.memory = { appRssBeforeBytes: rssBefore, appRssAfterThroughputBytes: rssAfter }
         results.goals.throughputRatio = '>= 0.7 x /bench/bare, no errors, no non-2xx'
-        row('throughput bare Remix v2 app (remix-serve)', describeRun(median.floor))
+        results.goals.throughputToFloor = Object.fromEntries(Object.entries(FLOOR_GOALS).map(([name, goal]) => [name, `>= ${goal} x the one-route floor`]))
+        results.goals.throughputToSameRoutesFloor = Object.fromEntries(Object.entries(SAME_ROUTES_GOALS).map(([name, goal]) => [name, `>= ${goal} x the same-routes floor`]))
+        row('throughput bare Remix v2 app, one route (remix-serve)', describeRun(median.floor))
+        row(`throughput bare Remix v2 app, the product's ${sameRoutesFloorBuild.routes} route files each empty (remix-serve), ${SAME_ROUTES_PATH}`, `${describeRun(median.sameRoutesFloor)}; ${toFloor(median.sameRoutesFloor).toFixed(3)} x the one-route floor`)
         row('throughput /bench/bare', describeRun(bare))
         row('throughput /dashboard (signed in)', describeRun(dashboard))
         row(
           `throughput ratio dashboard / bench-bare${rounds.length > 1 ? ` (median of ${rounds.length} rounds)` : ''}`,
-          `${ratio.toFixed(3)}${rounds.length > 1 ? ` (rounds: ${rounds.map((r) => r.ratio.toFixed(3)).join(', ')})` : ''}; ${results.measurements.throughput.ratioToFloor.toFixed(3)} x the bare Remix app`,
+          `${ratio.toFixed(3)}${rounds.length > 1 ? ` (rounds: ${rounds.map((r) => r.ratio.toFixed(3)).join(', ')})` : ''}; ${results.measurements.throughput.ratioToFloor.toFixed(3)} x the one-route floor`,
           '>= 0.7, 0 errors',
           ratio >= 0.7 && clean,
         )
         row('app RSS after throughput', `${(rssAfter / 2 ** 20).toFixed(1)} MiB (idle before: ${(rssBefore / 2 ** 20).toFixed(1)} MiB)`)
 
-        // Issue 23: the app's own cost against the floor's, and where it goes, stage by stage.
-        const toFloor = (runResult) => Math.round((runResult.requestsPerSecond / median.floor.requestsPerSecond) * 1000) / 1000
-        row('throughput /bench/bare / the bare Remix app', toFloor(bare).toFixed(3), '>= 0.6', toFloor(bare) >= 0.6)
-        row('throughput /dashboard / the bare Remix app', toFloor(dashboard).toFixed(3), '>= 0.45', toFloor(dashboard) >= 0.45)
+        // Issue 23: the app's own cost against the floors' (issue 43: the one-route floor and the
+        // same-routes one), and where it goes, stage by stage.
+        const perRound = (pick) => (rounds.length > 1 ? ` (rounds: ${rounds.map(pick).map((value) => value.toFixed(3)).join(', ')})` : '')
+        for (const [name, runResult] of [['/bench/bare', bare], ['/dashboard', dashboard]]) {
+          const key = name === '/bench/bare' ? 'bare' : 'dashboard'
+          row(`throughput ${name} / the one-route floor`, toFloor(runResult).toFixed(3) + perRound((r) => toFloor(r[key], r.floor)), `>= ${FLOOR_GOALS[key]}`, toFloor(runResult) >= FLOOR_GOALS[key])
+          row(`throughput ${name} / the same-routes floor`, toSameRoutes(runResult).toFixed(3) + perRound((r) => toFloor(r[key], r.sameRoutesFloor)), `>= ${SAME_ROUTES_GOALS[key]}`, toSameRoutes(runResult) >= SAME_ROUTES_GOALS[key])
+        }
         // Issue 25: a 1 MB range of a video, through the app's /media proxy and the provider's
         // signed lesson media, beside the floor serving the same bytes as a static file.
         log(`a 1 MB video range: the floor's static file, then /media/lessons signed, ${durationSeconds} s each…`)
@@ -270,7 +314,7 @@ async function measureAll(buildDir) {
         }
       }
     } finally {
-      await Promise.all([instance.close(), floor.close()])
+      await Promise.all([instance.close(), floor.close(), sameRoutesFloor?.close()])
     }
   }
 

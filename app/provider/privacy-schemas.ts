@@ -49,7 +49,8 @@ const resultViewerSchema = z.object({
 export type ResultViewer = z.infer<typeof resultViewerSchema>
 export const resultViewersSchema = z.array(resultViewerSchema)
 
-export const KEPT_ITEMS = ['payment_records', 'consent_records', 'marketing_records', 'technical_logs', 'anonymised_records'] as const
+export const KEPT_ITEMS = ['payment_records', 'consent_records', 'marketing_records', 'technical_logs', 'anonymised_records', 'conversations'] as const
+export type KeptItem = (typeof KEPT_ITEMS)[number]
 
 export const deletionPlanSchema = z.object({
   requires_password: z.boolean(),
@@ -70,7 +71,7 @@ export const deletionPlanSchema = z.object({
     ),
   }),
   // An item this app does not know yet is left out rather than failing the page.
-  kept: z.array(z.object({ what: z.string(), basis: z.string(), until: z.string().nullable() })),
+  kept: z.array(z.object({ what: z.string(), basis: z.string(), until: z.string().nullable(), count: z.number().int().nonnegative().optional() })),
 })
 export type DeletionPlan = z.infer<typeof deletionPlanSchema>
 

@@ -1,20 +1,20 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { type Language } from '#app/i18n/config.ts'
-import { formatDate, formatTime } from '#app/domain/appointments.ts'
 import { StatusBadge } from '#app/ui/appointments/status-badge.tsx'
 
-type AgendaItem = { id: number; start_time: string; end_time: string; status: string; patientName: string }
-type AgendaDay = { date: string; items: AgendaItem[] }
+/** An appointment as the agenda shows it: its times already written in the professional's zone and language (`times`: "09:00–09:50"; `startsAt`: "09:00"). */
+export type AgendaItem = { id: number; times: string; startsAt: string; status: string; patientName: string }
+/** A day of the week, its heading already written ("segunda-feira, 30 de março de 2026"). */
+export type AgendaDay = { date: string; label: string; items: AgendaItem[] }
 
 type Props = {
   days: AgendaDay[]
   today: string
   timeZone: string
-  language: Language
+  /** The week's first and last days as the title says them ("30 de março"). */
+  range: { from: string; to: string }
   previous: string
   next: string
-  start: string
   /** The provider left some cancelled appointments out (it answers at most 500). */
   truncated?: boolean
 }
@@ -22,16 +22,16 @@ type Props = {
 /**
  * The professional's week as a server-rendered agenda (issue 12): each day with its appointments
  * (time, patient, status, a link), today marked, and links to the weeks before and after that work
- * without JavaScript.
+ * without JavaScript. Its dates and times come written by the loader (issue 43): the browser builds
+ * no Intl formatter while it hydrates the page (the first one costs it ICU's start, a long task).
  */
-export function AgendaWeek({ days, today, timeZone, language, previous, next, start, truncated = false }: Props) {
+export function AgendaWeek({ days, today, timeZone, range, previous, next, truncated = false }: Props) {
   const { t } = useTranslation('dashboard')
-  const last = days.at(-1)?.date ?? start
   return (
     <section aria-labelledby="week-title" className="mt-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="week-title" className="text-2xl font-semibold">
-          {t('professional.weekTitle', { from: formatDate(start, language, 'dayMonth'), to: formatDate(last, language, 'dayMonth') })}
+          {t('professional.weekTitle', range)}
         </h2>
         <nav aria-label={t('professional.weekNav')} className="flex flex-wrap gap-2">
           <Link to={`?semana=${previous}`} className="btn-secondary min-h-11" rel="prev">
@@ -56,7 +56,7 @@ export function AgendaWeek({ days, today, timeZone, language, previous, next, st
           return (
             <li key={day.date} aria-labelledby={headingId} aria-current={isToday ? 'date' : undefined} className={`rounded-2xl bg-white p-5 shadow-sm ${isToday ? 'ring-2 ring-brand-700' : ''}`}>
               <h3 id={headingId} className="font-semibold">
-                {formatDate(day.date, language, 'long')}{' '}
+                {day.label}{' '}
                 {isToday ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-sm text-brand-800">{t('professional.today')}</span> : null}
               </h3>
               {day.items.length === 0 ? (
@@ -66,13 +66,13 @@ export function AgendaWeek({ days, today, timeZone, language, previous, next, st
                   {day.items.map((item) => (
                     <li key={item.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
                       <span className="w-28 font-medium tabular-nums">
-                        {formatTime(item.start_time, timeZone, language)}–{formatTime(item.end_time, timeZone, language)}
+                        {item.times}
                       </span>
                       <span className={`flex-1 ${item.status === 'cancelled' ? 'text-muted line-through' : ''}`}>{item.patientName}</span>
                       <StatusBadge status={item.status} />
                       <Link to={`/consultas/${item.id}`} className="link text-sm">
                         {t('professional.details')}
-                        <span className="sr-only">: {item.patientName}, {formatTime(item.start_time, timeZone, language)}</span>
+                        <span className="sr-only">: {item.patientName}, {item.startsAt}</span>
                       </Link>
                     </li>
                   ))}

@@ -1,7 +1,8 @@
 /**
- * The real floor for the benchmarks: a bare Remix v2 app of the same versions as the product (a
- * root with Meta, Links and Scripts, one route with no loader), the same future flags, built and
- * served by the bench itself (bench/lib/floor.mjs) into a temporary folder.
+ * The real floors for the benchmarks: bare Remix v2 apps of the same versions as the product (a
+ * root with Meta, Links and Scripts; one route with no loader, or the product's route files each
+ * empty), the same future flags, built and served by the bench itself (bench/lib/floor.mjs): the
+ * app is copied into a temporary folder, built there with this config (`--config`) and served there.
  */
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
@@ -13,7 +14,7 @@ export default defineConfig({
   plugins: [
     remix({
       appDirectory: 'app',
-      buildDirectory: process.env.FLOOR_BUILD_DIR,
+      buildDirectory: 'build',
       future: remixFuture,
     }),
   ],

@@ -56,12 +56,13 @@ export function messageBusOf(db: Database, log: Logger): MessageBus {
     const event = parse(payload)
     if (event) for (const handler of handlers) handler(event)
   }
-  const client = (db as unknown as { $client: PgPool | PgliteClient }).$client
+  // Read at the first subscriber, not before: an app that never streams never touches the driver.
+  const clientOf = () => (db as unknown as { $client: PgPool | PgliteClient }).$client
   let started: Promise<() => Promise<void>> | undefined
   let closed = false
 
   async function channel(): Promise<string> {
-    const { rows } = await client.query('select current_schema() as schema')
+    const { rows } = await clientOf().query('select current_schema() as schema')
     return `${CHANNEL}_${rows[0]!.schema}`
   }
 
@@ -95,7 +96,8 @@ export function messageBusOf(db: Database, log: Logger): MessageBus {
   return {
     async subscribe(handler) {
       handlers.add(handler)
-      started ??= 'listen' in client ? channel().then((name) => (client as PgliteClient).listen(name, deliver)) : listenOnPostgres(client as PgPool)
+      const client = clientOf()
+      started ??= 'listen' in client ? channel().then((name) => client.listen(name, deliver)) : listenOnPostgres(client)
       await started
       return () => handlers.delete(handler)
     },

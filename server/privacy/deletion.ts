@@ -12,11 +12,13 @@ import {
   authSessions,
   calendarFeeds,
   carts,
+  conversations,
   habits,
   lessonProgress,
   LIVE_SUBSCRIPTION_STATUSES,
   liveClasses,
   liveClassSeats,
+  notificationSettings,
   outbox,
   passwordResetTokens,
   photos,
@@ -244,6 +246,13 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
     await tx.delete(professionalPatients).where(or(eq(professionalPatients.patientId, userId), eq(professionalPatients.professionalId, userId)))
     await tx.delete(authSessions).where(eq(authSessions.userId, userId))
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId))
+    await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId))
+    // Nobody writes to a closed account: its conversations close; the other side keeps them (decision 0085).
+    const closedTalks = await tx
+      .update(conversations)
+      .set({ closedAt: new Date(now) })
+      .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), isNull(conversations.closedAt)))
+      .returning({ id: conversations.id })
     // The mail to the address, sent or waiting (the cancellation notices just queued to the user among them).
     const mail = user ? await tx.delete(outbox).where(sql`lower(${outbox.to}) = lower(${user.email})`).returning({ id: outbox.id }) : []
     await tx.update(appointments).set({ ...CLOSED_PATIENT_APPOINTMENT, updatedAt: new Date(now) }).where(eq(appointments.patientId, userId))
@@ -259,6 +268,7 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
       course_progress_deleted: progress.length,
       seats_released: seats.length,
       mail_deleted: mail.length,
+      conversations_closed: closedTalks.length,
     }
   })
 }

@@ -278,6 +278,20 @@ export const shareCsvRow = (share: StoredShare): ShareCsvRow => ({
   since: iso(share.since),
 })
 
+/** A message of one of the user's conversations (issue 44), with the other person's name. */
+export type StoredMessage = { id: number; conversationId: number; senderId: number | null; body: string; createdAt: Date; deletedAt: Date | null; otherFirstName: string; otherLastName: string }
+export type MessageCsvRow = { id: number; conversation_id: number; with: string; from: 'me' | 'them'; sent_at: string; text: string; deleted_at: string }
+export const MESSAGE_COLUMNS = columns<MessageCsvRow>('id', 'conversation_id', 'with', 'from', 'sent_at', 'text', 'deleted_at')
+export const messageCsvRow = (message: StoredMessage, userId: number): MessageCsvRow => ({
+  id: message.id,
+  conversation_id: message.conversationId,
+  with: `${message.otherFirstName} ${message.otherLastName}`.trim(),
+  from: message.senderId === userId ? 'me' : 'them',
+  sent_at: iso(message.createdAt),
+  text: message.body,
+  deleted_at: message.deletedAt ? iso(message.deletedAt) : '',
+})
+
 /** The files, in the ZIP's order. */
 export const EXPORT_FILES = [
   'LEIA-ME.txt',
@@ -293,6 +307,7 @@ export const EXPORT_FILES = [
   'subscriptions.csv',
   'course_progress.csv',
   'shares.csv',
+  'messages.csv',
 ] as const
 export type ExportFile = (typeof EXPORT_FILES)[number]
 
@@ -310,6 +325,7 @@ const FILE_TEXTS: Record<ExportLanguage, Record<Exclude<ExportFile, 'LEIA-ME.txt
     'subscriptions.csv': 'suas assinaturas',
     'course_progress.csv': 'seu progresso nas aulas dos cursos',
     'shares.csv': 'os profissionais que veem seus resultados, e desde quando',
+    'messages.csv': 'as mensagens das suas conversas com pacientes ou profissionais',
   },
   en: {
     'profile.json': 'your profile and account (and, for professionals, the professional profile)',
@@ -324,6 +340,7 @@ const FILE_TEXTS: Record<ExportLanguage, Record<Exclude<ExportFile, 'LEIA-ME.txt
     'subscriptions.csv': 'your subscriptions',
     'course_progress.csv': "your progress in the courses' lessons",
     'shares.csv': 'the professionals who see your results, and since when',
+    'messages.csv': 'the messages of your conversations with patients or professionals',
   },
   es: {
     'profile.json': 'tu perfil y tu cuenta (y, para profesionales, el perfil profesional)',
@@ -338,6 +355,7 @@ const FILE_TEXTS: Record<ExportLanguage, Record<Exclude<ExportFile, 'LEIA-ME.txt
     'subscriptions.csv': 'tus suscripciones',
     'course_progress.csv': 'tu progreso en las clases de los cursos',
     'shares.csv': 'los profesionales que ven tus resultados, y desde cuándo',
+    'messages.csv': 'los mensajes de tus conversaciones con pacientes o profesionales',
   },
 }
 

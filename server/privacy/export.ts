@@ -25,6 +25,8 @@ import {
   purchases,
   questionnaireResults,
   questionnaireShares,
+  conversations,
+  messages,
   subscriptions,
   users,
 } from '#server/db/schema.ts'
@@ -53,6 +55,8 @@ import {
   purchaseCsvRow,
   readme,
   SHARE_COLUMNS,
+  MESSAGE_COLUMNS,
+  messageCsvRow,
   shareCsvRow,
   SUBSCRIPTION_COLUMNS,
   subscriptionCsvRow,
@@ -380,6 +384,37 @@ export function exportStream(db: Database, userId: number, options: ExportOption
       if (links.length > 0) yield links.map((row) => ({ kind: 'care_link' as const, resultId: null, ...row }))
     },
     shareCsvRow,
+  )
+
+  // Both sides of each conversation: a message is the conversation's two people's (decision 0085).
+  const correspondent = alias(users, 'correspondent')
+  csv(
+    'messages.csv',
+    MESSAGE_COLUMNS,
+    () =>
+      batches(
+        (after: number | undefined, limit) =>
+          db
+            .select({
+              id: messages.id,
+              conversationId: messages.conversationId,
+              senderId: messages.senderId,
+              body: messages.body,
+              createdAt: messages.createdAt,
+              deletedAt: messages.deletedAt,
+              otherFirstName: correspondent.firstName,
+              otherLastName: correspondent.lastName,
+            })
+            .from(messages)
+            .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+            .innerJoin(correspondent, sql`${correspondent.id} = case when ${conversations.patientId} = ${userId} then ${conversations.professionalId} else ${conversations.patientId} end`)
+            .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), afterId(messages.id, after)))
+            .orderBy(asc(messages.id))
+            .limit(limit),
+        (row) => row.id,
+        size,
+      ),
+    (row) => messageCsvRow(row, userId),
   )
 
   zip.end()

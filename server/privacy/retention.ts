@@ -63,7 +63,7 @@ export function taxRecordsKeptUntil(paidAt: number): string {
 }
 
 /** What a deletion keeps, and until when (a date), or `null`: kept anonymised, no longer anyone's. */
-type KeptItem = { what: 'payment_records' | 'consent_records' | 'marketing_records' | 'technical_logs' | 'anonymised_records'; basis: string; until: string | null }
+export type KeptItem = { what: 'payment_records' | 'consent_records' | 'marketing_records' | 'technical_logs' | 'anonymised_records' | 'conversations'; basis: string; until: string | null; count?: number }
 
 /** What is removed at once (the export has every item of it, docs/product.md §2). */
 export const REMOVED_NOW = [
@@ -80,6 +80,7 @@ export const REMOVED_NOW = [
   'appointment_notes',
   'care_links',
   'sessions',
+  'notification_settings',
 ] as const
 
 /**
@@ -88,12 +89,14 @@ export const REMOVED_NOW = [
  * after the opt-in ends (the deletion withdraws it), the technical logs 12 months, and the
  * anonymised appointments and account without end (they no longer tell who it was).
  */
-export function keptAfterDeletion({ now, latestPaymentAt, hasMarketingRecords }: { now: number; latestPaymentAt: number | null; hasMarketingRecords: boolean }): KeptItem[] {
+export function keptAfterDeletion({ now, latestPaymentAt, hasMarketingRecords, conversations = 0 }: { now: number; latestPaymentAt: number | null; hasMarketingRecords: boolean; conversations?: number }): KeptItem[] {
   const kept: KeptItem[] = []
   if (latestPaymentAt !== null) kept.push({ what: 'payment_records', basis: 'tax_law', until: taxRecordsKeptUntil(latestPaymentAt) })
   kept.push({ what: 'consent_records', basis: 'proof_of_consent', until: dateOf(addYears(now, CONSENT_PROOF_YEARS)) })
   if (hasMarketingRecords) kept.push({ what: 'marketing_records', basis: 'marketing_retention', until: dateOf(addYears(now, MARKETING_AFTER_WITHDRAWAL_YEARS)) })
   kept.push({ what: 'technical_logs', basis: 'security', until: dateOf(addMonths(now, TECHNICAL_LOG_MONTHS)) })
   kept.push({ what: 'anonymised_records', basis: 'anonymised', until: null })
+  // The messages one wrote stay in the other person's conversations, signed "Conta excluída" (decision 0085).
+  if (conversations > 0) kept.push({ what: 'conversations', basis: 'other_party', until: null, count: conversations })
   return kept
 }

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rowsOf, type DatabaseHandle } from '#server/db/client.ts'
-import { appointments, auditLog, conversations, messages, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
+import { appointments, auditLog, conversations, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { openConversation, reopenConversationOf } from '#server/messages/repository.ts'
 import type { ProviderApp } from '#server/app.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
@@ -370,5 +370,26 @@ await describeOnPostgres('PostgreSQL: a message sent through one process reaches
       await two.services.messageBus.close()
       await dispose()
     }
+  })
+})
+
+describe('an account deleted', () => {
+  it('is counted on the "what goes" page, and leaves its messages to the other side in a closed conversation', async () => {
+    const id = await pedroAndPaula()
+    await send(tokens.pedro, id, 'Obrigado pela consulta!')
+    await api.call('PUT', '/users/me/notification-settings/', { body: { email: false, push: false }, token: tokens.pedro })
+    const plan = await api.get('/users/me/deletion/', { token: tokens.pedro })
+    expect(plan.json.removed_now).toContain('notification_settings')
+    expect(plan.json.kept).toContainEqual({ what: 'conversations', basis: 'other_party', until: null, count: 1 })
+
+    const deleted = await api.post('/users/me/deletion/', { confirm: true, password: 'innera-demo-2025' }, { token: tokens.pedro })
+    expect(deleted.status).toBe(200)
+    const thread = await api.get(`/messages/conversations/${id}/`, { token: tokens.paula })
+    expect(thread.json.conversation).toMatchObject({ closed: true, other: { first_name: '', last_name: '', photo: null } })
+    expect(thread.json.messages).toEqual([expect.objectContaining({ text: 'Obrigado pela consulta!', mine: false })])
+    expect((await send(tokens.paula, id, 'oi')).json).toMatchObject({ code: 'conversation_closed' })
+    expect(await database.db.select().from(notificationSettings)).toEqual([])
+    // Their session is gone; tokens of the next test are signed in again.
+    tokens.pedro = ''
   })
 })

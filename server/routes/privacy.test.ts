@@ -27,6 +27,7 @@ import { exportStream } from '#server/privacy/export.ts'
 import type { ExportFile } from '#server/privacy/export-files.ts'
 import { retentionTick, unfinishedDeletions } from '#server/privacy/retention-job.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { insertMessage, openConversation } from '#server/messages/repository.ts'
 
 const DAY = 24 * 3600_000
 const YEAR = 365 * DAY
@@ -259,6 +260,9 @@ describe('the export', () => {
     await seedLargeHistory(pedro, paula)
     await insertResult(pedro)
     await db.insert(consentRecords).values({ userId: pedro, document: 'terms', version: '1.0', granted: true, source: 'signup' })
+    const { conversation } = await openConversation(db, pedro, paula)
+    await insertMessage(db, { conversation, senderId: paula, side: 'professional', body: 'Como foi a semana?\nConte tudo.', now: new Date(Date.UTC(2025, 2, 1)) })
+    await insertMessage(db, { conversation, senderId: pedro, side: 'patient', body: '=1+1 bem', now: new Date(Date.UTC(2025, 2, 2)) })
     const token = await tokenOf('paciente@innera.local')
 
     const response = await app.request(`${PUBLIC_URL}/users/me/export/?lang=en`, { headers: { authorization: `Bearer ${token}` } })
@@ -281,6 +285,7 @@ describe('the export', () => {
       'subscriptions.csv',
       'course_progress.csv',
       'shares.csv',
+      'messages.csv',
     ])
     expect(files.get('LEIA-ME.txt')!.toString()).toMatch(/^Your data at Innera/)
     expect(JSON.parse(files.get('profile.json')!.toString())).toMatchObject({ user: { id: pedro, email: 'paciente@innera.local', first_name: 'Pedro' } })
@@ -298,6 +303,11 @@ describe('the export', () => {
     expect(csvRows(files.get('habits.csv')!)[0]!.name).toBe("'=cmd|calc")
     expect(files.get('habits.csv')!.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
     expect(csvRows(files.get('shares.csv')!)).toMatchObject([{ kind: 'care_link', professional_id: String(paula) }])
+    // Both sides of the conversation, line breaks kept, a formula as text.
+    expect(csvRows(files.get('messages.csv')!)).toMatchObject([
+      { conversation_id: String(conversation.id), with: 'Paula Ribeiro', from: 'them', text: 'Como foi a semana?\nConte tudo.', deleted_at: '' },
+      { from: 'me', text: "'=1+1 bem" },
+    ])
 
     expect((await api.get('/users/me/export/?lang=fr', { token })).status).toBe(400)
     expect((await api.get('/users/me/export/')).status).toBe(401)

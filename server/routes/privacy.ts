@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { and, eq, gt, inArray, max, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, max, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { cancellationQuote } from '#server/appointments/paid.ts'
 import { findAppointmentView } from '#server/appointments/repository.ts'
@@ -7,7 +7,7 @@ import { actorOf } from '#server/audit/entries.ts'
 import { authenticate, roleOf } from '#server/auth/authenticate.ts'
 import { hasUsablePassword, verifyPassword } from '#server/auth/passwords.ts'
 import { localDateOf } from '#server/dates.ts'
-import { appointments, CONSENT_DOCUMENTS, consentRecords, LIVE_SUBSCRIPTION_STATUSES, purchases, subscriptions } from '#server/db/schema.ts'
+import { appointments, CONSENT_DOCUMENTS, consentRecords, conversations, LIVE_SUBSCRIPTION_STATUSES, purchases, subscriptions } from '#server/db/schema.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, validationError } from '#server/http/errors.ts'
@@ -161,13 +161,17 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
         .where(and(or(eq(appointments.patientId, user.id), eq(appointments.professionalId, user.id)), inArray(appointments.status, [...OPEN]), gt(appointments.startTime, new Date(now))))
         .orderBy(appointments.startTime, appointments.id)
       const views = (await Promise.all(open.slice(0, LISTED_APPOINTMENTS).map((row) => findAppointmentView(db, row.id)))).flatMap((view) => (view ? [view] : []))
-      const [[payments], [marketing], [live]] = await Promise.all([
+      const [[payments], [marketing], [live], [talks]] = await Promise.all([
         db.select({ latest: max(purchases.updatedAt) }).from(purchases).where(eq(purchases.userId, user.id)),
         db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(consentRecords).where(and(eq(consentRecords.userId, user.id), eq(consentRecords.document, 'marketing'))),
         db
           .select({ count: sql<number>`count(*)`.mapWith(Number) })
           .from(subscriptions)
           .where(and(eq(subscriptions.userId, user.id), inArray(subscriptions.status, [...LIVE_SUBSCRIPTION_STATUSES]))),
+        db
+          .select({ count: sql<number>`count(*)`.mapWith(Number) })
+          .from(conversations)
+          .where(and(or(eq(conversations.patientId, user.id), eq(conversations.professionalId, user.id)), isNotNull(conversations.lastMessageId))),
       ])
       return c.json(
         {
@@ -192,7 +196,7 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
               }
             }),
           },
-          kept: keptAfterDeletion({ now, latestPaymentAt: payments?.latest ? payments.latest.getTime() : null, hasMarketingRecords: (marketing?.count ?? 0) > 0 }),
+          kept: keptAfterDeletion({ now, latestPaymentAt: payments?.latest ? payments.latest.getTime() : null, hasMarketingRecords: (marketing?.count ?? 0) > 0, conversations: talks?.count ?? 0 }),
         },
         200,
         PRIVATE,

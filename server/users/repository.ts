@@ -145,11 +145,24 @@ const patientsQuery = preparedQuery((db) =>
 
 /** The admins' filters of the user list: a text in the username, e-mail or names; a group, by name in any case; active or not. */
 export type UserFilter = { search?: string; group?: string; active?: boolean }
+/** A filter whose group is its ids (the groups of that name in any case: one, or none), as the list's statements read it (withGroupIds). */
+type ResolvedUserFilter = UserFilter & { groupIds?: number[] }
+
+/**
+ * The filter's group by its id, read first (issue 43): with the id in the statement the planner
+ * knows how many members the group has and reads them through user_groups_group_idx, where a join
+ * on the group's name read every row of user_groups for the page and again for the count.
+ */
+export async function withGroupIds(db: Database, filter: UserFilter): Promise<ResolvedUserFilter> {
+  if (!filter.group) return filter
+  const rows = await db.select({ id: groups.id }).from(groups).where(eq(sql`lower(${groups.name})`, filter.group.toLowerCase()))
+  return { ...filter, groupIds: rows.map((row) => row.id) }
+}
 
 /** The username, e-mail and names as one lower-case text: "ana.silva ana@example.com ana silva". */
 const userSearchText = sql`lower(${users.username} || ' ' || ${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`
 
-function userFilterCondition(db: Database, { search, group, active }: UserFilter): SQL | undefined {
+function userFilterCondition(db: Database, { search, group, groupIds, active }: ResolvedUserFilter): SQL | undefined {
   const conditions: SQL[] = []
   if (active !== undefined) conditions.push(eq(users.isActive, active))
   if (search) {
@@ -157,7 +170,8 @@ function userFilterCondition(db: Database, { search, group, active }: UserFilter
     // search of 3 characters or more reads the index. Matching it lower-cased is ILIKE's meaning.
     conditions.push(sql`${userSearchText} LIKE lower(${likePattern(search)})`)
   }
-  if (group) {
+  if (groupIds) conditions.push(groupIds.length === 0 ? sql`false` : exists(db.select({ one: sql`1` }).from(userGroups).where(and(eq(userGroups.userId, users.id), inArray(userGroups.groupId, groupIds)))))
+  else if (group) {
     conditions.push(
       exists(
         db
@@ -179,8 +193,11 @@ function userFilterCondition(db: Database, { search, group, active }: UserFilter
  * deep page) reading the trigram index and sorting what it found is quicker, and `id + 0` keeps the
  * planner from walking every row instead (decision 0063).
  */
-export function userListQueries(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }, matching?: number) {
+export function userListQueries(db: Database, filter: ResolvedUserFilter, { limit, offset }: { limit: number; offset: number }, matching?: number) {
   const where = userFilterCondition(db, filter)
+  // A group alone is counted in user_groups (each row a user, its key user and group): its index alone, not a join with every user.
+  const [groupId, ...others] = filter.groupIds ?? []
+  const groupOnly = groupId !== undefined && others.length === 0 && !filter.search && filter.active === undefined
   const sortFound = Boolean(filter.search) && (matching === undefined || offset + limit > matching * 0.1)
   return {
     page: db
@@ -190,12 +207,12 @@ export function userListQueries(db: Database, filter: UserFilter, { limit, offse
       .orderBy(sortFound ? sql`${users.id} + 0` : asc(users.id))
       .limit(limit)
       .offset(offset),
-    count: db.select({ total: count() }).from(users).where(where),
+    count: groupOnly ? db.select({ total: count() }).from(userGroups).where(eq(userGroups.groupId, groupId)) : db.select({ total: count() }).from(users).where(where),
   }
 }
 
 export async function countUsers(db: Database, filter: UserFilter): Promise<number> {
-  const [{ total }] = (await userListQueries(db, filter, { limit: 0, offset: 0 }).count) as [{ total: number }]
+  const [{ total }] = (await userListQueries(db, await withGroupIds(db, filter), { limit: 0, offset: 0 }).count) as [{ total: number }]
   return total
 }
 
@@ -205,7 +222,7 @@ export async function countUsers(db: Database, filter: UserFilter): Promise<numb
  * would each read them. `total` is undefined when the page is past the end (no row to carry it).
  */
 export async function searchPageWithCount(db: Database, filter: UserFilter, page: { limit: number; offset: number }): Promise<{ rows: UserRow[]; total: number | undefined }> {
-  const found = await searchPageQuery(db, filter, page)
+  const found = await searchPageQuery(db, await withGroupIds(db, filter), page)
   return { rows: found.map((row) => row.user), total: found[0] ? Number(found[0].total) : undefined }
 }
 
@@ -213,7 +230,7 @@ export async function searchPageWithCount(db: Database, filter: UserFilter, page
  * searchPageWithCount's statement (bench/admin-users.ts reads its plan): the matches' ids and their
  * count, sorted narrow (ids, not whole rows), then the page's 20 rows by their key.
  */
-export function searchPageQuery(db: Database, filter: UserFilter, { limit, offset }: { limit: number; offset: number }) {
+export function searchPageQuery(db: Database, filter: ResolvedUserFilter, { limit, offset }: { limit: number; offset: number }) {
   const found = db
     .select({ id: sql<number>`${users.id}`.as('found_id'), total: sql<number>`count(*) over ()`.as('total') })
     .from(users)
@@ -227,7 +244,7 @@ export function searchPageQuery(db: Database, filter: UserFilter, { limit, offse
 
 /** A page of the users the filter keeps, by id; `matching` is how many it keeps (countUsers), if known. */
 export async function usersPage(db: Database, filter: UserFilter, page: { limit: number; offset: number }, matching?: number): Promise<UserRow[]> {
-  return userListQueries(db, filter, page, matching).page
+  return userListQueries(db, await withGroupIds(db, filter), page, matching).page
 }
 
 /** How many users there are, how many are active, and each group's members by group name. */

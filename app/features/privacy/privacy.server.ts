@@ -122,7 +122,7 @@ export function privacyView(
     subscriptions: plan.cancelled_now.live_subscriptions,
     kept: plan.kept
       .filter((item): item is typeof item & { what: (typeof KEPT_ITEMS)[number] } => (KEPT_ITEMS as readonly string[]).includes(item.what))
-      .map((item) => t(`privacy:delete.kept.${item.what}`, { until: item.until ? formatEffectiveDate(item.until, language) : '' })),
+      .map((item) => t(`privacy:delete.kept.${item.what}`, { until: item.until ? formatEffectiveDate(item.until, language) : '', count: item.count ?? 0 })),
   }
 
   return { documents, history, sharing, deletion }

@@ -1,11 +1,11 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, data, redirect } from '@remix-run/node'
 import { byLocalDate, timeUntil, weekToShow } from '#app/domain/agenda.ts'
-import { consultationWindow } from '#app/domain/appointments.ts'
+import { consultationWindow, formatDate, formatDateTime, formatTime } from '#app/domain/appointments.ts'
 import { progressPercent, weekOf } from '#app/domain/program.ts'
 import { DEFAULT_TIME_ZONE } from '#app/domain/time-zones.ts'
 import { trackAction } from '#app/features/habits/habits.server.ts'
 import { todayHabitViews } from '#app/features/habits/habit-views.server.ts'
-import { type Language } from '#app/i18n/config.ts'
+import { type Language, languageTags } from '#app/i18n/config.ts'
 import { getFixedT, i18nServer } from '#app/i18n/i18next.server.ts'
 import { getProfessionalDashboard, listAppointments } from '#app/provider/appointments.server.ts'
 import { getIntegrationStatus } from '#app/provider/calendar.server.ts'
@@ -42,6 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const calendarStatus = agenda ? (agenda.calendar ? connectionStateOf(agenda.calendar) : await getIntegrationStatus(auth).catch(orNull)) : null
   const calendar: DashboardCalendar | null = role === 'profissional' ? await dashboardCalendar(auth, calendarStatus, { now, timeZone }) : null
   const lng = locale as Language
+  const weekDays = agenda ? byLocalDate(agenda.appointments, week.days, agenda.time_zone) : []
+  // Dates and times written here, not while the browser hydrates (issue 43: its first Intl formatter is a long task).
+  const timeIn = (instant: string) => formatTime(instant, agenda?.time_zone ?? timeZone, lng)
   const next = upcoming?.results[0]
   return data({
     meta: { title: `${t('title')} · Innera`, description: t('description') },
@@ -72,6 +75,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           status: next.status,
           until: timeUntil(next.start_time, now),
           open: consultationWindow({ start: next.start_time, end: next.end_time }, now).state === 'open',
+          when: formatDateTime(next.start_time, timeZone, lng),
+          untilText: relativeTime(timeUntil(next.start_time, now), lng),
         }
       : null,
     agenda: agenda
@@ -79,12 +84,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ...week,
           timeZone: agenda.time_zone,
           truncated: agenda.truncated ?? false,
-          days: byLocalDate(agenda.appointments, week.days, agenda.time_zone).map((day) => ({
+          range: { from: formatDate(week.start, lng, 'dayMonth'), to: formatDate(weekDays.at(-1)?.date ?? week.start, lng, 'dayMonth') },
+          days: weekDays.map((day) => ({
             date: day.date,
+            label: formatDate(day.date, lng, 'long'),
             items: day.items.map((item) => ({
               id: item.id,
-              start_time: item.start_time,
-              end_time: item.end_time,
+              times: `${timeIn(item.start_time)}–${timeIn(item.end_time)}`,
+              startsAt: timeIn(item.start_time),
               status: item.status,
               patientName: [item.patient.first_name, item.patient.last_name].filter(Boolean).join(' '),
             })),
@@ -101,3 +108,6 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.get('intent') !== 'track') throw data({ reason: 'invalid' }, { status: 400 })
   return trackAction(request, auth, form, () => '/dashboard#habitos-hoje')
 }
+
+/** How long until it starts, as the page says it ("em 2 dias", "daqui a 3 horas"). */
+const relativeTime = (until: { value: number; unit: Intl.RelativeTimeFormatUnit }, language: Language) => new Intl.RelativeTimeFormat(languageTags[language], { numeric: 'auto' }).format(until.value, until.unit)

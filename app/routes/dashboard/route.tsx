@@ -2,8 +2,6 @@ import { type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { Suspense, lazy } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
-import { type Language, languageTags } from '#app/i18n/config.ts'
-import { formatDateTime } from '#app/domain/appointments.ts'
 import { AgendaWeek } from '#app/ui/agenda-week.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import type { DashboardCalendar } from './calendar-dashboard.server.ts'
@@ -26,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 const stepLinks = { assessment: '/avaliacao', pillars: '/pilares', program: '/meu-programa' } as const
 
 export default function Dashboard() {
-  const { role, firstName, welcome, program, agenda, nextAppointment, language, calendar, habits } = useLoaderData<typeof loader>()
+  const { role, firstName, welcome, program, agenda, nextAppointment, calendar, habits } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('dashboard')
   return (
@@ -43,7 +41,7 @@ export default function Dashboard() {
             </Link>
           </div>
           {calendar ? <CalendarSummary calendar={calendar} /> : null}
-          <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} language={language} previous={agenda.previous} next={agenda.next} start={agenda.start} truncated={agenda.truncated} />
+          <AgendaWeek days={agenda.days} today={agenda.today} timeZone={agenda.timeZone} range={agenda.range} previous={agenda.previous} next={agenda.next} truncated={agenda.truncated} />
         </>
       ) : (
         <>
@@ -63,7 +61,7 @@ export default function Dashboard() {
               </div>
             </section>
           ) : null}
-          <NextAppointment appointment={nextAppointment} language={language} />
+          <NextAppointment appointment={nextAppointment} />
           {habits !== undefined ? (
             <Suspense fallback={null}>
               <TodayHabits habits={habits} failure={actionData && 'track' in actionData ? actionData.track : null} />
@@ -159,12 +157,12 @@ function CalendarSummary({ calendar }: { calendar: DashboardCalendar }) {
 }
 
 type NextAppointmentProps = {
-  appointment: { id: number; start: string; timeZone: string; professional: string; status: string; until: { value: number; unit: 'day' | 'hour' | 'minute' }; open: boolean } | null
-  language: Language
+  /** `when` and `untilText` come written by the loader ("segunda-feira, … às 09:00", "em 2 dias"). */
+  appointment: { id: number; start: string; timeZone: string; professional: string; status: string; until: { value: number; unit: 'day' | 'hour' | 'minute' }; open: boolean; when: string; untilText: string } | null
 }
 
 /** The patient's next consultation, with how long until it starts, or the way to book one. */
-function NextAppointment({ appointment, language }: NextAppointmentProps) {
+function NextAppointment({ appointment }: NextAppointmentProps) {
   const { t } = useTranslation('dashboard')
   const { t: tc } = useTranslation()
   return (
@@ -175,11 +173,11 @@ function NextAppointment({ appointment, language }: NextAppointmentProps) {
       {appointment ? (
         <>
           <p className="mt-2 text-lg">
-            {formatDateTime(appointment.start, appointment.timeZone, language)}
+            {appointment.when}
             <span className="text-muted"> · {appointment.professional}</span>
           </p>
           <p className="mt-1 text-muted">
-            {new Intl.RelativeTimeFormat(languageTags[language], { numeric: 'auto' }).format(appointment.until.value, appointment.until.unit)} ·{' '}
+            {appointment.untilText} ·{' '}
             {tc(`appointmentStatus.${appointment.status}`)}
           </p>
           <div className="mt-4 flex flex-wrap gap-3">
