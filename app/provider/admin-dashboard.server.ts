@@ -17,6 +17,8 @@ export const DASHBOARD_METRICS = [
   'revenue_pix_cents',
   'revenue_card_cents',
   'refunds_cents',
+  'conversations_started',
+  'messages_sent',
 ] as const
 export type DashboardMetric = (typeof DASHBOARD_METRICS)[number]
 const DASHBOARD_BUCKETS = ['day', 'week', 'month'] as const

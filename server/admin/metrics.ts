@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { type Database, rowsOf } from '#server/db/client.ts'
-import { appointments, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
+import { appointments, conversations, messages, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
 import type { Period } from '#server/admin/periods.ts'
 
 /**
@@ -17,7 +17,9 @@ import type { Period } from '#server/admin/periods.ts'
  * - revenue by method: the totals of purchases paid (`paid` or `refunded` since: the money arrived;
  *   server/purchases/statuses.ts `isPaid`), by `paid_at`; subscriptions' periods are purchases too;
  * - refunds: what purchases gave back (`refunded_cents`), on the day they became `refunded` (their
- *   transition), so revenue minus refunds is what was kept.
+ *   transition), so revenue minus refunds is what was kept;
+ * - conversations started and messages sent between patients and professionals (decision 0085):
+ *   counts only, by `created_at`; nobody's words are read.
  */
 
 const METRICS = [
@@ -29,6 +31,8 @@ const METRICS = [
   'revenue_pix_cents',
   'revenue_card_cents',
   'refunds_cents',
+  'conversations_started',
+  'messages_sent',
 ] as const
 type Metric = (typeof METRICS)[number]
 type Counts = Record<Metric, number>
@@ -82,6 +86,12 @@ export async function seriesOf(db: Database, period: Period): Promise<Counts[]> 
         ) as refunded, bounds
         where ${within(sql`refunded.refunded_at`)}
         group by bucket
+      union all
+      select 'conversations_started' as metric, width_bucket(${conversations.createdAt}, bounds.edges) as bucket, count(*) as value
+        from ${conversations}, bounds where ${within(conversations.createdAt)} group by bucket
+      union all
+      select 'messages_sent' as metric, width_bucket(${messages.createdAt}, bounds.edges) as bucket, count(*) as value
+        from ${messages}, bounds where ${within(messages.createdAt)} group by bucket
     `),
   )
   const series = period.buckets.map(() => emptyCounts())

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { END_BEFORE_START, PERIOD_TOO_LONG } from '#server/admin/periods.ts'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
-import { appointments, products, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
+import { appointments, conversations, messages, products, purchases, purchaseTransitions, questionnaireResults, subscriptions, users } from '#server/db/schema.ts'
 import { DATE_FORMAT_MESSAGE, notBefore, TIME_ZONE_MESSAGE } from '#server/http/fields.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 
@@ -132,6 +132,8 @@ const zero = {
   revenue_pix_cents: 0,
   revenue_card_cents: 0,
   refunds_cents: 0,
+  conversations_started: 0,
+  messages_sent: 0,
 }
 
 describe('GET /admin/dashboard/', () => {
@@ -169,6 +171,8 @@ describe('GET /admin/dashboard/', () => {
       revenue_pix_cents: 10_000,
       revenue_card_cents: 30_000,
       refunds_cents: 8_000,
+      conversations_started: 0,
+      messages_sent: 0,
     })
     // Now: Pedro's plan, Mariana's trial and the newest one; at the end of the 17th, the same three.
     expect(body.active_subscriptions).toBe(3)
@@ -196,6 +200,23 @@ describe('GET /admin/dashboard/', () => {
     expect(body.series.find((point) => point.start === '2025-02-28')).toMatchObject({ new_users: 1 })
     expect(body.totals).toMatchObject({ new_users: seededUsers + 3, assessments: 3, appointments_booked: 4, revenue_pix_cents: 18_000 })
     expect(body.active_subscriptions_at_end).toBe(body.active_subscriptions)
+  })
+
+  it('counts conversations started and messages sent, never reading them (decision 0085)', async () => {
+    const [pedro] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, 'paciente@innera.local'))
+    const [paula] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, 'profissional@innera.local'))
+    // 02:30 UTC on the 10th is the 9th in São Paulo.
+    const [talk] = await database.db.insert(conversations).values({ patientId: pedro!.id, professionalId: paula!.id, createdAt: new Date('2025-03-10T02:30:00Z') }).returning()
+    await database.db.insert(messages).values([
+      { conversationId: talk!.id, senderId: pedro!.id, body: 'oi', createdAt: new Date('2025-03-10T02:30:00Z') },
+      { conversationId: talk!.id, senderId: paula!.id, body: 'olá', createdAt: new Date('2025-03-10T13:00:00Z') },
+    ])
+    const body = await dashboard('?from=2025-03-09&to=2025-03-10')
+    expect(body.series.map((point) => [point.start, point.conversations_started, point.messages_sent])).toEqual([
+      ['2025-03-09', 1, 1],
+      ['2025-03-10', 0, 1],
+    ])
+    expect(JSON.stringify(body)).not.toContain('olá')
   })
 
   it('reads the days in the time zone asked for', async () => {
@@ -286,6 +307,8 @@ await describeOnPostgres('GET /admin/dashboard/ on PostgreSQL', (open) => {
         revenue_pix_cents: 10_000,
         revenue_card_cents: 30_000,
         refunds_cents: 8_000,
+        conversations_started: 0,
+        messages_sent: 0,
       })
       expect(response.json).toMatchObject({ active_subscriptions: 3, active_subscriptions_at_end: 2 })
     } finally {

@@ -15,12 +15,14 @@ const zero = {
   revenue_pix_cents: 0,
   revenue_card_cents: 0,
   refunds_cents: 0,
+  conversations_started: 0,
+  messages_sent: 0,
 }
 type Point = typeof zero & { start: string }
 
 export const dashboardSeries: Point[] = [
   { ...zero, start: '2025-03-01', new_users: 7, assessments: 2, revenue_pix_cents: 10_000, revenue_card_cents: 25_000 },
-  { ...zero, start: '2025-03-02', new_users: 1, appointments_booked: 3, appointments_cancelled: 1, refunds_cents: 5_000 },
+  { ...zero, start: '2025-03-02', new_users: 1, appointments_booked: 3, appointments_cancelled: 1, refunds_cents: 5_000, conversations_started: 1, messages_sent: 4 },
   { ...zero, start: '2025-03-03', appointments_no_show: 1, revenue_card_cents: 123_456 },
 ]
 

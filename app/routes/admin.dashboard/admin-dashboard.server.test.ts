@@ -77,6 +77,8 @@ describe('the page’s numbers and texts', () => {
       revenue_pix_cents: `R$${NBSP}100,00`,
       revenue_card_cents: `R$${NBSP}1.484,56`,
       refunds_cents: `R$${NBSP}50,00`,
+      conversations_started: '1',
+      messages_sent: '4',
       active_subscriptions: '4',
       active_subscriptions_at_end: '3',
     })
@@ -88,7 +90,7 @@ describe('the page’s numbers and texts', () => {
       ['3 de mar.', 'seg., 3 de mar.', ['0'], [0]],
     ])
     expect(users.peak).toEqual({ label: 'sáb., 1 de mar.', value: '7' })
-    expect(charts.map((chart) => chart.key)).toEqual(['new_users', 'assessments', 'appointments_booked', 'appointments_cancelled', 'appointments_no_show', 'revenue', 'refunds_cents'])
+    expect(charts.map((chart) => chart.key)).toEqual(['new_users', 'assessments', 'appointments_booked', 'appointments_cancelled', 'appointments_no_show', 'revenue', 'refunds_cents', 'conversations_started', 'messages_sent'])
   })
 
   test('revenue stacks PIX under card, with each method’s total and both together', () => {

@@ -124,6 +124,8 @@ const DASHBOARD_CHARTS = [
   { key: 'appointments_no_show', metrics: ['appointments_no_show'] },
   { key: 'revenue', metrics: ['revenue_pix_cents', 'revenue_card_cents'] },
   { key: 'refunds_cents', metrics: ['refunds_cents'] },
+  { key: 'conversations_started', metrics: ['conversations_started'] },
+  { key: 'messages_sent', metrics: ['messages_sent'] },
 ] as const satisfies readonly { key: string; metrics: readonly DashboardMetric[] }[]
 type ChartKey = (typeof DASHBOARD_CHARTS)[number]['key']
 
