@@ -4,8 +4,8 @@
  * one Redis, and two apps, each app on its own provider, all on free loopback ports. Proves
  * what several processes behind a load balancer need: a session signed in on one app works on
  * the other, a login throttle counts across both providers (in Redis, not per process), data
- * written through one is read through the other, and both use the fakes' secrets made once in
- * the database.
+ * written through one is read through the other, both use the fakes' secrets made once in
+ * the database, and a message sent through one provider reaches a live stream held on the other.
  *
  * Skipped, with one line, when PostgreSQL (TEST_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) or Redis (REDIS_URL, default redis://127.0.0.1:6379)
@@ -268,6 +268,51 @@ async function main() {
       "both providers use the fakes' secrets made once in the shared database: the stored key opens either fake Stripe, a guessed one neither, and either checks a webhook with the stored secret",
       `${Object.keys(stored).length} stored (${Object.keys(stored).sort().join(', ')}); ${answers.join('; ')}`,
     )
+    // 5. Messages (decision 0085): a message sent through provider A reaches a live stream held on
+    // provider B, once each and in order (PostgreSQL's LISTEN/NOTIFY between the processes).
+    const login = async (port, email) => {
+      const answer = await fetch(`http://127.0.0.1:${port}/authentication/custom-login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) })
+      return (await answer.json()).access
+    }
+    const [patient, professional] = [await login(providerA, 'paciente@innera.local'), await login(providerB, 'profissional@innera.local')]
+    const bearer = (token) => ({ authorization: `Bearer ${token}`, 'Content-Type': 'application/json' })
+    const professionalId = (await (await fetch(`http://127.0.0.1:${providerB}/users/me/`, { headers: bearer(professional) })).json()).id
+    const conversation = await (await fetch(`http://127.0.0.1:${providerA}/messages/conversations/`, { method: 'POST', headers: bearer(patient), body: JSON.stringify({ with: professionalId }) })).json()
+    const streamAbort = new AbortController()
+    const stream = await fetch(`http://127.0.0.1:${providerB}/messages/stream/`, { headers: bearer(professional), signal: streamAbort.signal })
+    const texts = []
+    const heard = (async () => {
+      const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ''
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ done: true }))
+        if (done) return
+        buffer += value
+        let end
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1]
+          buffer = buffer.slice(end + 2)
+          if (data) texts.push(JSON.parse(data).text)
+        }
+      }
+    })()
+    const wanted = [`escala ${run} 1`, `escala ${run} 2`, `escala ${run} 3`]
+    const sentAt = performance.now()
+    for (const text of wanted) {
+      await fetch(`http://127.0.0.1:${providerA}/messages/conversations/${conversation.id}/messages/`, { method: 'POST', headers: bearer(patient), body: JSON.stringify({ text }) })
+    }
+    for (const deadline = Date.now() + 5_000; texts.length < wanted.length && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50))
+    const elapsed = performance.now() - sentAt
+    // A moment more: a message heard twice would show now.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    streamAbort.abort()
+    await heard
+    check(
+      stream.status === 200 && JSON.stringify(texts) === JSON.stringify(wanted),
+      'three messages sent through provider A reach a stream held on provider B, once each and in order',
+      `stream ${stream.status}; heard ${JSON.stringify(texts)} in ${elapsed.toFixed(0)} ms`,
+    )
+
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`)
   } finally {
     await cleanUp()
