@@ -4,7 +4,7 @@ import { conversationPageSchema, conversationSchema, messageSchema, readMarkSche
 /** Messages between a patient and their professional (issue 44, decision 0085); admins get 403 on every call. */
 
 /** A page of the caller's conversations, the latest message first. */
-export const listConversations = (auth: SignedInCaller, page = 1, pageSize?: number) =>
+export const listConversations = (auth: SignedInCaller, page: number | 'last' = 1, pageSize?: number) =>
   auth.call('/messages/conversations/', conversationPageSchema, { query: { page, page_size: pageSize } })
 
 /** The pair's conversation, made now when they have none (201) or the existing one (200); 404 without a care link. */
