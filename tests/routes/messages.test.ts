@@ -1,9 +1,11 @@
 import { HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as listLoader } from '#app/routes/mensagens._index.tsx'
+import { action as threadAction, loader as threadLoader } from '#app/routes/mensagens.$id/route.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
 import { signedIn } from '#tests/mocks/appointments.ts'
-import { conversationItem, messagesProvider } from '#tests/mocks/messages.ts'
-import { run } from '#tests/mocks/route.ts'
+import { conversation, conversationItem, message, messagesProvider } from '#tests/mocks/messages.ts'
+import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
 
 /**
@@ -88,5 +90,130 @@ describe('/mensagens', () => {
     const none = messagesProvider()
     expect((await get('/mensagens?com=abc')).status).toBe(404)
     expect(none.start).toEqual([])
+  })
+})
+
+type ThreadData = {
+  id: number
+  idempotencyKey: string
+  thread: {
+    name: string
+    closed: boolean
+    older: string | null
+    messages: { id: number; mine: boolean; text: string; deleted: boolean; removed: boolean; read: boolean; canDelete: boolean; when: string }[]
+  } | null
+}
+
+const openThread = async (url = '/mensagens/5', user = demoPatient) => run(threadLoader, new Request(`http://app.test${url}`, { headers: { Cookie: await signedIn(user) } }), { id: url.split('/')[2]!.split('?')[0]! })
+
+const post = async (fields: Record<string, string>, user = demoPatient) => run(threadAction, formRequest('http://app.test/mensagens/5', fields, { Cookie: await signedIn(user) }), { id: '5' })
+
+/** The toast a response flashes, read back as the next page would. */
+async function toastOf(response: { headers: Headers }) {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('innera_toast='))
+  return (await getToast(new Request('http://app.test/', { headers: { Cookie: cookie?.split(';')[0] ?? '' } }))).toast
+}
+
+const KEY = '0b6f6f3e-1d3a-4c55-9a43-6a1c1e9e2f10'
+
+describe('/mensagens/{id}', () => {
+  test('reads the newest page, oldest first, and marks the newest message read; the older page is a link', async () => {
+    const asked = messagesProvider()
+    const loaded = await openThread()
+    expect(loaded.status).toBe(200)
+    expect(loaded.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(Object.fromEntries(asked.thread[0]!)).toEqual({})
+    expect(asked.read).toEqual([{ up_to: 12 }])
+    const data = loaded.data as ThreadData
+    expect(data.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
+    expect(data.thread).toMatchObject({ name: 'Paula Ribeiro', closed: false, older: '/mensagens/5?antes=3' })
+    expect(data.thread!.messages).toEqual([
+      { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
+      { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
+    ])
+    // Each render its own key.
+    expect(((await openThread()).data as ThreadData).idempotencyKey).not.toBe(data.idempotencyKey)
+  })
+
+  test('an older page is read with its cursor and marks nothing; a deleted one shows as such', async () => {
+    const asked = messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation({ other: { id: null, first_name: '', last_name: '', photo: null } }), messages: [message({ id: 2, text: '', deleted: true })], older: null }) })
+    const loaded = await openThread('/mensagens/5?antes=3')
+    expect(asked.thread[0]!.get('before')).toBe('3')
+    expect(asked.read).toEqual([])
+    const data = loaded.data as ThreadData
+    expect(data.thread).toMatchObject({ name: '', older: null, messages: [{ id: 2, deleted: true }] })
+  })
+
+  test('a failed read mark never breaks the page; an empty thread marks nothing', async () => {
+    messagesProvider({ read: () => HttpResponse.json({ detail: 'oops' }, { status: 500 }) })
+    expect((await openThread()).status).toBe(200)
+    const asked = messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation(), messages: [], older: null }) })
+    expect((await openThread()).status).toBe(200)
+    expect(asked.read).toEqual([])
+  })
+
+  test("someone else's or no conversation is the not-found page; an admin is refused; the provider down is the network page", async () => {
+    messagesProvider({ thread: () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 }) })
+    expect((await openThread()).status).toBe(404)
+    expect((await openThread('/mensagens/abc')).status).toBe(404)
+    expect((await openThread('/mensagens/5', demoAdmin)).status).toBe(403)
+    messagesProvider({ thread: () => HttpResponse.error() })
+    expect((await openThread()).status).toBe(503)
+  })
+
+  test('sending posts the text and its key and comes back to the thread, at the message, with no toast', async () => {
+    const asked = messagesProvider()
+    const sent = await post({ intent: 'send', text: '  Obrigado!\nAté quinta.  ', idempotency_key: KEY })
+    expect(sent.status).toBe(302)
+    expect(sent.location).toBe('/mensagens/5#mensagem-13')
+    expect(asked.sent).toEqual([{ text: 'Obrigado!\nAté quinta.', idempotency_key: KEY }])
+    expect(await toastOf(sent)).toBeNull()
+  })
+
+  test('a blank or too long text is refused before the provider, with what was typed', async () => {
+    const asked = messagesProvider()
+    const blank = await post({ intent: 'send', text: '   ', idempotency_key: KEY })
+    expect(blank.status).toBe(400)
+    expect(blank.data).toMatchObject({ result: { error: { text: ['messages:thread.required'] } } })
+    const long = 'a'.repeat(4001)
+    const tooLong = await post({ intent: 'send', text: long, idempotency_key: KEY })
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.data).toMatchObject({ result: { initialValue: { text: long, idempotency_key: KEY }, error: { text: ['messages:thread.tooLong'] } } })
+    expect(asked.sent).toEqual([])
+  })
+
+  test('throttled: a 429 with its wait told, and the text and key kept for the same message', async () => {
+    messagesProvider({ send: () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '120' } }) })
+    const throttled = await post({ intent: 'send', text: 'Oi', idempotency_key: KEY })
+    expect(throttled.status).toBe(429)
+    expect(throttled.headers.get('Retry-After')).toBe('120')
+    const result = (throttled.data as { result: { initialValue: Record<string, string>; error: Record<string, string[]> } }).result
+    expect(result.initialValue).toMatchObject({ text: 'Oi', idempotency_key: KEY })
+    expect(result.error['']![0]).toMatch(/2 minutos/)
+  })
+
+  test('a closed conversation, the provider down or a refused text say so, the text kept', async () => {
+    messagesProvider({ send: () => HttpResponse.json({ detail: 'This conversation is closed.', code: 'conversation_closed' }, { status: 400 }) })
+    const closed = await post({ intent: 'send', text: 'Oi', idempotency_key: KEY })
+    expect(closed.status).toBe(400)
+    expect(closed.data).toMatchObject({ result: { initialValue: { text: 'Oi' }, error: { '': ['Esta conversa foi encerrada e não recebe novas mensagens.'] } } })
+    messagesProvider({ send: () => HttpResponse.error() })
+    const down = await post({ intent: 'send', text: 'Oi', idempotency_key: KEY })
+    expect(down.status).toBe(400)
+    expect(down.data).toMatchObject({ result: { initialValue: { text: 'Oi', idempotency_key: KEY } } })
+    messagesProvider({ send: () => HttpResponse.json({ text: ['Ensure this field has no more than 4000 characters.'] }, { status: 400 }) })
+    expect((await post({ intent: 'send', text: 'Oi', idempotency_key: KEY })).data).toMatchObject({ result: { error: { text: ['messages:thread.tooLong'] } } })
+  })
+
+  test('deleting one\'s own message comes back with a toast; too late says why', async () => {
+    const asked = messagesProvider()
+    const deleted = await post({ intent: 'delete', message: '11' })
+    expect(deleted.location).toBe('/mensagens/5')
+    expect(asked.deleted).toEqual(['11'])
+    expect(await toastOf(deleted)).toMatchObject({ type: 'success', message: { key: 'messages:thread.deleted' } })
+    messagesProvider({ delete: () => HttpResponse.json({ detail: 'Too late.' }, { status: 400 }) })
+    const late = await post({ intent: 'delete', message: '11' })
+    expect(await toastOf(late)).toMatchObject({ type: 'error', message: { text: expect.stringContaining('15 minutos') } })
+    expect((await post({ intent: 'delete', message: 'x' })).status).toBe(400)
   })
 })
