@@ -69,7 +69,11 @@ test.describe('JavaScript off', () => {
     const paula = await context.newPage()
     await loginAs(paula, demoAccounts.profissional)
     await paula.goto('/dashboard')
-    await paula.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: 'Mensagens' }).click()
+    // The navigation counts what waits for her.
+    const messagesLink = paula.getByRole('navigation', { name: 'Sua área' }).getByRole('link', { name: /^Mensagens/ })
+    await expect(messagesLink.getByTestId('unread-messages')).toHaveText(/^[1-9]\d*$/)
+    await expect(messagesLink).toContainText(/não lidas?$/)
+    await messagesLink.click()
     await expect(paula.getByRole('heading', { level: 1, name: 'Mensagens' })).toBeVisible()
     const row = paula.getByTestId('conversations').getByRole('listitem').filter({ hasText: 'Pedro Santos' })
     await expect(row.getByTestId('unread')).toHaveText(/^[1-9]\d*$/)

@@ -1,10 +1,12 @@
-import { HttpResponse } from 'msw'
+import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
+import { loader as rootLoader } from '#app/root.tsx'
 import { loader as listLoader } from '#app/routes/mensagens._index.tsx'
 import { action as threadAction, loader as threadLoader } from '#app/routes/mensagens.$id/route.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
 import { signedIn } from '#tests/mocks/appointments.ts'
 import { conversation, conversationItem, message, messagesProvider } from '#tests/mocks/messages.ts'
+import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
 import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
 
@@ -215,5 +217,33 @@ describe('/mensagens/{id}', () => {
     const late = await post({ intent: 'delete', message: '11' })
     expect(await toastOf(late)).toMatchObject({ type: 'error', message: { text: expect.stringContaining('15 minutos') } })
     expect((await post({ intent: 'delete', message: 'x' })).status).toBe(400)
+  })
+})
+
+describe('the navigation’s unread count', () => {
+  // The root loader fetches the signed-in user first (docs/product.md §4).
+  const me = (user: typeof demoPatient) => providerMock.use(http.get(providerUrl('/users/me/'), () => HttpResponse.json(user)))
+  const root = async (user = demoPatient) => {
+    me(user)
+    return (await run(rootLoader, new Request('http://app.test/dashboard', { headers: { Cookie: await signedIn(user) } }))).data as { user: { unread: number | null } | null }
+  }
+
+  test('patients and professionals get it from the provider; admins are not asked', async () => {
+    const asked = messagesProvider({ unread: () => HttpResponse.json({ unread: 3 }) })
+    expect((await root()).user?.unread).toBe(3)
+    expect((await root(demoProfessional)).user?.unread).toBe(3)
+    expect(asked.unread).toBe(2)
+    expect((await root(demoAdmin)).user?.unread).toBeNull()
+    expect(asked.unread).toBe(2)
+  })
+
+  test('a failed count only leaves the badge out', async () => {
+    messagesProvider({ unread: () => HttpResponse.error() })
+    me(demoPatient)
+    const failed = await run(rootLoader, new Request('http://app.test/dashboard', { headers: { Cookie: await signedIn() } }))
+    expect(failed.status).toBe(200)
+    expect((failed.data as { user: { unread: number | null } }).user.unread).toBeNull()
+    messagesProvider({ unread: () => HttpResponse.json({ detail: 'boom' }, { status: 500 }) })
+    expect((await root()).user?.unread).toBeNull()
   })
 })
