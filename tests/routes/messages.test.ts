@@ -207,6 +207,17 @@ describe('/mensagens/{id}', () => {
     expect((await post({ intent: 'send', text: 'Oi', idempotency_key: KEY })).data).toMatchObject({ result: { error: { text: ['messages:thread.tooLong'] } } })
   })
 
+  test('with the provider down, the page drawn again after a refused send has the form without the thread, never the error page', async () => {
+    messagesProvider({ send: () => HttpResponse.error(), thread: () => HttpResponse.error() })
+    const request = formRequest('http://app.test/mensagens/5', { intent: 'send', text: 'Oi', idempotency_key: KEY }, { Cookie: await signedIn() })
+    const refused = await run(threadAction, request, { id: '5' })
+    expect(refused.status).toBe(400)
+    // The same request's page: Remix runs the loader after the action.
+    const page = await run(threadLoader, request, { id: '5' })
+    expect(page.status).toBe(200)
+    expect(page.data).toMatchObject({ id: 5, thread: null })
+  })
+
   test('deleting one\'s own message comes back with a toast; too late says why', async () => {
     const asked = messagesProvider()
     const deleted = await post({ intent: 'delete', message: '11' })
