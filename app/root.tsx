@@ -7,6 +7,8 @@ import { i18nFor, i18nServer, languageCookie } from './i18n/i18next.server.ts'
 import { getAuth } from './session/auth.server.ts'
 import { cartItemCount } from './domain/cart.ts'
 import { readCart } from '#app/features/cart/cart-cookie.server.ts'
+import { unreadCount } from '#app/provider/messages.server.ts'
+import { orNull } from '#app/provider/responses.server.ts'
 import { roleFromGroups } from './session/roles.ts'
 import { useSessionRefresh } from './session/use-session-refresh.ts'
 import styles from './styles/tailwind.css?url'
@@ -49,11 +51,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const notice: Toast | null = auth.endedWithNotice
     ? { id: `session-${Date.now()}`, type: 'error', message: { key: 'errors.sessionExpired' } }
     : flashed.toast
-  // Translated here: a toast's key may come from any namespace, and the browser has only the page's.
-  const toast: Toast | null =
-    notice && 'key' in notice.message
-      ? { ...notice, message: { text: (await i18nFor(locale as Language)).getFixedT(locale)(notice.message.key, notice.message.values) } }
-      : notice
+  const role = user ? roleFromGroups(user.groups) : null
+  const [toast, unread] = await Promise.all([
+    // Translated here: a toast's key may come from any namespace, and the browser has only the page's.
+    notice && 'key' in notice.message ? translated(notice, notice.message, locale as Language) : notice,
+    // The navigation's unread messages (issue 44), asked beside the page's own calls: a failed count only leaves the badge out.
+    role === 'paciente' || role === 'profissional' ? unreadCount(auth).catch(orNull) : null,
+  ])
   const url = new URL(request.url)
   return data(
     {
@@ -70,6 +74,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? {
             name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username,
             role: roleFromGroups(user.groups),
+            unread,
           }
         : null,
     },
@@ -78,6 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootLoader = typeof loader
+
+/** A toast's key in the user's language. */
+async function translated(toast: Toast, message: { key: string; values?: Record<string, string | number> }, locale: Language): Promise<Toast> {
+  return { ...toast, message: { text: (await i18nFor(locale)).getFixedT(locale)(message.key, message.values) } }
+}
 
 /** Pages that fail before their own meta is known still have a title. */
 export const meta: MetaFunction<typeof loader> = ({ error }) => (error ? [{ title: 'Innera' }, { name: 'robots', content: 'noindex' }] : [{ title: 'Innera' }])
@@ -107,7 +117,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {t('skipToContent')}
         </a>
         <SiteHeader user={rootData?.user ?? null} locale={locale} cartCount={rootData?.cartCount ?? 0} />
-        {rootData?.user ? <MemberNav role={rootData.user.role} /> : null}
+        {rootData?.user ? <MemberNav role={rootData.user.role} unread={rootData.user.unread} /> : null}
         <div className="flex-1">{children}</div>
         <SiteFooter />
         {/*

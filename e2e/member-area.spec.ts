@@ -6,8 +6,8 @@ import { demoAccounts, expect, expectNoAxeViolations, loginAs, test } from './fi
  * the public pages still in the header above. Links only, so JavaScript changes nothing.
  */
 const areas = [
-  { role: 'paciente', label: 'Sua área', links: ['Painel', 'Avaliação de saúde', 'Meu programa', 'Meus hábitos', 'Cursos', 'Aulas ao vivo', 'Consultas', 'Soluções'], next: { name: 'Consultas', url: /\/consultas$/ } },
-  { role: 'profissional', label: 'Sua área', links: ['Agenda', 'Pacientes', 'Avaliações compartilhadas', 'Disponibilidade', 'Calendário', 'Cursos', 'Aulas ao vivo'], next: { name: 'Disponibilidade', url: /\/agenda\/disponibilidade$/ } },
+  { role: 'paciente', label: 'Sua área', links: ['Painel', 'Avaliação de saúde', 'Meu programa', 'Meus hábitos', 'Cursos', 'Aulas ao vivo', 'Consultas', /^Mensagens/, 'Soluções'], next: { name: 'Consultas', url: /\/consultas$/ } },
+  { role: 'profissional', label: 'Sua área', links: ['Agenda', 'Pacientes', /^Mensagens/, 'Avaliações compartilhadas', 'Disponibilidade', 'Calendário', 'Cursos', 'Aulas ao vivo'], next: { name: 'Disponibilidade', url: /\/agenda\/disponibilidade$/ } },
   { role: 'admin', label: 'Administração', links: ['Visão geral', 'Usuários', 'Conteúdo', 'Compras', 'Consultas', 'Mensagens', 'Auditoria'], next: { name: 'Usuários', url: /\/admin\/users$/ } },
 ] as const
 

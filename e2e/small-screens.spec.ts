@@ -81,6 +81,7 @@ const patientPages: Entry[] = [
   ['/habitos', /^\/habitos\/\d+$/, 'optional'],
   ['/consultas/profissionais', /^\/consultas\/agendar\/\d+$/],
   ['/consultas', /^\/consultas\/\d+$/, 'optional'],
+  ['/mensagens', /^\/mensagens\/\d+$/, 'optional'],
   ['/cursos', /^\/cursos\/\d+$/],
   ['/aulas-ao-vivo', /^\/aulas-ao-vivo\/\d+$/],
   '/meus-produtos',

@@ -17,8 +17,8 @@ function routePaths() {
 
 describe('member navigation', () => {
   test('each role gets its own areas, the default landing first', () => {
-    expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa', '/habitos', '/cursos', '/aulas-ao-vivo', '/consultas', '/solucoes'])
-    expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/pacientes', '/profissional/avaliacoes', '/agenda/disponibilidade', '/agenda/calendario', '/cursos', '/aulas-ao-vivo'])
+    expect(memberNavigation('paciente').map((item) => item.to)).toEqual(['/dashboard', '/avaliacao', '/meu-programa', '/habitos', '/cursos', '/aulas-ao-vivo', '/consultas', '/mensagens', '/solucoes'])
+    expect(memberNavigation('profissional').map((item) => item.to)).toEqual(['/dashboard', '/profissional/pacientes', '/mensagens', '/profissional/avaliacoes', '/agenda/disponibilidade', '/agenda/calendario', '/cursos', '/aulas-ao-vivo'])
     expect(memberNavigation('admin').map((item) => item.to)).toEqual(['/admin/dashboard', '/admin/users', '/admin/content', '/admin/purchases', '/consultas', '/admin/messages', '/admin/audit'])
   })
 

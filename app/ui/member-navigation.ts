@@ -6,7 +6,7 @@ type MemberNavItem = { to: string; key: string; end?: boolean }
 /**
  * The signed-in areas each role gets, in the order they are shown. Only pages that exist are
  * listed (no dead links): each feature adds its entry when it lands (appointments, courses,
- * habits, live classes and purchases for patients; schedule, availability and calendar for professionals).
+ * habits, live classes, messages and purchases for patients; schedule, availability and calendar for professionals).
  */
 const AREAS: Record<Role, readonly MemberNavItem[]> = {
   paciente: [
@@ -17,11 +17,14 @@ const AREAS: Record<Role, readonly MemberNavItem[]> = {
     { to: '/cursos', key: 'memberNav.courses' },
     { to: '/aulas-ao-vivo', key: 'memberNav.liveClasses' },
     { to: '/consultas', key: 'memberNav.appointments' },
+    // Messages with their professional between consultations (issue 44).
+    { to: '/mensagens', key: 'memberNav.messages' },
     { to: '/solucoes', key: 'memberNav.solutions' },
   ],
   profissional: [
     { to: '/dashboard', key: 'memberNav.dashboardProfessional', end: true },
     { to: '/profissional/pacientes', key: 'memberNav.patientsList' },
+    { to: '/mensagens', key: 'memberNav.messages' },
     { to: '/profissional/avaliacoes', key: 'memberNav.sharedAssessments' },
     { to: '/agenda/disponibilidade', key: 'memberNav.availability' },
     { to: '/agenda/calendario', key: 'memberNav.calendar' },

@@ -44,6 +44,8 @@ export const defaultHandlers = [
   http.get(providerUrl('/cart/'), () => HttpResponse.json({ items: [], updated_at: null })),
   // A patient's product page asks for a payment of it still open (decision 0072): none unless a test says otherwise.
   http.get(providerUrl('/purchases/'), () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] })),
+  // The member navigation counts the unread messages (issue 44): none unless a test says otherwise.
+  http.get(providerUrl('/messages/unread/'), () => HttpResponse.json({ unread: 0 })),
 ]
 
 export const providerMock = setupServer(...defaultHandlers)

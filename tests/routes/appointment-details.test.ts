@@ -8,7 +8,7 @@ import { loader as listLoader } from '#app/routes/consultas._index.tsx'
 import { NOW, appointment, directoryAndAvailability, freeTimes, inLisbon, payment } from '#tests/mocks/appointments.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
-import { demoProfessional, signedIn } from '#tests/mocks/session.ts'
+import { demoAdmin, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] })
@@ -107,8 +107,17 @@ describe('an appointment', () => {
       canCancel: true,
       canReschedule: true,
       hasConsultation: true,
+      // The patient writes to the professional from here (issue 44).
+      messageWith: 7,
     })
     expect(data.cancel).toBeNull()
+  })
+
+  test('each of the two is linked to a conversation with the other; an admin to none', async () => {
+    serves(appointment())
+    const withWhom = async (cookie: string) => ((await details('', cookie)).data as { appointment: { messageWith: number | null } }).appointment.messageWith
+    expect(await withWhom(await signedIn(demoProfessional))).toBe(4)
+    expect(await withWhom(await signedIn(demoAdmin))).toBeNull()
   })
 
   test('a free consultation has no price or payment; the provider’s 403 and 404 are the app’s pages', async () => {

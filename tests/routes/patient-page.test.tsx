@@ -282,6 +282,7 @@ describe('the patient page', () => {
     await show()
     expect(await screen.findByRole('heading', { level: 1, name: 'Pedro Santos' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'paciente@innera.local' })).toHaveAttribute('href', 'mailto:paciente@innera.local')
+    expect(screen.getByRole('link', { name: 'Enviar mensagem' })).toHaveAttribute('href', `/mensagens?com=${PEDRO}`)
     const next = within(screen.getByRole('region', { name: 'Próximas' }))
     expect(next.getByText('Confirmada')).toBeInTheDocument()
     expect(

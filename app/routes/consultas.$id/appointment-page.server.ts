@@ -39,6 +39,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     appointment: {
       ...view,
       viewer: role,
+      // The two write to each other between consultations (issue 44): the list opens their conversation.
+      messageWith: role === 'paciente' ? appointment.professional.id : role === 'profissional' ? appointment.patient.id : null,
       ...paymentFacts(appointment, { language, patientZone, t }),
       canCancel: changeable || held,
       canReschedule: changeable && role !== 'profissional',

@@ -36,6 +36,13 @@ export default function AppointmentPage() {
             </h1>
             <StatusBadge status={appointment.status} />
           </div>
+          {appointment.messageWith ? (
+            <p className="mt-3">
+              <Link className="link" to={`/mensagens?com=${appointment.messageWith}`}>
+                {t('details.sendMessage')}
+              </Link>
+            </p>
+          ) : null}
           <AppointmentFacts appointment={appointment} />
           {cancel ? <CancelConfirmation terms={cancel.terms} /> : <Actions appointment={appointment} />}
           {manage && !cancel ? <ManageConsultation manage={manage} /> : null}

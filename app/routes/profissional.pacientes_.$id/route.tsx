@@ -184,6 +184,10 @@ export default function PatientPage() {
         <a className="link break-all" href={`mailto:${patient.email}`}>
           {patient.email}
         </a>
+        {' · '}
+        <Link className="link" to={`/mensagens?com=${patient.id}`}>
+          {t('professional.patient.sendMessage')}
+        </Link>
       </p>
       <p className="mt-2 text-muted">{t('professional.patient.lead')}</p>
 

@@ -1,24 +1,11 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
+import { PersonPhoto } from '#app/ui/person-photo.tsx'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import type { ProfessionalView } from '#app/features/appointments/appointment-views.server.ts'
 
 /** A professional's photo, or their initials when there is none. */
-export function ProfessionalPhoto({ name, photo, size = 'size-20' }: { name: string; photo: string | null; size?: string }) {
-  if (photo) return <img src={photo} alt="" width={80} height={80} className={`${size} shrink-0 rounded-full object-cover`} />
-  const initials = name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((part) => part[0])
-    .slice(0, 2)
-    .join('')
-    .toUpperCase()
-  return (
-    <span aria-hidden="true" className={`${size} flex shrink-0 items-center justify-center rounded-full bg-brand-100 text-xl font-semibold text-brand-800`}>
-      {initials}
-    </span>
-  )
-}
+export const ProfessionalPhoto = PersonPhoto
 
 /** Who the professional is and what a consultation costs; `heading` is the name's level on the page. */
 export function ProfessionalCard({ professional, heading: Heading = 'h2', children }: { professional: ProfessionalView; heading?: 'h1' | 'h2'; children?: ReactNode }) {

@@ -1,0 +1,33 @@
+import { type SignedInCaller } from './fetch.server.ts'
+import { conversationPageSchema, conversationSchema, messageSchema, readMarkSchema, threadSchema, unreadSchema } from './message-schemas.ts'
+
+/** Messages between a patient and their professional (issue 44, decision 0085); admins get 403 on every call. */
+
+/** A page of the caller's conversations, the latest message first. */
+export const listConversations = (auth: SignedInCaller, page: number | 'last' = 1, pageSize?: number) =>
+  auth.call('/messages/conversations/', conversationPageSchema, { query: { page, page_size: pageSize } })
+
+/** The pair's conversation, made now when they have none (201) or the existing one (200); 404 without a care link. */
+export const startConversation = (auth: SignedInCaller, withUser: number) =>
+  auth.call('/messages/conversations/', conversationSchema, { method: 'POST', json: { with: withUser } })
+
+/** The 30 messages before `before` (the newest without it), oldest first, and the cursor of the page before. */
+export const getThread = (auth: SignedInCaller, conversationId: number, before?: number) =>
+  auth.call(`/messages/conversations/${conversationId}/`, threadSchema, { query: { before } })
+
+/** Sends a message; a resent key answers the message it sent (the same message). */
+export const sendMessage = (auth: SignedInCaller, conversationId: number, message: { text: string; idempotency_key: string }) =>
+  auth.call(`/messages/conversations/${conversationId}/messages/`, messageSchema, { method: 'POST', json: message })
+
+/** Moves the caller's read mark up to this message (never back). */
+export const markRead = (auth: SignedInCaller, conversationId: number, upTo: number) =>
+  auth.call(`/messages/conversations/${conversationId}/read/`, readMarkSchema, { method: 'POST', json: { up_to: upTo } })
+
+/** Deletes one's own message (within 15 minutes): its text is emptied, its place kept. */
+export const deleteMessage = (auth: SignedInCaller, conversationId: number, messageId: number) =>
+  auth.call(`/messages/conversations/${conversationId}/messages/${messageId}/delete/`, messageSchema, { method: 'POST' })
+
+/** How many messages from others came after the caller's read marks. */
+export async function unreadCount(auth: SignedInCaller) {
+  return (await auth.call('/messages/unread/', unreadSchema)).unread
+}
