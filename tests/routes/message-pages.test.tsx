@@ -7,7 +7,7 @@ import { translationsFor } from '#app/i18n/i18next.server.ts'
 import { TranslationsProvider } from '#app/i18n/react.tsx'
 import ConversationsPage, { loader as listLoader } from '#app/routes/mensagens._index.tsx'
 import ThreadPage, { action as threadAction, loader as threadLoader } from '#app/routes/mensagens.$id/route.tsx'
-import { signedIn } from '#tests/mocks/appointments.ts'
+import { signedIn } from '#tests/mocks/session.ts'
 import { conversation, conversationItem, message, messagesProvider, mine } from '#tests/mocks/messages.ts'
 import { type ServerFunction, ignoreRouterFutureWarnings, withCookie } from '#tests/mocks/route-stub.ts'
 

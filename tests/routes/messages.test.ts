@@ -4,11 +4,10 @@ import { loader as rootLoader } from '#app/root.tsx'
 import { loader as listLoader } from '#app/routes/mensagens._index.tsx'
 import { action as threadAction, loader as threadLoader } from '#app/routes/mensagens.$id/route.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
-import { signedIn } from '#tests/mocks/appointments.ts'
 import { conversation, conversationItem, message, messagesProvider } from '#tests/mocks/messages.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, run } from '#tests/mocks/route.ts'
-import { demoAdmin, demoPatient, demoProfessional } from '#tests/mocks/session.ts'
+import { demoAdmin, demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /**
  * The messages pages (issue 44) over msw as the provider: the conversations, the thread and its
