@@ -4,7 +4,7 @@
  * embedded provider on free loopback ports, and against the real floors: bare Remix v2 apps of the
  * same versions, one with one route (bench/floor) and one with the product's route tree, every
  * module empty (issue 43), built and served by the bench (bench/lib/floor.mjs). Prints a table and writes
- * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers,export;
+ * bench/results/<time>.json (and latest.json). Options: --only=js,waterfall,throughput,soak,lighthouse,freetimes,webhooks,adminusers,messages,export;
  * environment BENCH_DURATION (s, default 20), BENCH_CONNECTIONS (50), BENCH_RUNS (30),
  * BENCH_DELAY_MS (50), BENCH_LIGHTHOUSE_RUNS (3: the run with the median performance score is
  * reported), BENCH_LIGHTHOUSE_PAGES (all: home,login,dashboard,catalogue,product,lesson,booking), BENCH_THROUGHPUT_ROUNDS (3: the floor, bare and dashboard in turn; the round with the
@@ -30,7 +30,7 @@ import { prepareVideoRange, VIDEO_RANGE } from './video-range.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 import { measureWebhooks } from './webhooks.mjs'
 
-const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers', 'export']
+const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers', 'messages', 'export']
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : ALL
 const unknown = only.filter((name) => !ALL.includes(name))
@@ -389,6 +389,18 @@ async function measureAll(buildDir) {
     }
     const indexed = /users_search_trgm_idx/.test(adminUsers.plans.searchPage)
     row('admin users search: its page and count read the trigram index', indexed ? 'yes (plans in the JSON)' : 'no: a scan', 'an index', indexed)
+  }
+
+  if (only.includes('messages')) {
+    log('a conversation of 10,000 messages and 200 deliveries to an open stream (in-memory PGlite)…')
+    const output = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['bench/messages.ts', '10000', String(runs)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+    const messages = JSON.parse(output.toString().trim().split('\n').pop())
+    results.measurements.messages = messages
+    results.goals.messages = "a thread's newest page and a page 9,000 messages back <= 20 ms at the provider, by keyset; a message's delivery to an open stream reported (median, p99)"
+    for (const page of messages.pages) row(`messages: ${page.path} of ${messages.messages} (median of ${messages.runs})`, `${page.medianMs} ms (p90 ${page.p90Ms})`, '<= 20 ms', page.medianMs <= 20)
+    const keyset = /Index Scan/.test(messages.plan) && !/Seq Scan|offset/i.test(messages.plan)
+    row('messages: the thread reads by keyset through an index', keyset ? 'yes (plan in the JSON)' : 'no', 'an index, no offset', keyset)
+    row(`messages: delivery to an open stream, ${messages.delivery.messages} messages, ${messages.delivery.processes} process`, `median ${messages.delivery.medianMs} ms, p99 ${messages.delivery.p99Ms} ms`, 'reported')
   }
 
   if (only.includes('export')) {

@@ -301,10 +301,16 @@ export function registerMessageRoutes(api: Api, services: Services): void {
           chain = chain.then(() => handle(event)).catch((error: unknown) => services.log({ level: 'warn', msg: 'message stream failed to send', error: error instanceof Error ? error.message : String(error) }))
         })
         const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), STREAM_HEARTBEAT_MS)
+        let ends: ReturnType<typeof setTimeout> | undefined
         try {
           chain = chain.then(catchUp)
-          await Promise.race([new Promise<void>((resolve) => stream.onAbort(resolve)), stream.sleep(STREAM_MAX_MS)])
+          // Until the client goes, or STREAM_MAX_MS; the timer is cleared either way, so a closed stream holds nothing.
+          await new Promise<void>((resolve) => {
+            stream.onAbort(resolve)
+            ends = setTimeout(resolve, STREAM_MAX_MS)
+          })
         } finally {
+          clearTimeout(ends)
           clearInterval(heartbeat)
           unsubscribe()
           await chain.catch(() => undefined)
