@@ -97,8 +97,19 @@ export function messageBusOf(db: Database, log: Logger): MessageBus {
     async subscribe(handler) {
       handlers.add(handler)
       const client = clientOf()
-      started ??= 'listen' in client ? channel().then((name) => client.listen(name, deliver)) : listenOnPostgres(client)
-      await started
+      if (!started) {
+        started = 'listen' in client ? channel().then((name) => client.listen(name, deliver)) : listenOnPostgres(client)
+        // A listener that could not start (the database away) is tried again by the next subscriber, not remembered as failed.
+        started.catch(() => {
+          started = undefined
+        })
+      }
+      try {
+        await started
+      } catch (error) {
+        handlers.delete(handler)
+        throw error
+      }
       return () => handlers.delete(handler)
     },
     async close() {

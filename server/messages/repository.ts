@@ -1,14 +1,15 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database, Writer } from '#server/db/client.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import { appointments, conversations, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { notifyMessageEvent, type MessageEvent } from '#server/messages/bus.ts'
 import type { CareFacts } from '#server/messages/rules.ts'
+import type { UserRow } from '#server/users/repository.ts'
 
 export type ConversationRow = typeof conversations.$inferSelect
 export type MessageRow = typeof messages.$inferSelect
-export type UserRow = typeof users.$inferSelect
+export type { UserRow }
 const eventOf = (conversation: ConversationRow): Pick<MessageEvent, 'conversation_id' | 'patient_id' | 'professional_id'> => ({
   conversation_id: conversation.id,
   patient_id: conversation.patientId,
@@ -128,17 +129,6 @@ export async function threadPage(db: Database, conversationId: number, { before,
     .orderBy(desc(messages.id))
     .limit(limit + 1)
   return { messages: rows.slice(0, limit).reverse(), hasOlder: rows.length > limit }
-}
-
-/** The messages after `after` (a stream's catch-up after a reconnect), oldest first, at most `limit`. */
-export async function messagesAfter(db: Database, conversationIds: number[], after: number, limit: number): Promise<MessageRow[]> {
-  if (conversationIds.length === 0) return []
-  return db
-    .select()
-    .from(messages)
-    .where(and(inArray(messages.conversationId, conversationIds), gt(messages.id, after)))
-    .orderBy(messages.id)
-    .limit(limit)
 }
 
 export async function findMessageByKey(db: Writer, senderId: number, key: string): Promise<MessageRow | undefined> {

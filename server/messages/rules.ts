@@ -1,5 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from '#server/db/schema.ts'
-import { wallClockOf } from '#server/dates.ts'
+import { storedClockMinutes, wallClockOf } from '#server/dates.ts'
 
 /**
  * The rules of the messages between a patient and their professional (issue 44, decision 0085),
@@ -70,9 +70,8 @@ export const NOTICE_EVERY_MS = 60 * 60_000
  */
 export function inQuietHours(instant: number, timeZone: string, quiet: { start: string; end: string } | null): boolean {
   if (!quiet) return false
-  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
-  const now = minutes(wallClockOf(instant, timeZone))
-  const start = minutes(quiet.start)
-  const end = minutes(quiet.end)
+  const now = storedClockMinutes(wallClockOf(instant, timeZone))
+  const start = storedClockMinutes(quiet.start)
+  const end = storedClockMinutes(quiet.end)
   return start < end ? now >= start && now < end : now >= start || now < end
 }

@@ -389,7 +389,7 @@ describe('an account deleted', () => {
     expect(thread.json.messages).toEqual([expect.objectContaining({ text: 'Obrigado pela consulta!', mine: false })])
     expect((await send(tokens.paula, id, 'oi')).json).toMatchObject({ code: 'conversation_closed' })
     expect(await database.db.select().from(notificationSettings)).toEqual([])
-    // Their session is gone; tokens of the next test are signed in again.
+    // His sessions are gone for good (the reset keeps only the sessions still there): no later test may use his token.
     tokens.pedro = ''
   })
 })
