@@ -171,10 +171,6 @@ export async function creditsOf(db: Reader, purchaseId: number): Promise<CreditR
   return db.select().from(consultationCredits).where(eq(consultationCredits.purchaseId, purchaseId))
 }
 
-export async function grantsOf(db: Reader, purchaseId: number): Promise<GrantRow[]> {
-  return db.select().from(purchaseGrants).where(eq(purchaseGrants.purchaseId, purchaseId)).orderBy(asc(purchaseGrants.id))
-}
-
 /** Statuses in which a purchase ends unpaid: its claims, and what it paid for (billing/transitions.ts), are released (decisions 0051, 0052, 0072). */
 export const ENDED_UNPAID: readonly PurchaseStatus[] = ['failed', 'expired', 'cancelled']
 
