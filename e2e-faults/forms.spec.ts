@@ -123,6 +123,16 @@ const forms: FormCase[] = [
     fields: { 'description.pt': `Dormir bem, sem pressa (${unique}).`, 'description.en': '' },
     submit: 'Salvar rascunho (Sono)',
   },
+  {
+    // A message to Paula (issue 44): the thread's send form, reached as the links reach it (?com= opens the pair's conversation).
+    // A fault after the provider stored it is safe to retry: the form keeps its idempotency key.
+    name: 'message',
+    as: 'paciente',
+    path: '/mensagens?com=2',
+    call: /^\/messages\/conversations\/\d+\/messages\/$/,
+    fields: { text: `Posso mudar a caminhada para a noite? (${unique})` },
+    submit: 'Enviar',
+  },
 ]
 
 async function fill(page: Page, form: FormCase) {
