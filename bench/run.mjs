@@ -20,7 +20,7 @@ import path from 'node:path'
 import { ensureBuild } from '../scripts/lib/build.mjs'
 import { appNodeArgs } from '../scripts/lib/runtime.mjs'
 import { buildFloor, startFloor } from './lib/floor.mjs'
-import { redactedURL } from './lib/database.mjs'
+import { LOOPBACK_POSTGRES, postgresAnswers, redactedURL } from './lib/database.mjs'
 import { killAll, residentMemory, root, signIn, snapshotBuild, startInstance } from './lib/instance.mjs'
 import { measureFirstLoadJs } from './js-size.mjs'
 import { measureLighthouse } from './lighthouse.mjs'
@@ -29,6 +29,7 @@ import { measureWaterfall } from './waterfall.mjs'
 import { prepareVideoRange, VIDEO_RANGE } from './video-range.mjs'
 import { measureFreeTimes } from './free-times.mjs'
 import { measureWebhooks } from './webhooks.mjs'
+import { measureDeliveryAcrossProcesses } from './message-delivery.mjs'
 
 const ALL = ['js', 'waterfall', 'throughput', 'soak', 'lighthouse', 'freetimes', 'webhooks', 'adminusers', 'messages', 'export']
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))
@@ -401,6 +402,16 @@ async function measureAll(buildDir) {
     const keyset = /Index Scan/.test(messages.plan) && !/Seq Scan|offset/i.test(messages.plan)
     row('messages: the thread reads by keyset through an index', keyset ? 'yes (plan in the JSON)' : 'no', 'an index, no offset', keyset)
     row(`messages: delivery to an open stream, ${messages.delivery.messages} messages, ${messages.delivery.processes} process`, `median ${messages.delivery.medianMs} ms, p99 ${messages.delivery.p99Ms} ms`, 'reported')
+    // Across processes the bus is PostgreSQL's LISTEN/NOTIFY: BENCH_DATABASE_URL's server, else this machine's loopback one when it answers.
+    const deliveryServer = databaseServer ?? (await postgresAnswers(LOOPBACK_POSTGRES) ? LOOPBACK_POSTGRES : undefined)
+    if (deliveryServer) {
+      log(`200 deliveries through two provider processes on one PostgreSQL (${redactedURL(deliveryServer)})…`)
+      const across = await measureDeliveryAcrossProcesses({ serverURL: deliveryServer })
+      results.measurements.messages.deliveryOnPostgres = across
+      for (const { processes, messages: count, medianMs, p99Ms } of [across.oneProcess, across.twoProcesses]) {
+        row(`messages: delivery on PostgreSQL, ${count} messages, sent on provider A, the stream on ${processes === 1 ? 'A (one process)' : 'B (two processes)'}`, `median ${medianMs} ms, p99 ${p99Ms} ms`, 'reported')
+      }
+    } else row('messages: delivery across two provider processes', 'skipped: no PostgreSQL (BENCH_DATABASE_URL) answers', 'reported')
   }
 
   if (only.includes('export')) {

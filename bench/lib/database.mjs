@@ -36,3 +36,20 @@ export function redactedURL(serverURL) {
   if (url.password) url.password = '***'
   return url.toString()
 }
+
+/** This machine's PostgreSQL on loopback, as `npm test` uses it (TEST_DATABASE_URL's default). */
+export const LOOPBACK_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** True when a PostgreSQL server answers at `serverURL` within two seconds. */
+export async function postgresAnswers(serverURL) {
+  const client = new pg.Client({ connectionString: serverURL, connectionTimeoutMillis: 2_000 })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Issue 44: a message's delivery to an open stream across provider processes. Two built providers
+ * (build/provider/index.js) on one throwaway PostgreSQL database: the patient sends through
+ * provider A, the professional's stream (GET /messages/stream/) is held on provider A (one
+ * process) or on provider B (two: the event crosses PostgreSQL's LISTEN/NOTIFY). From the send's
+ * start to its event read on the stream, median and p99 over `count` messages each, sent one after
+ * the other. bench/messages.ts measures the embedded single process (PGlite) the same way.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { freePort, waitFor } from '../scripts/lib/net.mjs'
+import { throwawayDatabase } from './lib/database.mjs'
+import { BENCH_JWT_SECRET, root, stopChild } from './lib/instance.mjs'
+
+const DEMO_PASSWORD = 'innera-demo-2025'
+
+async function startProvider(label, databaseURL, dir) {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const errors = path.join(dir, `${label}.err.log`)
+  const fd = openSync(errors, 'a')
+  const child = spawn(process.execPath, ['build/provider/index.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PROVIDER_PORT: String(port),
+      PROVIDER_HOST: '127.0.0.1',
+      PROVIDER_PUBLIC_URL: url,
+      PROVIDER_JWT_SECRET: BENCH_JWT_SECRET,
+      DATABASE_URL: databaseURL,
+      FAKE_GOOGLE: 'off',
+      DEV_MAILBOX: 'off',
+      THROTTLE_DISABLED: '1',
+      ACCESS_TOKEN_LIFETIME: '86400',
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', fd],
+  })
+  try {
+    await waitFor(`${url}/healthz/`, { child })
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw new Error(`provider ${label} did not start: ${error.message}\n${readFileSync(errors, 'utf8').slice(-2000)}`)
+  }
+  return { url, stop: async () => { await stopChild(child); closeSync(fd) } }
+}
+
+async function json(url, { token, body } = {}) {
+  const response = await fetch(url, {
+    method: body ? 'POST' : 'GET',
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body && { 'content-type': 'application/json' }) },
+    body: body && JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+  return response.json()
+}
+
+const login = (provider, email) => json(`${provider.url}/authentication/custom-login/`, { body: { email, password: DEMO_PASSWORD } })
+
+/** The stream's `message` events, by text, with the time each was read. */
+function openStream(provider, token) {
+  const controller = new AbortController()
+  const arrivals = new Map()
+  const opened = fetch(`${provider.url}/messages/stream/`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal }).then(async (response) => {
+    if (!response.ok) throw new Error(`stream: ${response.status}`)
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ done: true }))
+        if (done) return
+        buffer += value
+        let end
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const data = /^data: (.*)$/m.exec(block)?.[1]
+          if (/^event: message$/m.test(block) && data) arrivals.set(JSON.parse(data).text, performance.now())
+        }
+      }
+    })()
+    return { reader, reading }
+  })
+  return {
+    arrivals,
+    opened,
+    async close() {
+      controller.abort()
+      const { reader, reading } = await opened.catch(() => ({}))
+      await reader?.cancel().catch(() => undefined)
+      await reading
+    },
+  }
+}
+
+const round = (value) => Math.round(value * 10) / 10
+const median = (times) => round([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)])
+const percentile = (times, p) => round([...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))])
+
+async function deliveries({ sender, senderToken, stream, conversationId, count, label }) {
+  // The stream answers its headers once it listens; a first message proves the path before timing.
+  await stream.opened
+  const times = []
+  for (let index = -5; index < count; index += 1) {
+    const text = `${label} ${index}`
+    const started = performance.now()
+    await json(`${sender.url}/messages/conversations/${conversationId}/messages/`, { token: senderToken, body: { text } })
+    const deadline = started + 10_000
+    while (!stream.arrivals.has(text)) {
+      if (performance.now() > deadline) throw new Error(`${label}: message ${index} never reached the stream`)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    if (index >= 0) times.push(stream.arrivals.get(text) - started)
+  }
+  return { messages: count, medianMs: median(times), p99Ms: percentile(times, 0.99) }
+}
+
+/** @param {{ serverURL: string, count?: number }} options */
+export async function measureDeliveryAcrossProcesses({ serverURL, count = 200 }) {
+  const database = await throwawayDatabase(serverURL)
+  const dir = mkdtempSync(path.join(tmpdir(), 'innera-delivery-'))
+  const started = []
+  try {
+    // A first, alone: it migrates and seeds the empty database; B then finds it ready.
+    started.push(await startProvider('a', database.url, dir))
+    started.push(await startProvider('b', database.url, dir))
+    const [a, b] = started
+    const patient = await login(a, 'paciente@innera.local')
+    const professional = await login(b, 'profissional@innera.local')
+    const conversation = await json(`${a.url}/messages/conversations/`, { token: patient.access, body: { with: professional.user_id } })
+    const results = {}
+    for (const [key, holder, processes] of [['oneProcess', a, 1], ['twoProcesses', b, 2]]) {
+      const stream = openStream(holder, professional.access)
+      try {
+        results[key] = { processes, ...(await deliveries({ sender: a, senderToken: patient.access, stream, conversationId: conversation.id, count, label: key })) }
+      } finally {
+        await stream.close()
+      }
+    }
+    return results
+  } finally {
+    await Promise.all(started.map((provider) => provider.stop()))
+    rmSync(dir, { recursive: true, force: true })
+    await database.drop()
+  }
+}
