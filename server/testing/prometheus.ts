@@ -9,7 +9,7 @@ export type Exposition = { samples: Sample[]; types: Map<string, string>; series
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*'
 const HELP = new RegExp(`^# HELP (${NAME}) .*$`)
 const TYPE = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`)
-const SAMPLE = new RegExp(`^(${NAME})(?:\\{(.*)\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|NaN|\\+Inf|-Inf))(?: -?\\d+)?$`)
+const SAMPLE = new RegExp(`^(${NAME})(?:\\{(.*)\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|[Nn]a[Nn]|\\+Inf|-Inf))(?: -?\\d+)?$`)
 const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\["\\n])*)"(?:,|$)/
 
 export function parseExposition(text: string): Exposition {
@@ -36,7 +36,7 @@ export function parseExposition(text: string): Exposition {
       labels[label[1]!] = label[2]!.replace(/\\n/g, '\n').replace(/\\(["\\])/g, '$1')
       rest = rest.slice(label[0].length)
     }
-    samples.push({ name, labels, value: Number(sample[3]!.replace('+Inf', 'Infinity').replace('-Inf', '-Infinity')) })
+    samples.push({ name, labels, value: /^nan$/i.test(sample[3]!) ? Number.NaN : Number(sample[3]!.replace('+Inf', 'Infinity').replace('-Inf', '-Infinity')) })
     series.add(line.slice(0, line.lastIndexOf(' ')))
   }
   return { samples, types, series }
