@@ -26,6 +26,7 @@ const routes = {
   'routes/cursos._index': { id: 'routes/cursos._index', parentId: 'routes/cursos', index: true },
   'routes/cursos.$slug': { id: 'routes/cursos.$slug', parentId: 'routes/cursos', path: ':slug' },
   'routes/healthz': { id: 'routes/healthz', parentId: 'root', path: 'healthz' },
+  'routes/v2.estado': { id: 'routes/v2.estado', parentId: 'root', path: 'v2/estado' },
   'routes/$': { id: 'routes/$', parentId: 'root', path: '*' },
 } as unknown as ServerBuild['routes']
 
@@ -39,6 +40,11 @@ describe('labels', () => {
     expect(routeLabel(routes, '/cursos/sono-profundo')).toBe('routes/cursos.$slug')
     expect(routeLabel(routes, '/healthz')).toBe('routes/healthz')
     expect(routeLabel(routes, '/no/such/page')).toBe('routes/$')
+    // A static segment with a digit is told from the ids it looks like, whatever was asked before.
+    expect(routeLabel(routes, '/v3/estado')).toBe('routes/$')
+    expect(routeLabel(routes, '/v2/estado')).toBe('routes/v2.estado')
+    expect(routeLabel(routes, '/V2/estado')).toBe('routes/v2.estado')
+    expect(routeLabel(routes, '/v4/estado')).toBe('routes/$')
   })
 
   test('a thousand distinct URLs make no new label', () => {
