@@ -1,13 +1,14 @@
 import type { AddressInfo } from 'node:net'
+import { sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProviderApp } from '#server/app.ts'
+import { createProviderApp, type ProviderApp } from '#server/app.ts'
 import { openDatabase, type Database, type DatabaseHandle } from '#server/db/client.ts'
 import { outbox } from '#server/db/schema.ts'
 import { signatureHeader } from '#server/fakes/stripe/webhooks.ts'
 import { notReadyResponse } from '#server/http/starting.ts'
 import { serveMetrics } from '#server/metrics/serve.ts'
-import { client, createMemoryDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { client, createMemoryDatabase, createPostgresDatabase, fakeClock, resetDatabase, testApp } from '#server/testing/harness.ts'
 import { parseExposition, valueOf } from '#server/testing/prometheus.ts'
 import { startFakeStripe, type FakeStripeServer } from '#server/testing/stripe.ts'
 
@@ -106,11 +107,31 @@ describe('the outbox, the pool and the jobs', () => {
   })
 
   it('the pool gauge reports the database handle’s connections (PGlite: its one)', async () => {
-    const pooled = testApp(database.db)
-    const withPool = (await import('#server/app.ts')).createProviderApp({ db: database.db, config: pooled.services.config, poolStats: database.poolStats })
+    const withPool = createProviderApp({ db: database.db, config: testApp(database.db).services.config, poolStats: database.poolStats })
     const exposition = await scrape(withPool)
     expect(valueOf(exposition, 'innera_provider_db_pool_connections', { driver: 'pglite', state: 'total' })).toBe(1)
     expect(valueOf(exposition, 'innera_provider_db_pool_max', { driver: 'pglite' })).toBe(1)
+  })
+
+  it('on PostgreSQL, the pool gauge counts node-postgres’ connections: total, idle, and requests waiting for one', async (context) => {
+    const postgres = await createPostgresDatabase()
+    if ('unavailable' in postgres) return context.skip(postgres.unavailable)
+    try {
+      const pooled = createProviderApp({ db: postgres.handle.db, config: testApp(postgres.handle.db).services.config, poolStats: postgres.handle.poolStats })
+      const pool = async () => {
+        const exposition = await scrape(pooled)
+        return Object.fromEntries(['total', 'idle', 'waiting'].map((state) => [state, valueOf(exposition, 'innera_provider_db_pool_connections', { driver: 'postgres', state })]))
+      }
+      expect(valueOf(await scrape(pooled), 'innera_provider_db_pool_max', { driver: 'postgres' })).toBe(10)
+      // Twelve statements at once on a pool of ten: ten connections busy, two waiting, then all idle.
+      // (then: drizzle's statements run once something waits for them.)
+      const busy = Array.from({ length: 12 }, () => postgres.handle.db.execute(sql`SELECT pg_sleep(2)`).then(() => undefined))
+      await expect.poll(pool, { timeout: 5_000, interval: 20 }).toEqual({ total: 10, idle: 0, waiting: 2 })
+      await Promise.all(busy)
+      expect(await pool()).toMatchObject({ total: 10, idle: 10, waiting: 0 })
+    } finally {
+      await postgres.drop()
+    }
   })
 
   it('a periodic job’s runs and failures are counted by its name', async () => {
