@@ -31,7 +31,7 @@ RUN --mount=type=secret,id=npm_ca,required=false \
 
 # Production dependencies: the same tree with the development packages pruned (offline: nothing is
 # downloaded again). npm keeps the development packages that a production package names only as an
-# optional peer (the lock file marks them devOptional: typescript, @types/*, @opentelemetry/api,
+# optional peer (the lock file marks them devOptional: typescript, @types/* and the like,
 # about 30 MB); nothing loads them at run time, so they are removed too, with the scope folders
 # left empty.
 FROM deps AS production-deps
@@ -64,7 +64,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    NO_BUILD=1
+    NO_BUILD=1 \
+    METRICS_PORT=9464 \
+    PROVIDER_METRICS_PORT=9465
 # An unprivileged system user that owns /data, and nothing else.
 RUN groupadd --system --gid 10001 innera \
  && useradd --system --uid 10001 --gid innera --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin innera \
@@ -79,11 +81,15 @@ VOLUME ["/data"]
 USER innera
 EXPOSE 3000
 # The embedded provider listens on 127.0.0.1:8000 inside the container only (PROVIDER_PORT, PROVIDER_HOST).
+# /metrics (decision 0089): the app's on 9464, the provider's on 9465, both on the container's
+# loopback, so nothing outside reaches them (not even with -P) until the operator says where:
+# `-e METRICS_HOST=0.0.0.0 -p 127.0.0.1:9464:9464` (PROVIDER_METRICS_HOST likewise for 9465).
 
-# 200 with a JSON body while the app serves; its body says whether the provider answers.
+# Readiness: 200 once the app serves and the provider says it is ready (migrated, its database
+# answering); 503 before and while not. /healthz stays the cheap liveness answer.
 # Node's fetch, because slim images have no curl.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # node is PID 1: scripts/start.mjs handles SIGTERM and SIGINT itself (PID 1 gets no default
 # handlers) and forwards them to its children (the provider and the app), which drain in-flight

@@ -49,6 +49,9 @@ const schema = z
     NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    // /metrics on its own port, on loopback unless named (decision 0089); off without a port.
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // Pages and data requests rendered at once; the rest wait their turn in arrival order (decision 0021).
     APP_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(8),
     // Slow clients (decision 0038): the headers must arrive within this, and a form's body within

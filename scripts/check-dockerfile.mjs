@@ -11,7 +11,8 @@
  *     git ignores what must not leave this machine, and Docker does not read .gitignore.
  *
  * It also fails when the Dockerfile's Node and the one scripts/node24.mjs tests on differ (decision
- * 0016: the two change together).
+ * 0016: the two change together), when the HEALTHCHECK does not ask /readyz, or when the image
+ * binds the metrics ports beyond loopback (decision 0089).
  *
  * Usage: node scripts/check-dockerfile.mjs. Plain Node, no dependencies; takes well under a second.
  */
@@ -94,13 +95,20 @@ function main() {
   const testedNode = /^const NODE24_VERSION = '([^']+)'$/m.exec(readFileSync(path.join(root, 'scripts', 'node24.mjs'), 'utf8'))?.[1]
   if (!imageNode || imageNode !== testedNode) problems.push(`the Dockerfile's Node (${imageNode ?? 'not found'}) and scripts/node24.mjs's (${testedNode ?? 'not found'}) must be the same version`)
 
+  // Decision 0089: the HEALTHCHECK asks the readiness answer; the metrics ports stay on the
+  // container's loopback (no METRICS_HOST in the image) until the operator names an interface.
+  const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8')
+  const healthcheck = /^HEALTHCHECK\b(?:[^\n]*\\\n)*[^\n]*/m.exec(dockerfile)?.[0] ?? ''
+  if (!healthcheck.includes("'/readyz'")) problems.push('the HEALTHCHECK must ask /readyz (decision 0089)')
+  if (/^(?!\s*#).*\b(?:PROVIDER_)?METRICS_HOST=/m.test(dockerfile)) problems.push('the Dockerfile must not set METRICS_HOST or PROVIDER_METRICS_HOST: the metrics stay on loopback unless the operator says (decision 0089)')
+
   if (problems.length) {
     console.error(`[dockerignore] FAILED:\n  ${problems.join('\n  ')}`)
     process.exitCode = 1
     return
   }
   const gitNote = gitIgnoredHere === null ? 'not a git checkout, so only the fixed list' : `and the ${gitIgnoredHere.length} entries git ignores here (${gitIgnoredHere.join(', ') || 'none'})`
-  console.log(`[dockerignore] ok: the build context leaves out ${MUST_BE_EXCLUDED.join(', ')} ${gitNote}; it keeps ${MUST_BE_SENT.join(', ')}; the image's Node is the tested one (${imageNode})`)
+  console.log(`[dockerignore] ok: the build context leaves out ${MUST_BE_EXCLUDED.join(', ')} ${gitNote}; it keeps ${MUST_BE_SENT.join(', ')}; the image's Node is the tested one (${imageNode}); the HEALTHCHECK asks /readyz, the metrics ports stay on loopback`)
 }
 
 main()

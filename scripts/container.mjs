@@ -14,9 +14,11 @@
  *      registry's CA handed in as a build secret when NODE_EXTRA_CA_CERTS names one;
  *   4. a first container on a free port with a named volume: /healthz, the home page in
  *      Portuguese, a sign-in with a demo account and the dashboard, the user it runs as, the
- *      HEALTHCHECK, a habit created; `podman diff` shows no write outside /data and /tmp; then
+ *      HEALTHCHECK (on /readyz), /metrics on the container's loopback only (decision 0089), a
+ *      habit created; `podman diff` shows no write outside /data and /tmp; then
  *      `podman stop` (SIGTERM, 10 s grace) must end it cleanly;
- *   5. a second container on the same volume, read-only but for a tmpfs /tmp: the session made
+ *   5. a second container on the same volume, read-only but for a tmpfs /tmp, its app's /metrics
+ *      published (METRICS_HOST=0.0.0.0, -p …:9464) and read from outside: the session made
  *      before still holds, the habit is still there, and it stops cleanly too.
  *
  * Where the engine cannot be installed or cannot run a container at all on this machine, it says
@@ -355,6 +357,7 @@ function checkImageConfig(base) {
   const healthcheck = JSON.parse(podmanOrFail(['image', 'inspect', '--format', '{{json .HealthCheck}}', builtImage], 'the image config') || 'null')
   const test = healthcheck?.Test ?? []
   if (!test.length || test[0] === 'NONE') fail(`the image has no HEALTHCHECK (built without --format docker?): ${JSON.stringify(healthcheck)}`)
+  if (!test.join(' ').includes("'/readyz'")) fail(`the HEALTHCHECK does not ask /readyz (the readiness answer): ${JSON.stringify(test)}`)
   ok(`HEALTHCHECK in the image config: ${test.slice(0, 3).join(' ')} … (every ${healthcheck.Interval / 1e9} s, timeout ${healthcheck.Timeout / 1e9} s, start period ${healthcheck.StartPeriod / 1e9} s)`)
   const user = podmanOrFail(['image', 'inspect', '--format', '{{.Config.User}}', builtImage], 'the image config')
   if (user !== 'innera') fail(`the image's USER is ${user || 'root'}, not innera`)
@@ -496,6 +499,31 @@ function checkUser() {
   ok(`PID 1 is \`${command.trim()}\`, uid 10001 (innera)`)
 }
 
+/**
+ * /metrics (decision 0089): not on the published port; inside the container on loopback, the
+ * app's on 9464 and the provider's on 9465; from outside only where the operator publishes it
+ * (`metricsPort`: the second container runs with METRICS_HOST=0.0.0.0 and that port published).
+ */
+async function checkMetrics(base, metricsPort) {
+  const published = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(30_000) })
+  const publishedText = await published.text()
+  if (published.status !== 404 || publishedText.includes('innera_app_http_requests_total')) fail(`GET /metrics on the published port → ${published.status}, not the app's 404`)
+  const inside = (port, series) => {
+    const script = `fetch('http://127.0.0.1:${port}/metrics').then(async (r) => { const t = await r.text(); process.exit(r.ok && t.includes('${series}') ? 0 : 1) }, () => process.exit(2))`
+    const result = podman(['exec', CONTAINER, 'node', '-e', script], { timeoutMs: 30_000 })
+    if (result.status !== 0) fail(`inside the container, 127.0.0.1:${port}/metrics did not answer with ${series} (exit ${result.status}) ${result.output}`)
+  }
+  inside(9464, 'innera_app_http_requests_total{route="routes/readyz"')
+  inside(9465, 'innera_provider_http_requests_total{route="/readyz/"')
+  if (metricsPort === undefined) return ok('GET /metrics → 404 on the published port; the app\'s (9464) and the provider\'s (9465) answer on the container\'s loopback')
+  const outside = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(30_000) })
+  const text = await outside.text()
+  if (outside.status !== 200 || !(outside.headers.get('content-type') ?? '').startsWith('text/plain; version=0.0.4') || !text.includes('nodejs_eventloop_lag_seconds')) {
+    fail(`with METRICS_HOST=0.0.0.0 and 9464 published, GET /metrics → ${outside.status} ${text.slice(0, 200)}`)
+  }
+  ok(`with METRICS_HOST=0.0.0.0 and -p 127.0.0.1:${metricsPort}:9464, the app's /metrics answers from outside (Prometheus' text format)`)
+}
+
 function checkHealthcheck() {
   const result = podman(['healthcheck', 'run', CONTAINER], { timeoutMs: 30_000 })
   const status = podman(['inspect', '--format', '{{.State.Health.Status}}', CONTAINER]).stdout
@@ -572,12 +600,16 @@ async function runChecks() {
   await createHabit(browser, habit)
   checkUser()
   checkHealthcheck()
+  await checkMetrics(base)
   checkDataVolume()
   checkWritesOnlyData()
   stopContainer('first container')
 
-  // A new container on the same volume, as after an upgrade; read-only but for a tmpfs /tmp.
-  say(`second container on the same volume: ${startContainer(port, ['--read-only', '--read-only-tmpfs=false', '--tmpfs', '/tmp'])}`)
+  // A new container on the same volume, as after an upgrade; read-only but for a tmpfs /tmp; the
+  // app's metrics published where this operator says.
+  const metricsPort = await freePort()
+  const metricsArgs = ['--env', 'METRICS_HOST=0.0.0.0', '--publish', `127.0.0.1:${metricsPort}:9464`]
+  say(`second container on the same volume: ${startContainer(port, ['--read-only', '--read-only-tmpfs=false', '--tmpfs', '/tmp', ...metricsArgs])}`)
   t0 = performance.now()
   await waitHealthy(base, t0)
   ok(`GET /healthz → 200 (healthy ${seconds(timed('start until healthy (existing volume, read-only)', performance.now() - t0))} after podman run; read-only root filesystem, tmpfs /tmp)`)
@@ -586,6 +618,7 @@ async function runChecks() {
   const again = await signIn(base)
   await checkHabit(again, habit, 'signed in anew, the habit is there too')
   checkHealthcheck()
+  await checkMetrics(base, metricsPort)
   stopContainer('second container')
 }
 

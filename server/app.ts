@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { matchedRoutes } from 'hono/route'
 import { createLinkTokenGenerator } from '#server/auth/one-time-links.ts'
 import { createTokenService } from '#server/auth/tokens.ts'
 import { createBackgroundTasks } from '#server/background.ts'
@@ -13,13 +14,15 @@ import { registerFakes, type Fakes } from '#server/fakes/register.ts'
 import { pendingFakeSecrets } from '#server/fakes/secrets.ts'
 import { createGoogleCalendarApi } from '#server/google/calendar-api.ts'
 import { createGoogleIdTokenVerifier } from '#server/google/verify-id-token.ts'
-import { Api, type AppEnv } from '#server/http/api.ts'
+import { Api, type AppContext, type AppEnv } from '#server/http/api.ts'
 import { NULL_CHARACTERS } from '#server/http/body.ts'
 import { apiError, ApiError, errorResponse, methodNotAllowed, notFound } from '#server/http/errors.ts'
 import { RouteTable } from '#server/http/route-table.ts'
 import { createThrottleRedis, Throttle } from '#server/http/throttle.ts'
 import { errorFields, jsonLogger, redactPath, type Logger } from '#server/log.ts'
 import { createSmtpSender, type MailSender } from '#server/mail/delivery.ts'
+import { outboxStats } from '#server/mail/outbox-stats.ts'
+import { createProviderMetrics, type PoolStats } from '#server/metrics/registry.ts'
 import { createStripeClient } from '#server/stripe/client.ts'
 import { registerAccountRoutes } from '#server/routes/accounts.ts'
 import { registerAdminContentQuestionnaireRoutes } from '#server/routes/admin-content-questionnaire.ts'
@@ -68,6 +71,10 @@ type ProviderAppOptions = {
   fetch?: typeof fetch
   /** How the outbox is sent. Defaults to SMTP at config.smtpUrl, or none when that is unset. */
   mailSender?: MailSender
+  /** The database pool's connections, for /metrics (main.ts passes the handle's). */
+  poolStats?: () => PoolStats | undefined
+  /** Node's own series (event loop, heap) on /metrics: main.ts turns them on; tests build many apps in one process. */
+  defaultMetrics?: boolean
 }
 
 export type ProviderApp = Hono<AppEnv> & { services: Services; fakes: Fakes }
@@ -76,10 +83,10 @@ const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
 const MAX_BODY_BYTES = 5 * 1024 * 1024
 // Paths that are not part of the provider API (the fake Stripe's API is /v1/): never delayed by PROVIDER_DELAY_MS.
-const UNDELAYED_PREFIXES = ['/healthz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/media/']
+const UNDELAYED_PREFIXES = ['/healthz/', '/readyz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/media/']
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
-export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender }: ProviderAppOptions): ProviderApp {
+export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender, poolStats, defaultMetrics }: ProviderAppOptions): ProviderApp {
   // A fake without its secret would run keyless (payments off, Zoom refused); main.ts resolves them first.
   const unresolved = pendingFakeSecrets(config)
   if (unresolved.length > 0) throw new Error(`the fakes' secrets ${unresolved.join(', ')} are not resolved: resolveFakeSecrets (fakes/secrets.ts) comes before the app`)
@@ -96,11 +103,13 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     return url.startsWith(ownOrigin) ? Promise.resolve(app.request(url, init)) : fetch(input, init)
   }
 
+  const metrics = createProviderMetrics({ pool: poolStats, outbox: () => outboxStats(db, clock()), defaultMetrics })
   const services: Services = {
     db,
     config,
     clock,
     log,
+    metrics,
     tokens: createTokenService({
       secret: config.jwtSecret,
       accessLifetimeSeconds: config.accessTokenLifetimeSeconds,
@@ -120,7 +129,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
       clock,
       fetch: fetchOverride ?? loopbackFetch,
     }),
-    background: createBackgroundTasks(log),
+    background: createBackgroundTasks(log, { onRun: metrics.jobRun }),
     messageBus: messageBusOf(db, log),
     // nodemailer connects only when it sends: building the transport costs nothing.
     mailSender: mailSender ?? (config.smtpUrl ? createSmtpSender(config.smtpUrl, config.smtpFrom) : undefined),
@@ -139,6 +148,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     c.set('requestId', requestId)
     c.set('clientAddress', resolveRequestAddress(c, config.forwardingSecret))
     await next()
+    metrics.observeRequest(matchedPattern(c), c.req.method, c.res.status, (performance.now() - started) / 1000)
     c.header('X-Request-Id', requestId)
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'same-origin')
@@ -241,4 +251,15 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   })
 
   return Object.assign(app, { services, fakes })
+}
+
+/**
+ * The route pattern that answered, as a metrics label (never the URL: ids would make a series
+ * each): `/purchases/:id/` for /purchases/42/, `unmatched` when only the middleware ran (a 404,
+ * a 405, a refusal before any route).
+ */
+function matchedPattern(c: AppContext): string {
+  const path = matchedRoutes(c)[c.req.routeIndex]?.path
+  if (!path || path === '*' || path === '/*') return 'unmatched'
+  return path.replace(/\{[^}]*\}/g, '')
 }

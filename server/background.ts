@@ -24,7 +24,8 @@ export type BackgroundTasks = {
 
 type Periodic = { timer: ReturnType<typeof setTimeout> | undefined; running: Promise<void> | undefined }
 
-export function createBackgroundTasks(log: Logger): BackgroundTasks {
+/** `onRun`: told of each periodic run's end, well or not (the jobs' metrics). */
+export function createBackgroundTasks(log: Logger, { onRun }: { onRun?: (name: string, ok: boolean) => void } = {}): BackgroundTasks {
   let tail: Promise<void> = Promise.resolve()
   let stopped = false
   const periodic: Periodic[] = []
@@ -48,8 +49,10 @@ export function createBackgroundTasks(log: Logger): BackgroundTasks {
         entry.running = (async () => {
           try {
             await task()
+            onRun?.(name, true)
           } catch (error) {
             failed(name, error)
+            onRun?.(name, false)
           }
         })().finally(() => {
           entry.running = undefined

@@ -30,6 +30,8 @@ export type ProviderConfig = {
   isProduction: boolean
   port: number
   host: string
+  /** The metrics port's address (PROVIDER_METRICS_PORT, PROVIDER_METRICS_HOST), or undefined: no /metrics. */
+  metrics: { port: number; host: string } | undefined
   dataDir: string
   databaseUrl: string | undefined
   migrationsDir: string | undefined
@@ -302,6 +304,8 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PROVIDER_PORT: integer('PROVIDER_PORT', 1, 65535),
   PROVIDER_HOST: z.string().min(1, 'PROVIDER_HOST must not be empty').optional(),
+  PROVIDER_METRICS_PORT: integer('PROVIDER_METRICS_PORT', 1, 65535),
+  PROVIDER_METRICS_HOST: z.string().min(1, 'PROVIDER_METRICS_HOST must not be empty').optional(),
   PROVIDER_DATA_DIR: z.string().min(1, 'PROVIDER_DATA_DIR must not be empty').optional(),
   PROVIDER_MIGRATIONS_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
@@ -494,6 +498,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
     isProduction,
     port,
     host: values.PROVIDER_HOST ?? '127.0.0.1',
+    // Its own port, on loopback unless named (decision 0089); off without a port.
+    metrics: values.PROVIDER_METRICS_PORT ? { port: values.PROVIDER_METRICS_PORT, host: values.PROVIDER_METRICS_HOST ?? '127.0.0.1' } : undefined,
     dataDir: values.PROVIDER_DATA_DIR ?? './data/provider',
     databaseUrl: values.DATABASE_URL || undefined,
     migrationsDir: values.PROVIDER_MIGRATIONS_DIR,

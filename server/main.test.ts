@@ -116,6 +116,40 @@ describe('server/main.ts', START_BOUND, () => {
     expect(`${provider.output().stdout}${provider.output().stderr}`).not.toMatch(/sk_test_|whsec_|GOCSPX-/)
   })
 
+  it('answers /readyz/ 503 "not ready" while it opens and migrates its database, 200 once it serves; /metrics only on its metrics port', async () => {
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()])
+    const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://', PROVIDER_METRICS_PORT: String(metricsPort) })
+    let listening = false
+    void provider.ready.then(() => (listening = true), () => undefined)
+    const seen: string[] = []
+    while (!listening) {
+      const answer = await fetch(`http://127.0.0.1:${port}/readyz/`).then(async (response) => `${response.status} ${JSON.stringify(await response.json())}`, () => 'refused')
+      if (!listening && seen.at(-1) !== answer) seen.push(answer)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    await provider.ready
+    // Refused before the port listens, then 503 saying why; a 200 (the readiness line may reach us after it) only last.
+    const answers = seen.filter((answer) => answer !== 'refused')
+    expect(answers).toEqual(expect.arrayContaining([expect.stringMatching(/^503 \{"status":"not ready","reason":"(opening database|migrating)"\}$/)]))
+    expect(answers.slice(0, -1).filter((answer) => !answer.startsWith('503'))).toEqual([])
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz/`)
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', database: 'ok' }])
+
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404)
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+    expect(metrics.status).toBe(200)
+    const text = await metrics.text()
+    // Node's own series (event-loop delay, heap) and the pool's, beside the requests just made.
+    for (const series of ['nodejs_eventloop_lag_seconds ', 'nodejs_heap_size_used_bytes ', 'innera_provider_db_pool_connections{driver="pglite",state="total"} 1']) {
+      expect(text).toContain(series)
+    }
+    expect(text).toMatch(/^innera_provider_http_requests_total\{route="\/readyz\/",method="GET",status="200"\} [1-9]\d*$/m)
+    provider.child.kill('SIGTERM')
+    expect(await provider.exited).toBe(0)
+    const lines = provider.output().stdout.trim().split('\n').slice(1).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.find((entry) => entry.msg === 'provider ready')).toMatchObject({ metrics: `http://127.0.0.1:${metricsPort}/metrics` })
+  })
+
   it('warns once on stderr when a development stand-in is on in production', async () => {
     const port = await freePort()
     const provider = startProvider({

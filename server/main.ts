@@ -2,6 +2,8 @@ import { serve, type ServerType } from '@hono/node-server'
 import { createProviderApp } from '#server/app.ts'
 import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from '#server/db/client.ts'
+import { notReadyResponse, type StartingStage } from '#server/http/starting.ts'
+import { serveMetrics } from '#server/metrics/serve.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
 import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from '#server/fakes/secrets.ts'
 import { startPeriodicJobs } from '#server/jobs.ts'
@@ -25,18 +27,26 @@ function readConfig(): ProviderConfig {
 async function main(): Promise<void> {
   const configured = readConfig()
   for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  // Listening from the start: until the app is built every request is a 503 "not ready" saying
+  // why (http/starting.ts), so readiness checks see the migrations run.
+  let stage: StartingStage = 'opening database'
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => notReadyResponse(stage)
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const instance = serve({ fetch: (request, env) => handle(request, env), port: configured.port, hostname: configured.host }, () => resolve(instance))
+    instance.once('error', reject)
+  })
   const database: DatabaseHandle = await openDatabase(configured.databaseUrl ? { url: configured.databaseUrl } : { dataDir: configured.dataDir })
+  stage = 'migrating'
   await database.migrate(findMigrationsDir(configured.migrationsDir))
   const seeded = await seedDatabase(database.db)
   // The fakes' keys and signing secrets the environment did not give: this install's own, made at
   // its first start and kept in the database, before the Stripe client and the fakes are built (decision 0073).
   const { config, made } = await resolveFakeSecrets(database.db, configured)
 
-  const app = createProviderApp({ db: database.db, config })
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance))
-    instance.once('error', reject)
-  })
+  const app = createProviderApp({ db: database.db, config, poolStats: database.poolStats, defaultMetrics: true })
+  // Not public (decision 0089): its own port, on loopback unless PROVIDER_METRICS_HOST names another interface.
+  const metricsServer = config.metrics ? await serveMetrics(app.services.metrics.registry, config.metrics) : undefined
+  handle = (request, env) => app.fetch(request, env)
   // The one line on stdout before any request log: `npm start` waits for it.
   process.stdout.write(`provider listening on http://${config.host}:${config.port}\n`)
   jsonLogger({
@@ -47,6 +57,7 @@ async function main(): Promise<void> {
     throttle_store: app.services.throttle.store,
     // Where mail goes, without the SMTP user or password.
     mail: config.smtpUrl ? describeSmtpUrl(config.smtpUrl) : 'outbox only',
+    metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : 'off',
     // Where payments go, never the key: the fake, Stripe's API (or another STRIPE_API_URL), or nowhere.
     payments: config.fakeStripe ? 'fake stripe' : config.stripe.secretKey ? `stripe at ${config.stripe.apiUrl}` : 'off',
   })
@@ -61,6 +72,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     jsonLogger({ level: 'info', msg: 'shutting down', signal })
+    metricsServer?.close()
     const forceExit = setTimeout(() => {
       jsonLogger({ level: 'error', msg: 'drain timed out; exiting' })
       process.exit(1)

@@ -12,6 +12,7 @@ import type { Throttle } from '#server/http/throttle.ts'
 import type { Logger } from '#server/log.ts'
 import type { MailSender } from '#server/mail/delivery.ts'
 import type { MessageBus } from '#server/messages/bus.ts'
+import type { ProviderMetrics } from '#server/metrics/registry.ts'
 import type { ZoomClient } from '#server/zoom/client.ts'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
@@ -20,6 +21,8 @@ export type Services = {
   config: ProviderConfig
   clock: Clock
   log: Logger
+  /** The Prometheus series this process serves on its metrics port (metrics/registry.ts, docs/metrics.md). */
+  metrics: ProviderMetrics
   tokens: TokenService
   throttle: Throttle
   emailConfirmationLinks: LinkTokenGenerator

@@ -20,6 +20,7 @@ import { BodyBudget, bodyLimitFor, bodyTimeoutFor, receiveBody } from './body-li
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
 import { limitConnectionsPerAddress } from './connection-limit.server.ts'
 import { log, redactPath } from './log.server.ts'
+import { appMetrics, observeRequest, routeLabel, serveMetrics } from './metrics.server.ts'
 import { passRetryAfter } from './retry-after.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
@@ -69,8 +70,14 @@ app.use(timedMiddleware('connection check', (req, _res, next) => (connections.is
 app.use(timedMiddleware('compression', compression()))
 
 const securityHeaders = baseSecurityHeaders({ production })
+/** An incoming X-Request-Id kept as it is: up to 128 letters, digits, `_`, `.` and `-` (what the provider accepts too). */
+const REQUEST_ID = /^[\w.-]{1,128}$/
+/** The build's routes, for the requests' metrics label (their Remix route id); in development, the latest build's. */
+let routes: ServerBuild['routes'] | undefined
 app.use(timedMiddleware('request context, headers, log', (req, res, next) => {
-  const requestId = randomUUID()
+  // The load balancer's id (or the client's) when it is one of ours to log, else a new one (decision 0089).
+  const incoming = req.get('x-request-id')
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
   const started = performance.now()
   const context: RequestContext = { requestId, method: req.method, clientAddress: req.ip, providerTimings: [] }
   res.set(securityHeaders)
@@ -93,6 +100,8 @@ app.use(timedMiddleware('request context, headers, log', (req, res, next) => {
     return writeHead.apply(this, args)
   } as typeof writeHead
   res.on('finish', () => {
+    const route = res.locals.staticFile ? 'static' : routes ? routeLabel(routes, req.path) : 'unmatched'
+    observeRequest(route, req.method, res.statusCode, (performance.now() - started) / 1000)
     if (req.path.startsWith('/assets/') && res.statusCode < 400) return
     timeStage('log line', () => log('info', {
       type: 'request',
@@ -124,6 +133,7 @@ const build = viteDevServer
   : ((await import(path.join(root, 'build/server/index.js'))) as ServerBuild)
 
 const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
+if (typeof build !== 'function') routes = build.routes
 
 /**
  * Admission: at most APP_MAX_CONCURRENT_REQUESTS renders at a time, the others queued in arrival
@@ -193,6 +203,7 @@ async function handle(req: express.Request, res: express.Response, next: express
       if (body) init.body = body as Uint8Array<ArrayBuffer>
       return new Request(new URL(req.originalUrl, `${req.protocol}://${requestHost(req)}`), init)
     })
+    if (typeof build === 'function') routes = (await build()).routes
     const response = await handleRemixRequest(request)
     const headers = new Headers(response.headers)
     const context = requestContextStorage.getStore()
@@ -239,6 +250,8 @@ server.listen(env.PORT, env.HOST, () => {
   console.log(`app listening on http://localhost:${env.PORT} (provider ${env.PROVIDER_API_URL})`)
 })
 server.keepAliveTimeout = 65_000
+// Not public (decision 0089): its own port, on loopback unless METRICS_HOST names another interface.
+const metricsServer = env.METRICS_PORT ? await serveMetrics(appMetrics().registry, { port: env.METRICS_PORT, host: env.METRICS_HOST }) : undefined
 
 let stopping = false
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -247,6 +260,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true
     // Finish what is in flight, then go; a stuck connection cannot hold the process forever.
     setTimeout(() => process.exit(0), 10_000).unref()
+    metricsServer?.close()
     server.close(() => {
       void viteDevServer?.close()
       process.exit(0)

@@ -1,6 +1,7 @@
 import { type z } from 'zod'
 import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
+import { observeProviderCall } from '#app/http/metrics.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
 import { ProviderError, errorCode, errorObjectId, errorProductIds, parseErrorBody } from './errors.ts'
 import { type ExchangeAnswer, exchange } from './transport.server.ts'
@@ -85,6 +86,7 @@ function outgoing(path: string, request: ProviderRequest, accept: string) {
   const finish = (status: number | 'network') => {
     const durationMs = performance.now() - started
     context?.providerTimings.push({ name: path, durationMs })
+    observeProviderCall(`/${path.replace(/^\//, '')}`, method, status, durationMs / 1000)
     log('debug', {
       type: 'provider',
       request_id: context?.requestId,
@@ -250,13 +252,16 @@ export async function providerMedia(path: string, request: Request): Promise<Res
   const timeout = new AbortController()
   const timer = setTimeout(() => timeout.abort(), env.PROVIDER_READ_TIMEOUT_MS)
   let response: Response
+  const started = performance.now()
   try {
     response = await fetch(url, { method, headers, signal: AbortSignal.any([request.signal, timeout.signal]) })
   } catch {
+    observeProviderCall(`/media/${path}`, method, 'network', (performance.now() - started) / 1000)
     return new Response('Service unavailable', { status: 503 })
   } finally {
     clearTimeout(timer)
   }
+  observeProviderCall(`/media/${path}`, method, response.status, (performance.now() - started) / 1000)
 
   // Not awaited: a body read elsewhere too (a tee) is cancelled only once every reader lets go.
   const discard = () => void response.body?.cancel().catch(() => undefined)

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { readMigrationFiles, type MigrationConfig, type MigrationMeta } from 'drizzle-orm/migrator'
 import * as schema from '#server/db/schema.ts'
+import type { PoolStats } from '#server/metrics/registry.ts'
 
 /** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -29,9 +30,14 @@ export type DatabaseHandle = {
   /** Applies pending migrations; on PostgreSQL under an advisory lock so concurrent starts take turns. */
   migrate(migrationsFolder: string): Promise<void>
   close(): Promise<void>
+  /** The pool's connections now, for /metrics: node-postgres' counts, or PGlite's one connection (1 while open). */
+  poolStats(): PoolStats
   /** PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot }. */
   snapshot?: () => Promise<Blob>
 }
+
+/** Connections per provider process on PostgreSQL. */
+const POOL_MAX = 10
 
 // Any constant works; it only has to be the same for every provider process.
 const MIGRATION_LOCK_ID = 7_412_309
@@ -64,6 +70,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     // One process owns a PGlite folder, so there is nobody to take turns with.
     migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
     close: () => client.close(),
+    poolStats: () => ({ driver: 'pglite', total: client.closed ? 0 : 1, max: 1 }),
     snapshot: () => client.dumpDataDir('none'),
   }
 }
@@ -75,7 +82,7 @@ async function openPostgres(url: string, searchPath: string | undefined): Promis
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: POOL_MAX,
     // Named in pg_stat_activity; a test's pools by their schema, so a test watches only its own.
     application_name: searchPath ? `innera ${searchPath}` : 'innera',
     ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
@@ -100,6 +107,7 @@ async function openPostgres(url: string, searchPath: string | undefined): Promis
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ driver: 'postgres', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
   }
 }
 

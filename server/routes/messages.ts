@@ -302,6 +302,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
         })
         const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), STREAM_HEARTBEAT_MS)
         let ends: ReturnType<typeof setTimeout> | undefined
+        const closed = services.metrics.streamOpened()
         try {
           chain = chain.then(catchUp)
           // Until the client goes, or STREAM_MAX_MS; the timer is cleared either way, so a closed stream holds nothing.
@@ -312,6 +313,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
         } finally {
           clearTimeout(ends)
           clearInterval(heartbeat)
+          closed()
           unsubscribe()
           await chain.catch(() => undefined)
         }

@@ -4,7 +4,7 @@ import { readFields } from '#server/http/body.ts'
 import { z } from 'zod'
 import { choiceField, idField, validate } from '#server/http/fields.ts'
 import { PURCHASE_STATUSES } from '#server/db/schema.ts'
-import { apiError, notFound } from '#server/http/errors.ts'
+import { ApiError, apiError, notFound } from '#server/http/errors.ts'
 import { findMaterialsDir, readMaterial } from '#server/products/materials.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
 import { findProductViews } from '#server/products/repository.ts'
@@ -151,7 +151,15 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
   // Stripe's events: the raw body as sent (the signature covers its bytes), no user.
   api.endpoint('/purchases/webhook/', {
     POST: async (c) => {
-      const outcome = await receiveWebhook(services, await c.req.text(), c.req.header('stripe-signature'))
+      let outcome: Awaited<ReturnType<typeof receiveWebhook>>
+      try {
+        outcome = await receiveWebhook(services, await c.req.text(), c.req.header('stripe-signature'))
+      } catch (error) {
+        // A bad signature is refused (400); anything else fails, and Stripe sends the event again.
+        services.metrics.webhook(error instanceof ApiError && error.status === 400 ? 'refused' : 'failed')
+        throw error
+      }
+      services.metrics.webhook(outcome)
       return c.json({ received: true, outcome }, 200, PRIVATE)
     },
   })
