@@ -30,12 +30,27 @@ export type ConversationItem = z.infer<typeof conversationItemSchema>
 
 export const conversationPageSchema = pageOf(conversationItemSchema)
 
+/** A file sent with a message (decision 0086): a link the provider signed for the caller, short-lived (30 to 35 minutes). */
+export const messageAttachmentSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  content_type: z.enum(['image/jpeg', 'image/png', 'image/webp', 'application/pdf']),
+  size: z.number().int().nonnegative(),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  url: z.string(),
+  expires_at: z.string(),
+})
+export type MessageAttachment = z.infer<typeof messageAttachmentSchema>
+
 export const messageSchema = z.object({
   id: z.number(),
   conversation_id: z.number(),
   mine: z.boolean(),
   sender_id: z.number().nullable(),
   text: z.string(),
+  // None once deleted; an answer from before attachments has none.
+  attachments: z.array(messageAttachmentSchema).default([]),
   sent_at: z.string(),
   deleted: z.boolean(),
   removed_by_admins: z.boolean(),

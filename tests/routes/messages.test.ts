@@ -129,8 +129,8 @@ describe('/mensagens/{id}', () => {
     expect(data.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
     expect(data.thread).toMatchObject({ name: 'Paula Ribeiro', closed: false, older: '/mensagens/5?antes=3' })
     expect(data.thread!.messages).toEqual([
-      { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
-      { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
+      { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', attachments: [], deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
+      { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', attachments: [], deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
     ])
     // Each render its own key.
     expect(((await openThread()).data as ThreadData).idempotencyKey).not.toBe(data.idempotencyKey)
