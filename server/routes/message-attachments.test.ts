@@ -6,7 +6,8 @@ import { messageAttachments, messages, users } from '#server/db/schema.ts'
 import { mediaSigningKey, signedAttachmentMedia } from '#server/media/signed-urls.ts'
 import { ATTACHMENTS_PER_DAY, MAX_ATTACHMENT_BYTES } from '#server/messages/attachment-rules.ts'
 import type { ProviderApp } from '#server/app.ts'
-import { client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { AttachmentBoundsError, insertMessage, openConversation } from '#server/messages/repository.ts'
+import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 let database: DatabaseHandle
 const NOW = Date.UTC(2026, 11, 7, 12, 0, 0)
@@ -271,5 +272,32 @@ describe("a sender's bounds", () => {
     expect(full.json).toEqual({ detail: 'Your files may take at most 250 MB; delete a recent message with files or send fewer.', code: 'attachment_storage_full' })
     expect((await api.post(`/messages/conversations/${conversationId}/messages/${recent.json.id}/delete/`, undefined, { token: tokens.pedro })).status).toBe(200)
     expect((await send(tokens.pedro, [file(await png(), 'nova.png')])).status).toBe(201)
+  })
+})
+
+await describeOnPostgres('PostgreSQL: two processes send files at once near the daily bound', (open) => {
+  it('let only as many through as the bound has room for (the sender row lock decides)', async () => {
+    const { first, second, dispose } = await open()
+    try {
+      const [patient] = await first.db.select({ id: users.id }).from(users).where(eq(users.email, 'paciente@innera.local'))
+      const [professional] = await first.db.select({ id: users.id }).from(users).where(eq(users.email, 'profissional@innera.local'))
+      const { conversation } = await openConversation(first.db, patient!.id, professional!.id)
+      const now = new Date(NOW)
+      const tiny = { name: 'a.pdf', contentType: 'application/pdf' as const, bytes: Buffer.from(PDF), size: PDF.length, width: null, height: null }
+      // Room for one more message of five.
+      for (let sent = 0; sent < ATTACHMENTS_PER_DAY - 5; sent += 5) await insertMessage(first.db, { conversation, senderId: patient!.id, side: 'patient', body: '', now, attachments: Array(5).fill(tiny) })
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, index) => insertMessage(index % 2 ? first.db : second.db, { conversation, senderId: patient!.id, side: 'patient', body: `corrida ${index}`, now, attachments: Array(5).fill(tiny) })),
+      )
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1)
+      const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []))
+      expect(refused).toHaveLength(5)
+      for (const reason of refused) expect(reason).toEqual(new AttachmentBoundsError('attachment_daily_limit'))
+      expect(await first.db.select({ id: messageAttachments.id }).from(messageAttachments).where(eq(messageAttachments.uploaderId, patient!.id))).toHaveLength(ATTACHMENTS_PER_DAY)
+      // Nothing of a refused send was written: its message rolled back with its files.
+      expect(await first.db.select({ id: messages.id }).from(messages).where(eq(messages.body, 'corrida 0'))).toHaveLength(outcomes[0]!.status === 'fulfilled' ? 1 : 0)
+    } finally {
+      await dispose()
+    }
   })
 })
