@@ -24,7 +24,7 @@ export type Conversation = z.infer<typeof conversationSchema>
 
 export const conversationItemSchema = conversationSchema.extend({
   unread_count: z.number(),
-  last_message: z.object({ id: z.number(), preview: z.string(), deleted: z.boolean(), mine: z.boolean(), sent_at: z.string() }).nullable(),
+  last_message: z.object({ id: z.number(), preview: z.string(), attachment_count: z.number().int().nonnegative().default(0), deleted: z.boolean(), mine: z.boolean(), sent_at: z.string() }).nullable(),
 })
 export type ConversationItem = z.infer<typeof conversationItemSchema>
 

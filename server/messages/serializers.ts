@@ -28,6 +28,8 @@ export function serializeConversationItem({ conversation, other, last, unread }:
     last_message: last && {
       id: last.id,
       preview: last.deletedAt ? '' : previewOf(last.body),
+      // How many files it carries (decision 0086): a count, never their names.
+      attachment_count: last.deletedAt ? 0 : last.attachmentCount,
       deleted: last.deletedAt !== null,
       mine: last.senderId === userId,
       sent_at: last.createdAt.toISOString(),

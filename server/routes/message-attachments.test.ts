@@ -142,6 +142,10 @@ describe('attachments on a message', () => {
     const photo = await send(tokens.pedro, [file(await png(), 'foto.png')])
     expect(photo.status).toBe(201)
     expect(photo.json.text).toBe('')
+    // The list says how many files it carries, never their names.
+    const listed = await api.get('/messages/conversations/', { token: tokens.paula })
+    expect(listed.json.results[0].last_message).toMatchObject({ preview: '', attachment_count: 1 })
+    expect(JSON.stringify(listed.json)).not.toContain('foto.png')
     expect((await send(tokens.pedro, [], { text: ' ' })).json).toEqual({ text: ['This field may not be blank.'] })
   })
 

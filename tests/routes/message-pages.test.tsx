@@ -49,6 +49,13 @@ describe('the conversations page', () => {
     expect(second!.textContent).toContain('Mensagem apagada')
   })
 
+  test('a last message of files alone says how many', async () => {
+    messagesProvider({ list: () => HttpResponse.json({ count: 1, next: null, previous: null, results: [conversationItem({ last_message: { id: 21, preview: '', attachment_count: 2, deleted: false, mine: true, sent_at: '2026-11-30T12:00:00.000Z' } })] }) })
+    await draw('/mensagens')
+    const [row] = within(await screen.findByTestId('conversations')).getAllByRole('listitem')
+    expect(row!.textContent).toContain('Você: 2 arquivos')
+  })
+
   test('says when there is none', async () => {
     messagesProvider({ list: () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] }) })
     await draw('/mensagens')
