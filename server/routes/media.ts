@@ -26,7 +26,9 @@ const SIGNATURE_REFUSED = 'This media link is not valid or has expired.'
  */
 export function attachmentDisposition(contentType: string, name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `${contentType === 'application/pdf' ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+  // RFC 8187's attr-char leaves out ' ( ) * too, which encodeURIComponent keeps.
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `${contentType === 'application/pdf' ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }
 
 type MediaRouteOptions = {

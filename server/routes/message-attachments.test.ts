@@ -6,6 +6,7 @@ import { messageAttachments, messages, users } from '#server/db/schema.ts'
 import { mediaSigningKey, signedAttachmentMedia } from '#server/media/signed-urls.ts'
 import { ATTACHMENTS_PER_DAY, MAX_ATTACHMENT_BYTES } from '#server/messages/attachment-rules.ts'
 import type { ProviderApp } from '#server/app.ts'
+import { attachmentDisposition } from '#server/routes/media.ts'
 import { AttachmentBoundsError, insertMessage, openConversation } from '#server/messages/repository.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
@@ -245,6 +246,19 @@ describe('an attachment link', () => {
   })
 })
 
+describe('a message with files removed by the moderation', () => {
+  it('loses its files too; the queue never shows them', async () => {
+    const sent = await send(tokens.pedro, [file(await png(), 'ofensa.png')], { text: 'uma mensagem ruim' })
+    const report = await api.post(`/messages/conversations/${conversationId}/messages/${sent.json.id}/report/`, { reason: 'Ofensiva' }, { token: tokens.paula })
+    expect(report.status).toBe(201)
+    const queue = await api.get('/admin/message-reports/', { token: tokens.admin })
+    expect(JSON.stringify(queue.json)).not.toMatch(/ofensa\.png|media\/messages/)
+    expect((await api.post(`/admin/message-reports/${report.json.id}/resolve/`, { outcome: 'removed' }, { token: tokens.admin })).status).toBe(200)
+    expect(await database.db.select().from(messageAttachments)).toEqual([])
+    expect((await fetchLink(sent.json.attachments[0].url)).status).toBe(404)
+  })
+})
+
 describe("a sender's bounds", () => {
   it(`takes ${ATTACHMENTS_PER_DAY} files in 24 hours, and the next day more`, async () => {
     const five = async () => Promise.all([1, 2, 3, 4, 5].map(async (n) => file(await png(), `${n}.png`)))
@@ -303,5 +317,13 @@ await describeOnPostgres('PostgreSQL: two processes send files at once near the 
     } finally {
       await dispose()
     }
+  })
+})
+
+describe('attachmentDisposition', () => {
+  it('shows an image, saves a PDF, under its name in ASCII and in UTF-8', () => {
+    expect(attachmentDisposition('image/jpeg', 'praia.jpg')).toBe(`inline; filename="praia.jpg"; filename*=UTF-8''praia.jpg`)
+    expect(attachmentDisposition('application/pdf', 'exame "final" (1)\\ç.pdf')).toBe(`attachment; filename="exame _final_ (1)__.pdf"; filename*=UTF-8''exame%20%22final%22%20%281%29%5C%C3%A7.pdf`)
+    expect(attachmentDisposition('application/pdf', "it's*.pdf")).toBe(`attachment; filename="it's*.pdf"; filename*=UTF-8''it%27s%2A.pdf`)
   })
 })
