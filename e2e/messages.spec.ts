@@ -11,6 +11,9 @@ import { demoAccounts, expect, expectNoAxeViolations, loginAs, newContext, test 
 
 test.use({ viewport: { width: 360, height: 740 } })
 
+/** A 4 x 3 PNG, as a photo to attach (decision 0086). */
+const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWMwXlUORww4OQAzzg/xUTK2PQAAAABJRU5ErkJggg==', 'base64')
+
 /** No page wider than a 360 px screen. */
 async function fits(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
@@ -83,8 +86,13 @@ test.describe('JavaScript off', () => {
     await expect(paula).toHaveURL(new RegExp(`${threadPath}$`))
     await expect(paula.getByTestId('thread')).toContainText('Dormi melhor esta semana.')
     await paula.getByRole('textbox', { name: 'Mensagem' }).fill(answer)
+    // With a photo, still without JavaScript: it comes back in the thread through this site's /media/.
+    await paula.getByLabel('Anexos (opcional)').setInputFiles({ name: `plano-${stamp}.png`, mimeType: 'image/png', buffer: PHOTO })
     await paula.getByRole('button', { name: 'Enviar' }).click()
     await expect(paula.getByTestId('thread').getByRole('listitem').filter({ hasText: answer })).toBeVisible()
+    const photo = paula.getByTestId('thread').getByRole('img', { name: `Foto enviada: plano-${stamp}.png` })
+    await expect(photo).toHaveAttribute('src', /^\/media\/messages\/\d+\/\d+\?expires=\d+&signature=[0-9a-f]{64}$/)
+    await expect.poll(() => photo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(4)
     await fits(paula)
     // Read: the list counts nothing unread any more.
     await paula.goto('/mensagens')

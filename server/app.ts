@@ -5,6 +5,7 @@ import { matchedRoutes } from 'hono/route'
 import { createLinkTokenGenerator } from '#server/auth/one-time-links.ts'
 import { createTokenService } from '#server/auth/tokens.ts'
 import { createBackgroundTasks } from '#server/background.ts'
+import { MAX_MESSAGE_BODY_BYTES } from '#server/messages/attachment-rules.ts'
 import { messageBusOf } from '#server/messages/bus.ts'
 import { createTokenSealer } from '#server/calendar/token-sealing.ts'
 import { systemClock, type Clock } from '#server/clock.ts'
@@ -82,6 +83,8 @@ export type ProviderApp = Hono<AppEnv> & { services: Services; fakes: Fakes }
 const THREE_DAYS_SECONDS = 3 * 24 * 3600
 // Room for a 2 MB photo plus multipart overhead; bigger bodies are refused before parsing.
 const MAX_BODY_BYTES = 5 * 1024 * 1024
+// A message's files (decision 0086): five of 10 MB each, plus the form around them.
+const MESSAGE_PATH = /^\/messages\/conversations\/[0-9]+\/messages\/$/
 // Paths that are not part of the provider API (the fake Stripe's API is /v1/): never delayed by PROVIDER_DELAY_MS.
 const UNDELAYED_PREFIXES = ['/healthz/', '/readyz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/media/']
 
@@ -182,8 +185,10 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
 
   // Only requests that may carry a body are measured: reading c.req.raw makes @hono/node-server
   // build a full web Request, which a GET (most of the traffic) never needs.
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(apiError(413, 'Request body is too large.')) })
-  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+  const tooLarge = () => errorResponse(apiError(413, 'Request body is too large.'))
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge })
+  const limitMessageBody = bodyLimit({ maxSize: MAX_MESSAGE_BODY_BYTES, onError: tooLarge })
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : MESSAGE_PATH.test(c.req.path) ? limitMessageBody(c, next) : limitBody(c, next)))
 
   registerHealthRoutes(api, services)
   registerAuthenticationRoutes(api, services)

@@ -22,4 +22,21 @@ export const sendMessageSchema = z.object({
 })
 export type SendMessageInput = z.input<typeof sendMessageSchema>
 
+/** With files (decision 0086) the text may be empty. */
+export const sendMessageWithFilesSchema = sendMessageSchema.extend({
+  text: z
+    .string()
+    .trim()
+    .max(MESSAGE_TEXT_MAX_LENGTH, { error: 'messages:thread.tooLong' })
+    .refine((text) => !text.includes('\u0000'), { error: 'messages:thread.required' })
+    .optional()
+    .transform((text) => text ?? ''),
+})
+
+/** A message's files, as the provider takes them: at most five, each at most 10 MB, images (JPEG, PNG, WebP) or PDFs by their bytes. */
+export const MAX_ATTACHMENTS = 5
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+/** What the file input offers (the provider reads the real type from the bytes). */
+export const ATTACHMENT_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf'
+
 export const deleteMessageSchema = z.object({ intent: z.literal('delete'), message: z.coerce.number().int().positive().max(MAX_ID) })

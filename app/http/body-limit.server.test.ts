@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { BodyBudget, DRAIN_FACTOR, MAX_FORM_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, bodyTimeoutFor, declaresTooMuch, receiveBody } from './body-limit.server.ts'
+import { BodyBudget, DRAIN_FACTOR, MAX_FORM_BYTES, MAX_MESSAGE_UPLOAD_BYTES, MAX_UPLOAD_BYTES, bodyLimitFor, bodyTimeoutFor, declaresTooMuch, longestBodyTimeout, receiveBody } from './body-limit.server.ts'
 
 describe('bodyLimitFor', () => {
   test('the profile form (a photo) may carry more than the others', () => {
@@ -8,6 +8,10 @@ describe('bodyLimitFor', () => {
     for (const path of ['/contato', '/contato.data', '/perfil-x', '/x/perfil', '/auth']) expect(bodyLimitFor(path), path).toBe(MAX_FORM_BYTES)
     expect(MAX_FORM_BYTES).toBe(1024 * 1024)
     expect(MAX_UPLOAD_BYTES).toBeGreaterThan(2 * 1024 * 1024)
+    // A conversation's thread takes a message's five files of 10 MB (decision 0086); its list and other paths do not.
+    for (const path of ['/mensagens/5', '/mensagens/5.data', '/mensagens/123/']) expect(bodyLimitFor(path), path).toBe(MAX_MESSAGE_UPLOAD_BYTES)
+    for (const path of ['/mensagens', '/mensagens/5/x', '/mensagens/abc', '/x/mensagens/5']) expect(bodyLimitFor(path), path).toBe(MAX_FORM_BYTES)
+    expect(MAX_MESSAGE_UPLOAD_BYTES).toBeGreaterThan(5 * 10 * 1024 * 1024)
   })
 })
 
@@ -114,5 +118,7 @@ describe('bodyTimeoutFor', () => {
   test('a form has the base time, an upload as many times more as it may be larger', () => {
     expect(bodyTimeoutFor('/contato', 10_000)).toBe(10_000)
     expect(bodyTimeoutFor('/perfil', 10_000)).toBe(60_000)
+    expect(bodyTimeoutFor('/mensagens/5', 10_000)).toBe(510_000)
+    expect(longestBodyTimeout(10_000)).toBe(510_000)
   })
 })

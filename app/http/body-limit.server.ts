@@ -5,11 +5,16 @@ export const MAX_FORM_BYTES = 1024 * 1024
 /** The profile form carries a photo: the provider takes up to 2 MB, plus multipart's overhead. */
 export const MAX_UPLOAD_BYTES = 6 * 1024 * 1024
 
-// The profile page, as a document POST and as a single-fetch data request.
+/** A message's send form carries up to five files of 10 MB (decision 0086), plus the form around them. */
+export const MAX_MESSAGE_UPLOAD_BYTES = 51 * 1024 * 1024
+
+// The profile page, as a document POST and as a single-fetch data request; a conversation's thread likewise.
 const UPLOAD_PATHS = /^\/perfil(?:\.data|\/)?$/
+const MESSAGE_UPLOAD_PATHS = /^\/mensagens\/[0-9]{1,10}(?:\.data|\/)?$/
 
 /** The largest body the app reads for a request to this path. */
 export function bodyLimitFor(pathname: string): number {
+  if (MESSAGE_UPLOAD_PATHS.test(pathname)) return MAX_MESSAGE_UPLOAD_BYTES
   return UPLOAD_PATHS.test(pathname) ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES
 }
 
@@ -118,3 +123,6 @@ export function receiveBody(
 export function bodyTimeoutFor(pathname: string, formTimeoutMs: number): number {
   return Math.ceil(bodyLimitFor(pathname) / MAX_FORM_BYTES) * formTimeoutMs
 }
+
+/** The longest time any body may take (a message's files): the whole request's backstop sits above it. */
+export const longestBodyTimeout = (formTimeoutMs: number) => Math.ceil(MAX_MESSAGE_UPLOAD_BYTES / MAX_FORM_BYTES) * formTimeoutMs

@@ -16,7 +16,7 @@ import compression from 'compression'
 import express from 'express'
 import pLimit from 'p-limit'
 import { EnvError, parseEnv } from '../env.server.ts'
-import { BodyBudget, bodyLimitFor, bodyTimeoutFor, receiveBody } from './body-limit.server.ts'
+import { BodyBudget, bodyLimitFor, bodyTimeoutFor, longestBodyTimeout, receiveBody } from './body-limit.server.ts'
 import { PRIVATE_NO_STORE, dependsOnSession } from './cache.server.ts'
 import { limitConnectionsPerAddress } from './connection-limit.server.ts'
 import { log, redactPath } from './log.server.ts'
@@ -240,7 +240,7 @@ const server = http.createServer(
     // Headers within seconds, checked every second (Node's default check runs every 30 s). The
     // whole request is a backstop behind the body's own deadline above.
     headersTimeout: env.APP_HEADERS_TIMEOUT_MS,
-    requestTimeout: env.APP_HEADERS_TIMEOUT_MS + bodyTimeoutFor('/perfil', env.APP_BODY_TIMEOUT_MS) + 5_000,
+    requestTimeout: env.APP_HEADERS_TIMEOUT_MS + longestBodyTimeout(env.APP_BODY_TIMEOUT_MS) + 5_000,
     connectionsCheckingInterval: 1_000,
   },
   app,

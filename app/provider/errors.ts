@@ -18,6 +18,8 @@ type ProviderFailure =
       purchaseId?: number
       /** The subscription a refusal names (`subscription_id`: the live plan of `already_subscribed`, `another_plan_live`). */
       subscriptionId?: number
+      /** The file a refusal of a message's attachments names (`attachment`: its place among those sent, from 0; decision 0086). */
+      attachmentIndex?: number
     }
 
 export class ProviderError extends Error {
@@ -119,6 +121,13 @@ export function errorObjectId(body: unknown, field: 'purchase_id' | 'subscriptio
   return isProviderId(id) ? id : undefined
 }
 
+/** The file a refusal of a message's attachments names (`attachment`, 0 to 4), else none. */
+export function errorAttachmentIndex(body: unknown): number | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const index = (body as Record<string, unknown>).attachment
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < 5 ? index : undefined
+}
+
 /** Reads a DRF error body: `{"detail": "..."}` or `{"field": ["message"]}`. */
 export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: Record<string, string[]> } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return {}
@@ -133,7 +142,7 @@ export function parseErrorBody(body: unknown): { detail?: string; fieldErrors?: 
           : undefined
   const fieldErrors: Record<string, string[]> = {}
   for (const [field, value] of Object.entries(record)) {
-    if (['detail', 'code', 'success', 'display_message', 'product_ids'].includes(field)) continue
+    if (['detail', 'code', 'success', 'display_message', 'product_ids', 'attachment'].includes(field)) continue
     // `message` is a text beside the result in some answers (Google sign-in), but a field's errors when a list.
     if (field === 'message' && typeof value === 'string') continue
     if (Array.isArray(value) && value.every((item) => typeof item === 'string')) fieldErrors[field] = value

@@ -3,7 +3,7 @@ import { getEnv } from '#app/env.server.ts'
 import { log, redactPath } from '#app/http/log.server.ts'
 import { observeProviderCall } from '#app/http/metrics.server.ts'
 import { currentRequestContext } from '#app/http/request-context.server.ts'
-import { ProviderError, errorCode, errorObjectId, errorProductIds, parseErrorBody } from './errors.ts'
+import { ProviderError, errorAttachmentIndex, errorCode, errorObjectId, errorProductIds, parseErrorBody } from './errors.ts'
 import { type ExchangeAnswer, exchange } from './transport.server.ts'
 
 export type ProviderRequest = {
@@ -115,6 +115,7 @@ function refusal(status: number, text: string, retryAfterHeader: string | null):
   const productIds = errorProductIds(body)
   const purchaseId = errorObjectId(body, 'purchase_id')
   const subscriptionId = errorObjectId(body, 'subscription_id')
+  const attachmentIndex = errorAttachmentIndex(body)
   return new ProviderError({
     kind: 'http',
     status,
@@ -125,6 +126,7 @@ function refusal(status: number, text: string, retryAfterHeader: string | null):
     ...(productIds ? { productIds } : {}),
     ...(purchaseId ? { purchaseId } : {}),
     ...(subscriptionId ? { subscriptionId } : {}),
+    ...(attachmentIndex !== undefined ? { attachmentIndex } : {}),
   })
 }
 
@@ -202,12 +204,12 @@ function retryAfter(header: string | null): number | undefined {
 
 /** The request headers a media file's answer depends on, passed on to the provider. */
 const MEDIA_REQUEST_HEADERS = ['Range', 'If-Range', 'If-None-Match']
-/** The provider's answer headers passed back to the browser; no others. */
-const MEDIA_RESPONSE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified', 'Cache-Control']
+/** The provider's answer headers passed back to the browser; no others (a message's attachment says how it is handed over: shown, or saved under its name). */
+const MEDIA_RESPONSE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified', 'Cache-Control', 'Content-Disposition']
 /** The answers passed back as they are (a whole file, a range, not modified, no such range). */
 const MEDIA_STATUSES = new Set([200, 206, 304, 416])
-/** What /media/ may serve: images (photos, posters), the lessons' videos and captions. */
-const MEDIA_TYPE = /^(?:image\/[\w.+-]+|video\/mp4|text\/vtt)\s*(?:;|$)/i
+/** What /media/ may serve: images (photos, posters, attachments), the lessons' videos and captions, attachments' PDFs. */
+const MEDIA_TYPE = /^(?:image\/[\w.+-]+|video\/mp4|text\/vtt|application\/pdf)\s*(?:;|$)/i
 const MAX_MEDIA_HEADER_LENGTH = 1000
 
 /**

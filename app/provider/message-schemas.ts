@@ -24,11 +24,24 @@ export type Conversation = z.infer<typeof conversationSchema>
 
 export const conversationItemSchema = conversationSchema.extend({
   unread_count: z.number(),
-  last_message: z.object({ id: z.number(), preview: z.string(), deleted: z.boolean(), mine: z.boolean(), sent_at: z.string() }).nullable(),
+  last_message: z.object({ id: z.number(), preview: z.string(), attachment_count: z.number().int().nonnegative().default(0), deleted: z.boolean(), mine: z.boolean(), sent_at: z.string() }).nullable(),
 })
 export type ConversationItem = z.infer<typeof conversationItemSchema>
 
 export const conversationPageSchema = pageOf(conversationItemSchema)
+
+/** A file sent with a message (decision 0086): a link the provider signed for the caller, short-lived (30 to 35 minutes). */
+export const messageAttachmentSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  content_type: z.enum(['image/jpeg', 'image/png', 'image/webp', 'application/pdf']),
+  size: z.number().int().nonnegative(),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  url: z.string(),
+  expires_at: z.string(),
+})
+export type MessageAttachment = z.infer<typeof messageAttachmentSchema>
 
 export const messageSchema = z.object({
   id: z.number(),
@@ -36,6 +49,8 @@ export const messageSchema = z.object({
   mine: z.boolean(),
   sender_id: z.number().nullable(),
   text: z.string(),
+  // None once deleted; an answer from before attachments has none.
+  attachments: z.array(messageAttachmentSchema).default([]),
   sent_at: z.string(),
   deleted: z.boolean(),
   removed_by_admins: z.boolean(),

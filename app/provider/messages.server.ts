@@ -15,9 +15,19 @@ export const startConversation = (auth: SignedInCaller, withUser: number) =>
 export const getThread = (auth: SignedInCaller, conversationId: number, before?: number) =>
   auth.call(`/messages/conversations/${conversationId}/`, threadSchema, { query: { before } })
 
-/** Sends a message; a resent key answers the message it sent (the same message). */
-export const sendMessage = (auth: SignedInCaller, conversationId: number, message: { text: string; idempotency_key: string }) =>
-  auth.call(`/messages/conversations/${conversationId}/messages/`, messageSchema, { method: 'POST', json: message })
+/**
+ * Sends a message, with its files as multipart when it has some (decision 0086: up to five, the
+ * text then optional); a resent key answers the message it sent (the same message, its files once).
+ */
+export function sendMessage(auth: SignedInCaller, conversationId: number, message: { text: string; idempotency_key: string }, files: readonly File[] = []) {
+  const path = `/messages/conversations/${conversationId}/messages/`
+  if (files.length === 0) return auth.call(path, messageSchema, { method: 'POST', json: message })
+  const formData = new FormData()
+  formData.set('text', message.text)
+  formData.set('idempotency_key', message.idempotency_key)
+  for (const file of files) formData.append('attachments', file)
+  return auth.call(path, messageSchema, { method: 'POST', formData })
+}
 
 /** Moves the caller's read mark up to this message (never back). */
 export const markRead = (auth: SignedInCaller, conversationId: number, upTo: number) =>

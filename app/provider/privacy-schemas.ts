@@ -55,6 +55,8 @@ export type KeptItem = (typeof KEPT_ITEMS)[number]
 export const deletionPlanSchema = z.object({
   requires_password: z.boolean(),
   removed_now: z.array(z.string()),
+  // How many of an item go, where the provider says (the files sent in messages, decision 0086).
+  removed_counts: z.record(z.string(), z.number().int().nonnegative()).default({}),
   cancelled_now: z.object({
     appointments: z.number().int().nonnegative(),
     live_subscriptions: z.number().int().nonnegative(),

@@ -61,6 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         unread: conversation.unread_count,
         last: conversation.last_message && {
           text: conversation.last_message.deleted ? null : firstWords(conversation.last_message.preview),
+          // A message of files alone says how many (decision 0086).
+          files: conversation.last_message.deleted ? 0 : conversation.last_message.attachment_count,
           mine: conversation.last_message.mine,
           when: formatShortDateTime(conversation.last_message.sent_at, zone, language),
           at: conversation.last_message.sent_at,
@@ -107,7 +109,7 @@ export default function ConversationsPage() {
                     {conversation.last ? (
                       <>
                         {conversation.last.mine ? `${t('list.you')} ` : null}
-                        {conversation.last.text === null ? <em>{t('deletedMessage')}</em> : conversation.last.text}
+                        {conversation.last.text === null ? <em>{t('deletedMessage')}</em> : conversation.last.text || (conversation.last.files > 0 ? t('attachments.preview', { count: conversation.last.files }) : '')}
                       </>
                     ) : (
                       t('list.noMessages')

@@ -25,7 +25,7 @@ describe('readRequestData', () => {
   })
 
   it('treats an empty body as no data', async () => {
-    expect(await readRequestData(post(null))).toEqual({ fields: {}, files: {} })
+    expect(await readRequestData(post(null))).toEqual({ fields: {}, files: {}, fileLists: {} })
   })
 
   it('rejects malformed JSON with a DRF parse error', async () => {
@@ -54,6 +54,18 @@ describe('readRequestData', () => {
     expect(data.fields).toEqual({ bio: 'hello', cover: '' })
     expect(Object.keys(data.files)).toEqual(['photo'])
     expect(data.files.photo?.size).toBe(2)
+  })
+
+  it('keeps every file of one name in order (an input with multiple), the first also in files', async () => {
+    const form = new FormData()
+    for (const [index, name] of ['a.png', 'b.pdf', 'c.jpg'].entries()) form.append('attachments', new File([new Uint8Array(index + 1)], name))
+    const data = await readRequestData(new Request('http://provider.test/x/', { method: 'POST', body: form }))
+    expect(data.fileLists.attachments?.map((file) => [file.name, file.size])).toEqual([
+      ['a.png', 1],
+      ['b.pdf', 2],
+      ['c.jpg', 3],
+    ])
+    expect(data.files.attachments?.name).toBe('a.png')
   })
 
   it('refuses unknown media types', async () => {

@@ -1,7 +1,10 @@
 import { apiError, validationError } from '#server/http/errors.ts'
 
-/** Request data as DRF's parsers would give it: plain fields plus uploaded files (multipart only). */
-type RequestData = { fields: Record<string, unknown>; files: Record<string, File> }
+/**
+ * Request data as DRF's parsers would give it: plain fields plus uploaded files (multipart only):
+ * `files` the first of each name, `fileLists` all of them in order (an input with `multiple`).
+ */
+type RequestData = { fields: Record<string, unknown>; files: Record<string, File>; fileLists: Record<string, File[]> }
 
 /** Django's DATA_UPLOAD_MAX_NUMBER_FIELDS: fields of a form, keys of any one JSON object. */
 export const MAX_FIELDS = 1000
@@ -81,6 +84,7 @@ export async function readRequestData(request: Request): Promise<RequestData> {
     }
     const strings: [string, string][] = []
     const files: Record<string, File> = {}
+    const fileLists: Record<string, File[]> = {}
     let count = 0
     for (const [key, value] of form.entries()) {
       if (++count > MAX_FIELDS) throw apiError(400, TOO_MANY_FIELDS)
@@ -88,14 +92,17 @@ export async function readRequestData(request: Request): Promise<RequestData> {
       else {
         refuseNul(key)
         // An untouched file input is a nameless, empty part; Django drops those too.
-        if (value.size > 0 || value.name !== '') files[key] ??= value
+        if (value.size > 0 || value.name !== '') {
+          files[key] ??= value
+          ;(fileLists[key] ??= []).push(value)
+        }
       }
     }
-    return { fields: formFields(strings), files }
+    return { fields: formFields(strings), files, fileLists }
   }
 
   const text = await request.text()
-  if (text.trim() === '') return { fields: {}, files: {} }
+  if (text.trim() === '') return { fields: {}, files: {}, fileLists: {} }
 
   if (contentType === 'application/json' || contentType.endsWith('+json')) {
     let parsed: unknown
@@ -109,11 +116,11 @@ export async function readRequestData(request: Request): Promise<RequestData> {
       throw validationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(parsed)}.`] })
     }
     checkJson(parsed)
-    return { fields: parsed as Record<string, unknown>, files: {} }
+    return { fields: parsed as Record<string, unknown>, files: {}, fileLists: {} }
   }
 
   if (contentType === 'application/x-www-form-urlencoded') {
-    return { fields: formFields(new URLSearchParams(text)), files: {} }
+    return { fields: formFields(new URLSearchParams(text)), files: {}, fileLists: {} }
   }
 
   throw apiError(415, `Unsupported media type "${contentType}" in request.`)

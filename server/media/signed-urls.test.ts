@@ -1,9 +1,11 @@
 import { createHmac, hkdfSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
+  ATTACHMENT_LINK_LIFE,
   mediaMaxAgeSeconds,
   mediaSigningKey,
   mediaUrlExpiry,
+  signedAttachmentMedia,
   signedLessonMedia,
   signedMediaUrl,
   signMediaPath,
@@ -125,5 +127,31 @@ describe('caching', () => {
     expect(mediaMaxAgeSeconds(expires, at('2026-03-10T16:00:00Z'))).toBe(2 * 3600)
     expect(mediaMaxAgeSeconds(expires, at('2026-03-10T17:59:59.500Z'))).toBe(0)
     expect(mediaMaxAgeSeconds(expires, at('2026-03-10T19:00:00Z'))).toBe(0)
+  })
+})
+
+describe("an attachment's link (decision 0086)", () => {
+  const key = mediaSigningKey('test-secret')
+  const at = (iso: string) => Date.parse(iso)
+
+  it('lives 30 to 35 minutes: the next 5 minutes plus 30, one link within those 5 minutes', () => {
+    expect(mediaUrlExpiry(at('2026-03-10T15:00:00Z'), ATTACHMENT_LINK_LIFE) * 1000).toBe(at('2026-03-10T15:35:00Z'))
+    expect(mediaUrlExpiry(at('2026-03-10T15:04:59Z'), ATTACHMENT_LINK_LIFE) * 1000).toBe(at('2026-03-10T15:35:00Z'))
+    const first = signedAttachmentMedia('https://p.example', 7, 3, key, at('2026-03-10T15:01:00Z'))
+    expect(first).toEqual(signedAttachmentMedia('https://p.example', 7, 3, key, at('2026-03-10T15:04:00Z')))
+    expect(first.url).toMatch(/^https:\/\/p\.example\/media\/messages\/7\/3\?expires=\d+&signature=[0-9a-f]{64}$/)
+    expect(first.expiresAt).toBe(at('2026-03-10T15:35:00Z'))
+  })
+
+  it("is checked with its own life: a lesson's longer expiry is refused, and its path names the viewer", () => {
+    const now = at('2026-03-10T15:00:00Z')
+    const path = '/media/messages/7/3'
+    const { expires, signature } = signMediaPath(key, path, now, ATTACHMENT_LINK_LIFE)
+    expect(verifyMediaSignature(key, path, String(expires), signature, now, ATTACHMENT_LINK_LIFE)).toBe(true)
+    expect(verifyMediaSignature(key, '/media/messages/7/4', String(expires), signature, now, ATTACHMENT_LINK_LIFE)).toBe(false)
+    expect(verifyMediaSignature(key, path, String(expires), signature, at('2026-03-10T15:35:00Z'), ATTACHMENT_LINK_LIFE)).toBe(false)
+    const lessonLong = signMediaPath(key, path, now)
+    expect(verifyMediaSignature(key, path, String(lessonLong.expires), lessonLong.signature, now, ATTACHMENT_LINK_LIFE)).toBe(false)
+    expect(mediaMaxAgeSeconds(expires, now, ATTACHMENT_LINK_LIFE)).toBe(30 * 60)
   })
 })

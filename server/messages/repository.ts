@@ -1,9 +1,11 @@
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database, Writer } from '#server/db/client.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
-import { appointments, conversations, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
+import { appointments, conversations, messageAttachments, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { notifyMessageEvent, type MessageEvent } from '#server/messages/bus.ts'
+import { ATTACHMENT_DAY_MS, boundsProblem, type AttachmentProblemCode } from '#server/messages/attachment-rules.ts'
+import type { PreparedAttachment } from '#server/messages/attachments.ts'
 import type { CareFacts } from '#server/messages/rules.ts'
 import type { UserRow } from '#server/users/repository.ts'
 
@@ -139,19 +141,41 @@ export async function findMessageByKey(db: Writer, senderId: number, key: string
   return row
 }
 
+/** A message's files would pass one of the sender's bounds (decision 0086): nothing was written. */
+export class AttachmentBoundsError extends Error {
+  constructor(readonly code: AttachmentProblemCode) {
+    super(code)
+    this.name = 'AttachmentBoundsError'
+  }
+}
+
 /**
- * Writes a message and moves its conversation's last message and the sender's read mark, in one
- * transaction. A key the sender used already is that message again (`created` false), whoever won.
+ * Writes a message with its files and moves its conversation's last message and the sender's read
+ * mark, in one transaction. A key the sender used already is that message again (`created` false),
+ * whoever won, and no file is written twice. The sender's bounds (files in 24 hours, bytes stored)
+ * are counted under a lock on their user row, so two sends at once cannot both pass the last room:
+ * past a bound, AttachmentBoundsError and nothing written.
  */
-export async function insertMessage(db: Database, { conversation, senderId, side, body, key, now }: { conversation: ConversationRow; senderId: number; side: Side; body: string; key?: string; now: Date }): Promise<{ message: MessageRow; created: boolean }> {
+export async function insertMessage(
+  db: Database,
+  { conversation, senderId, side, body, key, now, attachments = [] }: { conversation: ConversationRow; senderId: number; side: Side; body: string; key?: string; now: Date; attachments?: PreparedAttachment[] },
+): Promise<{ message: MessageRow; created: boolean }> {
   const conversationId = conversation.id
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(messages)
-      .values({ conversationId, senderId, body, createdAt: now, idempotencyKey: key ?? null })
+      .values({ conversationId, senderId, body, createdAt: now, idempotencyKey: key ?? null, attachmentCount: attachments.length })
       .onConflictDoNothing()
       .returning()
     if (!created) return { message: (await findMessageByKey(tx, senderId, key!))!, created: false }
+    if (attachments.length > 0) {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, senderId)).for('no key update')
+      const problem = boundsProblem({ ...(await attachmentUsageOf(tx, senderId, now.getTime())), adding: attachments.length, addingBytes: attachments.reduce((sum, file) => sum + file.size, 0) })
+      if (problem) throw new AttachmentBoundsError(problem)
+      await tx.insert(messageAttachments).values(
+        attachments.map((file, position) => ({ messageId: created.id, conversationId, uploaderId: senderId, position, name: file.name, contentType: file.contentType, size: file.size, width: file.width, height: file.height, bytes: file.bytes, createdAt: now })),
+      )
+    }
     await tx
       .update(conversations)
       .set({ lastMessageId: created.id, lastMessageAt: now, [side === 'patient' ? 'patientReadId' : 'professionalReadId']: created.id })
@@ -159,6 +183,58 @@ export async function insertMessage(db: Database, { conversation, senderId, side
     await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: created.id })
     return { message: created, created: true }
   })
+}
+
+/** What a sender used of their bounds at `nowMs`: files sent in the last 24 hours, bytes stored. */
+export async function attachmentUsageOf(db: Writer, uploaderId: number, nowMs: number): Promise<{ sentToday: number; storedBytes: number }> {
+  const [row] = await db
+    .select({
+      sentToday: sql<number>`count(*) filter (where ${messageAttachments.createdAt} > ${new Date(nowMs - ATTACHMENT_DAY_MS)})`.mapWith(Number),
+      storedBytes: sql<number>`coalesce(sum(${messageAttachments.size}), 0)`.mapWith(Number),
+    })
+    .from(messageAttachments)
+    .where(eq(messageAttachments.uploaderId, uploaderId))
+  return { sentToday: row?.sentToday ?? 0, storedBytes: row?.storedBytes ?? 0 }
+}
+
+/** An attachment as a thread lists it: everything but its bytes. */
+const attachmentColumns = {
+  id: messageAttachments.id,
+  messageId: messageAttachments.messageId,
+  position: messageAttachments.position,
+  name: messageAttachments.name,
+  contentType: messageAttachments.contentType,
+  size: messageAttachments.size,
+  width: messageAttachments.width,
+  height: messageAttachments.height,
+}
+export type AttachmentMeta = { id: number; messageId: number; position: number; name: string; contentType: string; size: number; width: number | null; height: number | null }
+
+/** The files of these messages (those that have some and are not deleted), without their bytes, by message. */
+export async function attachmentsOf(db: Writer, rows: readonly MessageRow[]): Promise<Map<number, AttachmentMeta[]>> {
+  const ids = rows.filter((row) => row.attachmentCount > 0 && row.deletedAt === null).map((row) => row.id)
+  const byMessage = new Map<number, AttachmentMeta[]>()
+  if (ids.length === 0) return byMessage
+  const found = await db.select(attachmentColumns).from(messageAttachments).where(inArray(messageAttachments.messageId, ids)).orderBy(asc(messageAttachments.messageId), asc(messageAttachments.position))
+  for (const attachment of found) byMessage.set(attachment.messageId, [...(byMessage.get(attachment.messageId) ?? []), attachment])
+  return byMessage
+}
+
+/** One attachment with its bytes and the two of its conversation (who may see it), or undefined. */
+export async function findAttachmentToServe(db: Database, id: number) {
+  const [row] = await db
+    .select({ attachment: messageAttachments, patientId: conversations.patientId, professionalId: conversations.professionalId, deletedAt: messages.deletedAt })
+    .from(messageAttachments)
+    .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
+    .innerJoin(conversations, eq(conversations.id, messageAttachments.conversationId))
+    .where(eq(messageAttachments.id, id))
+  return row
+}
+
+/** The files one person sent, deleted (their account's deletion): the other side keeps the messages' text. */
+export async function deleteAttachmentsOf(db: Writer, uploaderId: number): Promise<number> {
+  const gone = await db.delete(messageAttachments).where(eq(messageAttachments.uploaderId, uploaderId)).returning({ id: messageAttachments.id })
+  return gone.length
 }
 
 /** Moves a side's read mark up to `upTo` (never back, never past the last message); the mark now. The other side hears of a move. */
@@ -180,7 +256,7 @@ export async function markRead(db: Database, conversation: ConversationRow, side
 /** The other side's read mark: the caller's messages up to it were seen ("Lida"). */
 export const otherReadMark = (conversation: ConversationRow, side: Side) => (side === 'patient' ? conversation.professionalReadId : conversation.patientReadId)
 
-/** Empties a message its sender deletes within the window; the row, or undefined when it cannot be. */
+/** Empties a message its sender deletes within the window (its files deleted); the row, or undefined when it cannot be. */
 export async function deleteOwnMessage(db: Database, { messageId, conversation, senderId, since, now }: { messageId: number; conversation: ConversationRow; senderId: number; since: Date; now: Date }): Promise<MessageRow | undefined> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -188,7 +264,11 @@ export async function deleteOwnMessage(db: Database, { messageId, conversation, 
       .set({ body: '', deletedAt: now })
       .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversation.id), eq(messages.senderId, senderId), isNull(messages.deletedAt), gt(messages.createdAt, since)))
       .returning()
-    if (row) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: row.id })
+    if (row) {
+      // Its files go with its text (decision 0086): no link to them works any more.
+      await tx.delete(messageAttachments).where(eq(messageAttachments.messageId, row.id))
+      await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: row.id })
+    }
     return row
   })
 }
@@ -279,6 +359,7 @@ export async function resolveReport(db: Database, { reportId, outcome, adminId, 
         .set({ body: '', deletedAt: now, removedByAdmins: true })
         .where(and(eq(messages.id, report.messageId), isNull(messages.deletedAt)))
         .returning({ conversationId: messages.conversationId })
+      if (removed) await tx.delete(messageAttachments).where(eq(messageAttachments.messageId, report.messageId))
       const [conversation] = removed ? await tx.select().from(conversations).where(eq(conversations.id, removed.conversationId)) : []
       if (conversation) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: report.messageId })
       // Every open report of that message is answered by this one decision.

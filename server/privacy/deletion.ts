@@ -34,6 +34,7 @@ import {
 } from '#server/db/schema.ts'
 import { ApiError } from '#server/http/errors.ts'
 import { errorFields } from '#server/log.ts'
+import { deleteAttachmentsOf } from '#server/messages/repository.ts'
 import { cancelPurchase } from '#server/billing/cancellation.ts'
 import { findPurchase } from '#server/purchases/repository.ts'
 import type { Services } from '#server/services.ts'
@@ -220,7 +221,7 @@ async function disconnectCalendar(services: Services, userId: number): Promise<b
  * What goes at once, in one transaction: assessments (their shares with them), the shares made to
  * the user as a professional, program, habits and their history, course progress, cart, seats
  * (the classes' counts with them), care links, sessions, reset links, the calendar feed, the mail
- * addressed to the account; and what is kept, anonymised: appointments without what was written on
+ * addressed to the account, the files sent in messages; and what is kept, anonymised: appointments without what was written on
  * them, purchases without payment pages, a professional profile no longer bookable. A marketing
  * opt-in in force is withdrawn (its 2 years start now).
  */
@@ -247,6 +248,8 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
     await tx.delete(authSessions).where(eq(authSessions.userId, userId))
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId))
     await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId))
+    // The files the user sent go; the messages' text stays with the other side, signed "Conta excluída" (decision 0086).
+    const attachments = await deleteAttachmentsOf(tx, userId)
     // Nobody writes to a closed account: its conversations close; the other side keeps them (decision 0085).
     const closedTalks = await tx
       .update(conversations)
@@ -269,6 +272,7 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
       seats_released: seats.length,
       mail_deleted: mail.length,
       conversations_closed: closedTalks.length,
+      attachments_deleted: attachments,
     }
   })
 }

@@ -278,10 +278,12 @@ export const shareCsvRow = (share: StoredShare): ShareCsvRow => ({
   since: iso(share.since),
 })
 
-/** A message of one of the user's conversations (issue 44), with the other person's name. */
-export type StoredMessage = { id: number; conversationId: number; senderId: number | null; body: string; createdAt: Date; deletedAt: Date | null; otherFirstName: string; otherLastName: string }
-export type MessageCsvRow = { id: number; conversation_id: number; with: string; from: 'me' | 'them'; sent_at: string; text: string; deleted_at: string }
-export const MESSAGE_COLUMNS = columns<MessageCsvRow>('id', 'conversation_id', 'with', 'from', 'sent_at', 'text', 'deleted_at')
+/** A message of one of the user's conversations (issue 44), with the other person's name and where its files are in the ZIP. */
+export type StoredMessage = { id: number; conversationId: number; senderId: number | null; body: string; createdAt: Date; deletedAt: Date | null; otherFirstName: string; otherLastName: string; attachments?: string[] }
+export type MessageCsvRow = { id: number; conversation_id: number; with: string; from: 'me' | 'them'; sent_at: string; text: string; deleted_at: string; attachments: string }
+export const MESSAGE_COLUMNS = columns<MessageCsvRow>('id', 'conversation_id', 'with', 'from', 'sent_at', 'text', 'deleted_at', 'attachments')
+/** The folder of the ZIP that holds the files sent in the user's conversations (decision 0086). */
+export const ATTACHMENTS_FOLDER = 'anexos/'
 export const messageCsvRow = (message: StoredMessage, userId: number): MessageCsvRow => ({
   id: message.id,
   conversation_id: message.conversationId,
@@ -290,6 +292,8 @@ export const messageCsvRow = (message: StoredMessage, userId: number): MessageCs
   sent_at: iso(message.createdAt),
   text: message.body,
   deleted_at: message.deletedAt ? iso(message.deletedAt) : '',
+  // One path a line: a file's name may hold any other separator.
+  attachments: (message.attachments ?? []).join('\n'),
 })
 
 /** The files, in the ZIP's order. */
@@ -369,9 +373,16 @@ const README_HEAD: Record<ExportLanguage, (generatedAt: string) => string> = {
 }
 
 /** LEIA-ME.txt: what each file holds, in the language asked for. */
+const ATTACHMENTS_TEXT: Record<ExportLanguage, string> = {
+  pt: 'os arquivos (fotos e PDFs) enviados nas suas conversas, como estão guardados; a coluna attachments de messages.csv diz de qual mensagem é cada um',
+  en: 'the files (photos and PDFs) sent in your conversations, as stored; the attachments column of messages.csv says which message each belongs to',
+  es: 'los archivos (fotos y PDF) enviados en tus conversaciones, tal como se guardan; la columna attachments de messages.csv dice de qué mensaje es cada uno',
+}
+
 export function readme(language: ExportLanguage, generatedAt: number): string {
   const texts = FILE_TEXTS[language]
   const lines = EXPORT_FILES.filter((file): file is Exclude<ExportFile, 'LEIA-ME.txt'> => file !== 'LEIA-ME.txt').map((file) => `- ${file}: ${texts[file]}`)
+  lines.push(`- ${ATTACHMENTS_FOLDER}: ${ATTACHMENTS_TEXT[language]}`)
   return `${README_HEAD[language](new Date(generatedAt).toISOString())}${lines.join('\n')}\n`
 }
 

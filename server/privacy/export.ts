@@ -26,6 +26,7 @@ import {
   questionnaireResults,
   questionnaireShares,
   conversations,
+  messageAttachments,
   messages,
   subscriptions,
   users,
@@ -35,6 +36,7 @@ import { groupNamesOf } from '#server/users/repository.ts'
 import { serializeProfile } from '#server/users/serializers.ts'
 import {
   ANSWER_COLUMNS,
+  ATTACHMENTS_FOLDER,
   answerCsvRows,
   APPOINTMENT_COLUMNS,
   appointmentCsvRow,
@@ -392,7 +394,8 @@ export function exportStream(db: Database, userId: number, options: ExportOption
     'messages.csv',
     MESSAGE_COLUMNS,
     () =>
-      batches(
+      withAttachmentPaths(
+        batches(
         (after: number | undefined, limit) =>
           db
             .select({
@@ -413,13 +416,59 @@ export function exportStream(db: Database, userId: number, options: ExportOption
             .limit(limit),
         (row) => row.id,
         size,
+        ),
       ),
     (row) => messageCsvRow(row, userId),
   )
 
-  zip.end()
+  /** The ZIP paths of a batch of messages' files (in messages.csv's `attachments` column). */
+  async function* withAttachmentPaths<Row extends { id: number }>(rows: AsyncGenerator<Row[]>): AsyncGenerator<(Row & { attachments: string[] })[]> {
+    for await (const batch of rows) {
+      const files = batch.length === 0 ? [] : await db.select(ATTACHMENT_LISTING).from(messageAttachments).where(inArray(messageAttachments.messageId, batch.map((row) => row.id))).orderBy(asc(messageAttachments.messageId), asc(messageAttachments.position))
+      yield batch.map((row) => ({ ...row, attachments: files.filter((file) => file.messageId === row.id).map(attachmentExportPath) }))
+    }
+  }
+
+  // The files sent in the user's conversations, by either of the two (as messages.csv has both sides;
+  // decision 0086), each under anexos/ and read from the database when the ZIP reaches it. They are
+  // listed in batches first (names and sizes only), so the ZIP ends only once all are added.
+  const addAttachments = async () => {
+    for await (const batch of batches(
+      (after: number | undefined, limit) =>
+        db
+          .select(ATTACHMENT_LISTING)
+          .from(messageAttachments)
+          .innerJoin(conversations, eq(conversations.id, messageAttachments.conversationId))
+          .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), afterId(messageAttachments.id, after)))
+          .orderBy(asc(messageAttachments.id))
+          .limit(limit),
+      (row) => row.id,
+      size,
+    )) {
+      for (const file of batch) {
+        // Already compressed (images, PDFs): stored as they are.
+        zip.addReadStreamLazy(attachmentExportPath(file), { mtime, compress: false }, (callback) => {
+          db.select({ bytes: messageAttachments.bytes })
+            .from(messageAttachments)
+            .where(eq(messageAttachments.id, file.id))
+            .then(([row]) => {
+              const source = Readable.from([row?.bytes ?? Buffer.alloc(0)])
+              sources.add(source)
+              source.once('close', () => sources.delete(source))
+              callback(null, source)
+            }, fail)
+        })
+      }
+    }
+  }
+  addAttachments().then(() => zip.end(), fail)
   return output
 }
+
+const ATTACHMENT_LISTING = { id: messageAttachments.id, messageId: messageAttachments.messageId, position: messageAttachments.position, name: messageAttachments.name }
+
+/** Where a message's file is in the ZIP: anexos/{message id}-{its place, from 1}-{its name}. */
+export const attachmentExportPath = (file: { messageId: number; position: number; name: string }) => `${ATTACHMENTS_FOLDER}${file.messageId}-${file.position + 1}-${file.name}`
 
 /** profile.json: the account, its profile, and the small things attached to it. */
 async function profileOf(db: Database, userId: number, { now, photoBase }: ExportOptions) {

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm'
+import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rowsOf, type DatabaseHandle } from '#server/db/client.ts'
-import { appointments, auditLog, conversations, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
+import { appointments, auditLog, conversations, messageAttachments, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { openConversation, reopenConversationOf } from '#server/messages/repository.ts'
 import type { ProviderApp } from '#server/app.ts'
 import { client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
@@ -374,19 +375,38 @@ await describeOnPostgres('PostgreSQL: a message sent through one process reaches
 })
 
 describe('an account deleted', () => {
-  it('is counted on the "what goes" page, and leaves its messages to the other side in a closed conversation', async () => {
+  it('is counted on the "what goes" page, and leaves its messages to the other side in a closed conversation, without its files', async () => {
     const id = await pedroAndPaula()
+    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#fff' } }).png().toBuffer()
+    const withFile = (text: string, name: string) => {
+      const body = new FormData()
+      body.set('text', text)
+      body.append('attachments', new File([new Uint8Array(png)], name))
+      return body
+    }
     await send(tokens.pedro, id, 'Obrigado pela consulta!')
+    const his = await api.post(`/messages/conversations/${id}/messages/`, withFile('Minha pressão hoje', 'pressao.png'), { token: tokens.pedro })
+    const hers = await api.post(`/messages/conversations/${id}/messages/`, withFile('O plano da semana', 'plano.png'), { token: tokens.paula })
+    expect([his.status, hers.status]).toEqual([201, 201])
     await api.call('PUT', '/users/me/notification-settings/', { body: { email: false, push: false }, token: tokens.pedro })
     const plan = await api.get('/users/me/deletion/', { token: tokens.pedro })
     expect(plan.json.removed_now).toContain('notification_settings')
+    expect(plan.json.removed_now).toContain('message_attachments')
+    expect(plan.json.removed_counts).toEqual({ message_attachments: 1 })
     expect(plan.json.kept).toContainEqual({ what: 'conversations', basis: 'other_party', until: null, count: 1 })
 
     const deleted = await api.post('/users/me/deletion/', { confirm: true, password: 'innera-demo-2025' }, { token: tokens.pedro })
     expect(deleted.status).toBe(200)
     const thread = await api.get(`/messages/conversations/${id}/`, { token: tokens.paula })
     expect(thread.json.conversation).toMatchObject({ closed: true, other: { first_name: '', last_name: '', photo: null } })
-    expect(thread.json.messages).toEqual([expect.objectContaining({ text: 'Obrigado pela consulta!', mine: false })])
+    expect(thread.json.messages).toEqual([
+      expect.objectContaining({ text: 'Obrigado pela consulta!', mine: false }),
+      // His text stays for her; his file is gone, hers stays.
+      expect.objectContaining({ text: 'Minha pressão hoje', mine: false, attachments: [] }),
+      expect.objectContaining({ text: 'O plano da semana', mine: true, attachments: [expect.objectContaining({ name: 'plano.png' })] }),
+    ])
+    expect(await database.db.select({ uploaderId: messageAttachments.uploaderId }).from(messageAttachments)).toEqual([{ uploaderId: ids.paula }])
+    expect((await streamingApp.request(his.json.attachments[0].url)).status).toBe(404)
     expect((await send(tokens.paula, id, 'oi')).json).toMatchObject({ code: 'conversation_closed' })
     expect(await database.db.select().from(notificationSettings)).toEqual([])
     // His sessions are gone for good (the reset keeps only the sessions still there): no later test may use his token.

@@ -2,11 +2,17 @@ import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
 import { authenticate, roleOf, type Caller } from '#server/auth/authenticate.ts'
 import { idParam, type Api, type AppContext } from '#server/http/api.ts'
-import { readFields } from '#server/http/body.ts'
+import { readFields, readRequestData } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, permissionDenied } from '#server/http/errors.ts'
 import { booleanField, charField, idempotencyKeyField, idField, integerField, validate } from '#server/http/fields.ts'
 import { paginate, PRIVATE_NO_STORE } from '#server/http/pagination.ts'
+import { signedAttachmentMedia, mediaSigningKey } from '#server/media/signed-urls.ts'
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE, PROBLEM_DETAIL, PROBLEM_STATUS, boundsProblem, type AttachmentProblemCode } from '#server/messages/attachment-rules.ts'
+import { prepareAttachment, type PreparedAttachment } from '#server/messages/attachments.ts'
 import {
+  AttachmentBoundsError,
+  attachmentsOf,
+  attachmentUsageOf,
   careFactsOf,
   conversationOf,
   conversationsPage,
@@ -29,6 +35,7 @@ import {
   threadPage,
   unreadTotalOf,
   type ConversationRow,
+  type MessageRow,
   type NotificationSettings,
   type Side,
 } from '#server/messages/repository.ts'
@@ -52,8 +59,10 @@ const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 const CLOSED = 'This conversation is closed: it can be read, not written to, until a new appointment.'
 const TOO_LATE_TO_DELETE = `A message can be deleted by its sender within ${DELETE_WINDOW_MS / 60_000} minutes.`
 
-const textField = () =>
+/** A message's text; with files (`blankAllowed`) it may be blank (missing is read as blank), and is then empty. */
+const textField = ({ blankAllowed = false } = {}) =>
   z.unknown().transform((value, context) => {
+    if (blankAllowed && typeof value === 'string' && value.trim() === '') return ''
     if (typeof value !== 'string') {
       context.addIssue({ code: 'custom', message: value === undefined ? 'This field is required.' : value === null ? 'This field may not be null.' : 'Not a valid string.' })
       return z.NEVER
@@ -68,6 +77,10 @@ const textField = () =>
 
 const startSchema = z.object({ with: idField() })
 const sendSchema = z.object({ text: textField(), idempotency_key: idempotencyKeyField().optional() })
+const sendWithFilesSchema = z.object({ text: textField({ blankAllowed: true }), idempotency_key: idempotencyKeyField().optional() })
+
+/** A refusal of a message's files (decision 0086): 413 or 422, its code, and which file (its place among those sent) when one is to blame. */
+const attachmentRefusal = (code: AttachmentProblemCode, index?: number) => apiError(PROBLEM_STATUS[code], PROBLEM_DETAIL[code], { code, ...(index !== undefined && { attachment: index }) })
 const readSchema = z.object({ up_to: idField() })
 const reportSchema = z.object({ reason: charField({ maxLength: 1000 }) })
 const closeSchema = z.object({ closed: booleanField() })
@@ -106,6 +119,7 @@ function sideOf(caller: Caller): Side {
 export function registerMessageRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
   const photoBase = config.providerPublicUrl
+  const mediaKey = mediaSigningKey(config.jwtSecret)
 
   /** The caller, their side, and the conversation in the path if they are one of its two (else 404). */
   async function conversationFor(c: AppContext) {
@@ -118,8 +132,14 @@ export function registerMessageRoutes(api: Api, services: Services): void {
 
   const otherOf = async (conversation: ConversationRow, side: Side) => (await findUserById(db, side === 'patient' ? conversation.professionalId : conversation.patientId))!
 
-  const messageFor = (caller: Caller, conversation: ConversationRow, side: Side) => (message: Parameters<typeof serializeMessage>[0]) =>
-    serializeMessage(message, { userId: caller.user.id, otherReadId: otherReadMark(conversation, side), now: clock() })
+  /** Messages as the caller sees them, each with its files and their links signed for the caller, now. */
+  const messagesFor = async (caller: Caller, conversation: ConversationRow, side: Side, rows: readonly MessageRow[]) => {
+    const files = await attachmentsOf(db, rows)
+    const now = clock()
+    const link = (attachmentId: number) => signedAttachmentMedia(photoBase, attachmentId, caller.user.id, mediaKey, now)
+    return rows.map((message) => serializeMessage(message, { userId: caller.user.id, otherReadId: otherReadMark(conversation, side), now, attachments: files.get(message.id), link }))
+  }
+  const messageFor = (caller: Caller, conversation: ConversationRow, side: Side) => async (message: MessageRow) => (await messagesFor(caller, conversation, side, [message]))[0]!
 
   api.endpoint('/messages/conversations/', {
     GET: async (c) => {
@@ -175,7 +195,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       return c.json(
         {
           conversation: serializeConversation(conversation, side, other, photoBase),
-          messages: page.messages.map(messageFor(caller, conversation, side)),
+          messages: await messagesFor(caller, conversation, side, page.messages),
           // The cursor of the page before this one: its oldest message's id.
           older: page.hasOlder ? page.messages[0]!.id : null,
         },
@@ -186,18 +206,44 @@ export function registerMessageRoutes(api: Api, services: Services): void {
   })
 
   api.endpoint('/messages/conversations/:id{[0-9]+}/messages/', {
+    // JSON or a form; multipart with up to five files under `attachments` (decision 0086), the text then optional.
     POST: async (c) => {
       const { caller, side, conversation } = await conversationFor(c)
-      const input = validate(sendSchema, await readFields(c.req.raw))
+      const data = await readRequestData(c.req.raw)
+      const files = data.fileLists.attachments ?? []
+      if (files.length > MAX_ATTACHMENTS_PER_MESSAGE) throw attachmentRefusal('too_many_attachments')
+      const oversized = files.findIndex((file) => file.size > MAX_ATTACHMENT_BYTES)
+      if (oversized >= 0) throw attachmentRefusal('attachment_too_large', oversized)
+      const input = files.length > 0 ? validate(sendWithFilesSchema, { text: '', ...data.fields }) : validate(sendSchema, data.fields)
       const key = input.idempotency_key
+      const reply = messageFor(caller, conversation, side)
       // The same form again (its answer lost): the message it sent, nothing sent twice.
       const earlier = key === undefined ? undefined : await findMessageByKey(db, caller.user.id, key)
-      if (earlier && earlier.conversationId === conversation.id) return c.json(messageFor(caller, conversation, side)(earlier), 200, PRIVATE)
+      if (earlier && earlier.conversationId === conversation.id) return c.json(await reply(earlier), 200, PRIVATE)
       if (conversation.closedAt !== null) throw apiError(400, CLOSED, { code: 'conversation_closed' })
       await enforceThrottle(services, 'messagePerUser', String(caller.user.id))
-      const { message, created } = await insertMessage(db, { conversation, senderId: caller.user.id, side, body: input.text, key, now: new Date(clock()) })
+      const now = clock()
+      const attachments: PreparedAttachment[] = []
+      if (files.length > 0) {
+        // Said before any image is decoded; counted again, for certain, where the message is written.
+        const early = boundsProblem({ ...(await attachmentUsageOf(db, caller.user.id, now)), adding: files.length, addingBytes: files.reduce((sum, file) => sum + file.size, 0) })
+        if (early) throw attachmentRefusal(early)
+        for (const [index, file] of files.entries()) {
+          const prepared = await prepareAttachment(file)
+          if ('problem' in prepared) throw attachmentRefusal(prepared.problem, index)
+          attachments.push(prepared)
+        }
+      }
+      let sent: Awaited<ReturnType<typeof insertMessage>>
+      try {
+        sent = await insertMessage(db, { conversation, senderId: caller.user.id, side, body: input.text, key, now: new Date(now), attachments })
+      } catch (error) {
+        if (error instanceof AttachmentBoundsError) throw attachmentRefusal(error.code)
+        throw error
+      }
+      const { message, created } = sent
       if (message.conversationId !== conversation.id) throw fieldError('idempotency_key', 'This key was used for a message in another conversation.')
-      return c.json(messageFor(caller, conversation, side)(message), created ? 201 : 200, PRIVATE)
+      return c.json(await reply(message), created ? 201 : 200, PRIVATE)
     },
   })
 
@@ -218,7 +264,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
       const now = clock()
       const deleted = await deleteOwnMessage(db, { messageId: message.id, conversation, senderId: caller.user.id, since: new Date(now - DELETE_WINDOW_MS), now: new Date(now) })
       if (!deleted) throw apiError(400, message.deletedAt ? 'This message is already deleted.' : TOO_LATE_TO_DELETE)
-      return c.json(messageFor(caller, conversation, side)(deleted), 200, PRIVATE)
+      return c.json(await messageFor(caller, conversation, side)(deleted), 200, PRIVATE)
     },
   })
 
@@ -273,8 +319,8 @@ export function registerMessageRoutes(api: Api, services: Services): void {
         let last = after ?? (await latestMessageIdOf(db, userId))
         let chain = Promise.resolve()
         const sideIn = (conversation: ConversationRow): Side => (conversation.patientId === userId ? 'patient' : 'professional')
-        const sendMessage = (message: Parameters<typeof serializeMessage>[0], conversation: ConversationRow) =>
-          stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(messageFor(caller, conversation, sideIn(conversation))(message)) })
+        const sendMessage = async (message: MessageRow, conversation: ConversationRow) =>
+          stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(await messageFor(caller, conversation, sideIn(conversation))(message)) })
         const catchUp = async () => {
           for (const { message, conversation } of await messagesForUserAfter(db, userId, last, STREAM_BATCH)) {
             await sendMessage(message, conversation)

@@ -211,6 +211,9 @@ describe('sharing', () => {
   })
 })
 
+const ATTACHED_PNG = { name: 'pressão.png', contentType: 'image/png' as const, bytes: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), size: 16, width: 1, height: 1 }
+const ATTACHED_PDF = { name: 'exame.pdf', contentType: 'application/pdf' as const, bytes: Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1'), size: 15, width: null, height: null }
+
 /** The export's ZIP read whole, its entries by name. */
 async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))))
@@ -262,7 +265,7 @@ describe('the export', () => {
     await db.insert(consentRecords).values({ userId: pedro, document: 'terms', version: '1.0', granted: true, source: 'signup' })
     const { conversation } = await openConversation(db, pedro, paula)
     await insertMessage(db, { conversation, senderId: paula, side: 'professional', body: 'Como foi a semana?\nConte tudo.', now: new Date(Date.UTC(2025, 2, 1)) })
-    await insertMessage(db, { conversation, senderId: pedro, side: 'patient', body: '=1+1 bem', now: new Date(Date.UTC(2025, 2, 2)) })
+    const { message: withFiles } = await insertMessage(db, { conversation, senderId: pedro, side: 'patient', body: '=1+1 bem', now: new Date(Date.UTC(2025, 2, 2)), attachments: [ATTACHED_PNG, ATTACHED_PDF] })
     const token = await tokenOf('paciente@innera.local')
 
     const response = await app.request(`${PUBLIC_URL}/users/me/export/?lang=en`, { headers: { authorization: `Bearer ${token}` } })
@@ -286,8 +289,14 @@ describe('the export', () => {
       'course_progress.csv',
       'shares.csv',
       'messages.csv',
+      // The files sent in the conversation, as they are stored.
+      `anexos/${withFiles.id}-1-pressão.png`,
+      `anexos/${withFiles.id}-2-exame.pdf`,
     ])
+    expect(files.get(`anexos/${withFiles.id}-1-pressão.png`)).toEqual(ATTACHED_PNG.bytes)
+    expect(files.get(`anexos/${withFiles.id}-2-exame.pdf`)).toEqual(ATTACHED_PDF.bytes)
     expect(files.get('LEIA-ME.txt')!.toString()).toMatch(/^Your data at Innera/)
+    expect(files.get('LEIA-ME.txt')!.toString()).toContain('- anexos/: the files (photos and PDFs) sent in your conversations')
     expect(JSON.parse(files.get('profile.json')!.toString())).toMatchObject({ user: { id: pedro, email: 'paciente@innera.local', first_name: 'Pedro' } })
     expect(JSON.parse(files.get('assessments.json')!.toString())).toMatchObject([{ scores: { sono: 75 }, focus_pillars: ['estresse'] }])
     expect(JSON.parse(files.get('program.json')!.toString())).toEqual([])
@@ -306,7 +315,7 @@ describe('the export', () => {
     // Both sides of the conversation, line breaks kept, a formula as text.
     expect(csvRows(files.get('messages.csv')!)).toMatchObject([
       { conversation_id: String(conversation.id), with: 'Paula Ribeiro', from: 'them', text: 'Como foi a semana?\nConte tudo.', deleted_at: '' },
-      { from: 'me', text: "'=1+1 bem" },
+      { from: 'me', text: "'=1+1 bem", attachments: `anexos/${withFiles.id}-1-pressão.png\nanexos/${withFiles.id}-2-exame.pdf` },
     ])
 
     expect((await api.get('/users/me/export/?lang=fr', { token })).status).toBe(400)

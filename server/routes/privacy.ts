@@ -7,7 +7,7 @@ import { actorOf } from '#server/audit/entries.ts'
 import { authenticate, roleOf } from '#server/auth/authenticate.ts'
 import { hasUsablePassword, verifyPassword } from '#server/auth/passwords.ts'
 import { localDateOf } from '#server/dates.ts'
-import { appointments, CONSENT_DOCUMENTS, consentRecords, conversations, LIVE_SUBSCRIPTION_STATUSES, purchases, subscriptions } from '#server/db/schema.ts'
+import { appointments, CONSENT_DOCUMENTS, consentRecords, conversations, LIVE_SUBSCRIPTION_STATUSES, messageAttachments, purchases, subscriptions } from '#server/db/schema.ts'
 import { idParam, type Api } from '#server/http/api.ts'
 import { readFields } from '#server/http/body.ts'
 import { apiError, fieldError, notFound, validationError } from '#server/http/errors.ts'
@@ -161,7 +161,7 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
         .where(and(or(eq(appointments.patientId, user.id), eq(appointments.professionalId, user.id)), inArray(appointments.status, [...OPEN]), gt(appointments.startTime, new Date(now))))
         .orderBy(appointments.startTime, appointments.id)
       const views = (await Promise.all(open.slice(0, LISTED_APPOINTMENTS).map((row) => findAppointmentView(db, row.id)))).flatMap((view) => (view ? [view] : []))
-      const [[payments], [marketing], [live], [talks]] = await Promise.all([
+      const [[payments], [marketing], [live], [talks], [files]] = await Promise.all([
         db.select({ latest: max(purchases.updatedAt) }).from(purchases).where(eq(purchases.userId, user.id)),
         db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(consentRecords).where(and(eq(consentRecords.userId, user.id), eq(consentRecords.document, 'marketing'))),
         db
@@ -172,11 +172,14 @@ export function registerPrivacyRoutes(api: Api, services: Services): void {
           .select({ count: sql<number>`count(*)`.mapWith(Number) })
           .from(conversations)
           .where(and(or(eq(conversations.patientId, user.id), eq(conversations.professionalId, user.id)), isNotNull(conversations.lastMessageId))),
+        db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(messageAttachments).where(eq(messageAttachments.uploaderId, user.id)),
       ])
       return c.json(
         {
           requires_password: hasUsablePassword(user.password),
           removed_now: REMOVED_NOW,
+          // How many of an item go, where that is worth saying: the files the user sent in messages (decision 0086).
+          removed_counts: { message_attachments: files?.count ?? 0 },
           cancelled_now: {
             appointments: open.length,
             live_subscriptions: live?.count ?? 0,

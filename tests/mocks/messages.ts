@@ -44,6 +44,22 @@ export function message(overrides: Record<string, unknown> = {}) {
     removed_by_admins: false,
     read: false,
     can_delete: false,
+    attachments: [],
+    ...overrides,
+  }
+}
+
+/** A file of a message as the provider lists it, with a link signed for the viewer. */
+export function attachment(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 31,
+    name: 'pressão.jpg',
+    content_type: 'image/jpeg',
+    size: 240 * 1024,
+    width: 800,
+    height: 600,
+    url: `${providerUrl('/media/messages/31/3')}?expires=1796000000&signature=${'ab'.repeat(32)}`,
+    expires_at: '2026-11-30T12:35:00.000Z',
     ...overrides,
   }
 }
@@ -74,7 +90,13 @@ export function messagesProvider(answers: Partial<Record<'list' | 'start' | 'thr
       return answers.thread ? answers.thread(request) : HttpResponse.json({ conversation: conversation(), messages: [mine(), message()], older: 3 })
     }),
     http.post(providerUrl('/messages/conversations/:id/messages/'), async ({ request }) => {
-      const body = (await request.clone().json()) as Record<string, unknown>
+      // JSON, or multipart with its files (decision 0086), recorded as their names, types and sizes.
+      let body: Record<string, unknown>
+      if ((request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
+        const form = await request.clone().formData()
+        const files = form.getAll('attachments').filter((value): value is File => typeof value !== 'string')
+        body = { text: form.get('text'), idempotency_key: form.get('idempotency_key'), attachments: files.map((file) => ({ name: file.name, type: file.type, size: file.size })) }
+      } else body = (await request.clone().json()) as Record<string, unknown>
       asked.sent.push(body)
       return answers.send ? answers.send(request) : HttpResponse.json(mine({ id: 13, text: body.text, read: false }), { status: 201 })
     }),

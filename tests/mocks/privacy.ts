@@ -45,7 +45,8 @@ export function viewersAnswer() {
 export function deletionPlanAnswer(overrides: Record<string, unknown> = {}) {
   return {
     requires_password: true,
-    removed_now: ['profile', 'photo', 'assessments', 'habits'],
+    removed_now: ['profile', 'photo', 'assessments', 'habits', 'message_attachments'],
+    removed_counts: { message_attachments: 3 },
     cancelled_now: {
       appointments: 2,
       live_subscriptions: 1,

@@ -201,4 +201,22 @@ describe('/media/* from the provider', () => {
     }
     expect(seen).toHaveLength(0)
   })
+  test("a message's attachment (decision 0086): its signature in, a PDF passed with its Content-Disposition (saved under its name) and private caching", async () => {
+    const PDF = new TextEncoder().encode('%PDF-1.4\n%%EOF\n')
+    const seen: URL[] = []
+    providerMock.use(
+      http.get(providerUrl('/media/messages/:attachment/:viewer'), ({ request }) => {
+        seen.push(new URL(request.url))
+        return new HttpResponse(PDF, { headers: { 'Content-Type': 'application/pdf', 'Content-Length': String(PDF.length), 'Content-Disposition': `attachment; filename="exame.pdf"; filename*=UTF-8''exame.pdf`, 'Cache-Control': 'private, max-age=1800' } })
+      }),
+    )
+    const response = await load(`/media/messages/32/3${SIGNED}&token=nope`)
+    expect(response.status).toBe(200)
+    expect(seen[0]!.pathname).toBe('/media/messages/32/3')
+    expect(Object.fromEntries(seen[0]!.searchParams)).toEqual({ expires: EXPIRES, signature: SIGNATURE })
+    expect(response.headers.get('content-type')).toBe('application/pdf')
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="exame.pdf"; filename*=UTF-8''exame.pdf`)
+    expect(response.headers.get('cache-control')).toBe('private, max-age=1800')
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(PDF)
+  })
 })

@@ -8,7 +8,7 @@ import { TranslationsProvider } from '#app/i18n/react.tsx'
 import ConversationsPage, { loader as listLoader } from '#app/routes/mensagens._index.tsx'
 import ThreadPage, { action as threadAction, loader as threadLoader } from '#app/routes/mensagens.$id/route.tsx'
 import { signedIn } from '#tests/mocks/session.ts'
-import { conversation, conversationItem, message, messagesProvider, mine } from '#tests/mocks/messages.ts'
+import { attachment, conversation, conversationItem, message, messagesProvider, mine } from '#tests/mocks/messages.ts'
 import { type ServerFunction, ignoreRouterFutureWarnings, withCookie } from '#tests/mocks/route-stub.ts'
 
 /** The messages pages drawn over their real loaders (msw as the provider), as the browser gets them. */
@@ -49,6 +49,13 @@ describe('the conversations page', () => {
     expect(second!.textContent).toContain('Mensagem apagada')
   })
 
+  test('a last message of files alone says how many', async () => {
+    messagesProvider({ list: () => HttpResponse.json({ count: 1, next: null, previous: null, results: [conversationItem({ last_message: { id: 21, preview: '', attachment_count: 2, deleted: false, mine: true, sent_at: '2026-11-30T12:00:00.000Z' } })] }) })
+    await draw('/mensagens')
+    const [row] = within(await screen.findByTestId('conversations')).getAllByRole('listitem')
+    expect(row!.textContent).toContain('Você: 2 arquivos')
+  })
+
   test('says when there is none', async () => {
     messagesProvider({ list: () => HttpResponse.json({ count: 0, next: null, previous: null, results: [] }) })
     await draw('/mensagens')
@@ -76,6 +83,34 @@ describe('the thread page', () => {
     const form = screen.getByRole('textbox', { name: 'Mensagem' }).closest('form')!
     expect(form.getAttribute('method')).toBe('post')
     expect((form.querySelector('input[name="idempotency_key"]') as HTMLInputElement).value).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  test("shows a message's files: a photo as a thumbnail that opens it, a PDF as a link with its name and size, through this site's /media/; the form takes files", async () => {
+    const pdf = attachment({ id: 32, name: 'exame.pdf', content_type: 'application/pdf', size: 1536 * 1024, width: null, height: null, url: 'http://provider.test/media/messages/32/3?expires=1796000000&signature=cd' })
+    messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation(), messages: [mine({ text: '', attachments: [attachment(), pdf] })], older: null }) })
+    await draw('/mensagens/5')
+    await screen.findByTestId('thread')
+    const own = screen.getByRole('article', { name: /^Você, / })
+    const image = within(own!).getByRole('img', { name: 'Foto enviada: pressão.jpg' })
+    expect(image.getAttribute('src')).toBe(`/media/messages/31/3?expires=1796000000&signature=${'ab'.repeat(32)}`)
+    expect(within(own!).getByRole('link', { name: 'Abrir a foto pressão.jpg (240 kB)' }).getAttribute('href')).toBe(image.getAttribute('src'))
+    const document = within(own!).getByRole('link', { name: 'PDF: exame.pdf (1,5 MB)' })
+    expect(document.getAttribute('href')).toBe('/media/messages/32/3?expires=1796000000&signature=cd')
+    // No token in the page: only the signed /media/ addresses.
+    expect(document.closest('article')!.innerHTML).not.toMatch(/provider\.test|Bearer/)
+    const form = screen.getByRole('textbox', { name: 'Mensagem' }).closest('form')!
+    expect(form.getAttribute('enctype')).toBe('multipart/form-data')
+    const input = screen.getByLabelText('Anexos (opcional)') as HTMLInputElement
+    expect([input.type, input.name, input.multiple, input.accept]).toEqual(['file', 'attachments', true, 'image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf'])
+  })
+
+  test('names a deleted account "Conta excluída" as the author of its messages', async () => {
+    messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation({ closed: true, other: { id: null, first_name: '', last_name: '', photo: null } }), messages: [message({ sender_id: null, text: 'Obrigado pela consulta!' })], older: null }) })
+    await draw('/mensagens/5')
+    const [theirs] = within(await screen.findByTestId('thread')).getAllByRole('listitem')
+    expect(within(theirs!).getByRole('article').getAttribute('aria-label')).toMatch(/^Conta excluída, /)
+    expect(theirs!.textContent).toMatch(/^Conta excluída ·/)
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Conversa com Conta excluída')
   })
 
   test('a closed conversation shows a note instead of the form', async () => {

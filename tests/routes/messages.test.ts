@@ -46,8 +46,8 @@ describe('/mensagens', () => {
     expect(data.count).toBe(3)
     // 12:00 UTC is 12:00 in Lisbon; 02:30 UTC on the 29th is 02:30 there.
     expect(data.conversations).toEqual([
-      { id: 5, name: 'Paula Ribeiro', photo: null, closed: false, unread: 2, last: { text: 'Bom dia, Pedro! Como foi a semana?', mine: false, when: 'seg., 30 de nov. de 2026, 12:00', at: '2026-11-30T12:00:00.000Z' } },
-      { id: 6, name: '', photo: null, closed: false, unread: 0, last: { text: null, mine: true, when: 'dom., 29 de nov. de 2026, 02:30', at: '2026-11-29T02:30:00.000Z' } },
+      { id: 5, name: 'Paula Ribeiro', photo: null, closed: false, unread: 2, last: { text: 'Bom dia, Pedro! Como foi a semana?', files: 0, mine: false, when: 'seg., 30 de nov. de 2026, 12:00', at: '2026-11-30T12:00:00.000Z' } },
+      { id: 6, name: '', photo: null, closed: false, unread: 0, last: { text: null, files: 0, mine: true, when: 'dom., 29 de nov. de 2026, 02:30', at: '2026-11-29T02:30:00.000Z' } },
       { id: 7, name: 'Paula Ribeiro', photo: null, closed: true, unread: 0, last: null },
     ])
     messagesProvider({ list: () => HttpResponse.json({ count: 1, next: null, previous: null, results: [conversationItem({ last_message: { id: 1, preview: long, deleted: false, mine: false, sent_at: '2026-11-30T12:00:00.000Z' } })] }) })
@@ -129,8 +129,8 @@ describe('/mensagens/{id}', () => {
     expect(data.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
     expect(data.thread).toMatchObject({ name: 'Paula Ribeiro', closed: false, older: '/mensagens/5?antes=3' })
     expect(data.thread!.messages).toEqual([
-      { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
-      { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
+      { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', attachments: [], deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
+      { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', attachments: [], deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
     ])
     // Each render its own key.
     expect(((await openThread()).data as ThreadData).idempotencyKey).not.toBe(data.idempotencyKey)

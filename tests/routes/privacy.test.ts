@@ -49,7 +49,14 @@ describe('the privacy page', () => {
     ])
     expect(view.deletion).toMatchObject({
       requiresPassword: true,
-      removed: ['Seu perfil: nome, e-mail, telefone, data de nascimento, bio', 'Sua foto', 'Suas avaliações e respostas', 'Seus hábitos e registros'],
+      removed: [
+        'Seu perfil: nome, e-mail, telefone, data de nascimento, bio',
+        'Sua foto',
+        'Suas avaliações e respostas',
+        'Seus hábitos e registros',
+        // Counted (decision 0086).
+        'Os arquivos que você enviou nas mensagens (3); o texto das mensagens fica com a outra pessoa',
+      ],
       appointments: 2,
       upcoming: [expect.stringMatching(/: reembolso integral$/), expect.stringMatching(/: sem reembolso \(menos de 24 horas de antecedência\)$/)],
       subscriptions: 1,

@@ -111,7 +111,7 @@ export function privacyView(
 
   const deletion = plan && {
     requiresPassword: plan.requires_password,
-    removed: plan.removed_now.map((item) => t(`privacy:delete.removed.${item}`, { defaultValue: item })),
+    removed: plan.removed_now.map((item) => t(`privacy:delete.removed.${item}`, { defaultValue: item, ...(item in plan.removed_counts ? { count: plan.removed_counts[item] } : {}) })),
     appointments: plan.cancelled_now.appointments,
     upcoming: plan.cancelled_now.upcoming.map((item) => {
       const date = formatShortDateTime(item.start_time, timeZone, language)

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { messageParts } from '#app/domain/message-text.ts'
-import { MESSAGE_TEXT_MAX_LENGTH, type SendMessageInput } from '#app/forms/message-form.ts'
+import { ATTACHMENT_ACCEPT, MESSAGE_TEXT_MAX_LENGTH, type SendMessageInput } from '#app/forms/message-form.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { PersonPhoto } from '#app/ui/person-photo.tsx'
@@ -37,6 +37,29 @@ function MessageText({ text }: { text: string }) {
   )
 }
 
+/** A message's files (decision 0086): images as thumbnails that open the photo, PDFs as links with their name and size. */
+function Attachments({ attachments }: { attachments: ThreadMessage['attachments'] }) {
+  const { t } = useTranslation('messages')
+  if (attachments.length === 0) return null
+  return (
+    <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('attachments.listLabel')}>
+      {attachments.map((attachment) => (
+        <li key={attachment.id} className="min-w-0 max-w-full">
+          {attachment.image ? (
+            <a href={attachment.url} target="_blank" rel="noopener" className="block" aria-label={t('attachments.openImage', { name: attachment.name, size: attachment.size })}>
+              <img src={attachment.url} alt={t('attachments.imageAlt', { name: attachment.name })} width={attachment.width ?? undefined} height={attachment.height ?? undefined} loading="lazy" className="h-28 w-auto max-w-full rounded-lg object-cover" />
+            </a>
+          ) : (
+            <a href={attachment.url} download={attachment.name} className="link inline-flex max-w-full items-center gap-1 break-all" data-testid="attachment-pdf">
+              {t('attachments.pdf', { name: attachment.name, size: attachment.size })}
+            </a>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 function MessageItem({ message, otherName }: { message: ThreadMessage; otherName: string }) {
   const { t } = useTranslation('messages')
   const sender = message.mine ? t('thread.you') : otherName
@@ -47,7 +70,14 @@ function MessageItem({ message, otherName }: { message: ThreadMessage; otherName
           <span className="font-semibold text-ink">{sender}</span> ·{' '}
           <time dateTime={message.at}>{message.when}</time>
         </p>
-        {message.deleted ? <p className="italic text-muted">{message.removed ? t('removedMessage') : t('deletedMessage')}</p> : <MessageText text={message.text} />}
+        {message.deleted ? (
+          <p className="italic text-muted">{message.removed ? t('removedMessage') : t('deletedMessage')}</p>
+        ) : (
+          <>
+            {message.text ? <MessageText text={message.text} /> : null}
+            <Attachments attachments={message.attachments} />
+          </>
+        )}
         {message.read || message.canDelete ? (
           <div className="mt-1 flex items-center justify-end gap-3 text-sm text-muted">
             {message.read ? <span data-testid="read">{t('thread.read')}</span> : null}
@@ -74,8 +104,10 @@ function SendForm({ idempotencyKey, lastResult }: { idempotencyKey: string; last
   const [form, fields] = useForm<SendMessageInput>({ id: 'send-message', lastResult, defaultValue: { intent: 'send', idempotency_key: idempotencyKey } })
   const textProps = getTextareaProps(fields.text)
   const describedBy = [`${fields.text.id}-hint`, fields.text.errors?.length ? fields.text.errorId : null].filter(Boolean).join(' ')
+  const filesId = `${form.id}-attachments`
+  const filesErrors = lastResult?.error?.attachments
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm">
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm">
       <FormError id={form.errorId} errors={form.errors} />
       <input {...getInputProps(fields.intent, { type: 'hidden' })} />
       <input {...getInputProps(fields.idempotency_key, { type: 'hidden' })} />
@@ -88,13 +120,31 @@ function SendForm({ idempotencyKey, lastResult }: { idempotencyKey: string; last
         </p>
         <textarea
           {...textProps}
-          required
           maxLength={MESSAGE_TEXT_MAX_LENGTH}
           rows={4}
           aria-describedby={describedBy}
           className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
         />
         <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
+      </div>
+      <div>
+        <label htmlFor={filesId} className="block font-medium text-ink">
+          {t('attachments.label')}
+        </label>
+        <p id={`${filesId}-hint`} className="text-sm text-muted">
+          {t('attachments.hint')}
+        </p>
+        <input
+          id={filesId}
+          name="attachments"
+          type="file"
+          multiple
+          accept={ATTACHMENT_ACCEPT}
+          aria-describedby={[`${filesId}-hint`, filesErrors?.length ? `${filesId}-error` : null].filter(Boolean).join(' ')}
+          aria-invalid={filesErrors?.length ? true : undefined}
+          className="mt-1 block w-full max-w-full text-base text-ink file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:text-ink"
+        />
+        <ErrorList id={`${filesId}-error`} errors={filesErrors} />
       </div>
       <SubmitButton className="btn-primary w-full sm:w-auto" pendingText={t('thread.sending')}>
         {t('thread.send')}

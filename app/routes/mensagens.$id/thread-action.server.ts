@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, data, redirect } from '@remix-run/node'
-import { deleteMessageSchema, sendMessageSchema } from '#app/forms/message-form.ts'
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, deleteMessageSchema, sendMessageSchema, sendMessageWithFilesSchema } from '#app/forms/message-form.ts'
 import { getFixedT } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
 import { deleteMessage, sendMessage } from '#app/provider/messages.server.ts'
@@ -11,6 +11,27 @@ import { replyToFailure } from '#app/utils/provider-reply.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { MEMBERS, conversationIdOf } from './thread-page.server.ts'
 
+/** The provider's refusals of a message's files (decision 0086), by code: the reason's key under `attachments`. */
+const ATTACHMENT_REASONS: Record<string, string> = {
+  attachment_too_large: 'tooLarge',
+  attachment_empty: 'empty',
+  attachment_type: 'type',
+  attachment_unreadable: 'unreadable',
+  too_many_attachments: 'tooMany',
+  attachment_daily_limit: 'daily',
+  attachment_storage_full: 'storage',
+}
+
+/** A form's files: what a file input sent, an untouched input (a nameless, empty part) left out. */
+const filesOf = (form: FormData, name: string) => form.getAll(name).filter((value): value is File => typeof value !== 'string' && (value.size > 0 || value.name !== ''))
+
+/** The form without its files: what is parsed, and what comes back into the page on a refusal. */
+function textOnly(form: FormData): FormData {
+  const copy = new FormData()
+  for (const [name, value] of form) if (typeof value === 'string') copy.append(name, value)
+  return copy
+}
+
 /** The provider's refusals of a text (blank, too long, a NUL) in the user's language. */
 const textProblems = (messages: string[]) => messages.map((message) => (/4[,.]?000|no more than|long/i.test(message) ? 'messages:thread.tooLong' : 'messages:thread.required'))
 
@@ -18,7 +39,8 @@ const textProblems = (messages: string[]) => messages.map((message) => (/4[,.]?0
  * The thread's forms, without JavaScript: `send` posts the message and comes back to the thread,
  * where it shows (no toast); a refusal (the form's rules, throttling with its wait, a closed
  * conversation, the provider down or slow) draws the page again with what was typed and its key,
- * so sending it again is the same message. `delete` empties one's own message.
+ * so sending it again is the same message. Its files (decision 0086) go as multipart; a refused
+ * file is named with the reason, the text kept. `delete` empties one's own message.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { auth } = await requireUser(request, { role: MEMBERS })
@@ -37,15 +59,31 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     return redirectWithToast(thread, { type: 'success', message: { key: 'messages:thread.deleted' } })
   }
-  const submission = parseWithZod(form, { schema: sendMessageSchema })
+  const files = filesOf(form, 'attachments')
+  const submission = parseWithZod(textOnly(form), { schema: files.length > 0 ? sendMessageWithFilesSchema : sendMessageSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  // A refusal of the files keeps the text; the browser cannot put files back into the input, so it says which to choose again.
+  const refuseFiles = async (status: number, reason: string, file?: File) => {
+    const t = await getFixedT(request, ['messages', 'common'])
+    const why = t(`attachments.${reason}`)
+    return data({ result: submission.reply({ fieldErrors: { attachments: [file ? t('attachments.fileProblem', { name: file.name, reason: why }) : why, t('attachments.chooseAgain')] } }) }, { status })
+  }
+  // Said here before anything goes to the provider, which checks the same again (and reads the types from the bytes).
+  if (files.length > MAX_ATTACHMENTS) return refuseFiles(422, 'tooMany')
+  const oversized = files.find((file) => file.size > MAX_ATTACHMENT_BYTES)
+  if (oversized) return refuseFiles(413, 'tooLarge', oversized)
   try {
-    const sent = await sendMessage(auth, id, { text: submission.value.text, idempotency_key: submission.value.idempotency_key })
+    const sent = await sendMessage(auth, id, { text: submission.value.text, idempotency_key: submission.value.idempotency_key }, files)
     return redirect(`${thread}#mensagem-${sent.id}`)
   } catch (error) {
     const t = await getFixedT(request, ['messages', 'common'])
     if (error instanceof ProviderError && error.code === 'conversation_closed') {
       return data({ result: submission.reply({ formErrors: [t('thread.closedError')] }) }, { status: 400 })
+    }
+    const reason = error instanceof ProviderError && error.code ? ATTACHMENT_REASONS[error.code] : undefined
+    if (error instanceof ProviderError && reason) {
+      const index = error.failure.kind === 'http' ? error.failure.attachmentIndex : undefined
+      return refuseFiles(error.status ?? 422, reason, index === undefined ? undefined : files[index])
     }
     const { result, init } = replyToFailure(submission, error, t, { fields: { text: { field: 'text', messages: textProblems } } })
     return data({ result }, init)

@@ -1,10 +1,12 @@
 import { type LoaderFunctionArgs, data } from '@remix-run/node'
 import { formatShortDateTime, timeZoneOr } from '#app/domain/appointments.ts'
+import { formatFileSize } from '#app/domain/file-size.ts'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { getThread, markRead } from '#app/provider/messages.server.ts'
 import { nullWhileResubmitting, orNull } from '#app/provider/responses.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { parseId } from '#app/utils/ids.ts'
+import { signedMediaUrl } from '#app/utils/media.ts'
 
 export const MEMBERS = ['paciente', 'profissional'] as const
 
@@ -45,6 +47,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           id: message.id,
           mine: message.mine,
           text: message.text,
+          // Through this site's /media/ with the provider's signature for this viewer (decision 0086): no token reaches the browser.
+          attachments: message.attachments.flatMap((attachment) => {
+            const url = signedMediaUrl(attachment.url)
+            return url ? [{ id: attachment.id, name: attachment.name, image: attachment.content_type !== 'application/pdf', size: formatFileSize(attachment.size, language), url, width: attachment.width, height: attachment.height }] : []
+          }),
           deleted: message.deleted,
           removed: message.removed_by_admins,
           read: message.mine && message.read,

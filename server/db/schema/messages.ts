@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { bigint, bigserial, boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, check, index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 import { users } from '#server/db/schema/accounts.ts'
-import { createdAt } from '#server/db/schema/columns.ts'
+import { bytea, createdAt } from '#server/db/schema/columns.ts'
 
 /** A message's text: plain, 1 to this many characters (docs/product.md §4 "Messages"). */
 export const MESSAGE_MAX_LENGTH = 4000
@@ -45,7 +45,7 @@ export const conversations = pgTable(
  * A message: plain text (line breaks kept, nothing interpreted), by its sender (null once the
  * sender's account is deleted). Deleted by its sender within 15 minutes (or by the admins on a
  * report): the text is emptied and `deleted_at` set, and the row stays in its place. The sender's idempotency key makes a resent
- * form the same message.
+ * form the same message. A message with attachments (decision 0086) may have no text.
  */
 export const messages = pgTable(
   'messages',
@@ -61,11 +61,55 @@ export const messages = pgTable(
     // Deleted by the admins on a report (decision 0085), not by its sender.
     removedByAdmins: boolean('removed_by_admins').notNull().default(false),
     idempotencyKey: varchar('idempotency_key', { length: 64 }),
+    // How many files it was sent with (decision 0086): a message with some may have no text.
+    attachmentCount: smallint('attachment_count').notNull().default(0),
   },
   (table) => [
     index('messages_conversation_idx').on(table.conversationId, table.id),
     uniqueIndex('messages_sender_key_unique').on(table.senderId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
-    check('messages_body_check', sql`char_length(${table.body}) <= 4000 and (${table.deletedAt} is not null or char_length(${table.body}) >= 1)`),
+    check('messages_body_check', sql`char_length(${table.body}) <= 4000 and (${table.deletedAt} is not null or char_length(${table.body}) >= 1 or ${table.attachmentCount} > 0)`),
+    check('messages_attachment_count_check', sql`${table.attachmentCount} between 0 and 5`),
+  ],
+)
+
+/**
+ * A file sent with a message (issue 44, decision 0086): a JPEG, PNG or WebP image (re-encoded without
+ * its metadata) or a PDF, at most 10 MB, its type read from its bytes. Kept in the database like the
+ * profile photos, so every provider process and every backup has it. Served only through a signed
+ * link made for one of the conversation's two. `uploader_id` counts the per-day and storage bounds
+ * and goes with the uploader's account (the message's other side keeps the text). Deleted with its
+ * message's deletion by the sender or the moderation.
+ */
+export const messageAttachments = pgTable(
+  'message_attachments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    uploaderId: integer('uploader_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Its place among the message's files, 0 to 4.
+    position: smallint('position').notNull(),
+    // The name it was sent with, cleaned (no path, no control characters); shown, never trusted.
+    name: varchar('name', { length: 255 }).notNull(),
+    contentType: varchar('content_type', { length: 32 }).notNull(),
+    size: integer('size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    bytes: bytea('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('message_attachments_message_position_unique').on(table.messageId, table.position),
+    index('message_attachments_uploader_idx').on(table.uploaderId, table.createdAt),
+    check('message_attachments_type_check', sql`${table.contentType} in ('image/jpeg', 'image/png', 'image/webp', 'application/pdf')`),
+    check('message_attachments_size_check', sql`${table.size} between 1 and 10485760`),
+    check('message_attachments_position_check', sql`${table.position} between 0 and 4`),
   ],
 )
 
