@@ -23,3 +23,9 @@ export const sendMessageSchema = z.object({
 export type SendMessageInput = z.input<typeof sendMessageSchema>
 
 export const deleteMessageSchema = z.object({ intent: z.literal('delete'), message: z.coerce.number().int().positive().max(MAX_ID) })
+
+/** The page with JavaScript: the other side's messages seen up to this one (decision 0088). */
+export const readMessagesSchema = z.object({ intent: z.literal('read'), up_to: z.coerce.number().int().positive().max(MAX_ID) })
+
+/** The hidden field a send made by the page's script carries: the answer is the message, not a redirect. */
+export const VIA_FETCHER = 'fetcher'
