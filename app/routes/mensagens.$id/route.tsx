@@ -198,25 +198,22 @@ function Thread({ id, thread, name, idempotencyKey, lastResult }: { id: number; 
   const live = useLiveThread({ conversationId: id, initial: thread.messages, live: thread.live })
   const submit = useSubmit()
   const [refusal, setRefusal] = useState<Refusal | null>(null)
-  const [status, setStatus] = useState('')
+  const [sentAny, setSentAny] = useState(false)
   const { addPending, dropPending, receive } = live
+  // Said to screen readers: on its way, then sent (also when the stream brought it before the answer).
+  const status = live.pending.length ? t('live.pending') : sentAny && !refusal ? t('live.sent') : ''
   const onSend = (text: string, key: string) => {
     setRefusal(null)
-    setStatus(t('live.pending'))
+    setSentAny(true)
     addPending({ key, text, at: new Date().toISOString() })
     submit({ intent: 'send', text, idempotency_key: key, via: VIA_FETCHER }, { method: 'post', action: `/mensagens/${id}`, navigate: false, fetcherKey: `send-${key}`, preventScrollReset: true })
   }
   const onSettled = useRef((message: PendingMessage, answer: FetcherSendAnswer) => {
     dropPending(message.key)
-    if (answer.sent) {
-      receive([answer.sent])
-      setStatus(t('live.sent'))
-      return
-    }
+    if (answer.sent) return receive([answer.sent])
     const errors = answer.result?.error ?? {}
     const formErrors = (errors[''] ?? []).filter(Boolean)
     const textErrors = (errors.text ?? []).filter(Boolean)
-    setStatus('')
     setRefusal({ text: message.text, key: message.key, formErrors: formErrors.length || textErrors.length ? formErrors : [t('live.failed')], textErrors })
   }).current
   const arrivedFirst = useRef(live.arrived)
