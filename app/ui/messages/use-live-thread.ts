@@ -30,9 +30,12 @@ export function useLiveThread({ conversationId, initial, live }: { conversationI
   const submitRead = readFetcher.submit
 
   const current = useRef(initial)
+  const follow = useRef(false)
   const receive = useCallback((incoming: ThreadMessageView[]) => {
     const known = new Set(current.current.map((message) => message.id))
     const fresh = incoming.filter((message) => !known.has(message.id))
+    // A reader at the end of the thread stays there as messages come; one reading further up is left there.
+    if (fresh.length && typeof window !== 'undefined') follow.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 160
     const merged = mergeMessages(current.current, incoming)
     current.current = merged
     newest.current = Math.max(newest.current, newestId(merged))
@@ -41,6 +44,12 @@ export function useLiveThread({ conversationId, initial, live }: { conversationI
     const fromOther = fresh.filter((message) => !message.mine).length
     if (fromOther) setArrived((count) => count + fromOther)
   }, [])
+
+  useEffect(() => {
+    if (!follow.current) return
+    follow.current = false
+    document.getElementById(`mensagem-${newestId(messages)}`)?.scrollIntoView?.({ block: 'nearest' })
+  }, [messages])
 
   // The loader's answer again (after a delete, "Atualizar"): merged in, never replacing what came live.
   useEffect(() => receive(initial), [initial, receive])
