@@ -253,8 +253,10 @@ function Thread({ id, thread, name, idempotencyKey, lastResult }: { id: number; 
         </p>
       ) : (
         // A sent message comes back as a new page: the key remounts the form empty, with a new key.
+        // A live page sends by fetcher with keys of its own: its form stays as it is (what is typed
+        // survives a delete's reload).
         <SendForm
-          key={lastResult ? 'result' : `${id}-${idempotencyKey}`}
+          key={lastResult ? 'result' : thread.live ? `${id}-live` : `${id}-${idempotencyKey}`}
           idempotencyKey={idempotencyKey}
           lastResult={lastResult}
           onSend={hydrated && thread.live ? onSend : undefined}
