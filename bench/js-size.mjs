@@ -16,16 +16,19 @@ function cookiesFor(baseURL, header) {
   })
 }
 
-/** @param {{ baseURL: string, pages: { name: string, path: string, cookie?: string, baseURL?: string }[] }} options (a page's own baseURL: another server, e.g. the floor) */
+/**
+ * @param {{ baseURL: string, pages: { name: string, path: string, cookie?: string, baseURL?: string, block?: RegExp }[] }} options (a page's own
+ *   baseURL: another server, e.g. the floor; `block`: requests refused, such as a live stream that would keep the page from being idle)
+ */
 export async function measureFirstLoadJs({ baseURL: defaultBaseURL, pages }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS, headless: true })
   const results = {}
   try {
-    for (const { name, path, cookie, baseURL = defaultBaseURL } of pages) {
+    for (const { name, path, cookie, baseURL = defaultBaseURL, block } of pages) {
       const context = await browser.newContext({ locale: 'pt-BR' })
       await context.addCookies(cookiesFor(baseURL, cookie))
       // Only the loopback app: anything else is refused, so a stray request would show as a failure.
-      await context.route((url) => !url.href.startsWith(baseURL), (route) => route.abort())
+      await context.route((url) => !url.href.startsWith(baseURL) || (block !== undefined && block.test(url.pathname)), (route) => route.abort())
       const page = await context.newPage()
       const scripts = []
       page.on('response', (response) => {

@@ -52,7 +52,7 @@ const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 200)
 /** Where the instances' provider keeps its data: unset, PGlite in memory; else a PostgreSQL server. */
 const databaseServer = process.env.BENCH_DATABASE_URL || undefined
 /** First-load JavaScript goals, as multiples of the bare Remix app's (issue 11). */
-const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35, catalogue: 1.25, product: 1.25, lesson: 1.25 }
+const JS_GOALS = { home: 1.25, dashboard: 1.25, login: 1.35, catalogue: 1.25, product: 1.25, lesson: 1.25, thread: 1.25 }
 /** A product of the seeded catalogue (issue 24: the catalogue and product pages are measured too). */
 const PRODUCT_PATH = '/produto/1'
 /** A lesson of the seeded courses, a free preview any patient plays (issue 25: the lesson page is measured too). */
@@ -66,6 +66,19 @@ const PATIENT = 'paciente@innera.local'
 const BOOKED_PROFESSIONAL_ID = 2
 
 const log = (message) => console.error(`[bench] ${message}`)
+
+/**
+ * Issue 44: the conversation page of Pedro (the demo patient) with Paula, made on the instance if
+ * it is not there yet (`/mensagens?com=` answers the redirect to it); its path.
+ */
+async function threadPath(baseURL, cookie) {
+  const response = await fetch(`${baseURL}/mensagens?com=${BOOKED_PROFESSIONAL_ID}`, { headers: { Cookie: cookie }, redirect: 'manual', signal: AbortSignal.timeout(15_000) })
+  const location = response.headers.get('location') ?? ''
+  if (response.status !== 302 || !/^\/mensagens\/\d+$/.test(location)) throw new Error(`the conversation with professional ${BOOKED_PROFESSIONAL_ID} answered ${response.status} ${location}`)
+  return location
+}
+/** The live thread's stream (server-sent events) stays open: it carries no JavaScript, and would keep the page from ever being idle. */
+const LIVE_STREAM = /\/mensagens\/\d+\/eventos/
 /** The private copy of the build the instances run from, and the floors' builds (removed at the end, however the run ends). */
 let snapshot
 let floorBuild
@@ -184,6 +197,10 @@ async function measureAll(buildDir) {
             { name: 'catalogue', path: '/solucoes' },
             { name: 'product', path: PRODUCT_PATH },
             { name: 'lesson', path: LESSON_PATH, cookie: await signIn(instance.baseURL, PATIENT) },
+            ...(await (async () => {
+              const patient = await signIn(instance.baseURL, PATIENT)
+              return [{ name: 'thread', path: await threadPath(instance.baseURL, patient), cookie: patient, block: LIVE_STREAM }]
+            })()),
           ],
         })
         const ratio = (bytes, of) => Math.round((bytes / of) * 1000) / 1000
@@ -333,6 +350,7 @@ async function measureAll(buildDir) {
     const floor = await startFloor(floorBuild.dir)
     try {
       const [professional, patient] = await Promise.all([signIn(instance.baseURL, PROFESSIONAL), signIn(instance.baseURL, PATIENT)])
+      const conversation = await threadPath(instance.baseURL, patient)
       const waterfall = await measureWaterfall({
         instance,
         floorURL: floor.baseURL,
@@ -342,13 +360,15 @@ async function measureAll(buildDir) {
           catalogue: { path: '/solucoes', cookie: patient },
           product: { path: PRODUCT_PATH, cookie: patient },
           lesson: { path: LESSON_PATH, cookie: patient },
+          // Issue 44: a conversation's page (the thread and its read mark in one call, decision 0088).
+          thread: { path: conversation, cookie: patient },
         },
         runs,
         delayMs,
       })
       results.measurements.waterfall = waterfall
       results.goals.waterfallRatio = '<= 1.2'
-      const { dashboard, booking, catalogue, product, lesson } = waterfall.pages
+      const { dashboard, booking, catalogue, product, lesson, thread } = waterfall.pages
       row(
         `/dashboard TTFB, provider +${delayMs} ms (median of ${runs})`,
         `${dashboard.ttfbMs} ms (round trip ${waterfall.providerRoundTripMs} ms + bare ${waterfall.bareTtfbMs} ms)`,
@@ -362,7 +382,7 @@ async function measureAll(buildDir) {
       row('waterfall ratio booking page (x round trip + the floor)', booking.ratioToFloor.toFixed(3), '<= 1.2', booking.ratioToFloor <= 1.2)
       // Issue 24: the catalogue and a product's page, as the booking page (their calls in parallel).
       // Issue 25: the lesson page.
-      for (const [label, page] of [['catalogue /solucoes', catalogue], [`product page ${PRODUCT_PATH}`, product], [`lesson page ${LESSON_PATH}`, lesson]]) {
+      for (const [label, page] of [['catalogue /solucoes', catalogue], [`product page ${PRODUCT_PATH}`, product], [`lesson page ${LESSON_PATH}`, lesson], [`conversation page ${conversation}`, thread]]) {
         row(`${label} TTFB, provider +${delayMs} ms (median of ${runs})`, `${page.ttfbMs} ms (${page.providerCallsPerRequest.median} calls: ${page.providerCallsPerRequest.paths.join(', ')})`)
         row(`waterfall ratio ${label} (x round trip + the floor)`, page.ratioToFloor.toFixed(3), '<= 1.2', page.ratioToFloor <= 1.2)
       }

@@ -40,3 +40,9 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 export const ATTACHMENT_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf'
 
 export const deleteMessageSchema = z.object({ intent: z.literal('delete'), message: z.coerce.number().int().positive().max(MAX_ID) })
+
+/** The page with JavaScript: the other side's messages seen up to this one (decision 0088). */
+export const readMessagesSchema = z.object({ intent: z.literal('read'), up_to: z.coerce.number().int().positive().max(MAX_ID) })
+
+/** The hidden field a send made by the page's script carries: the answer is the message, not a redirect. */
+export const VIA_FETCHER = 'fetcher'

@@ -180,17 +180,21 @@ app.all('*', async (req, res, next) => {
         res.once('close', () => bodyBudget.release(received.body.byteLength))
     }
   }
-  return admit(async () => {
+  // A live stream (server-sent events) lasts minutes: its body is written outside the render
+  // slots, which it would otherwise hold all that time (decision 0088).
+  let stream: (() => Promise<void>) | undefined
+  await admit(async () => {
     if (req.socket.destroyed) return
-    await handle(req, res, next, body)
+    stream = await handle(req, res, next, body)
   })
+  await stream?.()
 })
 
 /**
  * Express to Remix and back (what @remix-run/express does), with two differences: the URL's host is
  * X-Forwarded-Host only from a trusted proxy, and the body is the one received whole above.
  */
-async function handle(req: express.Request, res: express.Response, next: express.NextFunction, body: Uint8Array | undefined) {
+async function handle(req: express.Request, res: express.Response, next: express.NextFunction, body: Uint8Array | undefined): Promise<(() => Promise<void>) | undefined> {
   try {
     const controller = new AbortController()
     // Abort loaders and actions when the visitor leaves before the answer is written.
@@ -214,11 +218,19 @@ async function handle(req: express.Request, res: express.Response, next: express
       res.status(response.status)
       for (const [name, value] of headers.entries()) res.append(name, value)
     })
-    if (response.body) await writeReadableStreamToWritable(response.body, res)
-    else res.end()
+    const responseBody = response.body
+    if (!responseBody) {
+      res.end()
+      return undefined
+    }
+    if (headers.get('Content-Type')?.startsWith('text/event-stream')) {
+      return () => writeReadableStreamToWritable(responseBody, res).catch((error: unknown) => next(error))
+    }
+    await writeReadableStreamToWritable(responseBody, res)
   } catch (error) {
     next(error)
   }
+  return undefined
 }
 
 function remixHeaders(incoming: express.Request['headers']): Headers {

@@ -11,9 +11,13 @@ export const listConversations = (auth: SignedInCaller, page: number | 'last' = 
 export const startConversation = (auth: SignedInCaller, withUser: number) =>
   auth.call('/messages/conversations/', conversationSchema, { method: 'POST', json: { with: withUser } })
 
-/** The 30 messages before `before` (the newest without it), oldest first, and the cursor of the page before. */
-export const getThread = (auth: SignedInCaller, conversationId: number, before?: number) =>
-  auth.call(`/messages/conversations/${conversationId}/`, threadSchema, { query: { before } })
+/**
+ * The 30 messages before `before` (the newest without it), oldest first, and the cursor of the page
+ * before. `markNewestRead` on the newest page moves the caller's read mark to its newest message in
+ * the same call (decision 0088).
+ */
+export const getThread = (auth: SignedInCaller, conversationId: number, before?: number, { markNewestRead = false } = {}) =>
+  auth.call(`/messages/conversations/${conversationId}/`, threadSchema, { query: { before, mark_read: markNewestRead && before === undefined ? 1 : undefined } })
 
 /**
  * Sends a message, with its files as multipart when it has some (decision 0086: up to five, the
@@ -41,3 +45,11 @@ export const deleteMessage = (auth: SignedInCaller, conversationId: number, mess
 export async function unreadCount(auth: SignedInCaller) {
   return (await auth.call('/messages/unread/', unreadSchema)).unread
 }
+
+/**
+ * The caller's live stream of one conversation (server-sent events, passed on as they come): what
+ * came after message `after` first (the newest at connect without it), then each message and read
+ * mark as it happens; ends after 5 minutes. 404 for a conversation not the caller's.
+ */
+export const openMessageStream = (auth: SignedInCaller, conversationId: number, after: number | undefined) =>
+  auth.stream('/messages/stream/', { query: { conversation: conversationId, after } })

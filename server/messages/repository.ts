@@ -387,22 +387,22 @@ export async function saveNotificationSettings(db: Database, userId: number, set
 }
 
 /** A user's messages after `after` in all their conversations, oldest first, each with its conversation: a stream's catch-up. */
-export async function messagesForUserAfter(db: Database, userId: number, after: number, limit: number): Promise<{ message: MessageRow; conversation: ConversationRow }[]> {
+export async function messagesForUserAfter(db: Database, userId: number, after: number, limit: number, conversationId?: number): Promise<{ message: MessageRow; conversation: ConversationRow }[]> {
   return db
     .select({ message: messages, conversation: conversations })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), gt(messages.id, after)))
+    .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), gt(messages.id, after), conversationId === undefined ? undefined : eq(messages.conversationId, conversationId)))
     .orderBy(messages.id)
     .limit(limit)
 }
 
-/** The newest message id of a user's conversations (0 with none): where a stream with no cursor starts. */
-export async function latestMessageIdOf(db: Database, userId: number): Promise<number> {
+/** The newest message id of a user's conversations, or of one of them (0 with none): where a stream with no cursor starts. */
+export async function latestMessageIdOf(db: Database, userId: number, conversationId?: number): Promise<number> {
   const [row] = await db
     .select({ id: sql<number | null>`max(${conversations.lastMessageId})` })
     .from(conversations)
-    .where(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)))
+    .where(and(or(eq(conversations.patientId, userId), eq(conversations.professionalId, userId)), conversationId === undefined ? undefined : eq(conversations.id, conversationId)))
   return Number(row?.id ?? 0)
 }
 

@@ -130,6 +130,22 @@ describe('messages', () => {
     expect((await api.get('/messages/conversations/', { token: tokens.pedro })).json.results[0]).toMatchObject({ unread_count: 1, last_message: { id: answer.json.id, preview: 'Pode sim!' } })
   })
 
+  it('are marked read by the thread read with `mark_read` on its newest page, never on an older one (decision 0088)', async () => {
+    const id = await pedroAndPaula()
+    const first = await send(tokens.pedro, id, 'primeira')
+    const second = await send(tokens.pedro, id, 'segunda')
+    const older = await api.get(`/messages/conversations/${id}/?before=${second.json.id}&mark_read=1`, { token: tokens.paula })
+    expect(older.json.messages.map((m: { id: number }) => m.id)).toEqual([first.json.id])
+    expect((await api.get('/messages/unread/', { token: tokens.paula })).json).toEqual({ unread: 2 })
+    expect((await api.get(`/messages/conversations/${id}/`, { token: tokens.paula })).status).toBe(200)
+    expect((await api.get('/messages/unread/', { token: tokens.paula })).json).toEqual({ unread: 2 })
+    const newest = await api.get(`/messages/conversations/${id}/?mark_read=1`, { token: tokens.paula })
+    expect(newest.json.messages.map((m: { id: number }) => m.id)).toEqual([first.json.id, second.json.id])
+    expect((await api.get('/messages/unread/', { token: tokens.paula })).json).toEqual({ unread: 0 })
+    expect((await api.get(`/messages/conversations/${id}/`, { token: tokens.pedro })).json.messages.at(-1)).toMatchObject({ id: second.json.id, read: true })
+    expect((await api.get(`/messages/conversations/${id}/?mark_read=maybe`, { token: tokens.paula })).status).toBe(400)
+  })
+
   it('refuse a blank text, one over 4,000 characters, and keep a resent form to one message', async () => {
     const id = await pedroAndPaula()
     expect((await send(tokens.pedro, id, ' \n ')).json).toEqual({ text: ['This field may not be blank.'] })
@@ -334,6 +350,41 @@ describe('GET /messages/stream/', () => {
     }
     expect((await api.get('/messages/stream/', { token: tokens.admin })).status).toBe(403)
     expect((await api.get('/messages/stream/?after=-1', { token: tokens.pedro })).status).toBe(400)
+  })
+})
+
+describe('GET /messages/stream/?conversation=', () => {
+  it('carries one conversation only, its own cursor first; 404 for a conversation not the caller’s (decision 0088)', async () => {
+    const id = await pedroAndPaula()
+    const hers = (await start(tokens.mariana, ids.paula)).json.id
+    const before = await send(tokens.pedro, id, 'antes')
+    // Newer messages elsewhere do not count against this conversation's catch-up.
+    await send(tokens.mariana, hers, 'de outra conversa')
+    const controller = new AbortController()
+    const response = await streamingApp.request(`${PUBLIC_URL}/messages/stream/?conversation=${id}&after=0`, { headers: { authorization: `Bearer ${tokens.paula}` }, signal: controller.signal })
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let text = ''
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error('the stream ended')
+        text += value
+      }
+    }
+    try {
+      expect(response.status).toBe(200)
+      await until(/antes/)
+      await send(tokens.mariana, hers, 'ainda de outra')
+      const live = await send(tokens.pedro, id, 'ao vivo')
+      await until(/ao vivo/)
+      expect(text).not.toMatch(/outra/)
+      expect([...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))).toEqual([before.json.id, live.json.id])
+    } finally {
+      controller.abort()
+    }
+    const stranger = await api.get(`/messages/stream/?conversation=${id}`, { token: tokens.mariana })
+    expect(stranger.status).toBe(404)
+    expect((await api.get('/messages/stream/?conversation=abc', { token: tokens.pedro })).status).toBe(400)
   })
 })
 

@@ -51,7 +51,7 @@ export const STREAM_MAX_MS = 5 * 60_000
 const STREAM_HEARTBEAT_MS = 25_000
 /** Messages one flush of a stream sends at most; the next event or reconnect sends the rest. */
 const STREAM_BATCH = 200
-const streamSchema = z.object({ after: integerField({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional() })
+const streamSchema = z.object({ after: integerField({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional(), conversation: idField().optional() })
 
 /** A thread's page: this many messages (the newest, or those before a cursor). */
 export const THREAD_PAGE_SIZE = 30
@@ -85,7 +85,7 @@ const readSchema = z.object({ up_to: idField() })
 const reportSchema = z.object({ reason: charField({ maxLength: 1000 }) })
 const closeSchema = z.object({ closed: booleanField() })
 const muteSchema = z.object({ muted: booleanField() })
-const beforeSchema = z.object({ before: idField().optional() })
+const beforeSchema = z.object({ before: idField().optional(), mark_read: booleanField().optional() })
 const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
 const settingsSchema = z
   .object({
@@ -190,8 +190,12 @@ export function registerMessageRoutes(api: Api, services: Services): void {
   api.endpoint('/messages/conversations/:id{[0-9]+}/', {
     GET: async (c) => {
       const { caller, side, conversation } = await conversationFor(c)
-      const { before } = validate(beforeSchema, { before: c.req.query('before') || undefined })
+      const { before, mark_read: markNewest } = validate(beforeSchema, { before: c.req.query('before') || undefined, mark_read: c.req.query('mark_read') || undefined })
       const [other, page] = await Promise.all([otherOf(conversation, side), threadPage(db, conversation.id, { before, limit: THREAD_PAGE_SIZE })])
+      // `mark_read` on the newest page: the caller has now seen its newest message (one call for
+      // the page that opens a thread, instead of a read after the read; decision 0088).
+      const newest = page.messages.at(-1)
+      if (markNewest && before === undefined && newest) await markRead(db, conversation, side, newest.id)
       return c.json(
         {
           conversation: serializeConversation(conversation, side, other, photoBase),
@@ -306,23 +310,26 @@ export function registerMessageRoutes(api: Api, services: Services): void {
    * The caller's live stream (server-sent events): each message written or deleted in their
    * conversations (`event: message`, the message as the thread shows it, `id` its id) and each
    * move of the other side's read mark (`event: read`). `after` is the last message id the client
-   * has: what came since is sent first, so a reconnect misses nothing. Every provider process
-   * hears every other's commits (messages/bus.ts). Ends after STREAM_MAX_MS; the client reconnects.
+   * has: what came since is sent first, so a reconnect misses nothing. `conversation` narrows it
+   * to one of theirs (404 for any other; the cursor is then that conversation's: decision 0088).
+   * Every provider process hears every other's commits (messages/bus.ts). Ends after
+   * STREAM_MAX_MS; the client reconnects.
    */
   api.endpoint('/messages/stream/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       sideOf(caller)
       const userId = caller.user.id
-      const { after } = validate(streamSchema, { after: c.req.query('after') || undefined })
+      const { after, conversation: only } = validate(streamSchema, { after: c.req.query('after') || undefined, conversation: c.req.query('conversation') || undefined })
+      if (only !== undefined && !(await conversationOf(db, only, userId))) throw notFound()
       const response = streamSSE(c, async (stream) => {
-        let last = after ?? (await latestMessageIdOf(db, userId))
+        let last = after ?? (await latestMessageIdOf(db, userId, only))
         let chain = Promise.resolve()
         const sideIn = (conversation: ConversationRow): Side => (conversation.patientId === userId ? 'patient' : 'professional')
         const sendMessage = async (message: MessageRow, conversation: ConversationRow) =>
           stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(await messageFor(caller, conversation, sideIn(conversation))(message)) })
         const catchUp = async () => {
-          for (const { message, conversation } of await messagesForUserAfter(db, userId, last, STREAM_BATCH)) {
+          for (const { message, conversation } of await messagesForUserAfter(db, userId, last, STREAM_BATCH, only)) {
             await sendMessage(message, conversation)
             last = Math.max(last, message.id)
           }
@@ -344,6 +351,7 @@ export function registerMessageRoutes(api: Api, services: Services): void {
         }
         const unsubscribe = await services.messageBus.subscribe((event) => {
           if (event.patient_id !== userId && event.professional_id !== userId) return
+          if (only !== undefined && event.conversation_id !== only) return
           chain = chain.then(() => handle(event)).catch((error: unknown) => services.log({ level: 'warn', msg: 'message stream failed to send', error: error instanceof Error ? error.message : String(error) }))
         })
         const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), STREAM_HEARTBEAT_MS)

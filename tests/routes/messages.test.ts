@@ -100,6 +100,7 @@ type ThreadData = {
   thread: {
     name: string
     closed: boolean
+    live: boolean
     older: string | null
     messages: { id: number; mine: boolean; text: string; deleted: boolean; removed: boolean; read: boolean; canDelete: boolean; when: string }[]
   } | null
@@ -118,16 +119,17 @@ async function toastOf(response: { headers: Headers }) {
 const KEY = '0b6f6f3e-1d3a-4c55-9a43-6a1c1e9e2f10'
 
 describe('/mensagens/{id}', () => {
-  test('reads the newest page, oldest first, and marks the newest message read; the older page is a link', async () => {
+  test('reads the newest page, oldest first, and marks the newest message read in the same call; the older page is a link', async () => {
     const asked = messagesProvider()
     const loaded = await openThread()
     expect(loaded.status).toBe(200)
     expect(loaded.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(Object.fromEntries(asked.thread[0]!)).toEqual({})
-    expect(asked.read).toEqual([{ up_to: 12 }])
+    // One provider call, not a read mark after the read (decision 0088).
+    expect(Object.fromEntries(asked.thread[0]!)).toEqual({ mark_read: '1' })
+    expect(asked.read).toEqual([])
     const data = loaded.data as ThreadData
     expect(data.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
-    expect(data.thread).toMatchObject({ name: 'Paula Ribeiro', closed: false, older: '/mensagens/5?antes=3' })
+    expect(data.thread).toMatchObject({ name: 'Paula Ribeiro', closed: false, live: true, older: '/mensagens/5?antes=3' })
     expect(data.thread!.messages).toEqual([
       { id: 11, mine: true, text: 'Oi, Paula.\nDormi melhor: https://example.org/sono.', attachments: [], deleted: false, removed: false, read: true, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' },
       { id: 12, mine: false, text: 'Bom dia, Pedro! Como foi a semana?', attachments: [], deleted: false, removed: false, read: false, canDelete: false, when: 'seg., 30 de nov. de 2026, 09:00', at: '2026-11-30T12:00:00.000Z' },
@@ -139,18 +141,11 @@ describe('/mensagens/{id}', () => {
   test('an older page is read with its cursor and marks nothing; a deleted one shows as such', async () => {
     const asked = messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation({ other: { id: null, first_name: '', last_name: '', photo: null } }), messages: [message({ id: 2, text: '', deleted: true })], older: null }) })
     const loaded = await openThread('/mensagens/5?antes=3')
-    expect(asked.thread[0]!.get('before')).toBe('3')
+    expect(Object.fromEntries(asked.thread[0]!)).toEqual({ before: '3' })
     expect(asked.read).toEqual([])
     const data = loaded.data as ThreadData
-    expect(data.thread).toMatchObject({ name: '', older: null, messages: [{ id: 2, deleted: true }] })
-  })
-
-  test('a failed read mark never breaks the page; an empty thread marks nothing', async () => {
-    messagesProvider({ read: () => HttpResponse.json({ detail: 'oops' }, { status: 500 }) })
-    expect((await openThread()).status).toBe(200)
-    const asked = messagesProvider({ thread: () => HttpResponse.json({ conversation: conversation(), messages: [], older: null }) })
-    expect((await openThread()).status).toBe(200)
-    expect(asked.read).toEqual([])
+    // An older page is not kept live: new messages belong to the newest.
+    expect(data.thread).toMatchObject({ name: '', live: false, older: null, messages: [{ id: 2, deleted: true }] })
   })
 
   test("someone else's or no conversation is the not-found page; an admin is refused; the provider down is the network page", async () => {
@@ -169,6 +164,31 @@ describe('/mensagens/{id}', () => {
     expect(sent.location).toBe('/mensagens/5#mensagem-13')
     expect(asked.sent).toEqual([{ text: 'Obrigado!\nAté quinta.', idempotency_key: KEY }])
     expect(await toastOf(sent)).toBeNull()
+  })
+
+  test('sent by the page\'s script (via=fetcher): answered with the message as the page draws it, no redirect; refusals as without', async () => {
+    const asked = messagesProvider()
+    const sent = await post({ intent: 'send', text: 'Até quinta.', idempotency_key: KEY, via: 'fetcher' })
+    expect(sent.status).toBe(201)
+    expect(sent.location).toBeNull()
+    expect(sent.data).toEqual({ sent: { id: 13, mine: true, text: 'Até quinta.', attachments: [], deleted: false, removed: false, read: false, canDelete: true, when: 'seg., 30 de nov. de 2026, 08:00', at: '2026-11-30T11:00:00.000Z' } })
+    expect(asked.sent).toEqual([{ text: 'Até quinta.', idempotency_key: KEY }])
+    messagesProvider({ send: () => HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429, headers: { 'Retry-After': '120' } }) })
+    const throttled = await post({ intent: 'send', text: 'Oi', idempotency_key: KEY, via: 'fetcher' })
+    expect(throttled.status).toBe(429)
+    expect((throttled.data as { result: { error: Record<string, string[]> } }).result.error['']![0]).toMatch(/2 minutos/)
+  })
+
+  test('the page\'s script marks what it showed read (intent=read), never answered by a redirect', async () => {
+    const asked = messagesProvider()
+    const read = await post({ intent: 'read', up_to: '14' })
+    expect([read.status, read.data]).toEqual([200, { readUpTo: 14 }])
+    expect(asked.read).toEqual([{ up_to: 14 }])
+    expect((await post({ intent: 'read', up_to: 'x' })).status).toBe(400)
+    messagesProvider({ read: () => HttpResponse.error() })
+    expect(await post({ intent: 'read', up_to: '14' })).toMatchObject({ status: 503, data: { readFailed: true } })
+    messagesProvider({ read: () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 }) })
+    expect((await post({ intent: 'read', up_to: '14' })).status).toBe(404)
   })
 
   test('a blank or too long text is refused before the provider, with what was typed', async () => {

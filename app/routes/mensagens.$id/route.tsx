@@ -1,10 +1,13 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { type SubmissionResult, getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
+import { Form, Link, type ShouldRevalidateFunction, useActionData, useFetcher, useLoaderData, useLocation, useSubmit } from '@remix-run/react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type PendingMessage, type ThreadMessageView } from '#app/domain/live-thread.ts'
 import { messageParts } from '#app/domain/message-text.ts'
-import { ATTACHMENT_ACCEPT, MESSAGE_TEXT_MAX_LENGTH, type SendMessageInput } from '#app/forms/message-form.ts'
+import { ATTACHMENT_ACCEPT, MESSAGE_TEXT_MAX_LENGTH, type SendMessageInput, VIA_FETCHER } from '#app/forms/message-form.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { type LiveConnection, newMessageKey, useLiveThread } from '#app/ui/messages/use-live-thread.ts'
 import { PersonPhoto } from '#app/ui/person-photo.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 import { action } from './thread-action.server.ts'
@@ -12,13 +15,22 @@ import { loader } from './thread-page.server.ts'
 
 export { action, loader }
 
+/**
+ * The page's script reads and sends without the page's loader (decision 0088): a read mark or a
+ * send it made itself brings nothing the live thread has not; anything else (a delete, "Atualizar")
+ * loads the thread again.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  if (formData?.get('intent') === 'read' || formData?.get('via') === VIA_FETCHER) return false
+  return defaultShouldRevalidate
+}
+
 /** The translations its components use, loaded before the page hydrates (besides common). */
 export const handle = { i18n: ['messages'] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.meta)
 
-type Thread = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['thread']>
-type ThreadMessage = Thread['messages'][number]
+type ThreadMessage = ThreadMessageView
 
 /** A message's text as written: line breaks kept, addresses as links, nothing else interpreted. */
 function MessageText({ text }: { text: string }) {
@@ -97,18 +109,73 @@ function MessageItem({ message, otherName }: { message: ThreadMessage; otherName
   )
 }
 
-type SendResult = NonNullable<ReturnType<typeof useActionData<typeof action>>>['result']
+type SendResult = Extract<NonNullable<ReturnType<typeof useActionData<typeof action>>>, { result: unknown }>['result']
 
-function SendForm({ idempotencyKey, lastResult }: { idempotencyKey: string; lastResult: SendResult | undefined }) {
+/** What a send made by the page's script was answered: the message, or the refusal with what was typed. */
+type FetcherSendAnswer = { sent?: ThreadMessageView; result?: SubmissionResult<string[]> }
+
+/** A refused send, back in the form: the text, its key (sent again it is the same message) and the reasons. */
+type Refusal = { text: string; key: string; formErrors: string[]; textErrors: string[]; filesErrors: string[] }
+
+/**
+ * A message typed and on its way (JavaScript on): drawn at once, marked as sending; its fetcher's
+ * answer replaces it with the message, or takes it away and puts the text back with the reason.
+ */
+function PendingItem({ message, onSettled }: { message: PendingMessage; onSettled: (message: PendingMessage, answer: FetcherSendAnswer) => void }) {
+  const { t } = useTranslation('messages')
+  const fetcher = useFetcher<FetcherSendAnswer>({ key: `send-${message.key}` })
+  const answer = fetcher.state === 'idle' ? fetcher.data : undefined
+  useEffect(() => {
+    if (answer) onSettled(message, answer)
+  }, [answer, message, onSettled])
+  return (
+    <li className="flex justify-end" data-testid="pending-message" aria-busy="true">
+      <article className="max-w-[85%] rounded-2xl border border-dashed border-brand-700 bg-brand-50 p-3 opacity-75 shadow-sm" aria-label={`${t('thread.you')}, ${t('live.pending')}`}>
+        <p className="text-sm text-muted">
+          <span className="font-semibold text-ink">{t('thread.you')}</span> · {t('live.pending')}
+        </p>
+        {message.text.trim() ? <MessageText text={message.text.trim()} /> : null}
+        {message.files ? <p className="mt-1 text-sm text-muted">{t('attachments.preview', { count: message.files })}</p> : null}
+      </article>
+    </li>
+  )
+}
+
+function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { idempotencyKey: string; lastResult: SendResult | undefined; onSend?: (text: string, key: string, files: File[]) => void; refusal?: Refusal | null; status?: string }) {
   const { t } = useTranslation('messages')
   const [form, fields] = useForm<SendMessageInput>({ id: 'send-message', lastResult, defaultValue: { intent: 'send', idempotency_key: idempotencyKey } })
+  const textarea = useRef<HTMLTextAreaElement>(null)
   const textProps = getTextareaProps(fields.text)
-  const describedBy = [`${fields.text.id}-hint`, fields.text.errors?.length ? fields.text.errorId : null].filter(Boolean).join(' ')
+  const formErrors = refusal ? refusal.formErrors : form.errors
+  const textErrors = refusal ? refusal.textErrors : fields.text.errors
+  const describedBy = [`${fields.text.id}-hint`, textErrors?.length ? fields.text.errorId : null].filter(Boolean).join(' ')
   const filesId = `${form.id}-attachments`
-  const filesErrors = lastResult?.error?.attachments
+  const filesErrors = refusal ? refusal.filesErrors : lastResult?.error?.attachments
+  const formProps = getFormProps(form)
+  // A refused send puts its text back (before anything typed since, which stays).
+  useEffect(() => {
+    const field = textarea.current
+    if (!refusal || !field) return
+    field.value = field.value.trim() ? `${refusal.text}\n\n${field.value}` : refusal.text
+    field.focus()
+  }, [refusal])
+  // With JavaScript the message goes by a fetcher and shows at once; without, the form posts.
+  // Its files go along as multipart, and the input is emptied with the text (a refusal names them to choose again).
+  const sendLive = (event: FormEvent<HTMLFormElement>) => {
+    const field = textarea.current
+    if (!onSend || !field) return formProps.onSubmit(event)
+    event.preventDefault()
+    const text = field.value
+    const picker = event.currentTarget.elements.namedItem('attachments')
+    const files = picker instanceof HTMLInputElement ? [...(picker.files ?? [])] : []
+    const key = refusal && refusal.text === text ? refusal.key : newMessageKey()
+    field.value = ''
+    if (picker instanceof HTMLInputElement) picker.value = ''
+    onSend(text, key, files)
+  }
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm">
-      <FormError id={form.errorId} errors={form.errors} />
+    <Form method="post" encType="multipart/form-data" {...formProps} onSubmit={sendLive} className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm">
+      <FormError id={form.errorId} errors={formErrors} />
       <input {...getInputProps(fields.intent, { type: 'hidden' })} />
       <input {...getInputProps(fields.idempotency_key, { type: 'hidden' })} />
       <div>
@@ -120,12 +187,14 @@ function SendForm({ idempotencyKey, lastResult }: { idempotencyKey: string; last
         </p>
         <textarea
           {...textProps}
+          ref={textarea}
           maxLength={MESSAGE_TEXT_MAX_LENGTH}
           rows={4}
+          aria-invalid={textErrors?.length ? true : undefined}
           aria-describedby={describedBy}
           className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
         />
-        <ErrorList id={fields.text.errorId} errors={fields.text.errors} />
+        <ErrorList id={fields.text.errorId} errors={textErrors} />
       </div>
       <div>
         <label htmlFor={filesId} className="block font-medium text-ink">
@@ -149,13 +218,119 @@ function SendForm({ idempotencyKey, lastResult }: { idempotencyKey: string; last
       <SubmitButton className="btn-primary w-full sm:w-auto" pendingText={t('thread.sending')}>
         {t('thread.send')}
       </SubmitButton>
+      {onSend ? (
+        <p role="status" className="sr-only" data-testid="send-status">
+          {status}
+        </p>
+      ) : null}
     </Form>
+  )
+}
+
+/** Whether the live thread is down: said, with "Atualizar" as the way to see what came meanwhile. */
+function ConnectionNote({ connection }: { connection: LiveConnection }) {
+  const { t } = useTranslation('messages')
+  return (
+    <p role="status" className={connection === 'lost' ? 'mt-3 text-sm text-muted' : 'sr-only'} data-testid="live-status" data-connection={connection}>
+      {connection === 'lost' ? t('live.lost') : ''}
+    </p>
+  )
+}
+
+/** True once the page runs in the browser. */
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  return hydrated
+}
+
+type LoadedThread = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['thread']>
+
+/** The thread and its form: live with JavaScript (decision 0088), a plain page and a post without. */
+function Thread({ id, thread, name, idempotencyKey, lastResult }: { id: number; thread: LoadedThread; name: string; idempotencyKey: string; lastResult: SendResult | undefined }) {
+  const { t } = useTranslation('messages')
+  const hydrated = useHydrated()
+  const live = useLiveThread({ conversationId: id, initial: thread.messages, live: thread.live })
+  const submit = useSubmit()
+  const [refusal, setRefusal] = useState<Refusal | null>(null)
+  const [sentAny, setSentAny] = useState(false)
+  const { addPending, dropPending, receive } = live
+  // Said to screen readers: on its way, then sent (also when the stream brought it before the answer).
+  const status = live.pending.length ? t('live.pending') : sentAny && !refusal ? t('live.sent') : ''
+  const onSend = (text: string, key: string, files: File[]) => {
+    setRefusal(null)
+    setSentAny(true)
+    addPending({ key, text, at: new Date().toISOString(), files: files.length })
+    const body = new FormData()
+    for (const [name, value] of Object.entries({ intent: 'send', text, idempotency_key: key, via: VIA_FETCHER })) body.set(name, value)
+    for (const file of files) body.append('attachments', file)
+    submit(body, { method: 'post', encType: 'multipart/form-data', action: `/mensagens/${id}`, navigate: false, fetcherKey: `send-${key}`, preventScrollReset: true })
+  }
+  const onSettled = useRef((message: PendingMessage, answer: FetcherSendAnswer) => {
+    dropPending(message.key)
+    if (answer.sent) return receive([answer.sent])
+    const errors = answer.result?.error ?? {}
+    const formErrors = (errors[''] ?? []).filter(Boolean)
+    const textErrors = (errors.text ?? []).filter(Boolean)
+    const filesErrors = (errors.attachments ?? []).filter(Boolean)
+    setRefusal({ text: message.text, key: message.key, formErrors: formErrors.length || textErrors.length || filesErrors.length ? formErrors : [t('live.failed')], textErrors, filesErrors })
+  }).current
+  const arrivedFirst = useRef(live.arrived)
+  const arrivedText = live.arrived > arrivedFirst.current ? t('live.arrived', { count: live.arrived - arrivedFirst.current, name }) : ''
+  return (
+    <>
+      {thread.older ? (
+        <p className="mt-6 text-center">
+          <Link to={thread.older} className="link">
+            {t('thread.older')}
+          </Link>
+        </p>
+      ) : null}
+      {live.messages.length || live.pending.length ? (
+        <ol className="mt-6 space-y-3" data-testid="thread" aria-label={t('thread.title', { name })}>
+          {live.messages.map((message) => (
+            <MessageItem key={message.id} message={message} otherName={name} />
+          ))}
+          {live.pending.map((message) => (
+            <PendingItem key={message.key} message={message} onSettled={onSettled} />
+          ))}
+        </ol>
+      ) : (
+        <p className="mt-6 rounded-2xl bg-white p-6 text-muted">{t('thread.empty')}</p>
+      )}
+      {thread.live && hydrated ? (
+        <>
+          <ConnectionNote connection={live.connection} />
+          <p role="status" className="sr-only" data-testid="arrived-status">
+            {arrivedText}
+          </p>
+        </>
+      ) : null}
+      {thread.closed ? (
+        <p className="mt-6 rounded-2xl border-l-4 border-brand-700 bg-brand-50 p-4" data-testid="closed">
+          {t('thread.closed')}
+        </p>
+      ) : (
+        // A sent message comes back as a new page: the key remounts the form empty, with a new key.
+        // A live page sends by fetcher with keys of its own: its form stays as it is (what is typed
+        // survives a delete's reload).
+        <SendForm
+          key={lastResult ? 'result' : thread.live ? `${id}-live` : `${id}-${idempotencyKey}`}
+          idempotencyKey={idempotencyKey}
+          lastResult={lastResult}
+          onSend={hydrated && thread.live ? onSend : undefined}
+          refusal={refusal}
+          status={status}
+        />
+      )}
+    </>
   )
 }
 
 export default function ThreadPage() {
   const { id, thread, idempotencyKey } = useLoaderData<typeof loader>()
-  const lastResult = useActionData<typeof action>()?.result
+  const actionData = useActionData<typeof action>()
+  const lastResult = actionData && 'result' in actionData ? actionData.result : undefined
   const location = useLocation()
   const { t } = useTranslation('messages')
   const name = thread ? thread.name || t('deletedAccount') : ''
@@ -176,32 +351,8 @@ export default function ThreadPage() {
         </Link>
       </div>
       {thread ? (
-        <>
-          {thread.older ? (
-            <p className="mt-6 text-center">
-              <Link to={thread.older} className="link">
-                {t('thread.older')}
-              </Link>
-            </p>
-          ) : null}
-          {thread.messages.length ? (
-            <ol className="mt-6 space-y-3" data-testid="thread" aria-label={t('thread.title', { name })}>
-              {thread.messages.map((message) => (
-                <MessageItem key={message.id} message={message} otherName={name} />
-              ))}
-            </ol>
-          ) : (
-            <p className="mt-6 rounded-2xl bg-white p-6 text-muted">{t('thread.empty')}</p>
-          )}
-          {thread.closed ? (
-            <p className="mt-6 rounded-2xl border-l-4 border-brand-700 bg-brand-50 p-4" data-testid="closed">
-              {t('thread.closed')}
-            </p>
-          ) : (
-            // A sent message comes back as a new page: the key remounts the form empty, with a new key.
-            <SendForm key={lastResult ? 'result' : `${id}-${idempotencyKey}`} idempotencyKey={idempotencyKey} lastResult={lastResult} />
-          )}
-        </>
+        // Another conversation or an older page is another list: nothing of this one's carries over.
+        <Thread key={`${id}${location.search}`} id={id} thread={thread} name={name} idempotencyKey={idempotencyKey} lastResult={lastResult} />
       ) : (
         <SendForm key="result" idempotencyKey={idempotencyKey} lastResult={lastResult} />
       )}

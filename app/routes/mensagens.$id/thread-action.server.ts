@@ -1,9 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, data, redirect } from '@remix-run/node'
-import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, deleteMessageSchema, sendMessageSchema, sendMessageWithFilesSchema } from '#app/forms/message-form.ts'
-import { getFixedT } from '#app/i18n/i18next.server.ts'
+import { timeZoneOr } from '#app/domain/appointments.ts'
+import { threadMessageView } from '#app/features/messages/thread-view.server.ts'
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, VIA_FETCHER, deleteMessageSchema, readMessagesSchema, sendMessageSchema, sendMessageWithFilesSchema } from '#app/forms/message-form.ts'
+import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { ProviderError } from '#app/provider/errors.ts'
-import { deleteMessage, sendMessage } from '#app/provider/messages.server.ts'
+import { deleteMessage, markRead, sendMessage } from '#app/provider/messages.server.ts'
 import { requireUser } from '#app/session/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { failureText } from '#app/utils/messages.server.ts'
@@ -41,12 +43,26 @@ const textProblems = (messages: string[]) => messages.map((message) => (/4[,.]?0
  * conversation, the provider down or slow) draws the page again with what was typed and its key,
  * so sending it again is the same message. Its files (decision 0086) go as multipart; a refused
  * file is named with the reason, the text kept. `delete` empties one's own message.
+ *
+ * With JavaScript (decision 0088) a send carries `via=fetcher` and is answered with the message as
+ * the page draws it (`{sent}`) instead of the redirect, its refusals as without; `read` moves the
+ * reader's mark as live messages are seen (`{readUpTo}`, or `{readFailed}` with the status).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { auth } = await requireUser(request, { role: MEMBERS })
+  const { auth, user } = await requireUser(request, { role: MEMBERS })
   const id = conversationIdOf(params)
   const form = await readFormData(request)
   const thread = `/mensagens/${id}`
+  if (form.get('intent') === 'read') {
+    const parsed = readMessagesSchema.safeParse(Object.fromEntries(form))
+    if (!parsed.success) return data({ readFailed: true }, { status: 400 })
+    try {
+      return data({ readUpTo: (await markRead(auth, id, parsed.data.up_to)).read_up_to })
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error
+      return data({ readFailed: true }, { status: error.isNetwork ? 503 : (error.status ?? 502) >= 500 ? 502 : (error.status ?? 502) })
+    }
+  }
   if (form.get('intent') === 'delete') {
     const parsed = deleteMessageSchema.safeParse(Object.fromEntries(form))
     if (!parsed.success) throw data({ reason: 'bad-request' }, { status: 400 })
@@ -74,6 +90,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (oversized) return refuseFiles(413, 'tooLarge', oversized)
   try {
     const sent = await sendMessage(auth, id, { text: submission.value.text, idempotency_key: submission.value.idempotency_key }, files)
+    if (form.get('via') === VIA_FETCHER) return data({ sent: threadMessageView(sent, timeZoneOr(user.time_zone), await languageOf(request)) }, { status: 201 })
     return redirect(`${thread}#mensagem-${sent.id}`)
   } catch (error) {
     const t = await getFixedT(request, ['messages', 'common'])
