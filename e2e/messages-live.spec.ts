@@ -1,12 +1,15 @@
 import { type Page } from '@playwright/test'
 import { demoAccounts, expect, expectNoAxeViolations, hydrated, loginAs, newContext, test } from './fixtures'
 
+/** A 4 × 3 PNG, the photo Rafael sends. */
+const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWMwXlUORww4OQAzzg/xUTK2PQAAAABJRU5ErkJggg==', 'base64')
+
 /**
  * The live thread (issue 44, decision 0088): Mariana (a demo patient) writes to Rafael, her
  * nutritionist by the seeded care link, without JavaScript; Rafael has the conversation open with
  * JavaScript and sees it arrive without reloading, answers (shown at once; a blank text is taken
  * back with the reason), and "Lida" appears live under Mariana's message in her own page with
- * JavaScript, and under Rafael's once she has seen it. These two talk in no other walk.
+ * JavaScript, and under Rafael's once she has seen it. His answer carries a photo. These two talk in no other walk.
  */
 
 /** Rafael's id, from his booking link in the directory. */
@@ -74,10 +77,12 @@ test('a message written without JavaScript arrives live, the answer is shown at 
     await expect(page.getByTestId('pending-message')).toHaveCount(0)
     await expect(textbox).toHaveValue('   ')
 
-    // His answer shows at once, and becomes his message (deletable) when the app has it.
+    // His answer, with a photo, shows at once, and becomes his message (deletable) when the app has it.
     await textbox.fill(answer)
+    await page.getByLabel('Anexos (opcional)').setInputFiles({ name: `lanche-${stamp}.png`, mimeType: 'image/png', buffer: PHOTO })
     await page.getByRole('button', { name: 'Enviar' }).click()
     await expect(textbox).toHaveValue('')
+    await expect(page.getByLabel('Anexos (opcional)')).toHaveValue('')
     const mine = rafaelThread.getByRole('listitem').filter({ hasText: answer })
     await expect(mine).toHaveCount(1)
     await expect(mine.getByRole('button', { name: /^Apagar sua mensagem/ })).toBeVisible()
@@ -85,6 +90,10 @@ test('a message written without JavaScript arrives live, the answer is shown at 
 
     // Mariana's phone gets it live, marks it read, and "Lida" appears under it on Rafael's page.
     await expect(marianaLive.getByTestId('thread').getByRole('listitem').filter({ hasText: answer })).toBeVisible()
+    // The photo came with it, through this site's /media/ (a link signed for her), and loads.
+    const photo = marianaLive.getByTestId('thread').getByRole('img', { name: `Foto enviada: lanche-${stamp}.png` })
+    await expect(photo).toHaveAttribute('src', /^\/media\/messages\/\d+\/\d+\?expires=\d+&signature=[0-9a-f]{64}$/)
+    await expect.poll(() => photo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(4)
     await expect(mine.getByTestId('read')).toHaveText('Lida')
     // Each message once on both pages, and neither was reloaded.
     await expect(rafaelThread.getByRole('listitem').filter({ hasText: stamp })).toHaveCount(2)
