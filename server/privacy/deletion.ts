@@ -19,6 +19,7 @@ import {
   liveClasses,
   liveClassSeats,
   notificationSettings,
+  pushSubscriptions,
   outbox,
   passwordResetTokens,
   photos,
@@ -247,6 +248,8 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
     await tx.delete(authSessions).where(eq(authSessions.userId, userId))
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId))
     await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId))
+    // No browser is told of anything any more (decision 0087).
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))
     // Nobody writes to a closed account: its conversations close; the other side keeps them (decision 0085).
     const closedTalks = await tx
       .update(conversations)

@@ -81,6 +81,7 @@ export const REMOVED_NOW = [
   'care_links',
   'sessions',
   'notification_settings',
+  'push_subscriptions',
 ] as const
 
 /**
