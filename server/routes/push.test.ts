@@ -216,7 +216,7 @@ describe('the fake push service', () => {
   it('speaks the protocol: a VAPID Authorization for its key, a TTL and aes128gcm, else refused', async () => {
     const keys = webpush.generateVAPIDKeys()
     const browser = await browserSubscription(keys.publicKey)
-    const post = (headers: Record<string, string>, body: Uint8Array) => app.request(browser.endpoint, { method: 'POST', headers, body })
+    const post = (headers: Record<string, string>, body: Uint8Array<ArrayBuffer>) => app.request(browser.endpoint, { method: 'POST', headers, body })
     const details = webpush.generateRequestDetails(browser, 'hello', { vapidDetails: { subject: 'mailto:ops@example.com', ...keys }, TTL: 60 })
     const headers = details.headers as Record<string, string>
     const body = new Uint8Array(details.body)
