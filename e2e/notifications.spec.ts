@@ -50,11 +50,16 @@ test.describe('JavaScript off', () => {
   })
 })
 
-test('the page passes axe and fits 360 px (JavaScript on)', async ({ page }) => {
+test('the page passes axe and fits 360 px; with JavaScript it offers push, and its service worker registers', async ({ page }) => {
   await registerFreshPatient(page, 'avisosjs')
   await page.goto('/configuracoes/notificacoes')
   await hydrated(page)
-  await expect(page.getByRole('heading', { level: 2, name: 'Este navegador' })).toBeVisible()
+  // The script found PushManager: the button, or (the headless shell refuses notifications) why not.
+  await expect(page.getByRole('button', { name: 'Ativar notificações neste navegador' }).or(page.getByText('As notificações estão bloqueadas nas permissões deste navegador.', { exact: false }))).toBeVisible()
+  await expect(page.getByText('Este navegador não recebe notificações push', { exact: false })).toHaveCount(0)
   await fits(page)
   await expectNoAxeViolations(page)
+  // The worker the button registers: served by the app, let in by the page's CSP (worker-src).
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.register('/sw.js', { scope: '/' })).scope)).toMatch(/\/$/)
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
 })
