@@ -7,7 +7,8 @@ import { notificationSettings, outbox, pushSubscriptions, pushVapidKeys, users }
 import { messageNoticeTick } from '#server/jobs.ts'
 import { insertMessage, openConversation, saveNotificationSettings } from '#server/messages/repository.ts'
 import { PUSH_SUBSCRIPTIONS_PER_USER } from '#server/push/subscriptions.ts'
-import { APP_URL, client, createMemoryDatabase, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
+import { resolveVapidKeys } from '#server/push/vapid.ts'
+import { APP_URL, client, createMemoryDatabase, describeOnPostgres, fakeClock, PUBLIC_URL, resetDatabase, testApp } from '#server/testing/harness.ts'
 
 const MINUTE = 60_000
 const NOW = Date.UTC(2026, 11, 7, 15, 0) // 12:00 in São Paulo
@@ -241,5 +242,34 @@ describe('an account deleted', () => {
     expect(await database.db.select().from(pushSubscriptions)).toEqual([])
     // Her sessions are gone for good: no later test may use her token.
     tokens.mariana = ''
+  })
+})
+
+await describeOnPostgres('PostgreSQL: Web Push from two processes', (open) => {
+  it('makes one VAPID key pair when both start at once, and pushes a notice once', async () => {
+    const { first, second, dispose } = await open()
+    try {
+      const config = app.services.config
+      const keys = await Promise.all([resolveVapidKeys(first.db, config), resolveVapidKeys(second.db, config), resolveVapidKeys(first.db, config)])
+      expect(new Set(keys.map((resolved) => resolved.keys.publicKey)).size).toBe(1)
+      expect(keys.filter((resolved) => resolved.made)).toHaveLength(1)
+
+      const apps = [testApp(first.db, { clock: time.clock }), testApp(second.db, { clock: time.clock })]
+      const one = client(apps[0]!)
+      const browser = (await one.post('/fake-push/subscriptions/', { application_server_key: keys[0]!.keys.publicKey })).json as FakeSubscription
+      const idIn = async (email: string) => (await first.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id
+      const [pedro, paula] = [await idIn('paciente@innera.local'), await idIn('profissional@innera.local')]
+      time.set(NOW)
+      const token = (await one.login('paciente@innera.local')).access
+      expect((await one.post('/users/me/push-subscriptions/', { endpoint: browser.endpoint, keys: browser.keys }, { token })).status).toBe(201)
+      const { conversation } = await openConversation(first.db, pedro, paula)
+      await insertMessage(first.db, { conversation, senderId: paula, side: 'professional', body: 'oi', now: new Date(NOW) })
+      time.set(NOW + 15 * MINUTE)
+      await Promise.all(Array.from({ length: 6 }, (_, index) => messageNoticeTick(apps[index % 2]!.services)))
+      expect((await one.get(`/fake-push/subscriptions/${browser.id}/messages/`)).json.results).toHaveLength(1)
+      for (const each of apps) await each.services.messageBus.close()
+    } finally {
+      await dispose()
+    }
   })
 })
