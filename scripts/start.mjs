@@ -145,6 +145,8 @@ async function main() {
       ...(env.FAKE_STRIPE === undefined && !env.STRIPE_SECRET_KEY && { FAKE_STRIPE: standIns }),
       // The live classes' meetings come from the fake Zoom; an operator's Zoom app means real Zoom (decision 0058).
       ...(env.FAKE_ZOOM === undefined && !env.ZOOM_CLIENT_ID && { FAKE_ZOOM: standIns }),
+      // Browsers' own subscriptions reach the real push services; the fake push service is for tests and an offline demo (decision 0087).
+      FAKE_PUSH: env.FAKE_PUSH ?? standIns,
       PROVIDER_JWT_SECRET: env.PROVIDER_JWT_SECRET ?? persistentSecret('provider-jwt-secret'),
     }
     // Sign-in with Google goes to the embedded provider's fake Google unless configured otherwise.
@@ -160,10 +162,11 @@ async function main() {
       isOn(providerEnv.FAKE_GOOGLE) && 'the fake Google sign-in',
       isOn(providerEnv.FAKE_STRIPE) && "the fake Stripe (Stripe's test cards, PIX paid from its page)",
       isOn(providerEnv.FAKE_ZOOM) && 'the fake Zoom (the live classes\' meetings)',
+      isOn(providerEnv.FAKE_PUSH) && `the fake push service (${url}fake-push/)`,
     ].filter(Boolean)
     if (on.length > 0 && !operatorProduction) {
       const list = on.length > 1 ? `${on.slice(0, -1).join(', ')} and ${on.at(-1)}` : on[0]
-      say(`demo mode: ${list} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on, DEV_MAILBOX=on, FAKE_STRIPE=on or FAKE_ZOOM=on.`)
+      say(`demo mode: ${list} ${on.length > 1 ? 'are' : 'is'} on. With NODE_ENV=production they are off unless FAKE_GOOGLE=on, DEV_MAILBOX=on, FAKE_STRIPE=on, FAKE_ZOOM=on or FAKE_PUSH=on.`)
     }
     const provider = dev
       ? run('the embedded provider', process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], providerEnv)

@@ -24,6 +24,7 @@ import { errorFields, jsonLogger, redactPath, type Logger } from '#server/log.ts
 import { createSmtpSender, type MailSender } from '#server/mail/delivery.ts'
 import { outboxStats } from '#server/mail/outbox-stats.ts'
 import { createProviderMetrics, type PoolStats } from '#server/metrics/registry.ts'
+import { createPushSender } from '#server/push/sender.ts'
 import { createStripeClient } from '#server/stripe/client.ts'
 import { registerAccountRoutes } from '#server/routes/accounts.ts'
 import { registerAdminContentQuestionnaireRoutes } from '#server/routes/admin-content-questionnaire.ts'
@@ -42,6 +43,7 @@ import { registerCartRoutes } from '#server/routes/cart.ts'
 import { registerCalendarFeedRoutes } from '#server/routes/calendar-feed.ts'
 import { registerContactRoutes } from '#server/routes/contact.ts'
 import { registerMessageRoutes } from '#server/routes/messages.ts'
+import { registerPushRoutes } from '#server/routes/push.ts'
 import { registerAdminMessageReportRoutes } from '#server/routes/admin-message-reports.ts'
 import { registerLiveClassRoutes } from '#server/routes/live-classes.ts'
 import { createZoomClient } from '#server/zoom/client.ts'
@@ -86,7 +88,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024
 // A message's files (decision 0086): five of 10 MB each, plus the form around them.
 const MESSAGE_PATH = /^\/messages\/conversations\/[0-9]+\/messages\/$/
 // Paths that are not part of the provider API (the fake Stripe's API is /v1/): never delayed by PROVIDER_DELAY_MS.
-const UNDELAYED_PREFIXES = ['/healthz/', '/readyz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/media/']
+const UNDELAYED_PREFIXES = ['/healthz/', '/readyz/', '/dev/', '/fake-google/', '/v1/', '/fake-stripe/', '/fake-zoom/', '/fake-push/', '/media/']
 
 /** Builds the provider's HTTP app (no listening), so tests can drive it with app.request(). */
 export function createProviderApp({ db, config, clock = systemClock, log = jsonLogger, fetch: fetchOverride, mailSender, poolStats, defaultMetrics }: ProviderAppOptions): ProviderApp {
@@ -140,6 +142,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
     tokenSealer: createTokenSealer(config.jwtSecret),
     stripe: createStripeClient(config.stripe, { fetch: fetchOverride ?? loopbackFetch }),
     zoom: createZoomClient(config.zoom, { fetch: fetchOverride ?? loopbackFetch, clock }),
+    push: createPushSender({ db, config, fetch: fetchOverride ?? loopbackFetch, log }),
   }
 
   // One structured line per request, without query string, headers or body (they can hold
@@ -219,6 +222,7 @@ export function createProviderApp({ db, config, clock = systemClock, log = jsonL
   registerHabitRoutes(api, services)
   registerContactRoutes(api, services)
   registerMessageRoutes(api, services)
+  registerPushRoutes(api, services)
   registerAdminMessageReportRoutes(api, services)
   registerMediaRoutes(api, services)
   registerCourseRoutes(api, services)

@@ -456,3 +456,22 @@ describe('Zoom (FAKE_ZOOM, ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET, 
     expect(problems.join('\n')).not.toContain('hush-hush')
   })
 })
+
+describe('Web Push (decision 0087)', () => {
+  const publicKey = `B${'a'.repeat(86)}`
+  const privateKey = 'b'.repeat(43)
+
+  it('makes its own key pair unless both keys are given, the contact from SMTP_FROM, the fake on in the demo only', () => {
+    expect(loadConfig({}).push).toEqual({ vapid: undefined, subject: 'mailto:nao-responda@innera.local', fake: true })
+    expect(loadConfig({ NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(32), SMTP_FROM: 'Innera <ola@innera.com.br>' }).push).toEqual({ vapid: undefined, subject: 'mailto:ola@innera.com.br', fake: false })
+    expect(loadConfig({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: 'https://innera.com.br/contato' }).push).toEqual({ vapid: { publicKey, privateKey }, subject: 'https://innera.com.br/contato', fake: true })
+  })
+
+  it('refuses one key alone, keys of the wrong shape and a subject that is no contact, never echoing the private key', () => {
+    expect(problemsOf({ VAPID_PUBLIC_KEY: publicKey })).toEqual([expect.stringContaining('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together')])
+    const problems = problemsOf({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: 'secret-value-of-the-wrong-size', VAPID_SUBJECT: 'ops@example.com' })
+    expect(problems).toHaveLength(3)
+    expect(problems.join(' ')).not.toContain('secret-value-of-the-wrong-size')
+    expect(startupWarnings(loadConfig({ NODE_ENV: 'production', PROVIDER_JWT_SECRET: 'x'.repeat(32), FAKE_PUSH: 'on' }))).toContainEqual(expect.stringContaining('FAKE_PUSH is on'))
+  })
+})

@@ -123,6 +123,13 @@ export type ProviderConfig = {
    * how many such messages one person's actions may put in the outbox in an hour (beyond: dropped).
    */
   mail: { collapseMs: number; perUserPerHour: number }
+  /**
+   * Web Push (decision 0087): `vapid` the operator's key pair (VAPID_PUBLIC_KEY and
+   * VAPID_PRIVATE_KEY, base64url), else undefined and made at the first start, kept in the database
+   * (push/vapid.ts); `subject` the contact push services are given (VAPID_SUBJECT, a mailto: or
+   * https: URL; default the SMTP_FROM address); `fake` mounts the fake push service at /fake-push/.
+   */
+  push: { vapid: { publicKey: string; privateKey: string } | undefined; subject: string; fake: boolean }
 }
 
 export class ConfigError extends Error {
@@ -421,6 +428,23 @@ const envSchema = z.object({
   BOOKING_MAX_UPCOMING: integer('BOOKING_MAX_UPCOMING', 1, 1000),
   MAIL_COLLAPSE_MS: integer('MAIL_COLLAPSE_MS', 0, 3_600_000),
   MAIL_PER_USER_PER_HOUR: integer('MAIL_PER_USER_PER_HOUR', 1, 100_000),
+  // A P-256 public key (65 bytes) and private key (32 bytes), base64url as web-push makes them. The private one is never echoed.
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^[A-Za-z0-9_-]{87}$/.test(value), { message: 'VAPID_PUBLIC_KEY must be a P-256 public key, base64url (87 characters)' }),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^[A-Za-z0-9_-]{43}$/.test(value), { message: 'VAPID_PRIVATE_KEY must be a P-256 private key, base64url (43 characters)' }),
+  VAPID_SUBJECT: z
+    .string()
+    .max(200, 'VAPID_SUBJECT must be at most 200 characters')
+    .optional()
+    .refine((value) => value === undefined || value === '' || /^mailto:[^\s@]+@[^\s@]+$/.test(value) || /^https:\/\/[^\s/]+/.test(value), {
+      message: 'VAPID_SUBJECT must be a mailto: or https: URL, e.g. mailto:contato@example.com',
+    }),
+  FAKE_PUSH: flag('FAKE_PUSH'),
 })
 
 /**
@@ -483,6 +507,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       problems.push(`${ownVariable} and ${fakeVariable} differ: with the fake on both are the fake's secret; set one of them`)
     }
   }
+
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither for a key pair made at the first start')
 
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
   const values = parsed.data
@@ -559,7 +585,17 @@ export function loadConfig(env: Record<string, string | undefined>): ProviderCon
       maxUpcoming: values.BOOKING_MAX_UPCOMING ?? 8,
     },
     mail: { collapseMs: values.MAIL_COLLAPSE_MS ?? 120_000, perUserPerHour: values.MAIL_PER_USER_PER_HOUR ?? 30 },
+    push: {
+      vapid: values.VAPID_PUBLIC_KEY && values.VAPID_PRIVATE_KEY ? { publicKey: values.VAPID_PUBLIC_KEY, privateKey: values.VAPID_PRIVATE_KEY } : undefined,
+      subject: values.VAPID_SUBJECT || `mailto:${mailAddressOf(values.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM)}`,
+      fake: values.FAKE_PUSH ?? !isProduction,
+    },
   }
+}
+
+/** The address of "Name <address>" or of a bare address. */
+function mailAddressOf(from: string): string {
+  return /<([^<>]+)>/.exec(from)?.[1] ?? from
 }
 
 /**
@@ -583,6 +619,7 @@ export function startupWarnings(config: ProviderConfig): string[] {
       'FAKE_ZOOM is on with NODE_ENV=production: live classes get fake meetings from /fake-zoom/, which nobody can join on Zoom; anyone with its client secret (ZOOM_CLIENT_SECRET or FAKE_ZOOM_CLIENT_SECRET, else kept in the provider\'s database) can make, change and delete them.',
     )
   }
+  if (config.push.fake) warnings.push('FAKE_PUSH is on with NODE_ENV=production: anyone can make subscriptions at /fake-push/ and read what is pushed to them (never a message\'s text); real browsers are not affected.')
   if (config.fakeStripe) {
     warnings.push(
       "FAKE_STRIPE is on with NODE_ENV=production: no payment is real, and anyone can pay any charge through /fake-stripe/; anyone with its API key (STRIPE_SECRET_KEY or FAKE_STRIPE_SECRET_KEY, else kept in the provider's database) can list every buyer's payments and e-mails and refund them, and anyone with its webhook secret (likewise) can sign events that mark purchases paid.",

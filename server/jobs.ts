@@ -45,9 +45,9 @@ export async function liveClassTick(services: Services): Promise<LiveClassTickRe
   return { ...reminders, meetings }
 }
 
-/** Messages waiting unread for 15 minutes told by e-mail, without their content (decision 0085), once each. */
-export function messageNoticeTick({ db, clock, config }: Services): Promise<MessageNoticeReport> {
-  return dispatchMessageNotices(db, { now: clock(), appPublicUrl: config.appPublicUrl })
+/** Messages waiting unread for 15 minutes told by e-mail and Web Push, without their content (decisions 0085, 0087), once each. */
+export function messageNoticeTick({ db, clock, config, push }: Services): Promise<MessageNoticeReport> {
+  return dispatchMessageNotices(db, { now: clock(), appPublicUrl: config.appPublicUrl, push: (notice) => push.send(notice) })
 }
 
 /** The outbox through SMTP; nothing without SMTP_URL (the development mailbox shows the table). */

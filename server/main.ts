@@ -7,6 +7,7 @@ import { serveMetrics } from '#server/metrics/serve.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
 import { FAKE_SECRET_VARIABLES, resolveFakeSecrets } from '#server/fakes/secrets.ts'
 import { startPeriodicJobs } from '#server/jobs.ts'
+import { resolveVapidKeys } from '#server/push/vapid.ts'
 import { jsonLogger } from '#server/log.ts'
 
 // In-flight requests get this long to finish on shutdown before the process exits anyway.
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   // The fakes' keys and signing secrets the environment did not give: this install's own, made at
   // its first start and kept in the database, before the Stripe client and the fakes are built (decision 0073).
   const { config, made } = await resolveFakeSecrets(database.db, configured)
+  // The Web Push key pair, unless VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY give it: made at the first start, kept in the database (decision 0087).
+  const vapid = await resolveVapidKeys(database.db, config)
 
   const app = createProviderApp({ db: database.db, config, poolStats: database.poolStats, defaultMetrics: true })
   // Not public (decision 0089): its own port, on loopback unless PROVIDER_METRICS_HOST names another interface.
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     payments: config.fakeStripe ? 'fake stripe' : config.stripe.secretKey ? `stripe at ${config.stripe.apiUrl}` : 'off',
   })
   // Named by the variables that would give them instead, never by their values.
+  if (vapid.made) jsonLogger({ level: 'info', msg: 'made the Web Push (VAPID) key pair for this install, kept in its database', variables: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] })
   if (made.length > 0) jsonLogger({ level: 'info', msg: "made the fakes' secrets for this install, kept in its database", secrets: made.map((name) => FAKE_SECRET_VARIABLES[name]) })
   // Reminders into the outbox, and the outbox through SMTP: in every process, each message once.
   startPeriodicJobs(app.services)

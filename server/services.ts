@@ -13,6 +13,7 @@ import type { Logger } from '#server/log.ts'
 import type { MailSender } from '#server/mail/delivery.ts'
 import type { MessageBus } from '#server/messages/bus.ts'
 import type { ProviderMetrics } from '#server/metrics/registry.ts'
+import type { PushSender } from '#server/push/sender.ts'
 import type { ZoomClient } from '#server/zoom/client.ts'
 
 /** Everything the route modules need, built once per app by createProviderApp. */
@@ -41,4 +42,6 @@ export type Services = {
   zoom: ZoomClient
   /** Every process's conversation events (LISTEN/NOTIFY), for the live message streams (decision 0085). */
   messageBus: MessageBus
+  /** Web Push to the users' browsers (decision 0087), signed with the VAPID keys (the fake push service's with FAKE_PUSH in tests). */
+  push: PushSender
 }

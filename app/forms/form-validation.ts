@@ -10,6 +10,7 @@ import { productPriceSchema } from './product-price-form.ts'
 import { accreditationSchema, activitySchema, groupsSchema, revocationSchema } from './admin-users.ts'
 import { adminRefundSchema } from './admin-purchase-forms.ts'
 import { deleteAccountSchema } from './privacy-forms.ts'
+import { notificationSettingsSchema } from './notification-settings.ts'
 import { scheduleSchema } from './schedule-form.ts'
 import { courseContentSchema, lessonContentSchema, newCourseSchema, newLessonSchema } from './admin-content-courses.ts'
 import { newQuestionnaireVersionSchema, questionnaireVersionSchema } from './questionnaire-version.ts'
@@ -42,6 +43,7 @@ const schemas = {
   adminRevocation: revocationSchema,
   adminRefund: adminRefundSchema,
   deleteAccount: deleteAccountSchema,
+  notificationSettings: notificationSettingsSchema,
   adminCourse: courseContentSchema,
   adminNewCourse: newCourseSchema,
   adminLesson: lessonContentSchema,

@@ -38,6 +38,8 @@ export function documentContentSecurityPolicy({
     'base-uri': ["'self'"],
     'object-src': ["'none'"],
     'manifest-src': ["'self'"],
+    // The service worker of the push notifications (/sw.js, decision 0087): 'strict-dynamic' in script-src would leave out 'self'.
+    'worker-src': ["'self'"],
   }
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(' ')}`)

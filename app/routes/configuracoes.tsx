@@ -25,7 +25,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['account', 'privacy'] }
+export const handle = { i18n: ['account', 'privacy', 'notifications'] }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { auth, user } = await requireUser(request)
@@ -111,6 +111,13 @@ export default function SettingsPage() {
           {t('privacy:settingsLink')}
         </Link>
       </p>
+      {root?.user && root.user.role !== 'admin' ? (
+        <p className="mt-2">
+          <Link to="/configuracoes/notificacoes" className="link">
+            {t('notifications:settingsLink')}
+          </Link>
+        </p>
+      ) : null}
       <div className="mt-8 grid gap-8 lg:grid-cols-2">
         <section aria-labelledby="password-title" className="rounded-2xl bg-white p-6 shadow-sm">
           <h2 id="password-title" className="text-xl font-semibold">

@@ -3,6 +3,7 @@ import type { Services } from '#server/services.ts'
 import { registerFakeGoogleCalendarRoutes } from '#server/fakes/google/calendar-routes.ts'
 import { registerFakeGoogleRoutes } from '#server/fakes/google/oauth-routes.ts'
 import { registerDevMailboxRoutes } from '#server/fakes/mailbox/routes.ts'
+import { registerFakePushRoutes } from '#server/fakes/push/routes.ts'
 import { registerFakeStripeRoutes } from '#server/fakes/stripe/api-routes.ts'
 import { registerFakeStripePageRoutes } from '#server/fakes/stripe/page-routes.ts'
 import { FAKE_STRIPE_TICK_MS, fakeStripeTick, type FakeStripeReport } from '#server/fakes/stripe/tick.ts'
@@ -11,7 +12,7 @@ import { registerFakeZoomRoutes } from '#server/fakes/zoom/routes.ts'
 
 /**
  * The stand-ins for the outside services (decision 0012): the development mailbox, a fake Google
- * (sign-in and Calendar), a fake Zoom and a fake Stripe, each speaking its real API at the
+ * (sign-in and Calendar), a fake Zoom, a fake Stripe and a fake push service (decision 0087), each speaking its real API at the
  * provider's own address so that `npm start` works offline and an operator's keys switch to the
  * real service. Nothing of the real code imports a fake: createProviderApp makes this one call,
  * which mounts those the configuration turns on.
@@ -37,6 +38,7 @@ export function registerFakes(api: Api, services: Services, fetch: typeof global
     registerFakeGoogleCalendarRoutes(api, services)
   }
   if (config.fakeZoom && config.zoom) registerFakeZoomRoutes(api, services)
+  if (config.push.fake) registerFakePushRoutes(api, services)
   if (config.fakeStripe) {
     registerFakeStripeRoutes(api, services, stripeWebhooks)
     registerFakeStripePageRoutes(api, services, stripeWebhooks)

@@ -19,6 +19,7 @@ import {
   liveClasses,
   liveClassSeats,
   notificationSettings,
+  pushSubscriptions,
   outbox,
   passwordResetTokens,
   photos,
@@ -250,6 +251,8 @@ async function deleteData(services: Services, userId: number): Promise<DeletionR
     await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId))
     // The files the user sent go; the messages' text stays with the other side, signed "Conta excluída" (decision 0086).
     const attachments = await deleteAttachmentsOf(tx, userId)
+    // No browser is told of anything any more (decision 0087).
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))
     // Nobody writes to a closed account: its conversations close; the other side keeps them (decision 0085).
     const closedTalks = await tx
       .update(conversations)

@@ -82,6 +82,7 @@ export const REMOVED_NOW = [
   'sessions',
   'notification_settings',
   'message_attachments',
+  'push_subscriptions',
 ] as const
 
 /**

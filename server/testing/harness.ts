@@ -248,6 +248,7 @@ const RESETTABLE_TABLES = [
   'live_classes',
   'live_class_seats',
   'fake_zoom_meetings',
+  'fake_push_subscriptions',
   'consent_records',
   'account_deletions',
   'retention_runs',

@@ -177,3 +177,36 @@ export const fakeZoomMeetings = pgTable('fake_zoom_meetings', {
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
 })
+
+/**
+ * The fake push service's subscriptions (only with FAKE_PUSH; decision 0087): the key pair and auth
+ * secret a browser would hold, so the fake can decrypt what it receives and show it, the VAPID key
+ * it was made for (a push signed with another is refused, 403, as push services do), and whether
+ * the endpoint is gone (410, as for a browser that unsubscribed).
+ */
+export const fakePushSubscriptions = pgTable('fake_push_subscriptions', {
+  id: varchar('id', { length: 40 }).primaryKey(),
+  applicationServerKey: varchar('application_server_key', { length: 100 }).notNull(),
+  privateKey: varchar('private_key', { length: 100 }).notNull(),
+  publicKey: varchar('public_key', { length: 100 }).notNull(),
+  auth: varchar('auth', { length: 40 }).notNull(),
+  gone: boolean('gone').notNull().default(false),
+  createdAt: createdAt(),
+})
+
+/** What the fake push service received: the encrypted body (base64url) as posted, with its headers' values. */
+export const fakePushMessages = pgTable(
+  'fake_push_messages',
+  {
+    id: serial('id').primaryKey(),
+    subscriptionId: varchar('subscription_id', { length: 40 })
+      .notNull()
+      .references(() => fakePushSubscriptions.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    ttl: integer('ttl').notNull(),
+    urgency: varchar('urgency', { length: 10 }),
+    topic: varchar('topic', { length: 32 }),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [index('fake_push_messages_subscription_idx').on(table.subscriptionId, table.id)],
+)
