@@ -1,5 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createProviderApp } from '#server/app.ts'
+import { claimDataFolder } from '#server/backup/control.ts'
 import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from '#server/db/client.ts'
 import { seedDatabase } from '#server/seed/seed.ts'
@@ -25,6 +26,9 @@ function readConfig(): ProviderConfig {
 async function main(): Promise<void> {
   const configured = readConfig()
   for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  // A PGlite folder is one process's: its control socket is its lock, and how `npm run backup`
+  // asks this process for a consistent dump while it runs (decision 0090).
+  const claim = configured.databaseUrl || configured.dataDir.startsWith('memory://') ? undefined : await claimDataFolder(configured.dataDir, 'provider')
   const database: DatabaseHandle = await openDatabase(configured.databaseUrl ? { url: configured.databaseUrl } : { dataDir: configured.dataDir })
   await database.migrate(findMigrationsDir(configured.migrationsDir))
   const seeded = await seedDatabase(database.db)
@@ -33,6 +37,7 @@ async function main(): Promise<void> {
   const { config, made } = await resolveFakeSecrets(database.db, configured)
 
   const app = createProviderApp({ db: database.db, config })
+  claim?.serve(database)
   const server: ServerType = await new Promise((resolve, reject) => {
     const instance = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(instance))
     instance.once('error', reject)
@@ -77,6 +82,8 @@ async function main(): Promise<void> {
         app.services.mailSender?.close()
         await app.services.throttle.close()
         await app.services.messageBus.close()
+        // A backup being answered finishes first; then no new one can ask.
+        await claim?.release()
         await database.close()
       } finally {
         process.exit(error ? 1 : 0)

@@ -16,8 +16,8 @@ export async function rowsOf<Row = Record<string, unknown>>(statement: Promise<u
 }
 
 type DatabaseOptions =
-  /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */
-  | { dataDir: string }
+  /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs); `snapshot` fills an empty folder from a dump (a restore). */
+  | { dataDir: string; snapshot?: Blob }
   /** In memory, optionally started from a PGlite dump (`dumpDataDir`) instead of an empty cluster. */
   | { memory: true; snapshot?: Blob }
   /** `schema` puts every table (and drizzle's bookkeeping) in that schema; tests use a fresh one per run. */
@@ -29,7 +29,11 @@ export type DatabaseHandle = {
   /** Applies pending migrations; on PostgreSQL under an advisory lock so concurrent starts take turns. */
   migrate(migrationsFolder: string): Promise<void>
   close(): Promise<void>
-  /** PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot }. */
+  /**
+   * PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot } or
+   * into a folder (backups, decision 0090). Consistent while other calls run: it waits for the
+   * transaction in progress and starts none until the files are copied.
+   */
   snapshot?: () => Promise<Blob>
 }
 
@@ -39,7 +43,7 @@ const MIGRATION_LOCK_ID = 7_412_309
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) return openPostgres(options.url, options.schema)
   if ('memory' in options) return openPglite(undefined, options.snapshot)
-  return openPglite(options.dataDir.startsWith('memory://') ? undefined : options.dataDir)
+  return openPglite(options.dataDir.startsWith('memory://') ? undefined : options.dataDir, options.snapshot)
 }
 
 async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
@@ -53,7 +57,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   // pg_trgm: the admins' user search is a trigram index (migration 0025); PostgreSQL ships it in contrib.
   const extensions = { pg_trgm }
-  const client = dataDir ? new PGlite(resolve(dataDir), { extensions }) : new PGlite(snapshot ? { loadDataDir: snapshot, extensions } : { extensions })
+  const client = new PGlite({ ...(dataDir && { dataDir: resolve(dataDir) }), ...(snapshot && { loadDataDir: snapshot }), extensions })
   await client.waitReady
   // Statements that come back are planned once (decision 0031), as node-postgres does on PostgreSQL.
   enableNamedStatements(client)
@@ -64,7 +68,13 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     // One process owns a PGlite folder, so there is nobody to take turns with.
     migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
     close: () => client.close(),
-    snapshot: () => client.dumpDataDir('none'),
+    async snapshot() {
+      // The data files brought up to date first, so that the copy needs little recovery when opened.
+      await client.exec('CHECKPOINT')
+      // Between transactions: PGlite's dump waits only for the statement in progress, and a
+      // transaction's statements are separate ones; holding the transaction lock, none is half done.
+      return client._runExclusiveTransaction(() => client.dumpDataDir('none'))
+    },
   }
 }
 
