@@ -25,8 +25,10 @@ export class DataFolderInUse extends Error {
   constructor(
     readonly folder: string,
     readonly holder: string,
+    advice = 'two processes on one PGlite folder would corrupt it',
   ) {
-    super(`the data folder ${folder} is in use by ${holder === 'provider' ? 'a running provider' : holder === 'backup' ? 'npm run backup' : 'another process'} (its control socket ${controlSocketPath(folder)} answers); two processes on one PGlite folder would corrupt it`)
+    const who = holder === 'provider' ? 'a running provider' : holder === 'backup' ? 'npm run backup or restore' : holder === 'another user' ? "a process of another user (its control socket refuses this one)" : 'another process'
+    super(`the data folder ${folder} is in use by ${who} (control socket ${controlSocketPath(folder)}): ${advice}`)
   }
 }
 
@@ -63,6 +65,7 @@ export function askControlSocket(path: string, request: string, timeoutMs = 120_
     })
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (chunks.length === 0 && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')) resolvePromise(undefined)
+      else if (error.code === 'EACCES') reject(new DataFolderInUse(path.replace(/\.sock$/, ''), 'another user', 'run the command as the user that runs Innera (in the container, docker exec without -u)'))
       else reject(error)
     })
   })
