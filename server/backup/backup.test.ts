@@ -214,6 +214,15 @@ describe('a backup of the running provider, restored into an emptied data folder
     provider = await startProvider()
   })
 
+  it('puts the socket of a folder too deep for a socket path in the temp folder, and it still locks', async () => {
+    const deep = join(root, 'd'.repeat(60), 'e'.repeat(60), 'provider')
+    expect(controlSocketPath(deep).startsWith(tmpdir())).toBe(true)
+    const claim = await claimDataFolder(deep, 'backup')
+    await expect(claimDataFolder(deep, 'provider')).rejects.toThrow(/in use by npm run backup or restore/)
+    await claim.release()
+    expect(existsSync(controlSocketPath(deep))).toBe(false)
+  })
+
   it('keeps every file npm start makes in the data folder', () => {
     const made = [...readFileSync(new URL('../../scripts/start.mjs', import.meta.url), 'utf8').matchAll(/persistentSecret\('([^']+)'\)/g)].map((match) => match[1])
     expect(new Set(made)).toEqual(new Set(DATA_FOLDER_FILES))

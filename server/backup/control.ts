@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
-import { dirname, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
 import { sql } from 'drizzle-orm'
@@ -14,7 +16,11 @@ import { rowsOf, type DatabaseHandle } from '#server/db/client.ts'
  * Only the folder's owner can connect (mode 0600): never a network port, no token to leak.
  */
 export function controlSocketPath(providerDataDir: string): string {
-  return `${resolve(providerDataDir)}.sock`
+  const beside = `${resolve(providerDataDir)}.sock`
+  // A Unix socket's path has about 100 bytes (the rest is cut off silently): a deeper folder's
+  // socket goes to the temp folder, named by the folder's path, where both sides find it.
+  if (Buffer.byteLength(beside) <= 100) return beside
+  return join(tmpdir(), `innera-${createHash('sha256').update(beside).digest('hex').slice(0, 24)}.sock`)
 }
 
 /** Who holds a data folder, as its control socket says. */
