@@ -526,7 +526,8 @@ function checkDataVolume() {
 /**
  * `npm run backup` in the running container, as an operator runs it (`docker exec`, the image's
  * user), then the file restored into an empty folder under /tmp: the habit made through the app
- * comes back (decision 0090). About 10 s: two npm starts and a PGlite opened from the dump.
+ * comes back (decision 0090). 10-15 s: two npm starts, a dump and a PGlite opened from it (6 s
+ * and 7 s when run by hand in the image on a busy machine).
  */
 function checkBackup() {
   const t0 = performance.now()
