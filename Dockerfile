@@ -46,12 +46,13 @@ COPY . .
 RUN npm run build && touch build/.stamp
 
 # The app's own files, gathered for one layer: the build, package.json (the provider walks up to it
-# to find its migrations), the start script and what it imports, the SQL migrations and the media.
+# to find its migrations), the start script and what it imports, the backup command's launcher
+# (`npm run backup` / `npm run restore` run build/provider/backup.js here; decision 0090), the SQL migrations and the media.
 # No sources, no tests, no development packages.
 FROM scratch AS app
 COPY --from=build /app/build /app/build
 COPY --from=build /app/package.json /app/package.json
-COPY --from=build /app/scripts/start.mjs /app/scripts/start.mjs
+COPY --from=build /app/scripts/start.mjs /app/scripts/backup.mjs /app/scripts/
 COPY --from=build /app/scripts/lib/build.mjs /app/scripts/lib/runtime.mjs /app/scripts/lib/
 COPY --from=build /app/server/db/migrations /app/server/db/migrations
 COPY --from=build /app/server/media/materials /app/server/media/materials
@@ -76,7 +77,8 @@ COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=app /app ./
 
 # Secrets generated on first start (session-secret, provider-jwt-secret) and the embedded
-# provider's PGlite database (/data/provider) live here: mount a volume to keep them.
+# provider's PGlite database (/data/provider) live here: mount a volume to keep them. A backup while
+# it runs: `docker exec <container> npm run backup -- --out /data/backups/<name>` (docs/operations.md).
 VOLUME ["/data"]
 USER innera
 EXPOSE 3000

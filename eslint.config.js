@@ -48,7 +48,7 @@ const serverLayers = [
   ['server/contact', 'server/content', 'server/users'],
   ['server/audit', 'server/habits'],
   ['server/admin', 'server/auth', 'server/calendar', 'server/mail', 'server/push', 'server/stripe', 'server/zones.ts'],
-  ['server/carts', 'server/dates.ts', 'server/http'],
+  ['server/backup', 'server/carts', 'server/dates.ts', 'server/http'],
   ['server/background.ts', 'server/clock.ts', 'server/config.ts', 'server/db', 'server/google', 'server/log.ts', 'server/media', 'server/person-names.ts', 'server/services.ts', 'server/zoom', 'server/drizzle.config.ts'],
   // Prometheus' series and their port: prom-client and nothing of the provider's own (decision 0089).
   ['server/metrics'],

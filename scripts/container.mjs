@@ -551,6 +551,24 @@ function checkDataVolume() {
   ok(`/data (volume ${VOLUME}) holds ${names.join(', ')}, owned by 10001`)
 }
 
+/**
+ * `npm run backup` in the running container, as an operator runs it (`docker exec`, the image's
+ * user), then the file restored into an empty folder under /tmp: the habit made through the app
+ * comes back (decision 0090). 10-15 s: two npm starts, a dump and a PGlite opened from it (6 s
+ * and 7 s when run by hand in the image on a busy machine).
+ */
+function checkBackup() {
+  const t0 = performance.now()
+  const file = '/data/backups/check.innera-backup'
+  const backup = podman(['exec', CONTAINER, 'npm', 'run', '--silent', 'backup', '--', '--out', file], { timeoutMs: 180_000 })
+  if (backup.status !== 0 || !backup.output.includes('from the running provider')) fail(`npm run backup in the container exited ${backup.status}:\n${backup.output}`)
+  const restore = podman(['exec', CONTAINER, 'npm', 'run', '--silent', 'restore', '--', '--data-dir', '/tmp/restore-check', file], { timeoutMs: 180_000 })
+  const habits = /(\d+) habits/.exec(restore.output)?.[1]
+  if (restore.status !== 0 || !habits || Number(habits) < 1) fail(`npm run restore in the container exited ${restore.status} (expected the habit made before among what it restored):\n${restore.output}`)
+  podman(['exec', CONTAINER, 'rm', '-rf', '/tmp/restore-check', file])
+  ok(`npm run backup in the running container, restored into an empty folder: ${habits} habit(s) back (${seconds(timed('backup and restore in the container', performance.now() - t0))})`)
+}
+
 /** `podman stop`: SIGTERM, then SIGKILL after the grace period. Must end well within it, exit code 0. */
 function stopContainer(label) {
   const t0 = performance.now()
@@ -602,6 +620,7 @@ async function runChecks() {
   checkHealthcheck()
   await checkMetrics(base)
   checkDataVolume()
+  checkBackup()
   checkWritesOnlyData()
   stopContainer('first container')
 

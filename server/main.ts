@@ -1,5 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createProviderApp } from '#server/app.ts'
+import { claimDataFolder } from '#server/backup/control.ts'
 import { ConfigError, describeSmtpUrl, loadConfig, startupWarnings, type ProviderConfig } from '#server/config.ts'
 import { findMigrationsDir, openDatabase, type DatabaseHandle } from '#server/db/client.ts'
 import { notReadyResponse, type StartingStage } from '#server/http/starting.ts'
@@ -28,6 +29,9 @@ function readConfig(): ProviderConfig {
 async function main(): Promise<void> {
   const configured = readConfig()
   for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  // A PGlite folder is one process's: its control socket is its lock, and how `npm run backup`
+  // asks this process for a consistent dump while it runs (decision 0090).
+  const claim = configured.databaseUrl || configured.dataDir.startsWith('memory://') ? undefined : await claimDataFolder(configured.dataDir, 'provider')
   // Listening from the start: until the app is built every request is a 503 "not ready" saying
   // why (http/starting.ts), so readiness checks see the migrations run.
   let stage: StartingStage = 'opening database'
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
   const app = createProviderApp({ db: database.db, config, poolStats: database.poolStats, defaultMetrics: true })
   // Not public (decision 0089): its own port, on loopback unless PROVIDER_METRICS_HOST names another interface.
   const metricsServer = config.metrics ? await serveMetrics(app.services.metrics.registry, config.metrics) : undefined
+  claim?.serve(database)
   handle = (request, env) => app.fetch(request, env)
   // The one line on stdout before any request log: `npm start` waits for it.
   process.stdout.write(`provider listening on http://${config.host}:${config.port}\n`)
@@ -93,6 +98,8 @@ async function main(): Promise<void> {
         app.services.mailSender?.close()
         await app.services.throttle.close()
         await app.services.messageBus.close()
+        // A backup being answered finishes first; then no new one can ask.
+        await claim?.release()
         await database.close()
       } finally {
         process.exit(error ? 1 : 0)

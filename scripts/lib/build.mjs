@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SOURCES = ['app', 'server', 'locales', 'public', 'package.json', 'package-lock.json', 'vite.config.ts']
-export const BUILD_OUTPUTS = ['build/server/index.js', 'build/http/server.js', 'build/provider/index.js']
+export const BUILD_OUTPUTS = ['build/server/index.js', 'build/http/server.js', 'build/provider/index.js', 'build/provider/backup.js']
 const stamp = path.join(root, 'build', '.stamp')
 
 function newestSourceTime() {

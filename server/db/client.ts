@@ -17,8 +17,8 @@ export async function rowsOf<Row = Record<string, unknown>>(statement: Promise<u
 }
 
 type DatabaseOptions =
-  /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs). */
-  | { dataDir: string }
+  /** A folder, or "memory://" for a throwaway in-memory database (fast fresh starts for e2e runs); `snapshot` fills an empty folder from a dump (a restore). */
+  | { dataDir: string; snapshot?: Blob }
   /** In memory, optionally started from a PGlite dump (`dumpDataDir`) instead of an empty cluster. */
   | { memory: true; snapshot?: Blob }
   /** `schema` puts every table (and drizzle's bookkeeping) in that schema; tests use a fresh one per run. */
@@ -32,7 +32,11 @@ export type DatabaseHandle = {
   close(): Promise<void>
   /** The pool's connections now, for /metrics: node-postgres' counts, or PGlite's one connection (1 while open). */
   poolStats(): PoolStats
-  /** PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot }. */
+  /**
+   * PGlite only: the whole cluster as a tarball, to reopen later with { memory: true, snapshot } or
+   * into a folder (backups, decision 0090). Consistent while other calls run: it waits for the
+   * transaction in progress and starts none until the files are copied.
+   */
   snapshot?: () => Promise<Blob>
 }
 
@@ -45,7 +49,7 @@ const MIGRATION_LOCK_ID = 7_412_309
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) return openPostgres(options.url, options.schema)
   if ('memory' in options) return openPglite(undefined, options.snapshot)
-  return openPglite(options.dataDir.startsWith('memory://') ? undefined : options.dataDir)
+  return openPglite(options.dataDir.startsWith('memory://') ? undefined : options.dataDir, options.snapshot)
 }
 
 async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
@@ -59,7 +63,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   // pg_trgm: the admins' user search is a trigram index (migration 0025); PostgreSQL ships it in contrib.
   const extensions = { pg_trgm }
-  const client = dataDir ? new PGlite(resolve(dataDir), { extensions }) : new PGlite(snapshot ? { loadDataDir: snapshot, extensions } : { extensions })
+  const client = new PGlite({ ...(dataDir && { dataDir: resolve(dataDir) }), ...(snapshot && { loadDataDir: snapshot }), extensions })
   await client.waitReady
   // Statements that come back are planned once (decision 0031), as node-postgres does on PostgreSQL.
   enableNamedStatements(client)
@@ -71,7 +75,13 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
     close: () => client.close(),
     poolStats: () => ({ driver: 'pglite', total: client.closed ? 0 : 1, max: 1 }),
-    snapshot: () => client.dumpDataDir('none'),
+    async snapshot() {
+      // The data files brought up to date first, so that the copy needs little recovery when opened.
+      await client.exec('CHECKPOINT')
+      // Between transactions: PGlite's dump waits only for the statement in progress, and a
+      // transaction's statements are separate ones; holding the transaction lock, none is half done.
+      return client._runExclusiveTransaction(() => client.dumpDataDir('none'))
+    },
   }
 }
 
