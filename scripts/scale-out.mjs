@@ -5,7 +5,8 @@
  * what several processes behind a load balancer need: a session signed in on one app works on
  * the other, a login throttle counts across both providers (in Redis, not per process), data
  * written through one is read through the other, both use the fakes' secrets made once in
- * the database, and a message sent through one provider reaches a live stream held on the other.
+ * the database, and a message sent through one provider reaches a live stream held on the other,
+ * also app to app: posted on app A, heard on app B's live thread (`/mensagens/{id}/eventos`).
  *
  * Skipped, with one line, when PostgreSQL (TEST_DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/test) or Redis (REDIS_URL, default redis://127.0.0.1:6379)
@@ -13,7 +14,7 @@
  * end, also on failure.
  */
 import { spawn } from 'node:child_process'
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
@@ -311,6 +312,49 @@ async function main() {
       stream.status === 200 && JSON.stringify(texts) === JSON.stringify(wanted),
       'three messages sent through provider A reach a stream held on provider B, once each and in order',
       `stream ${stream.status}; heard ${JSON.stringify(texts)} in ${elapsed.toFixed(0)} ms`,
+    )
+
+    // 6. The same through the apps (decision 0088): the professional's live thread open on app B
+    // (`/mensagens/{id}/eventos`, its session's stream passed through), the patient's messages
+    // posted as the thread's form does on app A; one sent again with its idempotency key through
+    // app B, as a retry after a dropped answer would be: each arrives once, in order.
+    const [patientOnA, professionalOnB] = [await signIn(apps[0], 'paciente@innera.local'), await signIn(apps[1], 'profissional@innera.local')]
+    const liveAbort = new AbortController()
+    const live = await fetch(`${apps[1]}/mensagens/${conversation.id}/eventos`, { headers: { Accept: 'text/event-stream', Cookie: professionalOnB.header() }, signal: liveAbort.signal })
+    const liveTexts = []
+    const listening = (async () => {
+      if (!live.body) return
+      const reader = live.body.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ''
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ done: true }))
+        if (done) return
+        buffer += value
+        let end
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const data = /^data: (.*)$/m.exec(block)?.[1]
+          if (/^event: message$/m.test(block) && data) liveTexts.push(JSON.parse(data).text)
+        }
+      }
+    })()
+    const throughApps = [`pelas apps ${run} 1`, `pelas apps ${run} 2`]
+    const posts = []
+    const post = async (base, text, key) => (await request(base, `/mensagens/${conversation.id}`, { cookies: patientOnA, form: { intent: 'send', text, idempotency_key: key } })).status
+    const appSentAt = performance.now()
+    posts.push(await post(apps[0], throughApps[0], randomUUID()))
+    const retried = randomUUID()
+    posts.push(await post(apps[0], throughApps[1], retried), await post(apps[1], throughApps[1], retried))
+    for (const deadline = Date.now() + 5_000; liveTexts.length < throughApps.length && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50))
+    const appElapsed = performance.now() - appSentAt
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    liveAbort.abort()
+    await listening
+    check(
+      live.status === 200 && live.headers.get('cache-control') === 'private, no-store' && posts.every((status) => status === 303 || status === 302) && JSON.stringify(liveTexts) === JSON.stringify(throughApps),
+      "messages posted on app A (one again through app B with its key) reach the professional's live thread on app B, once each and in order",
+      `live ${live.status} (${live.headers.get('cache-control')}); posts ${posts.join(', ')}; heard ${JSON.stringify(liveTexts)} in ${appElapsed.toFixed(0)} ms`,
     )
 
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`)

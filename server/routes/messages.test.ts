@@ -409,8 +409,13 @@ await describeOnPostgres('PostgreSQL: a message sent through one process reaches
           const { value, done } = await body.read()
           if (done) break
           buffer += value
-          for (const match of buffer.matchAll(/^data: (.*)$/gm)) texts.push(JSON.parse(match[1]!).text)
-          buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2)
+          // Whole events only: an event's blank line may come in a later chunk than its data.
+          let end: number
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1]
+            buffer = buffer.slice(end + 2)
+            if (data) texts.push(JSON.parse(data).text)
+          }
         }
       })()
       for (const text of ['um', 'dois', 'três']) await writer.post(`/messages/conversations/${id}/messages/`, { text }, { token: pedro })

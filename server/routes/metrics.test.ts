@@ -125,8 +125,14 @@ describe('the outbox, the pool and the jobs', () => {
       expect(valueOf(await scrape(pooled), 'innera_provider_db_pool_max', { driver: 'postgres' })).toBe(10)
       // Twelve statements at once on a pool of ten: ten connections busy, two waiting, then all idle.
       // (then: drizzle's statements run once something waits for them.)
-      const busy = Array.from({ length: 12 }, () => postgres.handle.db.execute(sql`SELECT pg_sleep(2)`).then(() => undefined))
-      await expect.poll(pool, { timeout: 5_000, interval: 20 }).toEqual({ total: 10, idle: 0, waiting: 2 })
+      // Long enough that a loaded machine still sees them all at once (the scrape's own outbox query may wait too).
+      const busy = Array.from({ length: 12 }, () => postgres.handle.db.execute(sql`SELECT pg_sleep(4)`).then(() => undefined))
+      await expect
+        .poll(async () => {
+          const { total, idle, waiting } = await pool()
+          return total === 10 && idle === 0 && waiting !== undefined && waiting >= 2
+        }, { timeout: 10_000, interval: 20 })
+        .toBe(true)
       await Promise.all(busy)
       expect(await pool()).toMatchObject({ total: 10, idle: 10, waiting: 0 })
     } finally {
