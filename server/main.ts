@@ -22,12 +22,26 @@ function readConfig(): ProviderConfig {
   }
 }
 
+/**
+ * `--migrate-only`: the migrations and the seed, then exit 0 without serving: the one-shot
+ * migration service of a deployment of several replicas, run before them (decision 0091). The
+ * replicas' own start then finds nothing to do; it is safe anyway, since on PostgreSQL the
+ * migrations take an advisory lock and the seed only inserts what is missing.
+ */
+const migrateOnly = process.argv.includes('--migrate-only')
+
 async function main(): Promise<void> {
   const configured = readConfig()
-  for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  if (!migrateOnly) for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
   const database: DatabaseHandle = await openDatabase(configured.databaseUrl ? { url: configured.databaseUrl } : { dataDir: configured.dataDir })
+  const startedAt = performance.now()
   await database.migrate(findMigrationsDir(configured.migrationsDir))
   const seeded = await seedDatabase(database.db)
+  if (migrateOnly) {
+    await database.close()
+    jsonLogger({ level: 'info', msg: 'migrated', database: database.kind, seeded, ms: Math.round(performance.now() - startedAt) })
+    return
+  }
   // The fakes' keys and signing secrets the environment did not give: this install's own, made at
   // its first start and kept in the database, before the Stripe client and the fakes are built (decision 0073).
   const { config, made } = await resolveFakeSecrets(database.db, configured)
@@ -89,6 +103,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  jsonLogger({ level: 'error', msg: 'provider failed to start', error: error instanceof Error ? error.message : String(error) })
+  jsonLogger({ level: 'error', msg: migrateOnly ? 'migration failed' : 'provider failed to start', error: error instanceof Error ? error.message : String(error) })
   process.exit(1)
 })
