@@ -485,6 +485,33 @@ async function down() {
   timed('down: stop and remove', performance.now() - t0)
 }
 
+/** What earlier runs left behind when they were killed before their cleanup: their process is gone. */
+function removeLeftovers() {
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch (error) {
+      return error.code === 'EPERM'
+    }
+  }
+  const stale = (name) => {
+    const pid = /^innera-compose-(\d+)(?:[_:]|$)/.exec(name)?.[1]
+    return pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid))
+  }
+  const lines = (args) => podman(args).stdout.split('\n').map((line) => line.trim()).filter(stale)
+  const containers = lines(['ps', '--all', '--format', '{{.Names}}'])
+  for (const name of containers) podman(['rm', '--force', '--time', '0', name])
+  const volumes = lines(['volume', 'ls', '--format', '{{.Name}}'])
+  for (const name of volumes) podman(['volume', 'rm', '--force', name])
+  const networks = lines(['network', 'ls', '--format', '{{.Name}}'])
+  for (const name of networks) podman(['network', 'rm', '--force', name])
+  const images = podman(['images', '--format', '{{.Repository}}:{{.Tag}}']).stdout.split('\n').map((line) => line.replace(/^localhost\//, '')).filter(stale)
+  for (const name of images) podman(['untag', `localhost/${name}`, `localhost/${name}`])
+  const count = containers.length + volumes.length + networks.length + images.length
+  if (count) say(`removed what killed runs left: ${[...containers, ...volumes, ...networks, ...images].join(', ')}`)
+}
+
 function removeDeployment() {
   if (!deployed) return
   compose(['down', '-v', '-t', '1'], { timeoutMs: 120_000 })
@@ -506,6 +533,7 @@ async function main() {
   ensureStandIns(base)
   timed('images (base, image, stand-ins)', performance.now() - t0)
 
+  removeLeftovers()
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}`
   // deploy/.env as the operations page makes it, in a folder of this run's own: podman-compose

@@ -355,6 +355,8 @@ function removeEarlierBuildLayers(log) {
  * A cookie jar and requests to `base`, as scripts/scale-out.mjs makes them; a form's Origin is
  * `origin` (the public address, when `base` is one replica's own).
  */
+const SOCKET_CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'])
+
 export function client(base, { origin = base } = {}) {
   const cookies = new Map()
   const request = async (pathname, form) => {
@@ -366,7 +368,13 @@ export function client(base, { origin = base } = {}) {
       headers.Origin = origin
       body = new URLSearchParams(form).toString()
     }
-    const response = await fetch(`${base}${pathname}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) })
+    const send = () => fetch(`${base}${pathname}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) })
+    // A kept-alive connection the server closed as it was reused: a GET is sent again, as browsers
+    // do; a form post never is (it may have been applied).
+    const response = await send().catch((error) => {
+      if (form || !SOCKET_CLOSED.has(error.cause?.code)) throw error
+      return send()
+    })
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';')
       const at = pair.indexOf('=')
