@@ -131,11 +131,11 @@ function deploymentEnv(port) {
     PROVIDER_FORWARDING_SECRET: secret(),
     PUBLIC_URL: publicUrl,
     INNERA_PORT: String(port),
-    // The demo's payments: the fake Stripe, its PIX page under the public address.
-    FAKE_STRIPE: 'on',
-    PAYMENT_PAGES_URL: publicUrl,
   }
 }
+
+/** deploy/provider.env and deploy/app.env: the demo's payments, the fake Stripe with its PIX page under the public address. */
+const demoSettings = (port) => ({ provider: { FAKE_STRIPE: 'on' }, app: { PAYMENT_PAGES_URL: `http://127.0.0.1:${port}` } })
 
 async function until(what, limitMs, probe) {
   const t0 = performance.now()
@@ -548,15 +548,26 @@ async function main() {
   removeLeftovers()
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}`
-  // deploy/.env as the operations page makes it, in a folder of this run's own: podman-compose
-  // reads it for the compose file's variables (as `set -a; . deploy/.env` does) and hands it to the
-  // Innera services (env_file, through INNERA_ENV_FILE).
+  // deploy/.env as the operations page makes it, in a folder of this run's own: its values are
+  // podman-compose's environment for the compose file's variables (as `set -a; . deploy/.env`
+  // does); provider.env and app.env beside it, named by INNERA_PROVIDER_ENV_FILE and INNERA_APP_ENV_FILE.
   const settings = deploymentEnv(port)
   const envFolder = mkdtempSync(path.join(os.tmpdir(), 'innera-compose-'))
   cleanUps.push(() => rmSync(envFolder, { recursive: true, force: true }))
-  const envFile = path.join(envFolder, '.env')
-  writeFileSync(envFile, Object.entries(settings).map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 })
-  composeEnv = { ...envForPodmanCallers(), ...settings, INNERA_ENV_FILE: envFile, INNERA_IMAGE: RUN_IMAGE }
+  const envFile = (name, values) => {
+    const file = path.join(envFolder, name)
+    writeFileSync(file, Object.entries(values).map(([key, value]) => `${key}=${value}\n`).join(''), { mode: 0o600 })
+    return file
+  }
+  envFile('.env', settings)
+  const demo = demoSettings(port)
+  composeEnv = {
+    ...envForPodmanCallers(),
+    ...settings,
+    INNERA_PROVIDER_ENV_FILE: envFile('provider.env', demo.provider),
+    INNERA_APP_ENV_FILE: envFile('app.env', demo.app),
+    INNERA_IMAGE: RUN_IMAGE,
+  }
   await up()
   const ips = { apps: ipOf(container('app', 1)), providers: ipOf(container('provider', 1)) }
   const state = await flows(publicUrl)
