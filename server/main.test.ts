@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { createHmac } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -178,5 +179,55 @@ describe('server/main.ts', START_BOUND, () => {
     expect(stderr).toContain('Invalid provider configuration')
     expect(stderr).toContain('PROVIDER_PORT must be an integer between 1 and 65535')
     expect(stderr).toContain('REFRESH_TOKEN_LIFETIME must be an integer')
+  })
+
+  // The one-shot migration service of compose.yaml (decision 0091): two at once on an empty
+  // PostgreSQL database, as two replicas starting together would; they take turns on the lock.
+  it('--migrate-only migrates and seeds, never listens, and exits 0; two at once on an empty PostgreSQL database apply each migration once', async (context) => {
+    const url = process.env.TEST_DATABASE_URL
+    const { default: pg } = await import('pg')
+    const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 })
+    try {
+      if (!url) throw new Error('TEST_DATABASE_URL is not set')
+      await admin.connect()
+    } catch {
+      return context.skip()
+    }
+    const name = `innera_migrate_${randomBytes(4).toString('hex')}`
+    await admin.query(`CREATE DATABASE ${name}`)
+    try {
+      const databaseUrl = new URL(url!)
+      databaseUrl.pathname = `/${name}`
+      const runs = [0, 1].map(() => {
+        const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--migrate-only'], {
+          env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: databaseUrl.toString() },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+        let output = ''
+        child.stdout.on('data', (chunk) => (output += chunk))
+        child.stderr.on('data', (chunk) => (output += chunk))
+        return new Promise<{ code: number | null; output: string }>((resolve) => child.once('exit', (code) => resolve({ code, output })))
+      })
+      const results = await Promise.all(runs)
+      for (const { code, output } of results) {
+        expect(code, output).toBe(0)
+        expect(output).not.toContain('provider listening')
+        expect(JSON.parse(output.trim().split('\n').at(-1)!)).toMatchObject({ level: 'info', msg: 'migrated', database: 'postgres' })
+      }
+      // Each demo account was made by one of them (together, as many as there are); each migration of the journal is recorded once.
+      const seeded = results.map(({ output }) => (JSON.parse(output.trim().split('\n').at(-1)!) as { seeded: { users: number } }).seeded.users)
+      const journal = JSON.parse(readFileSync(new URL('./db/migrations/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] }
+      const database = new pg.Client({ connectionString: databaseUrl.toString() })
+      await database.connect()
+      const { rows } = await database.query<{ applied: string; distinct_hashes: string }>('select count(*) as applied, count(distinct hash) as distinct_hashes from drizzle.__drizzle_migrations')
+      const users = await database.query<{ count: string }>('select count(*) from users')
+      await database.end()
+      expect(seeded[0]! + seeded[1]!).toBe(Number(users.rows[0]!.count))
+      expect(Number(users.rows[0]!.count)).toBeGreaterThan(0)
+      expect(rows[0]).toEqual({ applied: String(journal.entries.length), distinct_hashes: String(journal.entries.length) })
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    }
   })
 })

@@ -26,24 +26,41 @@ function readConfig(): ProviderConfig {
   }
 }
 
+/**
+ * `--migrate-only`: the migrations and the seed, then exit 0 without serving: the one-shot
+ * migration service of a deployment of several replicas, run before them (decision 0091). The
+ * replicas' own start then finds nothing to do; it is safe anyway, since on PostgreSQL the
+ * migrations take an advisory lock and the seed only inserts what is missing.
+ */
+const migrateOnly = process.argv.includes('--migrate-only')
+
 async function main(): Promise<void> {
   const configured = readConfig()
-  for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
+  if (!migrateOnly) for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
   // A PGlite folder is one process's: its control socket is its lock, and how `npm run backup`
   // asks this process for a consistent dump while it runs (decision 0090).
   const claim = configured.databaseUrl || configured.dataDir.startsWith('memory://') ? undefined : await claimDataFolder(configured.dataDir, 'provider')
   // Listening from the start: until the app is built every request is a 503 "not ready" saying
-  // why (http/starting.ts), so readiness checks see the migrations run.
+  // why (http/starting.ts), so readiness checks see the migrations run. A migration alone serves nothing.
   let stage: StartingStage = 'opening database'
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => notReadyResponse(stage)
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const instance = serve({ fetch: (request, env) => handle(request, env), port: configured.port, hostname: configured.host }, () => resolve(instance))
-    instance.once('error', reject)
-  })
+  const server: ServerType | undefined = migrateOnly
+    ? undefined
+    : await new Promise((resolve, reject) => {
+        const instance = serve({ fetch: (request, env) => handle(request, env), port: configured.port, hostname: configured.host }, () => resolve(instance))
+        instance.once('error', reject)
+      })
   const database: DatabaseHandle = await openDatabase(configured.databaseUrl ? { url: configured.databaseUrl } : { dataDir: configured.dataDir })
+  const startedAt = performance.now()
   stage = 'migrating'
   await database.migrate(findMigrationsDir(configured.migrationsDir))
   const seeded = await seedDatabase(database.db)
+  if (!server) {
+    await database.close()
+    await claim?.release()
+    jsonLogger({ level: 'info', msg: 'migrated', database: database.kind, seeded, ms: Math.round(performance.now() - startedAt) })
+    return
+  }
   // The fakes' keys and signing secrets the environment did not give: this install's own, made at
   // its first start and kept in the database, before the Stripe client and the fakes are built (decision 0073).
   const { config, made } = await resolveFakeSecrets(database.db, configured)
@@ -112,6 +129,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  jsonLogger({ level: 'error', msg: 'provider failed to start', error: error instanceof Error ? error.message : String(error) })
+  jsonLogger({ level: 'error', msg: migrateOnly ? 'migration failed' : 'provider failed to start', error: error instanceof Error ? error.message : String(error) })
   process.exit(1)
 })
