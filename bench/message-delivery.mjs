@@ -11,6 +11,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort, waitFor } from '../scripts/lib/net.mjs'
+import { readEvents } from '../scripts/lib/sse.mjs'
 import { throwawayDatabase } from './lib/database.mjs'
 import { BENCH_JWT_SECRET, root, stopChild } from './lib/instance.mjs'
 
@@ -64,34 +65,22 @@ const login = (provider, email) => json(`${provider.url}/authentication/custom-l
 function openStream(provider, token) {
   const controller = new AbortController()
   const arrivals = new Map()
-  const opened = fetch(`${provider.url}/messages/stream/`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal }).then(async (response) => {
+  const answered = fetch(`${provider.url}/messages/stream/`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal }).then((response) => {
     if (!response.ok) throw new Error(`stream: ${response.status}`)
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    const reading = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ done: true }))
-        if (done) return
-        buffer += value
-        let end
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (/^event: message$/m.test(block) && data) arrivals.set(JSON.parse(data).text, performance.now())
-        }
-      }
-    })()
-    return { reader, reading }
+    return response
   })
+  const reading = answered.then((response) =>
+    readEvents(response.body, ({ event, data }) => {
+      if (event === 'message' && data) arrivals.set(JSON.parse(data).text, performance.now())
+    }),
+  )
   return {
     arrivals,
-    opened,
+    // The stream answers its headers once it listens.
+    opened: answered.then(() => undefined),
     async close() {
       controller.abort()
-      const { reader, reading } = await opened.catch(() => ({}))
-      await reader?.cancel().catch(() => undefined)
-      await reading
+      await reading.catch(() => undefined)
     },
   }
 }

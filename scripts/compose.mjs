@@ -324,15 +324,15 @@ async function createHabit(browser, name) {
 }
 
 /**
- * One request followed across the three (decision 0089): a page that asks the provider, sent with no
+ * One request followed across the three (decision 0089): the catalogue (it asks the provider for the products), sent with no
  * X-Request-Id, comes back with the one HAProxy made, and that id is in the balancer's log, one
  * app's and one provider's.
  */
 async function checkRequestId(base) {
-  const response = await fetch(`${base}/consultas/profissionais`, { signal: AbortSignal.timeout(60_000) })
+  const response = await fetch(`${base}/solucoes`, { redirect: 'manual', signal: AbortSignal.timeout(60_000) })
   await response.text()
   const id = response.headers.get('x-request-id') ?? ''
-  if (response.status !== 200 || !/^[0-9A-F]+(-[0-9A-F]+){5,}$/.test(id)) fail(`GET /consultas/profissionais through the balancer → ${response.status}, X-Request-Id "${id}" (not one HAProxy made)`)
+  if (response.status !== 200 || !/^[0-9A-F]+(-[0-9A-F]+){5,}$/.test(id)) fail(`GET /solucoes through the balancer → ${response.status}, X-Request-Id "${id}" (not one HAProxy made)`)
   const seen = () => ({
     balancer: logsOf(container('lb'), 300).includes(id),
     app: [1, 2].some((number) => logsOf(container('app', number), 400).includes(id)),

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { freePort, waitFor } from './lib/net.mjs'
+import { readEvents } from './lib/sse.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
@@ -185,8 +186,11 @@ async function main() {
     }
 
     // 1. Sessions: the cookie is signed with the shared SESSION_SECRET and carries its tokens.
+    // (Kept for check 6: the patient's logins are counted, THROTTLE_LOGIN_PER_EMAIL.)
+    const patientSessions = []
     for (const [from, to] of [[0, 1], [1, 0]]) {
       const cookies = await signIn(apps[from], 'paciente@innera.local')
+      patientSessions[from] = cookies
       const dashboard = await request(apps[to], '/dashboard', { cookies })
       check(
         dashboard.status === 200 && dashboard.text.includes('Pedro'),
@@ -282,21 +286,9 @@ async function main() {
     const streamAbort = new AbortController()
     const stream = await fetch(`http://127.0.0.1:${providerB}/messages/stream/`, { headers: bearer(professional), signal: streamAbort.signal })
     const texts = []
-    const heard = (async () => {
-      const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader()
-      let buffer = ''
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ done: true }))
-        if (done) return
-        buffer += value
-        let end
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1]
-          buffer = buffer.slice(end + 2)
-          if (data) texts.push(JSON.parse(data).text)
-        }
-      }
-    })()
+    const heard = readEvents(stream.body, ({ event, data }) => {
+      if (event === 'message' && data) texts.push(JSON.parse(data).text)
+    })
     const wanted = [`escala ${run} 1`, `escala ${run} 2`, `escala ${run} 3`]
     const sentAt = performance.now()
     for (const text of wanted) {
@@ -318,27 +310,15 @@ async function main() {
     // (`/mensagens/{id}/eventos`, its session's stream passed through), the patient's messages
     // posted as the thread's form does on app A; one sent again with its idempotency key through
     // app B, as a retry after a dropped answer would be: each arrives once, in order.
-    const [patientOnA, professionalOnB] = [await signIn(apps[0], 'paciente@innera.local'), await signIn(apps[1], 'profissional@innera.local')]
+    const [patientOnA, professionalOnB] = [patientSessions[0], await signIn(apps[1], 'profissional@innera.local')]
     const liveAbort = new AbortController()
     const live = await fetch(`${apps[1]}/mensagens/${conversation.id}/eventos`, { headers: { Accept: 'text/event-stream', Cookie: professionalOnB.header() }, signal: liveAbort.signal })
     const liveTexts = []
-    const listening = (async () => {
-      if (!live.body) return
-      const reader = live.body.pipeThrough(new TextDecoderStream()).getReader()
-      let buffer = ''
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ done: true }))
-        if (done) return
-        buffer += value
-        let end
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (/^event: message$/m.test(block) && data) liveTexts.push(JSON.parse(data).text)
-        }
-      }
-    })()
+    const listening = live.body
+      ? readEvents(live.body, ({ event, data }) => {
+          if (event === 'message' && data) liveTexts.push(JSON.parse(data).text)
+        })
+      : Promise.resolve()
     const throughApps = [`pelas apps ${run} 1`, `pelas apps ${run} 2`]
     const posts = []
     const post = async (base, text, key) => (await request(base, `/mensagens/${conversation.id}`, { cookies: patientOnA, form: { intent: 'send', text, idempotency_key: key } })).status
