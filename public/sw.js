@@ -16,7 +16,7 @@ self.addEventListener('push', (event) => {
   let path = '/mensagens'
   try {
     const url = new URL(typeof data.url === 'string' ? data.url : '/mensagens', self.location.origin)
-    if (/^\/mensagens(\/\d+)?$/.test(url.pathname)) path = url.pathname
+    if (url.origin === self.location.origin && /^\/mensagens(\/\d+)?$/.test(url.pathname)) path = url.pathname
   } catch {
     path = '/mensagens'
   }
