@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MESSAGE_TEXT_MAX_LENGTH } from '#app/domain/message-limits.ts'
 import { MAX_ID } from '#app/utils/ids.ts'
 
 /**
@@ -6,8 +7,6 @@ import { MAX_ID } from '#app/utils/ids.ts'
  * a message to send with the key that makes a resent form the same message, or one's own message
  * to delete. Messages are translation keys.
  */
-
-export const MESSAGE_TEXT_MAX_LENGTH = 4000
 
 export const sendMessageSchema = z.object({
   intent: z.literal('send'),
@@ -33,16 +32,8 @@ export const sendMessageWithFilesSchema = sendMessageSchema.extend({
     .transform((text) => text ?? ''),
 })
 
-/** A message's files, as the provider takes them: at most five, each at most 10 MB, images (JPEG, PNG, WebP) or PDFs by their bytes. */
-export const MAX_ATTACHMENTS = 5
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
-/** What the file input offers (the provider reads the real type from the bytes). */
-export const ATTACHMENT_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf'
 
 export const deleteMessageSchema = z.object({ intent: z.literal('delete'), message: z.coerce.number().int().positive().max(MAX_ID) })
 
 /** The page with JavaScript: the other side's messages seen up to this one (decision 0088). */
 export const readMessagesSchema = z.object({ intent: z.literal('read'), up_to: z.coerce.number().int().positive().max(MAX_ID) })
-
-/** The hidden field a send made by the page's script carries: the answer is the message, not a redirect. */
-export const VIA_FETCHER = 'fetcher'
