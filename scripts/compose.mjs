@@ -7,15 +7,17 @@
  *   1. the engine: podman, runc, debootstrap and podman-compose, installed with apt-get when
  *      missing (as root); the container step's base image and image (scripts/lib/podman.mjs: made
  *      and built by the same code when missing);
- *   2. the images this machine cannot pull (postgres:16, redis:7, haproxy:2.6) built from Debian's
- *      packages on that base image and tagged with the compose file's names
- *      (scripts/compose-stand-ins/; PostgreSQL is Debian bookworm's 15);
+ *   2. the images this machine cannot pull (postgres:16, redis:7, haproxy:2.6, prom/prometheus)
+ *      built from Debian's packages on that base image and tagged with the compose file's names
+ *      (scripts/compose-stand-ins/; PostgreSQL is Debian bookworm's 15, Prometheus its 2.42);
  *   3. up in the order the compose file's conditions say (podman-compose 1.0 ignores them):
  *      PostgreSQL and Redis until healthy, the migration to its end (exit 0), then 2 providers,
- *      2 apps and HAProxy, until HAProxy counts every replica up;
+ *      2 apps, HAProxy and Prometheus, until HAProxy counts every replica up;
  *   4. through the published port: the home page in Portuguese; a patient signs in, books a paid
  *      consultation by PIX and pays it on the fake Stripe's page; a habit is created and read back;
- *      a session signed in on one app is read by the other;
+ *      a session signed in on one app is read by the other; beside them, Prometheus answers `up` = 1
+ *      for each of the 4 replicas (found by the services' names), /metrics is not on the published
+ *      port, and the habit routes' request counters (absent before) rise with the check's traffic;
  *   5. one app and one provider killed (`podman kill`) while a bounded loop of sign-ins, reads and
  *      writes runs: how long HAProxy takes to take them out, and every request after that answered
  *      by the survivors; then both started again, and every write answered is in the database
@@ -46,7 +48,7 @@ const started = performance.now()
 const COMPOSE_FILE = path.join(root, 'compose.yaml')
 const STAND_INS = path.join(root, 'scripts', 'compose-stand-ins')
 /** The compose file's names for the images made here, and the folder each is made from. */
-const STAND_IN_IMAGES = { postgres: 'docker.io/library/postgres:16', redis: 'docker.io/library/redis:7', haproxy: 'docker.io/library/haproxy:2.6' }
+const STAND_IN_IMAGES = { postgres: 'docker.io/library/postgres:16', redis: 'docker.io/library/redis:7', haproxy: 'docker.io/library/haproxy:2.6', prometheus: 'docker.io/prom/prometheus:v2.53.0' }
 // This run's own project, so that two runs on one machine never touch each other's containers.
 const PROJECT = `innera-compose-${process.pid}`
 const RUN_IMAGE = `localhost/${PROJECT}:latest`
@@ -134,6 +136,9 @@ function deploymentEnv(port) {
   }
 }
 
+/** deploy/.env's optional ports: Prometheus' on the host's loopback. */
+const optionalPorts = (prometheusPort) => ({ INNERA_PROMETHEUS_PORT: String(prometheusPort) })
+
 /** deploy/provider.env and deploy/app.env: the demo's payments, the fake Stripe with its PIX page under the public address. */
 const demoSettings = (port) => ({ provider: { FAKE_STRIPE: 'on' }, app: { PAYMENT_PAGES_URL: `http://127.0.0.1:${port}` } })
 
@@ -186,7 +191,7 @@ async function up() {
   ok(`migrate ran to its end, exit 0, in ${seconds(timed('up: migration', performance.now() - t0))}: ${line.slice(0, 160)}`)
 
   t0 = performance.now()
-  composeOrFail(['up', '-d', '--no-build', '--no-deps', 'provider', 'app', 'lb'], 'starting the providers, the apps and the load balancer')
+  composeOrFail(['up', '-d', '--no-build', '--no-deps', 'provider', 'app', 'lb', 'prometheus'], 'starting the providers, the apps, the load balancer and Prometheus')
   await until('HAProxy counting 2 apps and 2 providers up', UP_LIMIT_MS, async () => {
     for (const name of [container('provider', 1), container('provider', 2), container('app', 1), container('app', 2), container('lb')]) {
       if (podman(['inspect', '--format', '{{.State.Running}}', name]).stdout !== 'true') fail(`${name} is not running:\n${logsOf(name)}`)
@@ -194,7 +199,7 @@ async function up() {
     const view = await balancerView()
     return (upCount(view, 'apps') === 2 && upCount(view, 'providers') === 2) || JSON.stringify(view)
   })
-  ok(`2 providers, 2 apps and HAProxy up, HAProxy counting all 4 replicas up, in ${seconds(timed('up: replicas until the balancer counts them up', performance.now() - t0))}`)
+  ok(`2 providers, 2 apps, HAProxy and Prometheus up, HAProxy counting all 4 replicas up, in ${seconds(timed('up: replicas until the balancer counts them up', performance.now() - t0))}`)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,6 +370,53 @@ async function flows(base) {
   ok(`a session signed in on ${container('app', 1)} is read by ${container('app', 2)} (GET /dashboard → 200 there)`)
   timed('flows: home, sign-in, PIX booking paid, habit, session across apps', performance.now() - t0)
   return { patient, purchasePath, habit, cookiesFromAppOne: onOne.cookies }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4b. Metrics, scraped by a real Prometheus (the compose file's, deploy/prometheus.yml)
+
+/** An instant query of the deployment's Prometheus, through its port on the host's loopback: the result vector. */
+async function promQuery(prometheus, query) {
+  const response = await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(query)}`, { signal: AbortSignal.timeout(5_000) })
+  const body = await response.json()
+  if (body.status !== 'success') throw new Error(`${query}: ${body.error ?? response.status}`)
+  return body.data.result
+}
+
+const sumOf = (vector) => vector.reduce((sum, sample) => sum + Number(sample.value[1]), 0)
+
+/** The series only the check's own traffic makes: the habits' routes, on the apps and on the providers. */
+const HABIT_REQUESTS = {
+  app: 'sum(innera_app_http_requests_total{route=~"routes/habitos.*"})',
+  provider: 'sum(innera_provider_http_requests_total{route=~".*habit.*"})',
+}
+
+/** `up` = 1 for each of the 4 replicas, each by its own address on the compose network; and no metrics through the balancer. */
+async function checkScraped(prometheus, base) {
+  const t0 = performance.now()
+  const outside = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(30_000) })
+  const text = await outside.text()
+  if (outside.status !== 404 || text.includes('innera_app_http_requests_total')) fail(`GET /metrics through the balancer → ${outside.status}${text.includes('innera_') ? ', with the series' : ''} (expected 404: metrics are never on the public port)`)
+  const expected = [
+    ...[1, 2].map((number) => `innera-app ${ipOf(container('app', number))}:9464`),
+    ...[1, 2].map((number) => `innera-provider ${ipOf(container('provider', number))}:9465`),
+  ]
+  await until('Prometheus answering up = 1 for the 2 apps and the 2 providers', 90_000, async () => {
+    const seen = Object.fromEntries((await promQuery(prometheus, 'up')).map((sample) => [`${sample.metric.job} ${sample.metric.instance}`, sample.value[1]]))
+    return expected.every((target) => seen[target] === '1') || JSON.stringify(seen)
+  })
+  ok(`Prometheus (deploy/prometheus.yml, replicas found by the services' names) answers up = 1 for ${expected.map((target) => target.split(' ')[1]).join(', ')} in ${seconds(timed('metrics: every replica scraped', performance.now() - t0))}; GET /metrics through the balancer → 404`)
+}
+
+/** After the flows: the habit routes' request counters, absent before, counted on both sides. */
+async function checkCounted(prometheus, before) {
+  const t0 = performance.now()
+  let now
+  await until("the check's habit requests counted in Prometheus", 60_000, async () => {
+    now = { app: sumOf(await promQuery(prometheus, HABIT_REQUESTS.app)), provider: sumOf(await promQuery(prometheus, HABIT_REQUESTS.provider)) }
+    return (now.app >= before.app + 2 && now.provider >= before.provider + 2) || JSON.stringify(now)
+  })
+  ok(`the request counters rose with the check's traffic: habit routes ${before.app} → ${now.app} on the apps (innera_app_http_requests_total), ${before.provider} → ${now.provider} on the providers, read from Prometheus ${seconds(timed('metrics: the traffic counted', performance.now() - t0))} after the flows`)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -567,6 +619,8 @@ async function main() {
 
   removeLeftovers()
   const port = await freePort()
+  const prometheusPort = await freePort()
+  const prometheus = `http://127.0.0.1:${prometheusPort}`
   const publicUrl = `http://127.0.0.1:${port}`
   // deploy/.env as the operations page makes it, in a folder of this run's own: its values are
   // podman-compose's environment for the compose file's variables (as `set -a; . deploy/.env`
@@ -579,18 +633,22 @@ async function main() {
     writeFileSync(file, Object.entries(values).map(([key, value]) => `${key}=${value}\n`).join(''), { mode: 0o600 })
     return file
   }
-  envFile('.env', settings)
+  envFile('.env', { ...settings, ...optionalPorts(prometheusPort) })
   const demo = demoSettings(port)
   composeEnv = {
     ...envForPodmanCallers(),
     ...settings,
+    ...optionalPorts(prometheusPort),
     INNERA_PROVIDER_ENV_FILE: envFile('provider.env', demo.provider),
     INNERA_APP_ENV_FILE: envFile('app.env', demo.app),
     INNERA_IMAGE: RUN_IMAGE,
   }
   await up()
   const ips = { apps: ipOf(container('app', 1)), providers: ipOf(container('provider', 1)) }
-  const state = await flows(publicUrl)
+  // Prometheus' first scrapes while the flows run; the counters of the habit routes before them.
+  const before = { app: sumOf(await promQuery(prometheus, HABIT_REQUESTS.app).catch(() => [])), provider: sumOf(await promQuery(prometheus, HABIT_REQUESTS.provider).catch(() => [])) }
+  const [state] = await Promise.all([flows(publicUrl), checkScraped(prometheus, publicUrl)])
+  await checkCounted(prometheus, before)
   const loop = await failover(publicUrl, state, ips)
   await exactlyOnce(state, loop)
   await down()
@@ -614,7 +672,7 @@ try {
     console.log(`[compose] SKIPPED: ${error.message}`)
   } else {
     console.error(`[compose] FAILED: ${error instanceof Failure ? error.message : (error?.stack ?? error)}`)
-    if (deployed) for (const name of [container('migrate'), container('provider', 1), container('provider', 2), container('app', 1), container('app', 2), container('lb')]) console.error(`--- ${name} ---\n${logsOf(name, 15)}`)
+    if (deployed) for (const name of [container('migrate'), container('provider', 1), container('provider', 2), container('app', 1), container('app', 2), container('lb'), container('prometheus')]) console.error(`--- ${name} ---\n${logsOf(name, 15)}`)
     process.exitCode = 1
   }
 } finally {
