@@ -6,47 +6,26 @@
  * start to its event read on the stream, median and p99 over `count` messages each, sent one after
  * the other. bench/messages.ts measures the embedded single process (PGlite) the same way.
  */
-import { spawn } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort, waitFor } from '../scripts/lib/net.mjs'
 import { readEvents } from '../scripts/lib/sse.mjs'
 import { throwawayDatabase } from './lib/database.mjs'
-import { BENCH_JWT_SECRET, root, stopChild } from './lib/instance.mjs'
+import { startProvider, stopChild } from './lib/instance.mjs'
 
 const DEMO_PASSWORD = 'innera-demo-2025'
 
-async function startProvider(label, databaseURL, dir) {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+/** A provider of its own on the shared database; its errors kept in `dir` for the message when it does not start. */
+async function startDeliveryProvider(label, databaseURL, dir) {
   const errors = path.join(dir, `${label}.err.log`)
   const fd = openSync(errors, 'a')
-  const child = spawn(process.execPath, ['build/provider/index.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PROVIDER_PORT: String(port),
-      PROVIDER_HOST: '127.0.0.1',
-      PROVIDER_PUBLIC_URL: url,
-      PROVIDER_JWT_SECRET: BENCH_JWT_SECRET,
-      DATABASE_URL: databaseURL,
-      FAKE_GOOGLE: 'off',
-      DEV_MAILBOX: 'off',
-      THROTTLE_DISABLED: '1',
-      ACCESS_TOKEN_LIFETIME: '86400',
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'ignore', fd],
-  })
   try {
-    await waitFor(`${url}/healthz/`, { child })
+    const { url, child } = await startProvider({ env: { DATABASE_URL: databaseURL, ACCESS_TOKEN_LIFETIME: '86400', LOG_LEVEL: 'error' }, stderr: fd })
+    return { url: url.replace(/\/$/, ''), stop: async () => { await stopChild(child); closeSync(fd) } }
   } catch (error) {
-    child.kill('SIGKILL')
+    closeSync(fd)
     throw new Error(`provider ${label} did not start: ${error.message}\n${readFileSync(errors, 'utf8').slice(-2000)}`)
   }
-  return { url, stop: async () => { await stopChild(child); closeSync(fd) } }
 }
 
 async function json(url, { token, body } = {}) {
@@ -114,8 +93,8 @@ export async function measureDeliveryAcrossProcesses({ serverURL, count = 200 })
   const started = []
   try {
     // A first, alone: it migrates and seeds the empty database; B then finds it ready.
-    started.push(await startProvider('a', database.url, dir))
-    started.push(await startProvider('b', database.url, dir))
+    started.push(await startDeliveryProvider('a', database.url, dir))
+    started.push(await startDeliveryProvider('b', database.url, dir))
     const [a, b] = started
     const patient = await login(a, 'paciente@innera.local')
     const professional = await login(b, 'profissional@innera.local')

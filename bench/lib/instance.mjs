@@ -67,6 +67,44 @@ export async function startInstance({
   }
 }
 
+/**
+ * One built provider on a loopback port (a free one unless `port`), with its in-memory database
+ * unless `env` names another (DATABASE_URL), its output to `stdout` and `stderr` (file
+ * descriptors, or 'ignore'); resolves once it answers /healthz/. bench/message-delivery.mjs runs
+ * two of these on one PostgreSQL.
+ * @param {{ buildDir?: string, port?: number, env?: Record<string,string>, nodeArgs?: string[], stdout?: number | 'ignore', stderr?: number | 'ignore' }} options
+ */
+export async function startProvider({ buildDir = root, port, env = {}, nodeArgs = [], stdout = 'ignore', stderr = 'ignore' } = {}) {
+  const providerPort = port ?? (await freePort())
+  const url = `http://127.0.0.1:${providerPort}/`
+  const child = spawn(process.execPath, [...nodeArgs, 'build/provider/index.js'], {
+    cwd: buildDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PROVIDER_PORT: String(providerPort),
+      PROVIDER_HOST: '127.0.0.1',
+      PROVIDER_DATA_DIR: 'memory://',
+      PROVIDER_JWT_SECRET: BENCH_JWT_SECRET,
+      PROVIDER_PUBLIC_URL: url.replace(/\/$/, ''),
+      FAKE_GOOGLE: 'off',
+      DEV_MAILBOX: 'off',
+      THROTTLE_DISABLED: '1',
+      ...env,
+    },
+    stdio: ['ignore', stdout, stderr],
+  })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  try {
+    await waitFor(`${url}healthz/`, { child })
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
+  return { url, child }
+}
+
 async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs, providerNodeArgs, host, providerVia, database }) {
   const [appPort, providerPort] = await Promise.all([freePort(), freePort()])
   const dir = mkdtempSync(path.join(tmpdir(), `innera-${name}-`))
@@ -80,32 +118,14 @@ async function startProcesses({ providerEnv, appEnv, name, buildDir, appNodeArgs
   }
   const fds = Object.fromEntries(Object.entries(files).map(([key, file]) => [key, openSync(file, 'a')]))
 
-  const provider = spawn(process.execPath, [...providerNodeArgs, 'build/provider/index.js'], {
-    cwd: buildDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PROVIDER_PORT: String(providerPort),
-      PROVIDER_HOST: '127.0.0.1',
-      PROVIDER_DATA_DIR: 'memory://',
-      PROVIDER_JWT_SECRET: BENCH_JWT_SECRET,
-      PROVIDER_PUBLIC_URL: providerURL.replace(/\/$/, ''),
-      APP_PUBLIC_URL: baseURL,
-      FAKE_GOOGLE: 'off',
-      DEV_MAILBOX: 'off',
-      THROTTLE_DISABLED: '1',
-      ...providerEnv,
-    },
-    stdio: ['ignore', fds.providerOut, fds.providerErr],
+  const { child: provider } = await startProvider({
+    buildDir,
+    port: providerPort,
+    env: { APP_PUBLIC_URL: baseURL, ...providerEnv },
+    nodeArgs: providerNodeArgs,
+    stdout: fds.providerOut,
+    stderr: fds.providerErr,
   })
-  running.add(provider)
-  provider.once('exit', () => running.delete(provider))
-  try {
-    await waitFor(`${providerURL}healthz/`, { child: provider })
-  } catch (error) {
-    provider.kill('SIGKILL')
-    throw error
-  }
 
   let appProviderURL
   try {
