@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
@@ -123,18 +124,39 @@ describe('the outbox, the pool and the jobs', () => {
         return Object.fromEntries(['total', 'idle', 'waiting'].map((state) => [state, valueOf(exposition, 'innera_provider_db_pool_connections', { driver: 'postgres', state })]))
       }
       expect(valueOf(await scrape(pooled), 'innera_provider_db_pool_max', { driver: 'postgres' })).toBe(10)
-      // Twelve statements at once on a pool of ten: ten connections busy, two waiting, then all idle.
-      // (then: drizzle's statements run once something waits for them.)
-      // Long enough that a loaded machine still sees them all at once (the scrape's own outbox query may wait too).
-      const busy = Array.from({ length: 12 }, () => postgres.handle.db.execute(sql`SELECT pg_sleep(4)`).then(() => undefined))
-      await expect
-        .poll(async () => {
-          const { total, idle, waiting } = await pool()
-          return total === 10 && idle === 0 && waiting !== undefined && waiting >= 2
-        }, { timeout: 10_000, interval: 20 })
-        .toBe(true)
-      await Promise.all(busy)
-      expect(await pool()).toMatchObject({ total: 10, idle: 10, waiting: 0 })
+      // Twelve statements at once on a pool of ten, each waiting for a lock that a transaction of
+      // another pool holds until the test lets it go: ten connections busy and two requests
+      // waiting (the scrape's own outbox query may wait too) for as long as needed, whatever the
+      // machine's load; then all idle. (then: drizzle's statements run once something waits for them.)
+      const another = await postgres.openAnother()
+      const key = randomInt(1, 2 ** 31)
+      let release = () => {}
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let holding = () => {}
+      const held = new Promise<void>((resolve) => (holding = resolve))
+      const holder = another.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${key})`)
+        holding()
+        await released
+      })
+      try {
+        await held
+        const busy = Array.from({ length: 12 }, () => postgres.handle.db.execute(sql`SELECT pg_advisory_xact_lock_shared(${key})`).then(() => undefined))
+        await expect
+          .poll(async () => {
+            const { total, idle, waiting } = await pool()
+            return total === 10 && idle === 0 && waiting !== undefined && waiting >= 2
+          }, { timeout: 30_000, interval: 20 })
+          .toBe(true)
+        release()
+        await Promise.all([holder, ...busy])
+        // The earlier scrapes' outbox queries, which waited behind the lock too, end just after.
+        await expect.poll(pool, { timeout: 10_000, interval: 20 }).toMatchObject({ total: 10, idle: 10, waiting: 0 })
+      } finally {
+        release()
+        await holder.catch(() => undefined)
+        await another.close()
+      }
     } finally {
       await postgres.drop()
     }
