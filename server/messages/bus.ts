@@ -4,11 +4,12 @@ import type { Logger } from '#server/log.ts'
 
 /**
  * What happened in a conversation, as every provider process hears it (decision 0085): a message
- * written or deleted, or a read mark moved. Ids only, and the pair, so a stream can tell whether it
- * concerns its user without a read; it then reads what it sends from the database.
+ * written (`message`), one written before and now deleted or removed (`changed`), or a read mark
+ * moved (`read`). Ids only, and the pair, so a stream can tell whether it concerns its user
+ * without a read; it then reads what it sends from the database.
  */
 export type MessageEvent = {
-  kind: 'message' | 'read'
+  kind: 'message' | 'changed' | 'read'
   conversation_id: number
   patient_id: number
   professional_id: number

@@ -267,7 +267,7 @@ export async function deleteOwnMessage(db: Database, { messageId, conversation, 
     if (row) {
       // Its files go with its text (decision 0086): no link to them works any more.
       await tx.delete(messageAttachments).where(eq(messageAttachments.messageId, row.id))
-      await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: row.id })
+      await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'changed', message_id: row.id })
     }
     return row
   })
@@ -361,7 +361,7 @@ export async function resolveReport(db: Database, { reportId, outcome, adminId, 
         .returning({ conversationId: messages.conversationId })
       if (removed) await tx.delete(messageAttachments).where(eq(messageAttachments.messageId, report.messageId))
       const [conversation] = removed ? await tx.select().from(conversations).where(eq(conversations.id, removed.conversationId)) : []
-      if (conversation) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'message', message_id: report.messageId })
+      if (conversation) await notifyMessageEvent(tx, { ...eventOf(conversation), kind: 'changed', message_id: report.messageId })
       // Every open report of that message is answered by this one decision.
       await tx
         .update(messageReports)

@@ -333,6 +333,30 @@ describe('GET /messages/stream/', () => {
     }
   })
 
+  it('sends a message once when the catch-up of an earlier event already sent it', async () => {
+    const id = await pedroAndPaula()
+    // This stream's events held until both messages are written: the first one's catch-up reads
+    // both, and the second one's event then finds its message sent (as on a busy process).
+    const bus = streamingApp.services.messageBus
+    const subscribe = bus.subscribe
+    const held: (() => void)[] = []
+    let holding = true
+    bus.subscribe = (handler) => subscribe.call(bus, (event) => (holding ? held.push(() => handler(event)) : handler(event)))
+    const stream = await openStream(tokens.paula)
+    try {
+      await send(tokens.pedro, id, 'um')
+      await send(tokens.pedro, id, 'dois')
+      await expect.poll(() => held.length).toBe(2)
+      holding = false
+      for (const deliver of held.splice(0)) deliver()
+      await send(tokens.pedro, id, 'três')
+      expect((await stream.next(3)).map(({ event, data }) => `${event} ${String(data.text)}`)).toEqual(['message um', 'message dois', 'message três'])
+    } finally {
+      stream.close()
+      bus.subscribe = subscribe
+    }
+  })
+
   it('is nobody else’s: a stranger’s stream hears nothing of the conversation; admins are refused', async () => {
     const id = await pedroAndPaula()
     const stranger = await openStream(tokens.mariana)

@@ -341,8 +341,11 @@ export function registerMessageRoutes(api: Api, services: Services): void {
             const side = sideIn(conversation)
             return stream.writeSSE({ event: 'read', data: JSON.stringify({ conversation_id: conversation.id, read_up_to: otherReadMark(conversation, side) }) })
           }
-          // A deleted (or removed) message the client already has: sent again as it is now.
           if (event.message_id !== undefined && event.message_id <= last) {
+            // A deleted (or removed) message the client already has: sent again as it is now. A
+            // new one at or below the cursor was sent already, by the catch-up of an earlier
+            // event that read it with its own (events queue behind one another): not twice.
+            if (event.kind !== 'changed') return
             const message = await findMessage(db, conversation.id, event.message_id)
             if (message) await sendMessage(message, conversation)
             return
