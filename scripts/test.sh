@@ -34,18 +34,21 @@ touch build/.stamp
 # The provider's database tests also run on this machine's PostgreSQL when it answers (else they skip).
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 # Vitest once, on the image's Node (decision 0050); the browser suites below run the app on this
-# machine's. The container step runs beside it: much of its time is Podman writing layers and the
-# container starting, when the cores have room for Vitest (decision 0070). Its output is printed
-# when both are done; either failing fails the step. It ends before the e2e step, whose Chromium
-# check may use apt-get as the container step's may.
-step 'Node 24, as in the image: start check, then the unit, integration and provider tests | beside it, the container'
-container_log=$(mktemp)
+# machine's. The container step runs beside it, then the compose deployment on the image it built:
+# much of their time is Podman writing layers, containers starting and the deployment's checks
+# waiting, when the cores have room for Vitest (decisions 0070, 0092). Their output is printed
+# when all are done; any failing fails the step. They end before the e2e step, whose Chromium
+# check may use apt-get as theirs may.
+step 'Node 24, as in the image: start check, then the unit, integration and provider tests | beside it, the container, then the compose deployment'
+container_log=$(mktemp); compose_log=$(mktemp)
 container_step() { node scripts/check-dockerfile.mjs && node scripts/container.mjs; }
-timed_into "$container_log" 'container step' container_step & container_pid=$!
+(timed_into "$container_log" 'container step' container_step && timed_into "$compose_log" 'compose step' node scripts/compose.mjs) & container_pid=$!
 node24_rc=0; node scripts/node24.mjs || node24_rc=$?
 container_rc=0; wait "$container_pid" || container_rc=$?
 printf '\n\033[1m▶ container: build context, then the image built and run by Podman (ran beside the Node 24 step)\033[0m\n'
-cat "$container_log"; rm -f "$container_log"
+cat "$container_log"
+printf '\n\033[1m▶ compose: compose.yaml with 2 providers, 2 apps, HAProxy and Prometheus on the image (ran beside the Node 24 step)\033[0m\n'
+cat "$compose_log"; rm -f "$container_log" "$compose_log"
 if [ "$node24_rc" -ne 0 ] || [ "$container_rc" -ne 0 ]; then exit 1; fi
 step 'end-to-end (Chromium)'; bash scripts/ensure-chromium.sh && npx playwright test
 step 'scale-out (2 providers + 2 apps on PostgreSQL and Redis)'; node scripts/scale-out.mjs
