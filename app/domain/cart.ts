@@ -22,6 +22,7 @@ export type Cart = { readonly lines: readonly CartLine[] }
 /** What the catalogue says of a product in the cart; undefined when it is not for sale (any more). */
 export type CartProduct = { readonly type: ProductType; readonly priceCents: Cents }
 
+/** Keys of the shop-replies namespace (translated on the server, in toasts). */
 type CartError = 'cart.errors.full' | 'cart.errors.quantityLimit' | 'cart.errors.invalidProduct'
 /** A change to a cart: the new cart, or why not (with the cart unchanged). */
 type CartChange = { ok: true; cart: Cart } | { ok: false; error: CartError; cart: Cart }

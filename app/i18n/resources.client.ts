@@ -2,8 +2,10 @@ import { type Namespace } from './translator.ts'
 
 // One chunk per language and namespace; the browser fetches only the page's language and the
 // namespaces its routes use (their `handle.i18n`, then any other a component asks for). The long
-// page texts (pages, legal) reach the browser as loader data, never as translations.
-const loaders = import.meta.glob<{ default: Namespace }>(['../../locales/*/*.json', '!../../locales/*/pages.json', '!../../locales/*/legal.json'])
+// page texts (pages, legal) reach the browser as loader data, never as translations; the texts only
+// actions and loaders use (password-rules: the provider's password messages; message-replies and
+// shop-replies: refusals and toasts, said as text) never reach it.
+const loaders = import.meta.glob<{ default: Namespace }>(['../../locales/*/*.json', '!../../locales/*/pages.json', '!../../locales/*/legal.json', '!../../locales/*/password-rules.json', '!../../locales/*/message-replies.json', '!../../locales/*/shop-replies.json'])
 
 export async function loadNamespace(language: string, namespace: string): Promise<Namespace> {
   const load = loaders[`../../locales/${language}/${namespace}.json`]

@@ -7,9 +7,12 @@ import { listPillars } from '#app/provider/pillars.server.ts'
 import { PillarIcon } from '#app/ui/pillar-icon.tsx'
 import { pageMeta } from '#app/utils/meta.ts'
 
+/** The translations its components use, loaded before the page hydrates (besides common, which every page loads: the home page's texts are here only). */
+export const handle = { i18n: ['home'] }
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const [t, locale, pillars] = await Promise.all([
-    getFixedT(request),
+    getFixedT(request, 'home'),
     i18nServer().getLocale(request),
     // The home page still serves its visitors when the provider is away; the pillars say so.
     listPillars().catch((error: unknown) => {
@@ -18,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
   ])
   return {
-    meta: { title: t('home.metaTitle'), description: t('home.metaDescription') },
+    meta: { title: t('metaTitle'), description: t('metaDescription') },
     pillars: pillars?.map((pillar) => ({
       id: pillar.id,
       slug: pillar.slug,
@@ -34,16 +37,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function Home() {
   const { pillars } = useLoaderData<typeof loader>()
-  const { t } = useTranslation()
+  const { t } = useTranslation('home')
   return (
     <main id="main">
       <section className="bg-brand-800 text-white">
         <div className="container-page py-16 sm:py-24">
-          <h1 className="max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">{t('home.heroTitle')}</h1>
-          <p className="mt-6 max-w-2xl text-lg text-brand-50 sm:text-xl">{t('home.heroLead')}</p>
+          <h1 className="max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">{t('heroTitle')}</h1>
+          <p className="mt-6 max-w-2xl text-lg text-brand-50 sm:text-xl">{t('heroLead')}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/programa" className="btn bg-white text-brand-800 hover:bg-brand-50">
-              {t('home.heroCta')}
+              {t('heroCta')}
             </Link>
           </div>
         </div>
@@ -51,9 +54,9 @@ export default function Home() {
 
       <section aria-labelledby="pillars-title" className="container-page py-16">
         <h2 id="pillars-title" className="text-3xl font-bold tracking-tight">
-          {t('home.pillarsTitle')}
+          {t('pillarsTitle')}
         </h2>
-        <p className="mt-2 text-lg text-muted">{t('home.pillarsLead')}</p>
+        <p className="mt-2 text-lg text-muted">{t('pillarsLead')}</p>
         {pillars ? (
           <ol className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {pillars.map((pillar) => (
@@ -66,12 +69,12 @@ export default function Home() {
           </ol>
         ) : (
           <p role="status" className="mt-8 rounded-xl bg-white p-6 text-muted">
-            {t('home.pillarsUnavailable')}
+            {t('pillarsUnavailable')}
           </p>
         )}
       </section>
 
-      <section aria-label={t('home.programTitle')} className="container-page grid gap-4 pb-16 md:grid-cols-2">
+      <section aria-label={t('programTitle')} className="container-page grid gap-4 pb-16 md:grid-cols-2">
         {(
           [
             { key: 'program', to: '/programa' },
@@ -79,10 +82,10 @@ export default function Home() {
           ] as const
         ).map((card) => (
           <div key={card.key} className="rounded-2xl bg-white p-6 shadow-sm">
-            <h2 className="text-2xl font-bold tracking-tight">{t(`home.${card.key}Title`)}</h2>
-            <p className="mt-2 text-lg text-muted">{t(`home.${card.key}Body`)}</p>
+            <h2 className="text-2xl font-bold tracking-tight">{t(`${card.key}Title`)}</h2>
+            <p className="mt-2 text-lg text-muted">{t(`${card.key}Body`)}</p>
             <Link to={card.to} className="btn-primary mt-4">
-              {t(`home.${card.key}Cta`)}
+              {t(`${card.key}Cta`)}
             </Link>
           </div>
         ))}

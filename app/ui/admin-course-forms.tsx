@@ -2,7 +2,8 @@ import { type SubmissionResult, getFormProps, getInputProps, useForm } from '@co
 import { Form } from '@remix-run/react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { Field, FormError } from '#app/ui/forms.tsx'
+import { Field } from '#app/ui/field.tsx'
+import { FormError } from '#app/ui/forms.tsx'
 import { ContentSubmitButtons, LocalizedFields } from '#app/ui/localized-fields.tsx'
 import { CheckboxInput, SelectInput, TextInput } from './content-editor-parts.tsx'
 

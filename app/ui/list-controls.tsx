@@ -1,9 +1,9 @@
 import { Form, Link, useLocation } from '@remix-run/react'
-import { EARLIEST_DATE, LATEST_DATE } from '#app/domain/date-range.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { pageInfo, withPage } from '#app/utils/pagination.ts'
 
-const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'
+/** A filter form's input or select. */
+export const control = 'mt-1 block min-h-11 rounded-lg border border-gray-400 bg-white px-3'
 
 /** A labelled search box of a GET filter form. */
 export function SearchFilter({ label, defaultValue, name = 'search' }: { label: string; defaultValue: string; name?: string }) {
@@ -34,25 +34,6 @@ export function SelectFilter({ name, label, defaultValue, allLabel, options }: {
         ))}
       </select>
     </div>
-  )
-}
-
-/**
- * A GET filter form's two dates (`?from=&to=`, YYYY-MM-DD, the years the provider takes), labelled
- * in the list's own words (its i18n keys), both described by the hint under the form (the zone).
- */
-export function DateRangeFilter({ from, to, labels, describedBy }: { from: string; to: string; labels: { from: string; to: string }; describedBy: string }) {
-  return (
-    <>
-      {(['from', 'to'] as const).map((name) => (
-        <div key={name}>
-          <label htmlFor={name} className="block font-medium">
-            {labels[name]}
-          </label>
-          <input id={name} name={name} type="date" min={EARLIEST_DATE} max={LATEST_DATE} defaultValue={name === 'from' ? from : to} aria-describedby={describedBy} className={control} />
-        </div>
-      ))}
-    </>
   )
 }
 

@@ -4,7 +4,8 @@ import { WEEKDAYS } from '#app/domain/availability.ts'
 import { type scheduleFormValues } from '#app/forms/schedule-form.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { Field } from '#app/ui/field.tsx'
+import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { type ConflictItem, SlotConflicts } from '#app/ui/calendar/conflict-list.tsx'
 
 /** A Google Calendar conflict (issue 13), shown beside the weekday and slot it hits. */

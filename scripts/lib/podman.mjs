@@ -389,7 +389,7 @@ export function client(base, { origin = base } = {}) {
 
 /** The home page's heading as React writes it into the HTML. */
 export function portugueseHeading() {
-  const common = JSON.parse(readFileSync(path.join(root, 'locales', 'pt', 'common.json'), 'utf8'))
+  const home = JSON.parse(readFileSync(path.join(root, 'locales', 'pt', 'home.json'), 'utf8'))
   const escape = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' }
-  return String(common.home.heroTitle).replace(/[&<>"']/g, (char) => escape[char])
+  return String(home.heroTitle).replace(/[&<>"']/g, (char) => escape[char])
 }

@@ -242,7 +242,7 @@ describe('/mensagens/{id}', () => {
     const deleted = await post({ intent: 'delete', message: '11' })
     expect(deleted.location).toBe('/mensagens/5')
     expect(asked.deleted).toEqual(['11'])
-    expect(await toastOf(deleted)).toMatchObject({ type: 'success', message: { key: 'messages:thread.deleted' } })
+    expect(await toastOf(deleted)).toMatchObject({ type: 'success', message: { key: 'message-replies:thread.deleted' } })
     messagesProvider({ delete: () => HttpResponse.json({ detail: 'Too late.' }, { status: 400 }) })
     const late = await post({ intent: 'delete', message: '11' })
     expect(await toastOf(late)).toMatchObject({ type: 'error', message: { text: expect.stringContaining('15 minutos') } })

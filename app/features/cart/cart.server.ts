@@ -33,7 +33,7 @@ export async function cartAction(request: Request, auth: CartAuth, form: FormDat
   const fields = textFields(form)
   const parsed = cartChangeSchema.safeParse(fields)
   const back = safeRedirect(parsed.success ? parsed.data.returnTo : fields.returnTo, '/carrinho')
-  if (!parsed.success) return redirectWithToast(back, { type: 'error', message: { key: 'shop:cart.errors.invalidProduct' } })
+  if (!parsed.success) return redirectWithToast(back, { type: 'error', message: { key: 'shop-replies:cart.errors.invalidProduct' } })
   const change = parsed.data
   const cart = await readCart(request)
   const [t, language] = await Promise.all([getFixedT(request, ['common', 'shop']), languageOf(request)])
@@ -46,18 +46,18 @@ export async function cartAction(request: Request, auth: CartAuth, form: FormDat
       product = await getProduct(change.productId)
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error
-      const key = error.status === 404 ? 'shop:cart.errors.unavailable' : undefined
+      const key = error.status === 404 ? 'shop-replies:cart.errors.unavailable' : undefined
       return redirectWithToast(back, { type: 'error', message: key ? { key } : { text: failureText(t, error) } })
     }
     // Plans are started from their own page (a subscription is not bought with other things).
-    if (product.product_type === 'subscription') return redirectWithToast(back, { type: 'error', message: { key: 'shop:cart.errors.subscription' } })
+    if (product.product_type === 'subscription') return redirectWithToast(back, { type: 'error', message: { key: 'shop-replies:cart.errors.subscription' } })
     const added = addToCart(cart, { id: product.id, type: product.product_type })
-    if (!added.ok) return redirectWithToast(back, { type: 'error', message: { key: `shop:${added.error}`, values: { name: product.name[language] } } })
+    if (!added.ok) return redirectWithToast(back, { type: 'error', message: { key: `shop-replies:${added.error}`, values: { name: product.name[language] } } })
     next = added.cart
-    done = { key: 'shop:cart.added', values: { name: product.name[language] } }
+    done = { key: 'shop-replies:cart.added', values: { name: product.name[language] } }
   } else {
     next = removeFromCart(cart, change.productId)
-    done = { key: 'shop:cart.removed', values: {} }
+    done = { key: 'shop-replies:cart.removed', values: {} }
   }
 
   if (auth.isSignedIn) {

@@ -36,7 +36,7 @@ export async function checkoutAction(request: Request, auth: SignedInCaller, fie
   const t = await getFixedT(request, ['common', 'shop'])
   const parsed = checkoutSchema.safeParse(fields)
   const method = PAYMENT_METHODS.find((item) => item === fields.method) ?? 'pix'
-  if (!parsed.success) return data({ checkout: { method, error: t('shop:checkout.invalid') } } satisfies CheckoutReply, { status: 400 })
+  if (!parsed.success) return data({ checkout: { method, error: t('shop-replies:checkout.invalid') } } satisfies CheckoutReply, { status: 400 })
   const cart = await readCart(request)
   if (cart.lines.length === 0) return redirect('/carrinho', { status: 303 })
   try {
@@ -52,14 +52,14 @@ export async function checkoutAction(request: Request, auth: SignedInCaller, fie
     if (!(error instanceof ProviderError)) throw error
     if (error.code === 'already_owned') {
       const owned = error.failure.kind === 'http' ? (error.failure.productIds ?? []) : []
-      return data({ checkout: { method: parsed.data.method, error: t('shop:checkout.alreadyOwned'), owned } } satisfies CheckoutReply, { status: 409 })
+      return data({ checkout: { method: parsed.data.method, error: t('shop-replies:checkout.alreadyOwned'), owned } } satisfies CheckoutReply, { status: 409 })
     }
     if (error.code === 'already_in_checkout' && error.failure.kind === 'http') {
       const { productIds = [], purchaseId } = error.failure
-      const reply = { method: parsed.data.method, error: t('shop:checkout.alreadyInCheckout'), inCheckout: productIds, ...(purchaseId && { openPurchaseId: purchaseId }) }
+      const reply = { method: parsed.data.method, error: t('shop-replies:checkout.alreadyInCheckout'), inCheckout: productIds, ...(purchaseId && { openPurchaseId: purchaseId }) }
       return data({ checkout: reply } satisfies CheckoutReply, { status: 409 })
     }
-    const message = error.code === 'payment_provider_unavailable' ? t('shop:checkout.unavailable') : failureText(t, error)
+    const message = error.code === 'payment_provider_unavailable' ? t('shop-replies:checkout.unavailable') : failureText(t, error)
     return data({ checkout: { method: parsed.data.method, error: message } } satisfies CheckoutReply, failureInit(error))
   }
 }

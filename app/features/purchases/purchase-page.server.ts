@@ -90,7 +90,7 @@ export async function purchaseAction(request: Request, auth: SignedInCaller, id:
   const back = `/compras/${id}`
   const intent = String(form.get('intent') ?? '')
   const action = ACTIONS[intent as keyof typeof ACTIONS]
-  if (!action && intent !== 'cancel') return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
+  if (!action && intent !== 'cancel') return redirectWithToast(back, { type: 'error', message: { key: 'shop-replies:checkout.invalid' } })
   try {
     if (!action) return await cancelAction(request, auth, id, form)
     const purchase = await action.call(auth, id)

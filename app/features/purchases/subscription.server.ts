@@ -44,7 +44,7 @@ export async function subscribeAction(request: Request, auth: SignedInCaller, pr
   const t = await getFixedT(request, ['common', 'shop', 'orders'])
   const parsed = subscribeSchema.safeParse(fields)
   const method = PAYMENT_METHODS.find((item) => item === fields.method) ?? 'pix'
-  if (!parsed.success) return data({ subscribe: { method, error: t('shop:checkout.invalid') } } satisfies SubscribeReply, { status: 400 })
+  if (!parsed.success) return data({ subscribe: { method, error: t('shop-replies:checkout.invalid') } } satisfies SubscribeReply, { status: 400 })
   try {
     const subscription = await createSubscription(auth, {
       productId,
@@ -163,7 +163,7 @@ async function cancelAction(request: Request, auth: SignedInCaller, id: number, 
 export async function subscriptionPageAction(request: Request, auth: SignedInCaller, id: number, form: FormData) {
   const back = `/assinaturas/${id}`
   const intent = String(form.get('intent') ?? '')
-  if (!(INTENTS as readonly string[]).includes(intent)) return redirectWithToast(back, { type: 'error', message: { key: 'shop:checkout.invalid' } })
+  if (!(INTENTS as readonly string[]).includes(intent)) return redirectWithToast(back, { type: 'error', message: { key: 'shop-replies:checkout.invalid' } })
   const action = intent as (typeof INTENTS)[number]
   try {
     if (action === 'cancel') return await cancelAction(request, auth, id, form)

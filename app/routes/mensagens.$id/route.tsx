@@ -1,11 +1,10 @@
-import { type SubmissionResult, getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import type { SubmissionResult } from '@conform-to/react'
 import { type MetaFunction } from '@remix-run/node'
 import { Form, Link, type ShouldRevalidateFunction, useActionData, useFetcher, useLoaderData, useLocation, useSubmit } from '@remix-run/react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { type PendingMessage, type ThreadMessageView } from '#app/domain/live-thread.ts'
 import { messageParts } from '#app/domain/message-text.ts'
 import { ATTACHMENT_ACCEPT, MESSAGE_TEXT_MAX_LENGTH, VIA_FETCHER } from '#app/domain/message-limits.ts'
-import { type SendMessageInput } from '#app/forms/message-form.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { type LiveConnection, newMessageKey, useLiveThread } from '#app/ui/messages/use-live-thread.ts'
@@ -142,17 +141,39 @@ function PendingItem({ message, onSettled }: { message: PendingMessage; onSettle
   )
 }
 
+/** The send form's id; its fields' ids and error ids follow it as conform's do (`send-message-text-error`). */
+const SEND_FORM = 'send-message'
+
+/**
+ * The send form. No browser validation runs here (the server judges a message, decision 0088), so
+ * it reads the server's answer itself instead of through conform's useForm, which would put about
+ * 10 KiB of gzipped script on the page's first load for it: the same ids, names, errors, the
+ * submitted values back in the fields, and noValidate once the page runs (as conform's form).
+ */
 function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { idempotencyKey: string; lastResult: SendResult | undefined; onSend?: (text: string, key: string, files: File[]) => void; refusal?: Refusal | null; status?: string }) {
   const { t } = useTranslation('messages')
-  const [form, fields] = useForm<SendMessageInput>({ id: 'send-message', lastResult, defaultValue: { intent: 'send', idempotency_key: idempotencyKey } })
+  const form = useRef<HTMLFormElement>(null)
   const textarea = useRef<HTMLTextAreaElement>(null)
-  const textProps = getTextareaProps(fields.text)
-  const formErrors = refusal ? refusal.formErrors : form.errors
-  const textErrors = refusal ? refusal.textErrors : fields.text.errors
-  const describedBy = [`${fields.text.id}-hint`, textErrors?.length ? fields.text.errorId : null].filter(Boolean).join(' ')
-  const filesId = `${form.id}-attachments`
-  const filesErrors = refusal ? refusal.filesErrors : lastResult?.error?.attachments
-  const formProps = getFormProps(form)
+  const submitted = lastResult?.initialValue as Record<string, unknown> | undefined
+  const valueOf = (name: string, fallback: string) => (typeof submitted?.[name] === 'string' ? submitted[name] : fallback)
+  const errors = lastResult?.error ?? {}
+  const formErrorId = `${SEND_FORM}-error`
+  const textId = `${SEND_FORM}-text`
+  const textErrorId = `${textId}-error`
+  const formErrors = refusal ? refusal.formErrors : (errors[''] ?? undefined)
+  const textErrors = refusal ? refusal.textErrors : (errors.text ?? undefined)
+  const describedBy = [`${textId}-hint`, textErrors?.length ? textErrorId : null].filter(Boolean).join(' ')
+  const filesId = `${SEND_FORM}-attachments`
+  const filesErrors = refusal ? refusal.filesErrors : errors.attachments
+  // A refusal that comes back to a form already on the page takes the focus to its first field in error.
+  const shownResult = useRef(lastResult)
+  useEffect(() => {
+    if (!lastResult || lastResult === shownResult.current) return
+    shownResult.current = lastResult
+    if (lastResult.status !== 'error') return
+    const inError = [...(form.current?.elements ?? [])].find((element) => 'name' in element && typeof element.name === 'string' && lastResult.error?.[element.name])
+    if (inError instanceof HTMLElement) inError.focus()
+  }, [lastResult])
   // A refused send puts its text back (before anything typed since, which stays).
   useEffect(() => {
     const field = textarea.current
@@ -164,7 +185,7 @@ function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { ide
   // Its files go along as multipart, and the input is emptied with the text (a refusal names them to choose again).
   const sendLive = (event: FormEvent<HTMLFormElement>) => {
     const field = textarea.current
-    if (!onSend || !field) return formProps.onSubmit(event)
+    if (!onSend || !field) return
     event.preventDefault()
     const text = field.value
     const picker = event.currentTarget.elements.namedItem('attachments')
@@ -175,19 +196,31 @@ function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { ide
     onSend(text, key, files)
   }
   return (
-    <Form method="post" encType="multipart/form-data" {...formProps} onSubmit={sendLive} className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm">
-      <FormError id={form.errorId} errors={formErrors} />
-      <input {...getInputProps(fields.intent, { type: 'hidden' })} />
-      <input {...getInputProps(fields.idempotency_key, { type: 'hidden' })} />
+    <Form
+      ref={form}
+      id={SEND_FORM}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      aria-describedby={errors[''] ? formErrorId : undefined}
+      onSubmit={sendLive}
+      className="mt-6 space-y-3 rounded-2xl bg-white p-4 shadow-sm"
+    >
+      <FormError id={formErrorId} errors={formErrors} />
+      <input id={`${SEND_FORM}-intent`} name="intent" form={SEND_FORM} type="hidden" defaultValue={valueOf('intent', 'send')} />
+      <input id={`${SEND_FORM}-idempotency_key`} name="idempotency_key" form={SEND_FORM} type="hidden" defaultValue={valueOf('idempotency_key', idempotencyKey)} />
       <div>
-        <label htmlFor={fields.text.id} className="block font-medium text-ink">
+        <label htmlFor={textId} className="block font-medium text-ink">
           {t('thread.label')}
         </label>
-        <p id={`${fields.text.id}-hint`} className="text-sm text-muted">
+        <p id={`${textId}-hint`} className="text-sm text-muted">
           {t('thread.hint')}
         </p>
         <textarea
-          {...textProps}
+          id={textId}
+          name="text"
+          form={SEND_FORM}
+          defaultValue={valueOf('text', '') || undefined}
           ref={textarea}
           maxLength={MESSAGE_TEXT_MAX_LENGTH}
           rows={4}
@@ -195,7 +228,7 @@ function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { ide
           aria-describedby={describedBy}
           className="mt-1 block w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700"
         />
-        <ErrorList id={fields.text.errorId} errors={textErrors} />
+        <ErrorList id={textErrorId} errors={textErrors} />
       </div>
       <div>
         <label htmlFor={filesId} className="block font-medium text-ink">

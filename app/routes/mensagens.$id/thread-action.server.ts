@@ -70,18 +70,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       await deleteMessage(auth, id, parsed.data.message)
     } catch (error) {
-      const t = await getFixedT(request, ['messages', 'common'])
+      const t = await getFixedT(request, ['message-replies', 'common'])
       const text = error instanceof ProviderError && error.status === 400 ? t('thread.deleteFailed') : failureText(t, error)
       return redirectWithToast(thread, { type: 'error', message: { text } })
     }
-    return redirectWithToast(thread, { type: 'success', message: { key: 'messages:thread.deleted' } })
+    return redirectWithToast(thread, { type: 'success', message: { key: 'message-replies:thread.deleted' } })
   }
   const files = filesOf(form, 'attachments')
   const submission = parseWithZod(textOnly(form), { schema: files.length > 0 ? sendMessageWithFilesSchema : sendMessageSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   // A refusal of the files keeps the text; the browser cannot put files back into the input, so it says which to choose again.
   const refuseFiles = async (status: number, reason: string, file?: File) => {
-    const t = await getFixedT(request, ['messages', 'common'])
+    const t = await getFixedT(request, ['message-replies', 'common'])
     const why = t(`attachments.${reason}`)
     return data({ result: submission.reply({ fieldErrors: { attachments: [file ? t('attachments.fileProblem', { name: file.name, reason: why }) : why, t('attachments.chooseAgain')] } }) }, { status })
   }
@@ -94,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (form.get('via') === VIA_FETCHER) return data({ sent: threadMessageView(sent, timeZoneOr(user.time_zone), await languageOf(request)) }, { status: 201 })
     return redirect(`${thread}#mensagem-${sent.id}`)
   } catch (error) {
-    const t = await getFixedT(request, ['messages', 'common'])
+    const t = await getFixedT(request, ['message-replies', 'common'])
     if (error instanceof ProviderError && error.code === 'conversation_closed') {
       return data({ result: submission.reply({ formErrors: [t('thread.closedError')] }) }, { status: 400 })
     }

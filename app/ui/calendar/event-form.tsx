@@ -4,7 +4,8 @@ import { EVENT_MAX_ATTENDEES, EVENT_NOTES_MAX_LENGTH, eventTypes } from '#app/do
 import { type EventFormDefaults } from '#app/forms/calendar-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { Field } from '#app/ui/field.tsx'
+import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 import { TextAreaField } from '#app/ui/textarea-field.tsx'
 
 const fieldClass = 'mt-1 block min-h-11 w-full rounded-lg border border-gray-400 bg-white px-3 py-2 text-base text-ink aria-[invalid]:border-red-700'

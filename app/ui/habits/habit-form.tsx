@@ -4,7 +4,8 @@ import { WEEKDAYS } from '#app/domain/availability.ts'
 import { HABIT_NAME_MAX_LENGTH, HABIT_UNIT_MAX_LENGTH, type HabitFormValues } from '#app/forms/habit-forms.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { type FormInput, type FormOutput, useDeferredValidation } from '#app/ui/deferred-validation.ts'
-import { ErrorList, Field, FormError, SubmitButton } from '#app/ui/forms.tsx'
+import { Field } from '#app/ui/field.tsx'
+import { ErrorList, FormError, SubmitButton } from '#app/ui/forms.tsx'
 
 type Props = {
   defaultValue: HabitFormValues

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { PASSWORD_MESSAGES } from '#server/auth/password-messages.ts'
-import { passwordProblemKey, translatePasswordProblems } from './password-problems'
+import { passwordProblemKey, translatePasswordProblems } from './password-problems.server'
 
 describe('password problems', () => {
   test('every message the embedded provider can answer has a translation', () => {
@@ -9,6 +9,6 @@ describe('password problems', () => {
 
   test('known messages are translated, unknown ones shown as written', () => {
     const t = (key: string) => `«${key}»`
-    expect(translatePasswordProblems(t, [PASSWORD_MESSAGES.tooCommon, 'Something new.'])).toEqual(['«passwordRules.tooCommon»', 'Something new.'])
+    expect(translatePasswordProblems(t, [PASSWORD_MESSAGES.tooCommon, 'Something new.'])).toEqual(['«password-rules:tooCommon»', 'Something new.'])
   })
 })
