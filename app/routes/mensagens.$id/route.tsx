@@ -148,7 +148,8 @@ const SEND_FORM = 'send-message'
  * The send form. No browser validation runs here (the server judges a message, decision 0088), so
  * it reads the server's answer itself instead of through conform's useForm, which would put about
  * 10 KiB of gzipped script on the page's first load for it: the same ids, names, errors, the
- * submitted values back in the fields, and noValidate once the page runs (as conform's form).
+ * submitted values back in the fields, and noValidate (as conform's form: the server's messages,
+ * never the browser's).
  */
 function SendForm({ idempotencyKey, lastResult, onSend, refusal, status }: { idempotencyKey: string; lastResult: SendResult | undefined; onSend?: (text: string, key: string, files: File[]) => void; refusal?: Refusal | null; status?: string }) {
   const { t } = useTranslation('messages')
