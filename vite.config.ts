@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
+import { legalCommentsFile } from './scripts/lib/legal-comments.mjs'
 import { remixFuture } from './scripts/lib/remix-future.mjs'
 
 declare module '@remix-run/node' {
@@ -17,5 +18,6 @@ export default defineConfig({
     remix({
       future: remixFuture,
     }),
+    legalCommentsFile(),
   ],
 })

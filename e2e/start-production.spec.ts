@@ -67,4 +67,17 @@ test.describe('npm start with NODE_ENV=production', () => {
     expect(home).toContain(`href="${appUrl}/?lng=en"`)
     expect(home).not.toContain('evil.example')
   })
+
+  test('the scripts carry no licence notice of their own: they name the one file that has them all (decision 0093)', async ({ request }) => {
+    const home = await (await request.get(`${appUrl}/`)).text()
+    const scripts = [...new Set([...home.matchAll(/"(\/assets\/[\w.-]+\.js)"/g)].map((match) => match[1]))]
+    expect(scripts.length).toBeGreaterThan(3)
+    const bodies = await Promise.all(scripts.map(async (script) => (await request.get(`${appUrl}${script}`)).text()))
+    expect(bodies.filter((body) => body.includes('@license'))).toEqual([])
+    expect(bodies.filter((body) => body.startsWith('/*! Licences: /third-party-licenses.txt */')).length).toBeGreaterThan(0)
+    const notices = await request.get(`${appUrl}/third-party-licenses.txt`)
+    expect(notices.status()).toBe(200)
+    const text = await notices.text()
+    for (const library of ['@license React', 'react-dom.production.min.js', '@remix-run/react', 'React Router']) expect(text).toContain(library)
+  })
 })

@@ -14,7 +14,7 @@ import { pageMeta } from '#app/utils/meta.ts'
 import { pageParam } from '#app/utils/pagination.ts'
 
 /** The translations its components use, loaded before the page hydrates (besides common). */
-export const handle = { i18n: ['messages'] }
+export const handle = { i18n: ['message-list', 'messages'] }
 
 const PAGE_SIZE = 20
 const PREVIEW_WORDS = 12
@@ -43,14 +43,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(`/mensagens/${conversation.id}`)
   }
   const [t, language, { list, page }] = await Promise.all([
-    getFixedT(request, 'messages'),
+    getFixedT(request, 'message-list'),
     languageOf(request),
     pageOrLast((page) => listConversations(auth, page, PAGE_SIZE), pageParam(url), PAGE_SIZE).catch(errorResponseFor),
   ])
   const zone = timeZoneOr(user.time_zone)
   return data(
     {
-      meta: { title: `${t('list.title')} · Innera`, description: t('list.lead') },
+      meta: { title: `${t('title')} · Innera`, description: t('lead') },
       count: list.count,
       page,
       conversations: list.results.map((conversation) => ({
@@ -77,19 +77,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data?.me
 
 export default function ConversationsPage() {
   const { conversations, count, page } = useLoaderData<typeof loader>()
-  const { t } = useTranslation('messages')
+  const { t } = useTranslation(['message-list', 'messages'])
   return (
     <main id="main" className="container-page py-10">
-      <h1 className="text-3xl font-bold">{t('list.title')}</h1>
-      <p className="mt-2 max-w-2xl text-lg text-muted">{t('list.lead')}</p>
+      <h1 className="text-3xl font-bold">{t('title')}</h1>
+      <p className="mt-2 max-w-2xl text-lg text-muted">{t('lead')}</p>
       {conversations.length === 0 ? (
         <p className="mt-6 rounded-2xl bg-white p-6" data-testid="no-conversations">
-          {t('list.empty')}
+          {t('empty')}
         </p>
       ) : (
         <ul className="mt-6 space-y-3" data-testid="conversations">
           {conversations.map((conversation) => {
-            const name = conversation.name || t('deletedAccount')
+            const name = conversation.name || t('messages:deletedAccount')
             return (
               <li key={conversation.id} className="flex items-start gap-3 rounded-2xl bg-white p-4 shadow-sm">
                 <PersonPhoto name={conversation.name || '?'} photo={conversation.photo} size="size-12" />
@@ -97,7 +97,7 @@ export default function ConversationsPage() {
                   <div className="flex flex-wrap items-baseline justify-between gap-x-3">
                     <Link className="link font-semibold" to={`/mensagens/${conversation.id}`}>
                       {name}
-                      {conversation.unread ? <span className="sr-only">: {t('list.unread', { count: conversation.unread })}</span> : null}
+                      {conversation.unread ? <span className="sr-only">: {t('unread', { count: conversation.unread })}</span> : null}
                     </Link>
                     {conversation.last ? (
                       <time className="text-sm text-muted" dateTime={conversation.last.at}>
@@ -108,14 +108,14 @@ export default function ConversationsPage() {
                   <p className="mt-1 break-words text-muted">
                     {conversation.last ? (
                       <>
-                        {conversation.last.mine ? `${t('list.you')} ` : null}
-                        {conversation.last.text === null ? <em>{t('deletedMessage')}</em> : conversation.last.text || (conversation.last.files > 0 ? t('attachments.preview', { count: conversation.last.files }) : '')}
+                        {conversation.last.mine ? `${t('you')} ` : null}
+                        {conversation.last.text === null ? <em>{t('messages:deletedMessage')}</em> : conversation.last.text || (conversation.last.files > 0 ? t('messages:attachments.preview', { count: conversation.last.files }) : '')}
                       </>
                     ) : (
-                      t('list.noMessages')
+                      t('noMessages')
                     )}
                   </p>
-                  {conversation.closed ? <p className="mt-1 text-sm text-muted">{t('list.closed')}</p> : null}
+                  {conversation.closed ? <p className="mt-1 text-sm text-muted">{t('closed')}</p> : null}
                 </div>
                 {conversation.unread ? (
                   <span className="shrink-0 rounded-full bg-brand-700 px-2 py-0.5 text-sm font-semibold text-white" aria-hidden="true" data-testid="unread">

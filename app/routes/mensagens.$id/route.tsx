@@ -379,7 +379,7 @@ export default function ThreadPage() {
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex min-w-0 items-center gap-3">
           {thread ? <PersonPhoto name={thread.name || '?'} photo={thread.photo} size="size-12" /> : null}
-          <h1 className="min-w-0 break-words text-2xl font-bold sm:text-3xl">{thread ? t('thread.title', { name }) : t('list.title')}</h1>
+          <h1 className="min-w-0 break-words text-2xl font-bold sm:text-3xl">{thread ? t('thread.title', { name }) : t('common:memberNav.messages')}</h1>
         </div>
         <Link to={`${location.pathname}${location.search}`} className="btn-secondary">
           {t('thread.refresh')}

@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = conversationIdOf(params)
   const before = parseId(new URL(request.url).searchParams.get('antes'))
   const [t, language, thread] = await Promise.all([
-    getFixedT(request, 'messages'),
+    getFixedT(request, ['messages', 'message-list']),
     languageOf(request),
     getThread(auth, id, before, { markNewestRead: true }).catch(nullWhileResubmitting),
   ])
@@ -37,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const name = thread ? `${thread.conversation.other.first_name} ${thread.conversation.other.last_name}`.trim() : ''
   return data(
     {
-      meta: { title: `${thread ? t('thread.title', { name: name || t('deletedAccount') }) : t('list.title')} · Innera`, description: t('list.lead') },
+      meta: { title: `${thread ? t('thread.title', { name: name || t('deletedAccount') }) : t('message-list:title')} · Innera`, description: t('message-list:lead') },
       id,
       idempotencyKey: crypto.randomUUID(),
       thread: thread && {
