@@ -39,6 +39,15 @@ if (unknown.length) {
   console.error(`unknown measurement(s): ${unknown.join(', ')}; choose from ${ALL.join(', ')}`)
   process.exit(2)
 }
+// Lighthouse and the first-load measurement drive the full Chromium (the tests' headless shell is
+// not enough): installed here when missing, as the tests install theirs, or a clear message.
+if (only.some((name) => name === 'js' || name === 'lighthouse')) {
+  try {
+    execFileSync('bash', [path.join(root, 'scripts/ensure-chromium.sh'), '--full'], { stdio: 'inherit' })
+  } catch {
+    process.exit(1)
+  }
+}
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 20)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const runs = Number(process.env.BENCH_RUNS ?? 30)
