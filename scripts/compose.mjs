@@ -512,11 +512,17 @@ async function failover(base, { cookiesFromAppOne }, ips) {
   // Back: both started again, and counted up.
   const t0 = performance.now()
   for (const name of victims) podman(['start', name])
-  await until('HAProxy counting the restarted replicas up again', 120_000, async () => {
+  // HAProxy's count alone is not enough: a slot that DNS gives the restarted container's address can
+  // show UP before that container's first check (a run once stopped a provider still starting). Each
+  // restarted replica's own readiness answers too.
+  const readyPath = (name) => (name.includes('_provider_') ? `http://${ipOf(name)}:8000/readyz/` : `http://${ipOf(name)}:3000/readyz`)
+  const readyz = (name) => fetch(readyPath(name), { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0)
+  await until('HAProxy counting the restarted replicas up again, and each of them ready', 120_000, async () => {
     const view = await balancerView()
-    return (upCount(view, 'apps') === 2 && upCount(view, 'providers') === 2) || JSON.stringify(view)
+    const ready = await Promise.all(victims.map(readyz))
+    return (upCount(view, 'apps') === 2 && upCount(view, 'providers') === 2 && ready.every((status) => status === 200)) || `${JSON.stringify(view)}; readyz ${victims.map((name, index) => `${name} ${ready[index]}`).join(', ')}`
   })
-  ok(`${victims.join(' and ')} started again and counted up by HAProxy in ${seconds(timed('failover: killed replicas back', performance.now() - t0))}`)
+  ok(`${victims.join(' and ')} started again, each ready (its own /readyz 200) and counted up by HAProxy, in ${seconds(timed('failover: killed replicas back', performance.now() - t0))}`)
   return { written }
 }
 
@@ -558,12 +564,18 @@ async function down() {
   const codes = names.map((name) => [name, podman(['inspect', '--format', '{{.State.ExitCode}}', name]).stdout])
   const unclean = codes.filter(([name, code]) => code !== '0' && !name.endsWith('_migrate_1'))
   const stopMs = timed('down: stop', performance.now() - t0)
+  // What an unclean stop looked like, read before down -v removes the containers: when the process
+  // started and ended, and whether it logged its shutdown (it heard SIGTERM) and how far it got.
+  const evidence = unclean.map(([name]) => {
+    const state = podman(['inspect', '--format', 'started {{.State.StartedAt}}, finished {{.State.FinishedAt}}, OOM killed {{.State.OOMKilled}}, error "{{.State.Error}}"', name]).stdout
+    return `--- ${name}: ${state}\n${logsOf(name, 40)}`
+  })
   composeOrFail(['down', '-v'], 'removing the deployment', { timeoutMs: 300_000 })
   podman(['network', 'rm', `${PROJECT}_default`])
   deployed = false
   const left = podman(['ps', '--all', '--filter', `label=io.podman.compose.project=${PROJECT}`, '--format', '{{.Names}}']).stdout
   const volumes = podman(['volume', 'ls', '--format', '{{.Name}}']).stdout.split('\n').filter((name) => name.startsWith(PROJECT))
-  if (unclean.length) fail(`after podman-compose stop (SIGTERM, ${STOP_GRACE_S} s grace), exit codes: ${unclean.map(([name, code]) => `${name} ${code}`).join(', ')} (expected 0)`)
+  if (unclean.length) fail(`after podman-compose stop (SIGTERM, ${STOP_GRACE_S} s grace), exit codes: ${unclean.map(([name, code]) => `${name} ${code}`).join(', ')} (expected 0)\n${evidence.join('\n')}`)
   if (left || volumes.length) fail(`after podman-compose down -v: containers ${left || 'none'}, volumes ${volumes.join(', ') || 'none'}`)
   ok(`podman-compose stop: the ${codes.length} containers ended with exit code 0 in ${seconds(stopMs)}; down -v: no container, volume or network left`)
   timed('down: stop and remove', performance.now() - t0)

@@ -151,6 +151,24 @@ describe('server/main.ts', START_BOUND, () => {
     expect(lines.find((entry) => entry.msg === 'provider ready')).toMatchObject({ metrics: `http://127.0.0.1:${metricsPort}/metrics` })
   })
 
+  it('stops at once, exit 0, when asked while it starts (as PID 1 in a container it would ignore SIGTERM without a handler)', async () => {
+    const port = await freePort()
+    const provider = startProvider({ PROVIDER_PORT: String(port), PROVIDER_DATA_DIR: 'memory://' })
+    // It never gets to ready: that is the point.
+    provider.ready.catch(() => undefined)
+    // It listens from the start and answers 503 "not ready" while the database opens and migrates.
+    let status = 0
+    while (status !== 503) {
+      status = await fetch(`http://127.0.0.1:${port}/readyz/`).then((response) => response.status, () => 0)
+      if (status === 200) throw new Error('ready before the test could stop it while starting')
+      if (status !== 503) await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    provider.child.kill('SIGTERM')
+    expect(await provider.exited).toBe(0)
+    expect(provider.output().stdout).toContain('"msg":"stopped while starting","signal":"SIGTERM"')
+    expect(provider.output().stdout).not.toContain('provider listening on')
+  })
+
   it('warns once on stderr when a development stand-in is on in production', async () => {
     const port = await freePort()
     const provider = startProvider({

@@ -34,7 +34,21 @@ function readConfig(): ProviderConfig {
  */
 const migrateOnly = process.argv.includes('--migrate-only')
 
+/**
+ * A stop asked while the provider starts (opening the database, migrating, seeding) ends the start
+ * at once, as a signal's default would: as a container's first process (PID 1) a process that has
+ * no handler ignores SIGTERM, and the engine would kill it after its grace period. Nothing is in
+ * flight yet (requests answer 503 "not ready"); a migration cut short is rolled back by the
+ * database. A migration run alone (`--migrate-only`) says it did not finish.
+ */
+function stopWhileStarting(signal: NodeJS.Signals) {
+  jsonLogger({ level: 'info', msg: 'stopped while starting', signal })
+  process.exit(migrateOnly ? 1 : 0)
+}
+
 async function main(): Promise<void> {
+  process.on('SIGTERM', stopWhileStarting)
+  process.on('SIGINT', stopWhileStarting)
   const configured = readConfig()
   if (!migrateOnly) for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
   // A PGlite folder is one process's: its control socket is its lock, and how `npm run backup`
@@ -124,6 +138,8 @@ async function main(): Promise<void> {
     })
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   }
+  process.off('SIGTERM', stopWhileStarting)
+  process.off('SIGINT', stopWhileStarting)
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
 }

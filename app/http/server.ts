@@ -28,6 +28,13 @@ import { refuseCrossSiteWrites } from './cross-site.server.ts'
 import { NON_DOCUMENT_CSP, baseSecurityHeaders } from './security.server.ts'
 import { enableStageCosts, stageCostsSnapshot, timeStage, timedMiddleware } from './stage-costs.server.ts'
 
+// A stop asked while the app starts (Vite, the build, the metrics port) ends the start at once, as
+// a signal's default would: as a container's first process (PID 1) it would otherwise be ignored
+// and the engine would kill the app after its grace period. Nothing is in flight yet.
+const stopWhileStarting = () => process.exit(0)
+process.on('SIGTERM', stopWhileStarting)
+process.on('SIGINT', stopWhileStarting)
+
 let env: ReturnType<typeof parseEnv>
 try {
   env = parseEnv(process.env)
@@ -267,6 +274,7 @@ const metricsServer = env.METRICS_PORT ? await serveMetrics(appMetrics().registr
 
 let stopping = false
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.off(signal, stopWhileStarting)
   process.on(signal, () => {
     if (stopping) return
     stopping = true
