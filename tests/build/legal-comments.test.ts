@@ -4,6 +4,14 @@ import { LICENSES_FILE, legalCommentsFile, licensesText, takeLegalComments } fro
 const REACT = '/**\n * @license React\n * react.production.min.js\n */'
 const REMIX = '/**\n * @remix-run/react v2.17.5\n *\n * @license MIT\n */'
 
+type Bundle = Record<string, { type: string; code?: string }>
+/** The plugin's two hooks, as Vite calls them for a client build or the server build. */
+function pluginFor({ ssr }: { ssr: boolean }) {
+  const plugin = legalCommentsFile() as unknown as { configResolved: (config: unknown) => void; generateBundle: (this: unknown, options: unknown, bundle: Bundle) => void }
+  plugin.configResolved({ build: { ssr } })
+  return (bundle: Bundle, emitFile: (file: { fileName: string; source: string }) => void) => plugin.generateBundle.call({ emitFile }, {}, bundle)
+}
+
 describe('the licence notices out of the scripts (decision 0093)', () => {
   it('takes the licence comments and leaves every other byte as it was', () => {
     const code = `${REACT}var a=!0;/* a note */const b="x";${REMIX}export{a,b};/*! kept by minifiers */`
@@ -22,25 +30,21 @@ describe('the licence notices out of the scripts (decision 0093)', () => {
   })
 
   it('in the client build, moves them into one file and names it in each script that had some', () => {
-    const plugin = legalCommentsFile() as unknown as { configResolved: (config: unknown) => void; generateBundle: (this: unknown, options: unknown, bundle: Record<string, unknown>) => void }
-    plugin.configResolved({ build: { ssr: false } })
-    const bundle: Record<string, { type: string; code?: string }> = {
+    const bundle: Bundle = {
       'assets/a.js': { type: 'chunk', code: `${REACT}export const a=1;` },
       'assets/b.js': { type: 'chunk', code: 'export const b=2;' },
       'assets/c.css': { type: 'asset' },
     }
     const emitted: { fileName: string; source: string }[] = []
-    plugin.generateBundle.call({ emitFile: (file: { fileName: string; source: string }) => emitted.push(file) }, {}, bundle)
+    pluginFor({ ssr: false })(bundle, (file) => emitted.push(file))
     expect(bundle['assets/a.js']?.code).toBe(`/*! Licences: /${LICENSES_FILE} */\nexport const a=1;`)
     expect(bundle['assets/b.js']?.code).toBe('export const b=2;')
     expect(emitted).toEqual([{ type: 'asset', fileName: 'third-party-licenses.txt', source: licensesText([REACT]) }])
   })
 
   it('leaves the server build alone', () => {
-    const plugin = legalCommentsFile() as unknown as { configResolved: (config: unknown) => void; generateBundle: (this: unknown, options: unknown, bundle: Record<string, unknown>) => void }
-    plugin.configResolved({ build: { ssr: true } })
-    const bundle = { 'index.js': { type: 'chunk', code: `${REACT}export const a=1;` } }
-    plugin.generateBundle.call({ emitFile: () => expect.unreachable() }, {}, bundle)
-    expect(bundle['index.js'].code).toBe(`${REACT}export const a=1;`)
+    const bundle: Bundle = { 'index.js': { type: 'chunk', code: `${REACT}export const a=1;` } }
+    pluginFor({ ssr: true })(bundle, () => expect.unreachable())
+    expect(bundle['index.js']?.code).toBe(`${REACT}export const a=1;`)
   })
 })
