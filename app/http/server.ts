@@ -22,6 +22,7 @@ import { limitConnectionsPerAddress } from './connection-limit.server.ts'
 import { log, redactPath } from './log.server.ts'
 import { appMetrics, observeRequest, routeLabel, serveMetrics } from './metrics.server.ts'
 import { passRetryAfter } from './retry-after.server.ts'
+import { rememberRouteMatches } from './route-matching.server.ts'
 import { commitSession } from './session-commit.server.ts'
 import { type RequestContext, requestContextStorage } from './request-context.server.ts'
 import { refuseCrossSiteWrites } from './cross-site.server.ts'
@@ -139,6 +140,7 @@ const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
   : ((await import(path.join(root, 'build/server/index.js'))) as ServerBuild)
 
+rememberRouteMatches()
 const handleRemixRequest = createRequestHandler(build, env.NODE_ENV)
 if (typeof build !== 'function') routes = build.routes
 
