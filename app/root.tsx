@@ -3,7 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLoca
 import { useEffect } from 'react'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { languageTags, type Language } from './i18n/config.ts'
-import { i18nFor, i18nServer, languageCookie } from './i18n/i18next.server.ts'
+import { i18nFor, languageCookie, languageOf } from './i18n/i18next.server.ts'
 import { getAuth } from './session/auth.server.ts'
 import { cartItemCount } from './domain/cart.ts'
 import { readCart } from '#app/features/cart/cart-cookie.server.ts'
@@ -37,7 +37,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   // Timed as one stage for the bench: the three run interleaved, so their times cannot be told apart.
   const [locale, auth, flashed, cart] = await timeStageAsync('root loader: locale, session and toast', () =>
-    Promise.all([i18nServer().getLocale(request), getAuth(request), getToast(request), readCart(request)]),
+    Promise.all([languageOf(request), getAuth(request), getToast(request), readCart(request)]),
   )
   // docs/product.md §4: the session start ends by fetching the current user; other loaders run meanwhile.
   await auth.syncUser()

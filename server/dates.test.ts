@@ -4,6 +4,7 @@ import {
   clockMinutes,
   daysBetween,
   localDateOf,
+  offsetAt,
   saoPauloDate,
   startOfLocalDay,
   storedClockMinutes,
@@ -104,5 +105,23 @@ describe('local days', () => {
     // New York springs forward at 02:00 on 2026-03-08 and falls back at 02:00 on 2026-11-01.
     expect(wallTimeResolver('2026-03-08', 'America/New_York')(2 * 60 + 30)).toBeUndefined()
     expect(iso(wallTimeResolver('2026-11-01', 'America/New_York')(60 + 30)!)).toBe('2026-11-01T05:30:00.000Z')
+  })
+})
+
+describe('offsets', () => {
+  it('gives the same offset the first time and every later time, on both sides of a change and past the remembered bound', () => {
+    const zones = ['America/New_York', 'America/Sao_Paulo', 'Asia/Kolkata', 'UTC']
+    // New York's spring change (2026-03-08 07:00 UTC) and every half hour of 5,000 after it: more than a zone remembers.
+    const instants = Array.from({ length: 5000 }, (_, index) => at('2026-03-08T06:00:00Z') + index * 30 * 60_000)
+    const expected = (zone: string, instant: number) => {
+      const wall = new Date(instant).toLocaleString('sv-SE', { timeZone: zone }).replace(' ', 'T') + 'Z'
+      return Date.parse(wall) - Math.floor(instant / 60_000) * 60_000
+    }
+    for (let round = 0; round < 2; round += 1) {
+      for (const zone of zones) for (const instant of instants) expect(offsetAt(zone, instant)).toBe(expected(zone, instant))
+    }
+    expect(offsetAt('America/New_York', at('2026-03-08T06:59:00Z'))).toBe(-5 * 3600_000)
+    expect(offsetAt('America/New_York', at('2026-03-08T07:00:00Z'))).toBe(-4 * 3600_000)
+    expect(offsetAt('Asia/Kolkata', at('2026-03-08T07:00:00Z'))).toBe(5.5 * 3600_000)
   })
 })

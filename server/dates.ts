@@ -62,6 +62,27 @@ function zoneClock(timeZone: string): Intl.DateTimeFormat {
  * whatever the process's own time zone.
  */
 export function offsetAt(timeZone: string, instant: number): number {
+  let known = knownOffsets.get(timeZone)
+  if (!known) {
+    known = new Map()
+    if (knownOffsets.size < 1000) knownOffsets.set(timeZone, known)
+  }
+  let offset = known.get(instant)
+  if (offset === undefined) {
+    offset = readOffset(timeZone, instant)
+    if (known.size >= KNOWN_OFFSETS_PER_ZONE) known.clear()
+    known.set(instant, offset)
+  }
+  return offset
+}
+
+// The instants asked about repeat from request to request (each UTC midnight of the next 60 days,
+// the edges of each local date), and Intl's answer costs a few microseconds: remembered per zone,
+// a bounded number (a zone's offset at an instant never changes while the process runs).
+const KNOWN_OFFSETS_PER_ZONE = 4096
+const knownOffsets = new Map<string, Map<number, number>>()
+
+function readOffset(timeZone: string, instant: number): number {
   const text = zoneClock(timeZone).format(instant)
   const wall = Date.UTC(Number(text.slice(6, 10)), Number(text.slice(0, 2)) - 1, Number(text.slice(3, 5)), Number(text.slice(12, 14)), Number(text.slice(15, 17)))
   if (Number.isNaN(wall)) throw new Error(`Unexpected wall clock "${text}" for ${timeZone}`)

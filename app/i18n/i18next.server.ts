@@ -31,10 +31,20 @@ export function i18nFor(language: Language): Promise<I18n> {
   return instance
 }
 
-/** The request's language. */
-export async function languageOf(request: Request): Promise<Language> {
-  const locale = await i18nServer().getLocale(request)
-  return isLanguage(locale) ? locale : defaultLanguage
+/**
+ * The request's language, detected once per request: the root's loader, the page's and the
+ * document's render all ask it of the same Request.
+ */
+const languageOfRequest = new WeakMap<Request, Promise<Language>>()
+export function languageOf(request: Request): Promise<Language> {
+  let language = languageOfRequest.get(request)
+  if (!language) {
+    language = i18nServer()
+      .getLocale(request)
+      .then((locale) => (isLanguage(locale) ? locale : defaultLanguage))
+    languageOfRequest.set(request, language)
+  }
+  return language
 }
 
 /** `t` in the request's language, for loaders and actions (the first namespace is the default). */
