@@ -41,6 +41,14 @@ export type Product = z.infer<typeof productSchema>
 
 export const productPageSchema = paginated(productSchema)
 
+/**
+ * A product asked with the caller's token (decision 0095): their standing beside it, for a
+ * patient (null for anyone else): whether they have it in force, and their payment of it still open.
+ */
+export const productWithViewerSchema = productSchema.extend({
+  viewer: z.object({ owned: z.boolean(), open_purchase_id: z.number().int().positive().nullable() }).nullable(),
+})
+
 /** A product the user has (`GET /products/my-products/`): what a paid purchase gave, since when, and a package's credits. */
 const ownedProductSchema = z.object({
   product: productSchema,

@@ -2,8 +2,7 @@ import { type ProductType } from '#app/domain/product-types.ts'
 import { type PillarSlug } from '#app/domain/pillars.ts'
 import { type Cents } from '#app/domain/money.ts'
 import { providerJson, type SignedInCaller } from './fetch.server.ts'
-import { z } from 'zod'
-import { ownedProductPageSchema, productPageSchema, productSchema } from './product-schemas.ts'
+import { ownedProductPageSchema, productPageSchema, productSchema, productWithViewerSchema } from './product-schemas.ts'
 
 type ProductQuery = { productType?: ProductType; pillar?: PillarSlug; page?: number; pageSize?: number }
 
@@ -27,12 +26,9 @@ export function setProductPrice(auth: SignedInCaller, id: number, priceCents: Ce
   return auth.call(`/products/${id}/`, productSchema, { method: 'PATCH', json: { price_cents: priceCents } })
 }
 
-const ownedCountSchema = z.object({ count: z.number().int().min(0) })
-
-/** Whether the signed-in user already has this product (a course, material or program bought and in force). */
-export async function ownsProduct(auth: SignedInCaller, id: number): Promise<boolean> {
-  const answer = await auth.call('/products/my-products/', ownedCountSchema, { query: { product_id: id, page_size: 1 } })
-  return answer.count > 0
+/** One product with the signed-in caller's standing beside it (a patient's: owned, a payment still open), in one call. */
+export function getProductAs(auth: SignedInCaller, id: number) {
+  return auth.call(`/products/${id}/`, productWithViewerSchema)
 }
 
 /** Everything the signed-in user has (docs/product.md §7 my-products), newest first; at most 100. */

@@ -22,11 +22,6 @@ export const createPurchase = (auth: SignedInCaller, { cart, method, idempotency
 
 export const getPurchase = (auth: SignedInCaller, id: number) => auth.call(`/purchases/${id}/`, purchaseDetailSchema)
 
-/** The caller's payment still open for a product, if any (decision 0072: a course, material or program has one at most). */
-export async function openPurchaseOf(auth: SignedInCaller, productId: number): Promise<number | null> {
-  const page = await auth.call('/purchases/', purchasePageSchema, { query: { product_id: productId, status: 'pending', page_size: 1 } })
-  return page.results[0]?.id ?? null
-}
 
 /** The caller's payments still open (a cart holds 20 lines at most, so one page of 20 names every product they hold). */
 export const listOpenPurchases = (auth: SignedInCaller) => auth.call('/purchases/', purchasePageSchema, { query: { status: 'pending', page_size: 20 } })

@@ -7,8 +7,7 @@ import { type Language } from '#app/i18n/config.ts'
 import { useTranslation } from '#app/i18n/react.tsx'
 import { getFixedT, languageOf } from '#app/i18n/i18next.server.ts'
 import { pillarsForDisplay } from '#app/provider/pillars.server.ts'
-import { getProduct, ownsProduct } from '#app/provider/products.server.ts'
-import { openPurchaseOf } from '#app/provider/purchases.server.ts'
+import { getProduct, getProductAs } from '#app/provider/products.server.ts'
 import { type Subscription } from '#app/provider/subscription-schemas.ts'
 import { listSubscriptions } from '#app/provider/subscriptions.server.ts'
 import { errorResponseFor } from '#app/provider/responses.server.ts'
@@ -37,32 +36,32 @@ function productIdOf(params: Record<string, string | undefined>) {
 }
 
 /**
- * A product's page (`/produto/{id}`, docs/product.md §2): public; one provider call. A plan has
- * its "Assinar" form for patients (a new key with each page, so a repeated click subscribes once).
+ * A product's page (`/produto/{id}`, docs/product.md §2): public; one provider call. A patient's
+ * comes with their standing (decision 0095): whether they already have it, and their payment of
+ * it still open (decision 0072: the one to finish, not a second one to start). A plan has its
+ * "Assinar" form for patients (a new key with each page, so a repeated click subscribes once).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = productIdOf(params)
   const signedIn = getAuth(request)
-  // A patient is told when they already have it (asked beside the product, not after it); a failure there hides nothing else.
-  const owned = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? ownsProduct(auth, id).catch(() => false) : false))
-  // And when a payment of it is still open (decision 0072: the one to finish, not a second one to start).
-  const open = signedIn.then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? openPurchaseOf(auth, id).catch(() => null) : null))
-  const asked = getProduct(id).catch(errorResponseFor)
+  const asked = signedIn
+    .then((auth) => (auth.user && roleFromGroups(auth.user.groups) === 'paciente' ? getProductAs(auth, id) : getProduct(id).then((product) => ({ ...product, viewer: null }))))
+    .catch(errorResponseFor)
   // A plan's page says which plan the patient already has (issue 42, decision 0078): their subscriptions, asked once the product is known to be a plan.
   const plans = Promise.all([asked, signedIn]).then(([item, caller]) =>
     item.product_type === 'subscription' && caller.user && roleFromGroups(caller.user.groups) === 'paciente' ? listSubscriptions(caller).then((page) => page.results).catch(() => null) : null,
   )
-  const [t, language, product, pillars, cart, auth, owns, openPurchaseId, subscriptions] = await Promise.all([
+  const [t, language, { viewer, ...product }, pillars, cart, auth, subscriptions] = await Promise.all([
     getFixedT(request, 'shop'),
     languageOf(request),
     asked,
     pillarsForDisplay().catch(errorResponseFor),
     readCart(request),
     signedIn,
-    owned,
-    open,
     plans,
   ])
+  const owns = viewer?.owned ?? false
+  const openPurchaseId = viewer?.open_purchase_id ?? null
   const view = productView(product, { language, pillars })
   const role = auth.user ? roleFromGroups(auth.user.groups) : null
   return data({

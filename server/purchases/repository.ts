@@ -154,6 +154,15 @@ export async function purchasesPageOf(db: Reader, userId: number, { limit, offse
   return db.select().from(purchases).where(purchasesOf(userId, filter)).orderBy(desc(purchases.createdAt), desc(purchases.id)).limit(limit).offset(offset)
 }
 
+/**
+ * A patient's standing with one product, as its page shows it: whether they have it in force,
+ * and their newest payment of it still open (decision 0072).
+ */
+export async function standingOf(db: Reader, userId: number, productId: number): Promise<{ owned: boolean; openPurchaseId: number | null }> {
+  const [owned, [open]] = await Promise.all([countOwnedGrants(db, userId, productId), purchasesPageOf(db, userId, { limit: 1, offset: 0 }, { productId, status: 'pending' })])
+  return { owned: owned > 0, openPurchaseId: open?.id ?? null }
+}
+
 export async function itemsOf(db: Reader, purchaseIds: number[]): Promise<PurchaseItemRow[]> {
   if (purchaseIds.length === 0) return []
   return db.select().from(purchaseItems).where(inArray(purchaseItems.purchaseId, purchaseIds)).orderBy(asc(purchaseItems.id))

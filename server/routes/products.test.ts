@@ -244,12 +244,13 @@ describe('GET /products/', () => {
 })
 
 describe('GET /products/{id}/', () => {
-  it('answers one active product as the list shows it, to anyone', async () => {
+  it('answers one active product as the list shows it, to anyone (a signed-in caller also gets their standing, decision 0095)', async () => {
     const listed = (await list()).results
-    for (const token of [undefined, tokens.pedro]) {
-      const response = await api.get('/products/4/', { token })
-      expect(response.status).toBe(200)
-      expect(response.json).toEqual(listed[3])
+    const response = await api.get('/products/4/')
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual(listed[3])
+    for (const [token, viewer] of [[tokens.pedro, { owned: false, open_purchase_id: null }], [tokens.paula, null], [tokens.admin, null]] as const) {
+      expect(await api.get('/products/4/', { token })).toMatchObject({ status: 200, json: { ...listed[3], viewer } })
     }
     expect((await api.get('/products/16/')).json).toMatchObject({ slug: 'teste-7-dias', plan_interval: 'trial', trial_days: 7 })
   })

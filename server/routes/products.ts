@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { eq } from 'drizzle-orm'
-import { authenticateWithRole } from '#server/auth/authenticate.ts'
+import { authenticate, authenticateWithRole, roleOf } from '#server/auth/authenticate.ts'
 import { actorOf, changedFields } from '#server/audit/entries.ts'
 import { recordAudit } from '#server/audit/repository.ts'
 import { readFields } from '#server/http/body.ts'
@@ -8,13 +8,16 @@ import { CART_MAX_LINES, MAX_PRICE_CENTS, PRODUCT_TYPES, products } from '#serve
 import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { charField, choiceField, idField, integerField, validate } from '#server/http/fields.ts'
-import { paginate } from '#server/http/pagination.ts'
+import { PRIVATE_NO_STORE, paginate } from '#server/http/pagination.ts'
+import { standingOf } from '#server/purchases/repository.ts'
 import { countListedProducts, findListedProduct, findProductViews, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
 import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
 import type { Services } from '#server/services.ts'
 import { findPillarByKey } from '#server/routes/pillars.ts'
+
+const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 
 const invalidChoice = (value: string) => `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not a valid choice.`
 
@@ -99,10 +102,23 @@ export function registerProductRoutes(api: Api, services: Services): void {
   })
 
   api.endpoint('/products/:id{[0-9]+}/', {
+    /**
+     * Public. With a bearer token (the product's page for someone signed in) the answer adds the
+     * caller's `viewer` standing, in the same call (decision 0095): a patient's `owned` (in force)
+     * and `open_purchase_id` (their newest payment of it still open, decision 0072); null for
+     * anyone else. Then it is private to the caller.
+     */
     GET: async (c) => {
-      const view = await findListedProduct(db, idParam(c, 'id'))
+      const id = idParam(c, 'id')
+      const caller = c.req.header('authorization') === undefined ? null : await authenticate(c, services)
+      const [view, standing] = await Promise.all([
+        findListedProduct(db, id),
+        caller && roleOf(caller.groups) === 'paciente' ? standingOf(db, caller.user.id, id) : null,
+      ])
       if (!view) throw notFound()
-      return c.json(serializeProduct(view, photoBase))
+      if (!caller) return c.json(serializeProduct(view, photoBase))
+      const viewer = standing && { owned: standing.owned, open_purchase_id: standing.openPurchaseId }
+      return c.json({ ...serializeProduct(view, photoBase), viewer }, 200, PRIVATE)
     },
     /**
      * An admin changes a product's price (decision 0053): new buyers pay it at once; a plan's live

@@ -244,3 +244,36 @@ await describeOnPostgres('PostgreSQL: two provider processes, two checkouts of o
     }
   })
 })
+
+describe('GET /products/{id}/ with a token: the caller’s standing beside the product (decision 0095)', () => {
+  const MATERIAL = 'diario-30-dias-menos-alcool'
+  const productAs = async (id: number, token?: string) => api.get(`/products/${id}/`, { token })
+
+  it('a patient’s open payment, then the product in force; another patient sees neither; anonymous and other roles get no standing', async () => {
+    const id = await productId(MATERIAL)
+    const anonymous = await productAs(id)
+    expect(anonymous.status).toBe(200)
+    expect(anonymous.json).not.toHaveProperty('viewer')
+    expect(anonymous.headers.get('cache-control') ?? '').not.toContain('private')
+    expect((await productAs(id, tokens.patient)).json).toMatchObject({ id, viewer: { owned: false, open_purchase_id: null } })
+
+    const open = await buy([MATERIAL], 'pix')
+    expect(open.status).toBe(201)
+    const pending = await productAs(id, tokens.patient)
+    expect(pending.json).toMatchObject({ id, slug: MATERIAL, viewer: { owned: false, open_purchase_id: open.json.id } })
+    expect(pending.headers.get('cache-control')).toBe('private, no-store')
+    expect((await productAs(id, tokens.patient2)).json).toMatchObject({ viewer: { owned: false, open_purchase_id: null } })
+
+    expect((await settlePix(open.json.id as number, 'succeed')).status).toBe('paid')
+    expect((await productAs(id, tokens.patient)).json).toMatchObject({ viewer: { owned: true, open_purchase_id: null } })
+    expect((await productAs(id, tokens.patient2)).json).toMatchObject({ viewer: { owned: false, open_purchase_id: null } })
+    // The rest of the answer is the public one.
+    const { viewer: _viewer, ...product } = (await productAs(id, tokens.patient)).json as Record<string, unknown>
+    expect(product).toEqual(anonymous.json)
+
+    const professional = (await api.login('profissional@innera.local')).access
+    expect((await productAs(id, professional)).json).toMatchObject({ id, viewer: null })
+    expect(await productAs(id, 'not-a-token')).toMatchObject({ status: 401 })
+    expect(await productAs(2147483647, tokens.patient)).toMatchObject({ status: 404 })
+  })
+})

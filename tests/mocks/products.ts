@@ -67,3 +67,13 @@ export function subscriptionAnswer(overrides: Record<string, unknown> = {}) {
 }
 
 export const productPage = (results: unknown[], count = results.length) => ({ count, next: null, previous: null, results })
+
+type Viewer = { owned: boolean; open_purchase_id: number | null } | null
+/**
+ * GET /products/{id}/ as the provider answers it (decision 0095): asked with a token, the caller's
+ * standing beside the product (a patient's; null for anyone else); without one, the product alone.
+ */
+export const productAs =
+  (product: Record<string, unknown>, viewer: Viewer = { owned: false, open_purchase_id: null }) =>
+  ({ request }: { request: Request }) =>
+    Response.json(request.headers.has('authorization') ? { ...product, viewer } : product)

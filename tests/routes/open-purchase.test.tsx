@@ -9,7 +9,7 @@ import { action as purchaseAction } from '#app/routes/compras.$id.tsx'
 import ProductPage, { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { cartCookieHeader } from '#app/features/cart/cart-cookie.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
-import { monthlyPlanAnswer, productAnswer, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
+import { monthlyPlanAnswer, productAnswer, productAs, productPage, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, getRequest, run } from '#tests/mocks/route.ts'
 import { demoPatient, signedIn } from '#tests/mocks/session.ts'
@@ -119,21 +119,19 @@ describe('a purchase’s page', () => {
 })
 
 describe('a product’s page', () => {
-  test('a patient with a payment of the course still open is told so and linked to it, asked beside the product', async () => {
-    const asked: string[] = []
+  test('a patient with a payment of the course still open is told so and linked to it, asked with the product (decision 0095)', async () => {
+    const asked: (string | null)[] = []
     providerMock.use(
-      http.get(providerUrl('/products/9/'), () => HttpResponse.json(productAnswer())),
-      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
-      http.get(providerUrl('/purchases/'), ({ request }) => {
-        asked.push(new URL(request.url).search)
-        const open = { id: 7, status: 'pending', method: 'pix', total_cents: 19700, refunded_cents: 0, currency: 'BRL', items: [], created_at: '2026-11-26T15:00:00.000Z', paid_at: null }
-        return HttpResponse.json(productPage([{ ...open, checkout_url: null, checkout_expires_at: null, pix: null, failure: null }], 1))
+      http.get(providerUrl('/products/9/'), (info) => {
+        asked.push(info.request.headers.get('authorization'))
+        return productAs(productAnswer(), { owned: false, open_purchase_id: 7 })(info)
       }),
     )
     const cookie = await signedIn(demoPatient, { checked: true })
     const loaded = await run(productLoader, getRequest('http://app.test/produto/9', cookie), { id: '9' })
     expect(loaded.data).toMatchObject({ owned: false, openPurchaseId: 7 })
-    expect(asked).toEqual(['?product_id=9&status=pending&page_size=1'])
+    // One call, with the patient's token: no list of purchases asked (msw refuses any other request).
+    expect(asked).toEqual([expect.stringMatching(/^Bearer /)])
     await show('/produto/9', '/produto/:id', ProductPage, productLoader, productAction, cookie)
     const notice = await screen.findByTestId('open-purchase')
     expect(notice).toHaveTextContent('Você tem um pagamento em aberto deste produto.')
@@ -142,8 +140,7 @@ describe('a product’s page', () => {
 
   test('a second plan beside the live one: why, and a link to that subscription', async () => {
     providerMock.use(
-      http.get(providerUrl('/products/21/'), () => HttpResponse.json(monthlyPlanAnswer)),
-      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      http.get(providerUrl('/products/21/'), productAs(monthlyPlanAnswer)),
       // The page was drawn before the other plan was bought (in another tab): the provider refuses.
       http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([], 0))),
       http.post(providerUrl('/subscriptions/create/'), () =>
@@ -171,9 +168,8 @@ describe('a product’s page', () => {
     const yearly = { ...monthlyPlanAnswer, id: 22, slug: 'plano-anual', name: { pt: 'Plano anual', en: 'Yearly plan', es: 'Plan anual' }, price_cents: 89900, plan_interval: 'yearly' }
     let live = subscriptionAnswer()
     providerMock.use(
-      http.get(providerUrl('/products/22/'), () => HttpResponse.json(yearly)),
-      http.get(providerUrl('/products/21/'), () => HttpResponse.json(monthlyPlanAnswer)),
-      http.get(providerUrl('/products/my-products/'), () => HttpResponse.json(productPage([], 0))),
+      http.get(providerUrl('/products/22/'), productAs(yearly)),
+      http.get(providerUrl('/products/21/'), productAs(monthlyPlanAnswer)),
       http.get(providerUrl('/subscriptions/'), () => HttpResponse.json(productPage([subscriptionAnswer({ id: 2, status: 'ended', plan: { ...live.plan, id: 22 } }), live]))),
     )
     const cookie = await signedIn(demoPatient, { checked: true })

@@ -2,10 +2,10 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { loader as catalogueLoader } from '#app/routes/solucoes/route.tsx'
 import { loader as productLoader } from '#app/routes/produto.$id.tsx'
-import { productAnswer, productPage } from '#tests/mocks/products.ts'
+import { productAnswer, productAs, productPage } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { getRequest, run } from '#tests/mocks/route.ts'
-import { demoPatient, signedIn } from '#tests/mocks/session.ts'
+import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
 
 /** The 4-consultation package, any field replaced. */
 const product = (overrides: Record<string, unknown> = {}) =>
@@ -87,23 +87,24 @@ describe('a product page', () => {
     expect(data.meta.title).toContain('Paquete de 4 consultas')
   })
 
-  test('a patient who has the course is told so, asked beside the product; a visitor is not asked; a failure hides nothing', async () => {
-    const asked: string[] = []
+  test('a patient who has the course is told so, asked with the product in one call; a visitor asks without a token', async () => {
+    const asked: (string | null)[] = []
     providerMock.use(
-      http.get(providerUrl('/products/9/'), () => HttpResponse.json(productAnswer())),
-      http.get(providerUrl('/products/my-products/'), ({ request }) => {
-        asked.push(new URL(request.url).search)
-        return HttpResponse.json(productPage([{}], 1))
+      http.get(providerUrl('/products/9/'), (info) => {
+        asked.push(info.request.headers.get('authorization'))
+        return productAs(productAnswer(), { owned: true, open_purchase_id: null })(info)
       }),
     )
     const patient = await signedIn(demoPatient, { checked: true })
     const owned = await run(productLoader, getRequest('http://app.test/produto/9', patient), { id: '9' })
-    expect(owned.data).toMatchObject({ owned: true, product: { name: 'Curso Sono reparador' } })
-    expect(asked).toEqual(['?product_id=9&page_size=1'])
-    expect((await run(productLoader, new Request('http://app.test/produto/9'), { id: '9' })).data).toMatchObject({ owned: false })
-    expect(asked).toHaveLength(1)
-    providerMock.use(http.get(providerUrl('/products/my-products/'), () => HttpResponse.json({ detail: 'boom' }, { status: 500 })))
-    expect((await run(productLoader, getRequest('http://app.test/produto/9', patient), { id: '9' })).data).toMatchObject({ owned: false })
+    expect(owned.data).toMatchObject({ owned: true, openPurchaseId: null, product: { name: 'Curso Sono reparador' } })
+    expect(asked).toEqual([expect.stringMatching(/^Bearer /)])
+    expect((await run(productLoader, new Request('http://app.test/produto/9'), { id: '9' })).data).toMatchObject({ owned: false, openPurchaseId: null })
+    expect(asked).toEqual([expect.stringMatching(/^Bearer /), null])
+    // A professional's page is the product's alone: the provider gives them no standing.
+    const professional = await signedIn(demoProfessional, { checked: true })
+    expect((await run(productLoader, getRequest('http://app.test/produto/9', professional), { id: '9' })).data).toMatchObject({ owned: false, openPurchaseId: null })
+    expect(asked.at(-1)).toBeNull()
   })
 
   test('an id that is not one, or a product not for sale, is a 404', async () => {

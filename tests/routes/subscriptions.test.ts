@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { action as productAction, loader as productLoader } from '#app/routes/produto.$id.tsx'
 import { action as subscriptionAction, loader as subscriptionLoader } from '#app/routes/assinaturas.$id.tsx'
 import { loader as subscriptionsLoader } from '#app/routes/assinaturas._index.tsx'
-import { monthlyPlanAnswer, subscriptionAnswer } from '#tests/mocks/products.ts'
+import { monthlyPlanAnswer, productAs, subscriptionAnswer } from '#tests/mocks/products.ts'
 import { providerMock, providerUrl } from '#tests/mocks/provider.ts'
 import { formRequest, getRequest, run, toastOf } from '#tests/mocks/route.ts'
 import { demoPatient, demoProfessional, signedIn } from '#tests/mocks/session.ts'
@@ -20,7 +20,7 @@ const subscribe = async (fields: Record<string, string>, cookie?: string) => run
 
 describe('a plan’s page', () => {
   test('a patient gets the subscribe form with a fresh key; a visitor the way to sign in; a professional is told only patients subscribe', async () => {
-    providerMock.use(http.get(providerUrl('/products/21/'), () => HttpResponse.json(plan)))
+    providerMock.use(http.get(providerUrl('/products/21/'), productAs(plan)))
     expect((await productPage(await signedIn(demoPatient, { checked: true }))).data).toMatchObject({ subscribe: { key: expect.stringMatching(/^[0-9a-f-]{36}$/), signedIn: true } })
     expect((await productPage()).data).toMatchObject({ subscribe: { key: null, signedIn: false } })
     expect((await productPage(await signedIn(demoProfessional, { checked: true }))).data).toMatchObject({ subscribe: { key: null, signedIn: true } })
