@@ -27,6 +27,9 @@ const ITEM = `${BASE}/:slug{[a-z0-9-]+}`
 
 const draftOut = (draft: ContentDraft) => ({ ...draft.body, updated_at: draft.updatedAt.toISOString() })
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const whenQuery = z.object({ when: choiceField(['upcoming', 'past'] as const) })
+
 /**
  * The admin content editor's live classes (issue 26, decisions 0064 and 0067): the classes ahead
  * or past with their drafts, a class with its draft, a draft saved or discarded, a draft published
@@ -40,7 +43,7 @@ export function registerAdminContentClassRoutes(api: Api, services: Services): v
   api.endpoint(`${BASE}/`, {
     GET: async (c) => {
       const { now } = await context(c)
-      const { when } = validate(z.object({ when: choiceField(['upcoming', 'past'] as const) }), { when: c.req.query('when') || 'upcoming' })
+      const { when } = validate(whenQuery, { when: c.req.query('when') || 'upcoming' })
       const [total, drafts] = await Promise.all([countAdminClasses(db, when, now), listDrafts(db, LIVE_CLASS_KIND)])
       const page = paginate(c, total)
       const [rows, published] = await Promise.all([

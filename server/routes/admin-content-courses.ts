@@ -43,6 +43,9 @@ type AdminContentCourseOptions = {
   lessonsDir?: string
 }
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const courseQuery = z.object({ course: charField({ maxLength: COURSE_SLUG_MAX }) })
+
 /**
  * The admin content editor's courses and lessons (issue 26, decisions 0064 and 0066): drafts,
  * publishing with every language, new courses named by their slug and new lessons by the video
@@ -129,7 +132,7 @@ export function registerAdminContentCourseRoutes(api: Api, services: Services, o
   api.endpoint('/admin/content/lessons/', {
     GET: async (c) => {
       await admin(c)
-      const { course: slug } = validate(z.object({ course: charField({ maxLength: COURSE_SLUG_MAX }) }), { course: c.req.query('course') })
+      const { course: slug } = validate(courseQuery, { course: c.req.query('course') })
       const course = await courseBySlug(db, slug)
       if (!course) throw notFound()
       return c.json(await courseLessonsForAdmin(db, course, lessonsDir()), 200, PRIVATE)

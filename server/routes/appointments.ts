@@ -93,6 +93,11 @@ const dashboardSchema = z.object({
   days: integerField({ min: 1, max: 31 }).optional(),
 })
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const professionalIdQuery = z.object({ professional_id: idField() })
+const keyQuery = z.object({ key: idempotencyKeyField() })
+const patientFilterQuery = z.object({ patient: idField() })
+
 /** Consultations, booking and schedules (docs/product.md §7 "Appointments", decision 0023). */
 export function registerAppointmentRoutes(api: Api, services: Services): void {
   const { db, clock, config } = services
@@ -158,7 +163,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   api.endpoint('/appointments/calendar/availability/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
-      const { professional_id: professionalId } = validate(z.object({ professional_id: idField() }), { professional_id: c.req.query('professional_id') })
+      const { professional_id: professionalId } = validate(professionalIdQuery, { professional_id: c.req.query('professional_id') })
       const now = clock()
       // A patient also learns how many consultations with them their packages still hold (decision 0051).
       const [found, credits] = await Promise.all([
@@ -248,7 +253,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
   api.endpoint('/appointments/by-idempotency-key/', {
     GET: async (c) => {
       const { user } = await authenticateWithRole(c, services, 'paciente')
-      const { key } = validate(z.object({ key: idempotencyKeyField() }), { key: c.req.query('key') })
+      const { key } = validate(keyQuery, { key: c.req.query('key') })
       const row = await findAppointmentByKey(db, user.id, key)
       if (!row) throw notFound()
       return c.json(serialize(await reread(row.id)), 200, PRIVATE)
@@ -263,7 +268,7 @@ export function registerAppointmentRoutes(api: Api, services: Services): void {
       const role = roleOf(caller.groups)
       // `patient`: a professional's (or an admin's) appointments with one patient.
       const patientQuery = c.req.query('patient')?.trim() || undefined
-      const patientId = patientQuery !== undefined && role !== 'paciente' ? validate(z.object({ patient: idField() }), { patient: patientQuery }).patient : undefined
+      const patientId = patientQuery !== undefined && role !== 'paciente' ? validate(patientFilterQuery, { patient: patientQuery }).patient : undefined
       // `professional` (admins: one professional's schedule, for support), `from`, `to` and `status` (decision 0061).
       const { professionalId, filters } = appointmentListFilters((name) => c.req.query(name), caller.user.timeZone)
       const scope: AppointmentScope =

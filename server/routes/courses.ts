@@ -28,6 +28,10 @@ import type { Services } from '#server/services.ts'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const courseQuery = z.object({ course: idField() })
+const langQuery = z.object({ lang: choiceField(LANGUAGES).optional() })
+
 /**
  * The Videos calls (docs/product.md §7, decision 0057): courses by pillar, a course and its
  * lessons, a lesson's page with signed media addresses when it plays, and progress. Every role
@@ -109,7 +113,7 @@ export function registerCourseRoutes(api: Api, services: Services): void {
   api.endpoint('/videos/lessons/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
-      const { course: courseId } = validate(z.object({ course: idField() }), { course: c.req.query('course') })
+      const { course: courseId } = validate(courseQuery, { course: c.req.query('course') })
       const [view, entitlements] = await Promise.all([findCourse(db, courseId), entitlementsOf(db, caller, clock())])
       if (!view) throw notFound()
       const lessons = await lessonsOf(db, [courseId])
@@ -144,13 +148,11 @@ export function registerCourseRoutes(api: Api, services: Services): void {
     return { lesson, view, entitlements, siblings, plays: lessonPlays(lesson, { productId: view.product?.id ?? null }, entitlements) }
   }
 
-  const lang = choiceField(LANGUAGES).optional()
-
   api.endpoint('/videos/lessons/:id{[0-9]+}/', {
     GET: async (c) => {
       const caller = await authenticate(c, services)
       const now = clock()
-      const query = validate(z.object({ lang }), { lang: c.req.query('lang') || undefined })
+      const query = validate(langQuery, { lang: c.req.query('lang') || undefined })
       const { lesson, view, entitlements, siblings, plays } = await lessonFor(c, caller, now, { withSiblings: true })
       // The caller's progress in the whole course: the course's summary and this lesson's own.
       const progress = await progressOf(

@@ -148,6 +148,10 @@ function entriesByHabit(entries: HabitEntryRow[]): (habit: HabitRow) => HabitEnt
   return (habit) => byHabit.get(habit.id) ?? []
 }
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const archivedQuery = z.object({ archived: booleanField().optional() })
+const fromToQuery = z.object({ from: dateField(), to: dateField() })
+
 export function registerHabitRoutes(api: Api, services: Services): void {
   const { db, clock } = services
   const caller = (c: AppContext) => authenticateWithRole(c, services, 'paciente')
@@ -186,7 +190,7 @@ export function registerHabitRoutes(api: Api, services: Services): void {
     GET: async (c) => {
       const { user } = await caller(c)
       const day = dayOf(user.timeZone)
-      const archived = validate(z.object({ archived: booleanField().optional() }), { archived: c.req.query('archived')?.trim() || undefined }).archived ?? false
+      const archived = validate(archivedQuery, { archived: c.req.query('archived')?.trim() || undefined }).archived ?? false
       // Pages of a fixed size, read with LIMIT/OFFSET: the answer's cost does not grow with what the user stored.
       const counts = await countHabits(db, user.id)
       const page = paginate(c, archived ? counts.total - counts.active : counts.active, HABIT_PAGE_SIZES)
@@ -292,7 +296,7 @@ export function registerHabitRoutes(api: Api, services: Services): void {
       const habit = await ownHabit(c, user.id)
       const today = todayOf(user.timeZone)
       const raw = { from: c.req.query('from')?.trim() || addDays(today, -(HEAT_MAP_DAYS - 1)), to: c.req.query('to')?.trim() || today }
-      const range = validate(z.object({ from: dateField(), to: dateField() }), raw)
+      const range = validate(fromToQuery, raw)
       if (range.from > range.to) throw fieldError('from', 'Must be on or before "to".')
       if (addDays(range.from, MAX_RANGE_DAYS) < range.to) throw fieldError('to', `A range spans at most ${MAX_RANGE_DAYS} days.`)
       const entries = await entriesOf(db, [habit.id], range.from, range.to)

@@ -20,6 +20,10 @@ const LANGUAGES = ['pt', 'en', 'es'] as const
 
 const iso = (instant: number) => new Date(instant).toISOString()
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const langQuery = z.object({ lang: choiceField(LANGUAGES).optional() })
+const sessionIdQuery = z.object({ session_id: idField() })
+
 /**
  * The live classes (docs/product.md §7, decision 0058): upcoming sessions by pillar, one
  * session, its .ics, a seat, the meeting's link inside the join window, and an admin's new class.
@@ -140,7 +144,7 @@ export function registerLiveClassRoutes(api: Api, services: Services): void {
   api.endpoint('/products/zoom/sessions/:id{[0-9]+}/ics/', {
     GET: async (c) => {
       await authenticate(c, services)
-      const { lang } = validate(z.object({ lang: choiceField(LANGUAGES).optional() }), { lang: c.req.query('lang') || undefined })
+      const { lang } = validate(langQuery, { lang: c.req.query('lang') || undefined })
       const { cls } = await classOr404(c)
       const language = lang ?? 'pt'
       const page = `${config.appPublicUrl}/aulas-ao-vivo/${cls.id}`
@@ -178,7 +182,7 @@ export function registerLiveClassRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const caller = await authenticate(c, services)
       const now = clock()
-      const { session_id } = validate(z.object({ session_id: idField() }), await readFields(c.req.raw))
+      const { session_id } = validate(sessionIdQuery, await readFields(c.req.raw))
       const view = await findClass(db, session_id)
       if (!view) throw notFound()
       if (roleOf(caller.groups) !== 'paciente') throw apiError(403, 'Seats are for patients; staff join through join-class.', { code: 'patients_only' })

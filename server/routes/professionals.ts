@@ -12,6 +12,9 @@ import type { Services } from '#server/services.ts'
 import { countPatientsOf, findUserById, groupNamesOf, isCareLinked, patientsOf, usersInGroup } from '#server/users/repository.ts'
 import { serializePatient, serializeProfessional, serializeProfile } from '#server/users/serializers.ts'
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const patientQuery = z.object({ patient: idField() })
+
 /** Professionals and their patients (docs/product.md §6: professionals list their patients). */
 export function registerProfessionalRoutes(api: Api, services: Services): void {
   const { db, config, clock } = services
@@ -58,7 +61,7 @@ export function registerProfessionalRoutes(api: Api, services: Services): void {
   api.endpoint('/users/patients/', {
     GET: async (c) => {
       const caller = await authenticateWithRole(c, services, 'profissional', 'admin')
-      const { patient: patientId } = validate(z.object({ patient: idField() }), { patient: c.req.query('patient') })
+      const { patient: patientId } = validate(patientQuery, { patient: c.req.query('patient') })
       const { patient, groups } = await readablePatient(caller, patientId)
       return c.json(serializeProfile(patient, groups, photoBase))
     },

@@ -37,6 +37,10 @@ import { enforceThrottle } from '#server/routes/throttling.ts'
 
 const PRIVATE = { 'Cache-Control': PRIVATE_NO_STORE }
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const productIdStatusQuery = z.object({ product_id: idField().optional(), status: choiceField(PURCHASE_STATUSES).optional() })
+const productIdQuery = z.object({ product_id: idField() })
+
 /**
  * Purchases (issue 24; docs/product.md §7, decision 0048): thin handlers over
  * server/billing/ (checkout, cancellation, stripe-news, webhook). Every answer is the caller's own (private, no-store); another
@@ -94,7 +98,7 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const { user } = await authenticate(c, services)
       // `?product_id=&status=pending`: the caller's open checkout of a product (its page says so, decision 0072).
       const query = { product_id: c.req.query('product_id')?.trim() || undefined, status: c.req.query('status')?.trim() || undefined }
-      const { product_id: productId, status } = validate(z.object({ product_id: idField().optional(), status: choiceField(PURCHASE_STATUSES).optional() }), query)
+      const { product_id: productId, status } = validate(productIdStatusQuery, query)
       const filter = { productId, status }
       const page = paginate(c, await countPurchasesOf(db, user.id, filter))
       const rows = await purchasesPageOf(db, user.id, page, filter)
@@ -169,7 +173,7 @@ export function registerPurchaseRoutes(api: Api, services: Services): void {
       const { user } = await authenticate(c, services)
       // `?product_id=`: whether the caller has that product (a product's page asks).
       const raw = c.req.query('product_id')?.trim()
-      const productId = raw ? validate(z.object({ product_id: idField() }), { product_id: raw }).product_id : undefined
+      const productId = raw ? validate(productIdQuery, { product_id: raw }).product_id : undefined
       const page = paginate(c, await countOwnedGrants(db, user.id, productId))
       const grants = await ownedGrantsPage(db, user.id, page, productId)
       const views = new Map((await findProductViews(db, [...new Set(grants.map((grant) => grant.productId))])).map((view) => [view.product.id, view]))

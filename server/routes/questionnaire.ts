@@ -84,6 +84,10 @@ function parseIdList(value: unknown): { ids: number[] } | { error: string } {
 
 const resultIdField = z.object({ questionnaire: idField() })
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const questionnaireProfessionalQuery = z.object({ questionnaire: idField(), professional: idField() })
+const patientQuery = z.object({ patient: idField() })
+
 /**
  * The health assessment (docs/product.md §7 Questionnaire): the versioned question bank, submissions
  * scored per pillar, history and trends, and sharing a result with professionals (docs/product.md §6).
@@ -266,7 +270,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
     POST: async (c) => {
       const caller = await authenticate(c, services)
       const fields = await readFields(c.req.raw)
-      const { questionnaire, professional } = validate(z.object({ questionnaire: idField(), professional: idField() }), {
+      const { questionnaire, professional } = validate(questionnaireProfessionalQuery, {
         questionnaire: fields.questionnaire,
         professional: fields.professional,
       })
@@ -282,7 +286,7 @@ export function registerQuestionnaireRoutes(api: Api, services: Services): void 
       const caller = await authenticateWithRole(c, services, 'profissional')
       const { user } = caller
       const patientParam = c.req.query('patient')
-      const patientFilter = patientParam === undefined ? undefined : validate(z.object({ patient: idField() }), { patient: patientParam }).patient
+      const patientFilter = patientParam === undefined ? undefined : validate(patientQuery, { patient: patientParam }).patient
       const page = paginate(c, await countSharedWith(db, user.id, patientFilter))
       const [rows, order] = await Promise.all([sharedWith(db, user.id, { patientId: patientFilter, ...page }), pillarOrder()])
       await recordHealthViews(db, caller, rows.map((row) => ({ targetType: 'questionnaire_result', targetId: row.result.id, patientId: row.result.userId })), clock())

@@ -50,6 +50,9 @@ const accreditationSchema = z.object({
 // As the app's form says (the audit log keeps up to 1000, for a cancellation's reason).
 const revocationSchema = z.object({ reason: charField({ maxLength: 500 }) })
 
+// The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
+const stateQuery = z.object({ state: choiceField(USER_STATES).optional() })
+
 /** Admin views of users: paginated list with search and filters, stats, detail and edits (audited), a professional's accreditation and its revocation (decision 0059). */
 export function registerUserAdminRoutes(api: Api, services: Services): void {
   const { db, config } = services
@@ -76,7 +79,7 @@ export function registerUserAdminRoutes(api: Api, services: Services): void {
       const search = c.req.query('search')?.trim()
       const group = c.req.query('group')?.trim()
       const state = c.req.query('state')?.trim() || undefined
-      const { state: chosen } = validate(z.object({ state: choiceField(USER_STATES).optional() }), { state })
+      const { state: chosen } = validate(stateQuery, { state })
 
       const filter: UserFilter = {}
       if (search) filter.search = search
