@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type AnyColumn } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database, Writer } from '#server/db/client.ts'
+import { sessionLookupWith } from '#server/auth/session-users.ts'
 import { HOLD_RELEASED_REASON } from '#server/appointments/holds.ts'
 import { appointments, conversations, messageAttachments, messageReports, messages, notificationSettings, professionalPatients, questionnaireResults, questionnaireShares, users } from '#server/db/schema.ts'
 import { notifyMessageEvent, type MessageEvent } from '#server/messages/bus.ts'
@@ -99,24 +100,26 @@ export async function conversationsPage(db: Database, userId: number, side: Side
   return rows.map((row) => ({ conversation: row.conversation, other: row.other, last: row.last, unread: row.unread }))
 }
 
-/** How many messages wait unread for a user, in all their conversations: the navigation's count. */
-export async function unreadTotalOf(db: Database, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(
-        or(
-          and(eq(conversations.patientId, userId), gt(messages.id, conversations.patientReadId)),
-          and(eq(conversations.professionalId, userId), gt(messages.id, conversations.professionalReadId)),
-        ),
-        sql`${messages.senderId} is distinct from ${userId}`,
-        isNull(messages.deletedAt),
-      ),
-    )
-  return row?.total ?? 0
-}
+/** The messages (joined with their conversation) that wait unread for the user of a `users` row's id column. */
+const unreadBy = (userId: AnyColumn) =>
+  and(
+    or(
+      and(eq(conversations.patientId, userId), gt(messages.id, conversations.patientReadId)),
+      and(eq(conversations.professionalId, userId), gt(messages.id, conversations.professionalReadId)),
+    ),
+    sql`${messages.senderId} is distinct from ${userId}`,
+    isNull(messages.deletedAt),
+  )
+
+/**
+ * The session lookup of `/messages/unread/`, asked on every member page: the caller and how many
+ * messages wait unread for them in all their conversations (`extra`, the navigation's count), in
+ * one statement, as the professional's home reads its context.
+ */
+export const findSessionUserWithUnread = sessionLookupWith(
+  'session_user_with_unread',
+  sql<number>`(select count(*)::int from ${messages} inner join ${conversations} on ${eq(conversations.id, messages.conversationId)} where ${unreadBy(users.id)})`,
+)
 
 /**
  * One page of a thread by keyset: the `limit` messages before `before` (the newest when absent),

@@ -33,7 +33,7 @@ import {
   setClosed,
   setMuted,
   threadPage,
-  unreadTotalOf,
+  findSessionUserWithUnread,
   type ConversationRow,
   type MessageRow,
   type NotificationSettings,
@@ -181,9 +181,9 @@ export function registerMessageRoutes(api: Api, services: Services): void {
 
   api.endpoint('/messages/unread/', {
     GET: async (c) => {
-      const caller = await authenticate(c, services)
+      const caller = await authenticate(c, services, findSessionUserWithUnread)
       sideOf(caller)
-      return c.json({ unread: await unreadTotalOf(db, caller.user.id) }, 200, PRIVATE)
+      return c.json({ unread: caller.extra }, 200, PRIVATE)
     },
   })
 
