@@ -46,9 +46,17 @@ function stopWhileStarting(signal: NodeJS.Signals) {
   process.exit(migrateOnly ? 1 : 0)
 }
 
+/**
+ * What a stop does now: stopWhileStarting, then the drain once the provider serves. One listener
+ * for the whole life of the process, its action changed, never a listener taken off and another
+ * put on: a signal that arrives between the two (a supervisor that stops the provider the moment it
+ * says it listens) would go to the removed one and be lost, and the provider would never stop.
+ */
+let onStop: (signal: NodeJS.Signals) => void = stopWhileStarting
+
 async function main(): Promise<void> {
-  process.on('SIGTERM', stopWhileStarting)
-  process.on('SIGINT', stopWhileStarting)
+  process.on('SIGTERM', (signal) => onStop(signal))
+  process.on('SIGINT', (signal) => onStop(signal))
   const configured = readConfig()
   if (!migrateOnly) for (const warning of startupWarnings(configured)) jsonLogger({ level: 'warn', msg: warning })
   // A PGlite folder is one process's: its control socket is its lock, and how `npm run backup`
@@ -138,10 +146,7 @@ async function main(): Promise<void> {
     })
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   }
-  process.off('SIGTERM', stopWhileStarting)
-  process.off('SIGINT', stopWhileStarting)
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+  onStop = stop
 }
 
 main().catch((error: unknown) => {

@@ -31,10 +31,12 @@ import { enableStageCosts, stageCostsSnapshot, timeStage, timedMiddleware } from
 
 // A stop asked while the app starts (Vite, the build, the metrics port) ends the start at once, as
 // a signal's default would: as a container's first process (PID 1) it would otherwise be ignored
-// and the engine would kill the app after its grace period. Nothing is in flight yet.
-const stopWhileStarting = () => process.exit(0)
-process.on('SIGTERM', stopWhileStarting)
-process.on('SIGINT', stopWhileStarting)
+// and the engine would kill the app after its grace period. Nothing is in flight yet. One listener
+// for the process's whole life, its action changed once the server listens (never one taken off
+// and another put on: a signal between the two would be lost, and the app would never stop).
+let onStop: () => void = () => process.exit(0)
+process.on('SIGTERM', () => onStop())
+process.on('SIGINT', () => onStop())
 
 let env: ReturnType<typeof parseEnv>
 try {
@@ -275,18 +277,15 @@ server.keepAliveTimeout = 65_000
 const metricsServer = env.METRICS_PORT ? await serveMetrics(appMetrics().registry, { port: env.METRICS_PORT, host: env.METRICS_HOST }) : undefined
 
 let stopping = false
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.off(signal, stopWhileStarting)
-  process.on(signal, () => {
-    if (stopping) return
-    stopping = true
-    // Finish what is in flight, then go; a stuck connection cannot hold the process forever.
-    setTimeout(() => process.exit(0), 10_000).unref()
-    metricsServer?.close()
-    server.close(() => {
-      void viteDevServer?.close()
-      process.exit(0)
-    })
-    server.closeIdleConnections()
+onStop = () => {
+  if (stopping) return
+  stopping = true
+  // Finish what is in flight, then go; a stuck connection cannot hold the process forever.
+  setTimeout(() => process.exit(0), 10_000).unref()
+  metricsServer?.close()
+  server.close(() => {
+    void viteDevServer?.close()
+    process.exit(0)
   })
+  server.closeIdleConnections()
 }
