@@ -87,6 +87,25 @@ export async function listedProductsPage(db: Database, filter: ProductFilter, { 
   return rows.map(toView)
 }
 
+/**
+ * listedProductsPage and how many products the filter keeps, in one statement (the count a window,
+ * taken before LIMIT). `total` is undefined when the page has no rows (past the end): then
+ * countListedProducts says how many, and the page number is judged on that.
+ */
+export async function listedProductsPageWithCount(db: Database, filter: ProductFilter, { limit, offset }: { limit: number; offset: number }): Promise<{ views: ProductView[]; total: number | undefined }> {
+  const rows = await db
+    .select({ ...viewColumns, total: sql<number>`count(*) over ()` })
+    .from(products)
+    .leftJoin(pillars, eq(pillars.slug, products.pillarSlug))
+    .leftJoin(users, eq(users.id, products.professionalId))
+    .leftJoin(professionalProfiles, eq(professionalProfiles.userId, products.professionalId))
+    .where(filterCondition(filter))
+    .orderBy(asc(products.sortOrder), asc(products.id))
+    .limit(limit)
+    .offset(offset)
+  return { views: rows.map(toView), total: rows[0] ? Number(rows[0].total) : undefined }
+}
+
 /** A listed product by id; an inactive one, or one whose professional is gone, is as good as missing. */
 export async function findListedProduct(db: Database, id: number): Promise<ProductView | undefined> {
   const [row] = await selectViews(db).where(and(eq(products.id, id), filterCondition({})))

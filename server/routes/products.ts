@@ -8,9 +8,9 @@ import { CART_MAX_LINES, MAX_PRICE_CENTS, PRODUCT_TYPES, products } from '#serve
 import { idParam, pathParam, type AppContext, type Api } from '#server/http/api.ts'
 import { notFound, validationError, type FieldErrors } from '#server/http/errors.ts'
 import { charField, choiceField, idField, integerField, validate } from '#server/http/fields.ts'
-import { PRIVATE_NO_STORE, paginate } from '#server/http/pagination.ts'
+import { PRIVATE_NO_STORE, paginate, requestedRows } from '#server/http/pagination.ts'
 import { standingOf } from '#server/purchases/repository.ts'
-import { countListedProducts, findListedProduct, findProductViews, listedCategories, listedProductsPage, type ProductFilter } from '#server/products/repository.ts'
+import { countListedProducts, findListedProduct, findProductViews, listedCategories, listedProductsPage, listedProductsPageWithCount, type ProductFilter } from '#server/products/repository.ts'
 import { serializeProduct } from '#server/products/serializers.ts'
 import { MIN_PURCHASE_CENTS } from '#server/db/schema.ts'
 import { pillarsInOrder } from '#server/questionnaire/repository.ts'
@@ -91,7 +91,11 @@ export function registerProductRoutes(api: Api, services: Services): void {
   }
 
   /** A DRF page of the listed products the filter keeps, in the shop's order. */
+  /** A page and its count in one statement (the catalogue, on every visit); past the end, "last" or a bad page number, the count first and paginate decides. */
   async function pageOf(c: AppContext, filter: ProductFilter) {
+    const wanted = requestedRows(c)
+    const found = wanted ? await listedProductsPageWithCount(db, filter, wanted) : undefined
+    if (found?.total !== undefined) return c.json(paginate(c, found.total).envelope(found.views.map((view) => serializeProduct(view, photoBase))))
     const page = paginate(c, await countListedProducts(db, filter))
     const views = await listedProductsPage(db, filter, page)
     return c.json(page.envelope(views.map((view) => serializeProduct(view, photoBase))))
