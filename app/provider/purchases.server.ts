@@ -22,7 +22,6 @@ export const createPurchase = (auth: SignedInCaller, { cart, method, idempotency
 
 export const getPurchase = (auth: SignedInCaller, id: number) => auth.call(`/purchases/${id}/`, purchaseDetailSchema)
 
-
 /** The caller's payments still open (a cart holds 20 lines at most, so one page of 20 names every product they hold). */
 export const listOpenPurchases = (auth: SignedInCaller) => auth.call('/purchases/', purchasePageSchema, { query: { status: 'pending', page_size: 20 } })
 

@@ -42,9 +42,10 @@ const viewColumns = {
 }
 
 /** One statement reads a product with its pillar and professional (both optional). */
-function selectViews(db: Database) {
+/** The listed products' views, with `extra` columns beside them when asked (a window's count). */
+function selectViews<Extra extends Record<string, SQL> = Record<never, never>>(db: Database, extra?: Extra) {
   return db
-    .select(viewColumns)
+    .select({ ...viewColumns, ...(extra as Extra) })
     .from(products)
     .leftJoin(pillars, eq(pillars.slug, products.pillarSlug))
     .leftJoin(users, eq(users.id, products.professionalId))
@@ -93,12 +94,7 @@ export async function listedProductsPage(db: Database, filter: ProductFilter, { 
  * countListedProducts says how many, and the page number is judged on that.
  */
 export async function listedProductsPageWithCount(db: Database, filter: ProductFilter, { limit, offset }: { limit: number; offset: number }): Promise<{ views: ProductView[]; total: number | undefined }> {
-  const rows = await db
-    .select({ ...viewColumns, total: sql<number>`count(*) over ()` })
-    .from(products)
-    .leftJoin(pillars, eq(pillars.slug, products.pillarSlug))
-    .leftJoin(users, eq(users.id, products.professionalId))
-    .leftJoin(professionalProfiles, eq(professionalProfiles.userId, products.professionalId))
+  const rows = await selectViews(db, { total: sql<number>`count(*) over ()` })
     .where(filterCondition(filter))
     .orderBy(asc(products.sortOrder), asc(products.id))
     .limit(limit)

@@ -24,7 +24,7 @@ const NO_ACCOUNT = 'No active account found with the given credentials'
 const refreshSchema = z.object({ refresh: charField({ maxLength: 4096 }) })
 
 // The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
-const tokenQuery = z.object({ token: charField({ maxLength: 4096 }) })
+const tokenForm = z.object({ token: charField({ maxLength: 4096 }) })
 
 /** simplejwt-style token endpoints: custom login (with the user object), refresh, verify, blacklist (logout). */
 export function registerAuthenticationRoutes(api: Api, services: Services): void {
@@ -72,7 +72,7 @@ export function registerAuthenticationRoutes(api: Api, services: Services): void
 
   api.endpoint('/authentication/token/verify/', {
     POST: async (c) => {
-      const { token } = validate(tokenQuery, await readFields(c.req.raw))
+      const { token } = validate(tokenForm, await readFields(c.req.raw))
       const claims = await claimsOf(token)
       // simplejwt's verify view also refuses blacklisted tokens.
       if (!(await sessionUser(db, claims.sid, claims.user_id, clock()))) throw tokenNotValid()

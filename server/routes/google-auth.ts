@@ -30,7 +30,7 @@ const failure = (status: number, detail: string, displayMessage?: string) =>
   new ApiError(status, { success: false, detail, ...(displayMessage && { display_message: displayMessage }) })
 
 // The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
-const tokenQuery = z.object({ token: charField({ maxLength: 8192 }) })
+const tokenForm = z.object({ token: charField({ maxLength: 8192 }) })
 
 /**
  * Sign-in with a Google id_token. Finds the account by Google subject, then by e-mail; an
@@ -84,7 +84,7 @@ export function registerGoogleAuthRoutes(api: Api, services: Services): void {
   api.endpoint('/auth/google/', {
     POST: async (c) => {
       await enforceThrottle(services, 'googlePerAddress', requestAddress(c))
-      const { token } = validate(tokenQuery, await readFields(c.req.raw))
+      const { token } = validate(tokenForm, await readFields(c.req.raw))
 
       let identity: GoogleIdentity
       try {

@@ -22,7 +22,7 @@ const iso = (instant: number) => new Date(instant).toISOString()
 
 // The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
 const langQuery = z.object({ lang: choiceField(LANGUAGES).optional() })
-const sessionIdQuery = z.object({ session_id: idField() })
+const sessionIdForm = z.object({ session_id: idField() })
 
 /**
  * The live classes (docs/product.md §7, decision 0058): upcoming sessions by pillar, one
@@ -182,7 +182,7 @@ export function registerLiveClassRoutes(api: Api, services: Services): void {
     POST: async (c) => {
       const caller = await authenticate(c, services)
       const now = clock()
-      const { session_id } = validate(sessionIdQuery, await readFields(c.req.raw))
+      const { session_id } = validate(sessionIdForm, await readFields(c.req.raw))
       const view = await findClass(db, session_id)
       if (!view) throw notFound()
       if (roleOf(caller.groups) !== 'paciente') throw apiError(403, 'Seats are for patients; staff join through join-class.', { code: 'patients_only' })

@@ -41,7 +41,7 @@ function parseFocusPillars(value: unknown, known: string[]): { focus?: string[] 
 }
 
 // The query and form shapes the handlers check, built once (a zod schema compiles its parser on first use).
-const doneQuery = z.object({ done: booleanField() })
+const doneForm = z.object({ done: booleanField() })
 
 /** The personalised 8-12 week program (docs/product.md §1, §9), built from the latest assessment or the chosen pillars. */
 export function registerProgramRoutes(api: Api, services: Services): void {
@@ -109,7 +109,7 @@ export function registerProgramRoutes(api: Api, services: Services): void {
       // Someone else's goal is as unknown as a missing one.
       const goal = await findOwnGoal(db, user.id, idParam(c, 'id'))
       if (!goal) throw notFound()
-      const { done } = validate(doneQuery, { done: (await readFields(c.req.raw)).done })
+      const { done } = validate(doneForm, { done: (await readFields(c.req.raw)).done })
       return c.json(serializeGoal(await setGoalDone(db, goal, done, new Date(clock()))))
     },
   })
